@@ -1,0 +1,1 @@
+"""Subcommands of the ``goeval`` command line (see :mod:`goeval.cli`)."""

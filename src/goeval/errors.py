@@ -1,0 +1,84 @@
+"""Exception and warning hierarchy of goeval.
+
+Every error raised on user input derives from :class:`GoevalError`, so the
+command line can turn it into a one-paragraph message and exit status 2
+instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+
+__all__ = [
+    "GoevalError",
+    "OntologyError",
+    "InputFormatError",
+    "InvalidParameterError",
+    "GoevalWarning",
+]
+
+
+class GoevalError(Exception):
+    """Base class of every error goeval raises on user input."""
+
+
+class OntologyError(GoevalError):
+    """The ontology is unusable (a cycle, no terms, no root, ...)."""
+
+
+class InvalidParameterError(GoevalError, ValueError):
+    """A parameter has a value outside its documented domain.
+
+    Messages follow one template::
+
+        The 'normalization' parameter of evaluate must be one of
+        {'cafa', 'pred', 'gt'}; got 'foo'.
+    """
+
+
+class InputFormatError(GoevalError):
+    """A line of an input file cannot be parsed.
+
+    Parameters
+    ----------
+    path : str or path-like or None
+        File the line comes from (``None`` for in-memory input).
+    line : int or None
+        1-based line number.
+    problem : str
+        What is wrong and, where useful, what to do about it.
+    text : str or None
+        The offending text (truncated to 200 characters).
+    """
+
+    def __init__(
+        self,
+        path: str | PathLike[str] | None,
+        line: int | None,
+        problem: str,
+        text: str | None = None,
+    ) -> None:
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.problem = problem
+        self.text = None if text is None else (text if len(text) <= 200 else text[:197] + "...")
+        where = self.path or "<input>"
+        if line is not None:
+            where = f"{where}, line {line}"
+        msg = f"{where}: {problem}"
+        if self.text is not None:
+            msg += f" (got {self.text!r})"
+        super().__init__(msg)
+
+
+class GoevalWarning(UserWarning):
+    """Warning for undefined values and suspicious input that goeval tolerates."""
+
+
+def check_choice(value: object, name: str, func: str, choices: tuple[object, ...]) -> None:
+    """Raise :class:`InvalidParameterError` unless ``value`` is one of ``choices``."""
+    if value not in choices:
+        opts = "{" + ", ".join(repr(c) for c in choices) + "}"
+        raise InvalidParameterError(
+            f"The {name!r} parameter of {func} must be one of {opts}; got {value!r}."
+        )

@@ -1,0 +1,1 @@
+"""Pure array functions computing evaluation measures."""

@@ -1,0 +1,167 @@
+"""Protein-centric curves and optima (Clark & Radivojac 2013, §3.2-3.4).
+
+Pure functions of :class:`goeval.sweep.SweepStats`. For protein ``i`` with
+propagated truth ``T_i`` and predicted set ``P_i(tau)``:
+
+.. math::
+
+    pr_i = \\frac{|T_i \\cap P_i|}{|P_i|},\\quad
+    rc_i = \\frac{|T_i \\cap P_i|}{|T_i|},\\quad
+    ru_i = \\sum_{v \\in T_i - P_i} ia(v),\\quad
+    mi_i = \\sum_{v \\in P_i - T_i} ia(v)
+
+    wpr_i = \\frac{\\sum_{T_i \\cap P_i} ia}{\\sum_{P_i} ia},\\quad
+    wrc_i = \\frac{\\sum_{T_i \\cap P_i} ia}{i(T_i)}
+
+Averages (``normalization``): ``cafa`` - precision-type over the covered
+proteins (``|P_i| > 0``; for ``wpr``: ``sum_P ia > 0``), the rest over all
+``n``; ``pred`` - all over the covered proteins; ``gt`` - all over ``n``.
+``wru``/``wmi`` are the ``i(T_i)``-weighted means of eqs. (4)-(5);
+``S_k = (ru^k + mi^k)^{1/k}`` (eq. 6); ``F = 2 pr rc / (pr + rc)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError, check_choice
+from goeval.sweep import SweepStats
+
+__all__ = ["protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "best_index", "OPTIMA"]
+
+#: Columns of the curves table, in order (IA-based ones only with IA).
+CURVE_COLUMNS: tuple[str, ...] = (
+    "threshold", "n_proteins", "n_covered", "coverage", "precision", "recall", "f",
+    "precision_micro", "recall_micro", "f_micro",
+    "n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws",
+)
+IA_COLUMNS = ("n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws")
+
+
+def f_score(pr: np.ndarray, rc: np.ndarray) -> np.ndarray:
+    """Harmonic mean ``2 pr rc / (pr + rc)``; 0 where both are 0."""
+    pr, rc = np.asarray(pr, float), np.asarray(rc, float)
+    d = pr + rc
+    return np.divide(2 * pr * rc, d, out=np.zeros_like(d), where=d > 0)
+
+
+def s_distance(ru: np.ndarray, mi: np.ndarray, k: float = 2.0) -> np.ndarray:
+    """Semantic distance ``S_k = (ru^k + mi^k)^(1/k)`` (CR13 eq. 6), bits.
+
+    Raises
+    ------
+    InvalidParameterError
+        Unless ``k >= 1``.
+    """
+    if not (np.isfinite(k) and k >= 1):
+        raise InvalidParameterError(f"The 'k' parameter of s_distance must be a number >= 1; got {k!r}.")
+    ru, mi = np.asarray(ru, float), np.asarray(mi, float)
+    if k == 2:
+        return np.hypot(ru, mi)
+    if k == 1:
+        return ru + mi
+    return (ru**k + mi**k) ** (1.0 / k)
+
+
+def _div(a: np.ndarray, b: np.ndarray | float) -> np.ndarray:
+    b = np.broadcast_to(np.asarray(b, dtype=float), np.shape(a))
+    return np.divide(a, b, out=np.zeros(np.shape(a)), where=b > 0)
+
+
+def protein_curves(
+    stats: SweepStats,
+    *,
+    normalization: str = "cafa",
+    k: float = 2.0,
+    protein_weighting: str = "none",
+    with_ia: bool = True,
+) -> dict[str, np.ndarray]:
+    """Curves over thresholds from sweep statistics.
+
+    Parameters
+    ----------
+    stats : SweepStats
+    normalization : {'cafa', 'pred', 'gt'}
+    k : float, default 2
+        Order of the semantic distance ``S_k``.
+    protein_weighting : {'none', 'information'}
+        How ``wpr_i``/``wrc_i`` are averaged: plainly (CAFA) or weighted by
+        ``i(T_i)`` (CR13 §3.4.1, "as in Equations (4) and (5)").
+    with_ia : bool
+        Include the IA-based columns.
+
+    Returns
+    -------
+    dict of str to ndarray of shape (n_thresholds,)
+        Keys of :data:`CURVE_COLUMNS` (IA columns only when ``with_ia``).
+    """
+    check_choice(normalization, "normalization", "protein_curves", ("cafa", "pred", "gt"))
+    check_choice(protein_weighting, "protein_weighting", "protein_curves", ("none", "information"))
+    s = stats.sums
+    n = float(stats.n)
+    m = s["covered"]
+    mw = s["covered_w"]
+    out: dict[str, np.ndarray] = {
+        "threshold": stats.thresholds.copy(),
+        "n_proteins": np.full(m.shape, stats.n, dtype=np.int64),
+        "n_covered": np.rint(m).astype(np.int64),
+        "coverage": _div(m, n),
+    }
+    den_pr = n if normalization == "gt" else m
+    den_rc = m if normalization == "pred" else n
+    out["precision"] = _div(s["pr"], den_pr)
+    out["recall"] = _div(s["rc"], den_rc)
+    out["f"] = f_score(out["precision"], out["recall"])
+    ntrue = s["ntrue_cov"] if normalization == "pred" else float(stats.n_true)
+    out["precision_micro"] = _div(s["tp"], s["npred"])
+    out["recall_micro"] = _div(s["tp"], ntrue)
+    out["f_micro"] = f_score(out["precision_micro"], out["recall_micro"])
+    if not with_ia:
+        return out
+    out["n_covered_w"] = np.rint(mw).astype(np.int64)
+    out["coverage_w"] = _div(mw, n)
+    if protein_weighting == "none":
+        out["wprecision"] = _div(s["wpr"], n if normalization == "gt" else mw)
+        out["wrecall"] = _div(s["wrc"], mw if normalization == "pred" else n)
+    else:
+        out["wprecision"] = _div(s["it_wpr"], stats.it_sum if normalization == "gt" else s["it_cov_w"])
+        out["wrecall"] = _div(s["it_wrc"], s["it_cov_w"] if normalization == "pred" else stats.it_sum)
+    out["wf"] = f_score(out["wprecision"], out["wrecall"])
+    if normalization == "pred":
+        # sums over covered proteins only: uncovered ones have ru_i = i(T_i), mi_i = 0
+        ru_cov = s["ru"] - (stats.it_sum - s["it_cov_w"])
+        itru_cov = s["it_ru"] - (stats.it2_sum - s["it2_cov_w"])
+        out["ru"] = _div(ru_cov, mw)
+        out["mi"] = _div(s["mi"], mw)
+        out["wru"] = _div(itru_cov, s["it_cov_w"])
+        out["wmi"] = _div(s["it_mi"], s["it_cov_w"])
+    else:
+        out["ru"] = _div(s["ru"], n)
+        out["mi"] = _div(s["mi"], n)
+        out["wru"] = _div(s["it_ru"], stats.it_sum)
+        out["wmi"] = _div(s["it_mi"], stats.it_sum)
+    out["s"] = s_distance(out["ru"], out["mi"], k)
+    out["ws"] = s_distance(out["wru"], out["wmi"], k)
+    return out
+
+
+#: measure -> (curve column, 'max'|'min', precision col, recall col, ru col, mi col, coverage col)
+OPTIMA: dict[str, tuple[str, str, str, str, str | None, str | None, str]] = {
+    "fmax": ("f", "max", "precision", "recall", "ru", "mi", "coverage"),
+    "wfmax": ("wf", "max", "wprecision", "wrecall", "ru", "mi", "coverage_w"),
+    "fmax_micro": ("f_micro", "max", "precision_micro", "recall_micro", "ru", "mi", "coverage"),
+    "smin": ("s", "min", "precision", "recall", "ru", "mi", "coverage"),
+    "wsmin": ("ws", "min", "wprecision", "wrecall", "wru", "wmi", "coverage_w"),
+}
+
+
+def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None) -> int:
+    """Index of the optimum (first, i.e. lowest threshold, among ties); -1 if none."""
+    v = np.asarray(values, float)
+    ok = np.isfinite(v) if valid is None else (np.isfinite(v) & valid)
+    if not ok.any():
+        return -1
+    w = np.where(ok, v, -np.inf if kind == "max" else np.inf)
+    return int(np.argmax(w) if kind == "max" else np.argmin(w))

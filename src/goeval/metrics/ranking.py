@@ -1,0 +1,328 @@
+"""Rank-based comparison measures: ROC_n, pooled ROC_n, AP/MAP, term-centric AUC.
+
+The retrieval-list measures take the same :class:`~goeval.metrics.tapk.RetrievalLists`
+as :func:`~goeval.metrics.tapk.tap_k` and rank records the same way (stable,
+input order inside ties). :func:`term_centric_scores` ranks proteins per GO
+term from sparse matrices and treats ties like scikit-learn.
+
+References
+----------
+.. [TAP] H. D. Carroll et al. (2010). Threshold Average Precision (TAP-k).
+   *Bioinformatics* 26(14):1708, §2.3.1-2.3.3.
+.. [GR96] M. Gribskov, N. L. Robinson (1996). Use of receiver operating
+   characteristic (ROC) analysis to evaluate sequence matching.
+   *Computers & Chemistry* 20(1):25-33.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
+
+from goeval.errors import GoevalWarning, InvalidParameterError
+from goeval.metrics.tapk import RetrievalList, RetrievalLists, as_retrieval_lists
+
+__all__ = [
+    "TermCentricResult",
+    "average_precision_lists",
+    "mean_average_precision",
+    "pooled_roc_n_score",
+    "roc_n_scores",
+    "term_centric_scores",
+]
+
+
+def _check_n(n: int, func: str) -> None:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InvalidParameterError(f"The 'n' parameter of {func} must be an integer >= 1; got {n!r}.")
+
+
+def _roc_n_sums(
+    rel: NDArray[np.bool_], seg: NDArray[np.int64], crel: NDArray[np.int64], pos: NDArray[np.int64],
+    n_lists: int, n: int,
+) -> NDArray[np.int64]:
+    """Sum over f = 1..n of the relevant records ranked before the f-th irrelevant one."""
+    cfp = pos + 1 - crel
+    mask = ~rel & (cfp <= n)
+    sums = np.bincount(seg[mask], weights=crel[mask], minlength=n_lists).astype(np.int64)
+    n_fp = np.bincount(seg[mask], minlength=n_lists)
+    retrieved = np.bincount(seg[rel], minlength=n_lists)
+    return sums + (n - n_fp) * retrieved
+
+
+def _divide_or_nan(num: NDArray, den: NDArray, what: str) -> NDArray[np.float64]:
+    out = np.full(num.shape, np.nan)
+    ok = den > 0
+    out[ok] = num[ok] / den[ok]
+    if not ok.all():
+        warnings.warn(
+            f"{what} is undefined for {int((~ok).sum())} queries with T(q) = 0; "
+            "they get NaN and are left out of averages.",
+            GoevalWarning,
+            stacklevel=3,
+        )
+    return out
+
+
+def roc_n_scores(
+    lists: RetrievalLists | Iterable[RetrievalList], n: int = 50, *, higher_is_better: bool = True
+) -> NDArray[np.float64]:
+    r"""ROC_n score of every retrieval list ([TAP]_ §2.3.1, [GR96]_).
+
+    Parameters
+    ----------
+    lists : RetrievalLists or iterable of RetrievalList
+    n : int, default 50
+        Number of irrelevant records at which the ROC curve is truncated.
+    higher_is_better : bool, default True
+        False for E-values.
+
+    Returns
+    -------
+    ndarray of shape (n_queries,)
+        In [0, 1]; NaN (with a :class:`~goeval.errors.GoevalWarning`) where
+        T(q) = 0.
+
+    Notes
+    -----
+    With :math:`t_f` the number of relevant records ranked before the
+    :math:`f`-th irrelevant record,
+
+    .. math:: \mathrm{ROC}_n = \frac{1}{n\,T(q)} \sum_{f=1}^{n} t_f ,
+
+    the area under the ROC curve up to the :math:`n`-th irrelevant record
+    divided by :math:`n/F`. A list with fewer than :math:`n` irrelevant
+    records is taken to continue with irrelevant records only, so the missing
+    :math:`t_f` equal the number of relevant records retrieved. Records with
+    equal scores keep their input order.
+    """
+    _check_n(n, "roc_n_scores")
+    lists = as_retrieval_lists(lists)
+    r = lists.ranked(higher_is_better)
+    sums = _roc_n_sums(r.rel, r.seg, r.crel, r.pos, len(lists), n)
+    return _divide_or_nan(sums.astype(np.float64), (n * lists.n_relevant).astype(np.float64), "ROC_n")
+
+
+def pooled_roc_n_score(
+    lists: RetrievalLists | Iterable[RetrievalList], n: int = 50, *, higher_is_better: bool = True
+) -> float:
+    r"""Pooled ROC_n: ROC_n of all lists merged and sorted on the score ([TAP]_ §2.3.2).
+
+    Parameters
+    ----------
+    lists : RetrievalLists or iterable of RetrievalList
+    n : int, default 50
+    higher_is_better : bool, default True
+
+    Returns
+    -------
+    float
+        :math:`\frac{1}{n \sum_q T(q)} \sum_{f=1}^{n} t_f` over the pooled
+        list; NaN when no query has a relevant record. Equal scores keep the
+        order of the queries, then the order inside each list.
+    """
+    _check_n(n, "pooled_roc_n_score")
+    lists = as_retrieval_lists(lists)
+    r = lists.ranked(higher_is_better)
+    order = np.argsort(-r.g, kind="stable")
+    rel = r.rel[order]
+    pos = np.arange(rel.size, dtype=np.int64)
+    crel = np.cumsum(rel, dtype=np.int64)
+    total = _roc_n_sums(rel, np.zeros(rel.size, np.int64), crel, pos, 1, n)[0]
+    t = int(lists.n_relevant.sum())
+    return float(total / (n * t)) if t > 0 else float("nan")
+
+
+def average_precision_lists(
+    lists: RetrievalLists | Iterable[RetrievalList], *, higher_is_better: bool = True
+) -> NDArray[np.float64]:
+    r"""Average precision of every list ([TAP]_ §2.3.3).
+
+    Notes
+    -----
+    .. math:: \mathrm{AP}(q) = \frac{1}{T(q)} \sum_{j} \frac{j}{t_j},
+
+    summing over the retrieved relevant records, the :math:`j`-th at rank
+    :math:`t_j`; relevant records not retrieved contribute precision 0. NaN
+    (with a warning) where T(q) = 0.
+
+    Returns
+    -------
+    ndarray of shape (n_queries,)
+    """
+    lists = as_retrieval_lists(lists)
+    r = lists.ranked(higher_is_better)
+    summed = np.bincount(r.seg[r.rel], weights=r.prec[r.rel], minlength=len(lists))
+    return _divide_or_nan(summed, lists.n_relevant.astype(np.float64), "Average precision")
+
+
+def mean_average_precision(
+    lists: RetrievalLists | Iterable[RetrievalList],
+    *,
+    higher_is_better: bool = True,
+    weights: ArrayLike | None = None,
+) -> float:
+    r"""(Weighted) mean of :func:`average_precision_lists` over queries with T(q) > 0.
+
+    .. math:: \mathrm{MAP} = \sum_{q: T(q) > 0} w_q \mathrm{AP}(q) / \sum_{q: T(q) > 0} w_q
+    """
+    lists = as_retrieval_lists(lists)
+    ap = average_precision_lists(lists, higher_is_better=higher_is_better)
+    w = lists.weights if weights is None else np.asarray(weights, dtype=np.float64).reshape(-1)
+    if w.shape != ap.shape or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InvalidParameterError(
+            f"The 'weights' parameter of mean_average_precision must hold {ap.size} finite weights >= 0."
+        )
+    ok = ~np.isnan(ap)
+    den = w[ok].sum()
+    return float(np.dot(w[ok], ap[ok]) / den) if den > 0 else float("nan")
+
+
+@dataclass(frozen=True, eq=False)
+class TermCentricResult:
+    """Per-term ROC AUC and average precision (arrays of shape (n_selected,)).
+
+    Attributes
+    ----------
+    term_index : ndarray of int
+        Columns of the input matrices that were evaluated.
+    n_positives : ndarray of int
+        Truth proteins per evaluated term.
+    roc_auc : ndarray of float
+        NaN where every protein is positive.
+    average_precision : ndarray of float
+    macro_roc_auc, macro_average_precision : float
+        Means over the evaluated terms (NaN entries left out).
+    """
+
+    term_index: NDArray[np.int64]
+    n_positives: NDArray[np.int64]
+    roc_auc: NDArray[np.float64]
+    average_precision: NDArray[np.float64]
+    macro_roc_auc: float
+    macro_average_precision: float
+
+
+def _nanmean(a: NDArray[np.float64]) -> float:
+    ok = ~np.isnan(a)
+    return float(a[ok].mean()) if ok.any() else float("nan")
+
+
+def term_centric_scores(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix,
+                        min_positives: int = 10) -> TermCentricResult:
+    r"""ROC AUC and average precision per GO term over proteins ranked by score.
+
+    Parameters
+    ----------
+    truth : sparse bool matrix of shape (n_proteins, n_terms)
+        Propagated annotations.
+    scores : sparse float matrix of shape (n_proteins, n_terms)
+        Propagated scores; a protein without a stored score for a term (or
+        with an explicit 0) has score 0 and ranks with the other zeros.
+    min_positives : int, default 10
+        Terms with fewer truth proteins are not evaluated (at least 1).
+
+    Returns
+    -------
+    TermCentricResult
+
+    Notes
+    -----
+    For term :math:`v` with :math:`P` positive and :math:`N` negative
+    proteins, let :math:`\mathrm{tp}_i, \mathrm{fp}_i` be the counts with a
+    score :math:`\ge s_i` at the :math:`i`-th distinct score (descending).
+    Tied scores form one threshold, exactly as scikit-learn's
+    ``roc_auc_score`` and ``average_precision_score``:
+
+    .. math::
+
+        \mathrm{AUC} = \frac{1}{PN} \sum_i (\mathrm{fp}_i - \mathrm{fp}_{i-1})
+            \frac{\mathrm{tp}_i + \mathrm{tp}_{i-1}}{2},
+        \qquad
+        \mathrm{AP} = \sum_i \frac{\mathrm{tp}_i - \mathrm{tp}_{i-1}}{P}
+            \frac{\mathrm{tp}_i}{\mathrm{tp}_i + \mathrm{fp}_i}.
+
+    The AUC numerator is summed in integers, so it is exact. All terms are
+    processed together: one lexicographic sort of the stored scores, one
+    block of zero scores per term, segment sums; no dense matrix.
+    """
+    if isinstance(min_positives, bool) or not isinstance(min_positives, (int, np.integer)) or min_positives < 1:
+        raise InvalidParameterError(
+            f"The 'min_positives' parameter of term_centric_scores must be an integer >= 1; got {min_positives!r}."
+        )
+    if truth.shape != scores.shape:
+        raise InvalidParameterError(
+            f"truth and scores must have the same shape; got {truth.shape} and {scores.shape}."
+        )
+    n_prot = truth.shape[0]
+    t = sp.csc_array(truth, dtype=bool)
+    t.sum_duplicates()
+    t.eliminate_zeros()
+    npos_all = np.diff(t.indptr)
+    sel = np.flatnonzero(npos_all >= min_positives)
+    t = t[:, sel]
+    t.sort_indices()
+    s = sp.csc_array(scores, dtype=np.float64)[:, sel]
+    s.sum_duplicates()
+    s.eliminate_zeros()
+    s.sort_indices()
+    if np.isnan(s.data).any():
+        raise InvalidParameterError("scores must not contain NaN.")
+    m = sel.size
+    npos = npos_all[sel].astype(np.int64)
+    tcol = np.repeat(np.arange(m, dtype=np.int64), np.diff(t.indptr))
+    scol = np.repeat(np.arange(m, dtype=np.int64), np.diff(s.indptr))
+    tkeys = tcol * n_prot + t.indices
+    skeys = scol * n_prot + s.indices
+    at = np.searchsorted(tkeys, skeys)
+    flag = np.zeros(skeys.size, dtype=np.int64)
+    inb = at < tkeys.size
+    flag[inb] = tkeys[at[inb]] == skeys[inb]
+    # one synthetic entry per term for its block of proteins with score 0
+    n_zero = n_prot - np.diff(s.indptr)
+    zpos = npos - np.bincount(scol, weights=flag, minlength=m).astype(np.int64)
+    has_zero = n_zero > 0
+    col = np.concatenate([scol, np.flatnonzero(has_zero)])
+    val = np.concatenate([s.data, np.zeros(int(has_zero.sum()))])
+    pos = np.concatenate([flag, zpos[has_zero]])
+    neg = np.concatenate([1 - flag, (n_zero - zpos)[has_zero]])
+    order = np.lexsort((-val, col))
+    col, val, pos, neg = col[order], val[order], pos[order], neg[order]
+    new = np.ones(col.size, dtype=bool)
+    new[1:] = (col[1:] != col[:-1]) | (val[1:] != val[:-1])
+    starts = np.flatnonzero(new)
+    gcol = col[starts]
+    gpos = np.add.reduceat(pos, starts) if starts.size else np.zeros(0, np.int64)
+    gneg = np.add.reduceat(neg, starts) if starts.size else np.zeros(0, np.int64)
+    cstart = np.searchsorted(gcol, np.arange(m))
+    tps = np.cumsum(gpos)
+    fps = np.cumsum(gneg)
+    tps = tps - np.concatenate([[0], tps])[cstart][gcol]
+    fps = fps - np.concatenate([[0], fps])[cstart][gcol]
+    area2 = gneg * (2 * tps - gpos)
+    nneg = n_prot - npos
+    auc2 = np.add.reduceat(area2, cstart) if m else np.zeros(0, np.int64)
+    auc = np.full(m, np.nan)
+    ok = nneg > 0
+    auc[ok] = auc2[ok] / (2.0 * npos[ok] * nneg[ok])
+    if not ok.all():
+        warnings.warn(
+            f"ROC AUC is undefined for {int((~ok).sum())} terms annotated to every protein; they get NaN.",
+            GoevalWarning,
+            stacklevel=2,
+        )
+    prec_gain = np.where(gpos > 0, gpos * (tps / np.maximum(tps + fps, 1)), 0.0)
+    ap = (np.add.reduceat(prec_gain, cstart) if m else np.zeros(0)) / np.maximum(npos, 1)
+    return TermCentricResult(
+        term_index=sel.astype(np.int64),
+        n_positives=npos,
+        roc_auc=auc,
+        average_precision=ap,
+        macro_roc_auc=_nanmean(auc),
+        macro_average_precision=_nanmean(ap),
+    )

@@ -1,0 +1,607 @@
+"""Threshold Average Precision (TAP-k) of ranked retrieval lists.
+
+A *retrieval list* is the answer to one query: records ranked best-first by a
+score, each relevant or not, plus T(q), the number of records relevant to the
+query whether retrieved or not. Many lists are held together in a
+:class:`RetrievalLists` (concatenated arrays and offsets), so every measure
+here is computed for all queries at once with NumPy, without a Python loop
+over queries or records.
+
+References
+----------
+.. [TAP] H. D. Carroll, M. G. Kann, S. L. Sheetlin, J. L. Spouge (2010).
+   Threshold Average Precision (TAP-k): a measure of retrieval designed for
+   bioinformatics. *Bioinformatics* 26(14):1708-1713, §2.3.4, and the
+   "What is TAP-k?" page with its three worked examples.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from goeval.errors import GoevalError, GoevalWarning, InvalidParameterError, check_choice
+
+__all__ = [
+    "InsufficientErrorsError",
+    "RetrievalList",
+    "RetrievalLists",
+    "TapCurve",
+    "TapkResult",
+    "tap_curve",
+    "tap_k",
+]
+
+#: Relative slack of the weighted-quantile walk (as in the reference tool), so
+#: that float weights summing to exactly half the total are not missed.
+_QUANTILE_SLACK = 1e-12
+
+
+class InsufficientErrorsError(GoevalError, ValueError):
+    """Too few retrieval lists have k irrelevant records to define E_k."""
+
+
+@dataclass(frozen=True, eq=False)
+class RetrievalList:
+    """One query's retrieval list.
+
+    Parameters
+    ----------
+    id : str
+        Query identifier.
+    n_relevant : int
+        T(q), the number of records relevant to the query, retrieved or not.
+    scores : array-like of shape (n_records,)
+        Record scores (or E-values), best first.
+    relevance : array-like of shape (n_records,)
+        1 (or True) for a relevant record, 0 otherwise.
+    weight : float, default 1.0
+        Query weight in the averages and in the quantile defining E_k.
+    """
+
+    id: str
+    n_relevant: int
+    scores: NDArray[np.float64]
+    relevance: NDArray[np.bool_]
+    weight: float = 1.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scores", np.asarray(self.scores, dtype=np.float64).reshape(-1))
+        object.__setattr__(self, "relevance", _as_relevance(self.relevance).reshape(-1))
+        if self.scores.shape != self.relevance.shape:
+            raise InvalidParameterError(
+                f"Query {self.id!r}: scores and relevance must have the same length; "
+                f"got {self.scores.size} and {self.relevance.size}."
+            )
+
+
+@dataclass(frozen=True, eq=False)
+class RetrievalLists:
+    """Retrieval lists of many queries stored as concatenated arrays.
+
+    The records of query ``q`` are ``scores[offsets[q]:offsets[q + 1]]`` (and
+    likewise ``relevance``). Inside a list, records with equal scores keep
+    their stored order (TAP convention C6).
+
+    Parameters
+    ----------
+    ids : sequence of str, length n_queries
+    n_relevant : array-like of int, shape (n_queries,)
+        T(q) of each query; at least the number of relevant records listed.
+    weights : array-like of float, shape (n_queries,)
+        Finite, non-negative query weights.
+    offsets : array-like of int, shape (n_queries + 1,)
+        Non-decreasing, ``offsets[0] == 0``, ``offsets[-1] == n_records``.
+    scores : array-like of float, shape (n_records,)
+        No NaN.
+    relevance : array-like of {0, 1} or bool, shape (n_records,)
+
+    Raises
+    ------
+    InvalidParameterError
+        If the arrays are inconsistent, a weight is negative or not finite, a
+        score is NaN, or a list holds more relevant records than its T(q).
+    """
+
+    ids: tuple[str, ...]
+    n_relevant: NDArray[np.int64]
+    weights: NDArray[np.float64]
+    offsets: NDArray[np.int64]
+    scores: NDArray[np.float64]
+    relevance: NDArray[np.bool_]
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        put(self, "ids", tuple(str(i) for i in self.ids))
+        n = len(self.ids)
+        put(self, "n_relevant", np.asarray(self.n_relevant, dtype=np.int64).reshape(-1))
+        put(self, "weights", np.asarray(self.weights, dtype=np.float64).reshape(-1))
+        put(self, "offsets", np.asarray(self.offsets, dtype=np.int64).reshape(-1))
+        put(self, "scores", np.asarray(self.scores, dtype=np.float64).reshape(-1))
+        put(self, "relevance", _as_relevance(self.relevance).reshape(-1))
+        if self.n_relevant.shape != (n,) or self.weights.shape != (n,) or self.offsets.shape != (n + 1,):
+            raise InvalidParameterError(
+                f"RetrievalLists with {n} ids needs n_relevant and weights of length {n} "
+                f"and offsets of length {n + 1}."
+            )
+        m = self.scores.size
+        if self.relevance.size != m or self.offsets[0] != 0 or self.offsets[-1] != m or np.any(np.diff(self.offsets) < 0):
+            raise InvalidParameterError(
+                "RetrievalLists offsets must start at 0, never decrease and end at the "
+                "number of records; scores and relevance must have equal lengths."
+            )
+        if np.any(self.n_relevant < 0):
+            raise InvalidParameterError("T(q), the number of relevant records, must be >= 0.")
+        if not np.all(np.isfinite(self.weights)) or np.any(self.weights < 0):
+            raise InvalidParameterError("Query weights must be finite and >= 0.")
+        if np.isnan(self.scores).any():
+            raise InvalidParameterError("Scores must not be NaN; drop or fix those records.")
+        listed = np.bincount(self.segment_ids()[self.relevance], minlength=n)
+        bad = np.flatnonzero(listed > self.n_relevant)
+        if bad.size:
+            q = bad[0]
+            raise InvalidParameterError(
+                f"Query {self.ids[q]!r} lists {listed[q]} relevant records but T(q) = "
+                f"{self.n_relevant[q]}; T(q) must count every relevant record."
+            )
+
+    @classmethod
+    def from_lists(cls, lists: Iterable[RetrievalList]) -> RetrievalLists:
+        """Concatenate :class:`RetrievalList` objects."""
+        lists = list(lists)
+        sizes = [lst.scores.size for lst in lists]
+        return cls(
+            ids=tuple(lst.id for lst in lists),
+            n_relevant=np.array([lst.n_relevant for lst in lists], dtype=np.int64),
+            weights=np.array([lst.weight for lst in lists], dtype=np.float64),
+            offsets=np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]),
+            scores=np.concatenate([lst.scores for lst in lists]) if lists else np.zeros(0),
+            relevance=np.concatenate([lst.relevance for lst in lists]) if lists else np.zeros(0, bool),
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, q: int) -> RetrievalList:
+        lo, hi = self.offsets[q], self.offsets[q + 1]
+        return RetrievalList(
+            self.ids[q], int(self.n_relevant[q]), self.scores[lo:hi], self.relevance[lo:hi], float(self.weights[q])
+        )
+
+    def __iter__(self) -> Iterator[RetrievalList]:
+        return (self[q] for q in range(len(self)))
+
+    @property
+    def lengths(self) -> NDArray[np.int64]:
+        """Number of records of each list, shape (n_queries,)."""
+        return np.diff(self.offsets)
+
+    def segment_ids(self) -> NDArray[np.int64]:
+        """Query index of every record, shape (n_records,)."""
+        return np.repeat(np.arange(len(self), dtype=np.int64), self.lengths)
+
+    def ranked(self, higher_is_better: bool = True) -> Ranked:
+        """Rank every list best-first (stable) and return the running counts.
+
+        Scores are turned into a *goodness* ``g`` (the score, or minus the
+        E-value), so that the cutoff ``g >= g0`` is inclusive in both
+        orientations (convention C1) and E-values give exactly the results of
+        the negated scores. Lists already ranked are not re-sorted; otherwise
+        a stable sort keeps the stored order inside ties (C6).
+        """
+        g = self.scores if higher_is_better else -self.scores
+        rel = self.relevance
+        seg = self.segment_ids()
+        same = seg[1:] == seg[:-1]
+        if np.any(same & (g[1:] > g[:-1])):
+            order = np.lexsort((-g, seg))
+            g, rel = g[order], rel[order]
+        pos = np.arange(g.size, dtype=np.int64) - self.offsets[:-1][seg]
+        csum = np.cumsum(rel, dtype=np.int64)
+        before = np.concatenate([[0], csum])[self.offsets[:-1]]
+        crel = csum - before[seg]
+        return Ranked(g, rel, seg, pos, crel, crel / (pos + 1))
+
+
+class Ranked(NamedTuple):
+    """Lists ranked best-first; all arrays have shape (n_records,)."""
+
+    g: NDArray[np.float64]  #: goodness (score, or minus the E-value)
+    rel: NDArray[np.bool_]  #: relevance
+    seg: NDArray[np.int64]  #: query index
+    pos: NDArray[np.int64]  #: 0-based rank inside the list
+    crel: NDArray[np.int64]  #: relevant records at or above this rank
+    prec: NDArray[np.float64]  #: precision at this rank, crel / (pos + 1)
+
+
+@dataclass(frozen=True, eq=False)
+class TapkResult:
+    """Result of :func:`tap_k` (arrays have shape (n_queries,)).
+
+    Attributes
+    ----------
+    k : int or None
+        Errors per query defining the cutoff (``None`` with a fixed threshold).
+    cutoff : float or None
+        The cutoff E_k (or the fixed threshold), in the input's units;
+        ``None`` with ``insufficient="pad"`` or when no record exists.
+    tap : float
+        Weighted mean of ``apcp`` over the included queries.
+    apcp : ndarray of float
+        Per-query TAP (APCP); NaN for queries left out (``zero_relevant="skip"``).
+    fp_at_cutoff, n_within : ndarray of int
+        Irrelevant records, and all records, inside the cutoff.
+    n_relevant : ndarray of int
+        T(q).
+    weights : ndarray of float
+    included : ndarray of bool
+        Queries entering the mean.
+    median_fp : int
+        Largest m such that queries with at least m errors inside the cutoff
+        carry at least ``quantile`` of the total weight.
+    fallback_used : bool
+        True when fewer than ``quantile`` of the lists (by weight) have k errors.
+    ids : tuple of str
+    higher_is_better : bool
+    quantile : float
+    """
+
+    k: int | None
+    cutoff: float | None
+    tap: float
+    apcp: NDArray[np.float64]
+    fp_at_cutoff: NDArray[np.int64]
+    n_within: NDArray[np.int64]
+    n_relevant: NDArray[np.int64]
+    weights: NDArray[np.float64]
+    included: NDArray[np.bool_]
+    median_fp: int
+    fallback_used: bool
+    ids: tuple[str, ...]
+    higher_is_better: bool = True
+    quantile: float = 0.5
+
+    def per_query(self) -> dict[str, float]:
+        """Map query id -> APCP (NaN for excluded queries)."""
+        return dict(zip(self.ids, self.apcp.tolist()))
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready summary with one record per query (NaN becomes ``None``)."""
+        queries = [
+            {
+                "query": qid,
+                "weight": float(w),
+                "T": int(t),
+                "n_within": int(n),
+                "fp_at_cutoff": int(fp),
+                "apcp": None if np.isnan(a) else float(a),
+            }
+            for qid, w, t, n, fp, a in zip(
+                self.ids, self.weights, self.n_relevant, self.n_within, self.fp_at_cutoff, self.apcp
+            )
+        ]
+        return {
+            "k": self.k,
+            "cutoff": self.cutoff,
+            "tap": None if np.isnan(self.tap) else self.tap,
+            "median_fp": self.median_fp,
+            "fallback_used": self.fallback_used,
+            "quantile": self.quantile,
+            "higher_is_better": self.higher_is_better,
+            "queries": queries,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class TapCurve:
+    """Query-averaged TAP as a function of the cutoff E0 (Fig. 5 of [TAP]_).
+
+    Attributes
+    ----------
+    cutoffs : ndarray of shape (n_cutoffs,)
+        Every distinct score over all lists, best first, in input units.
+    tap : ndarray of shape (n_cutoffs,)
+        Weighted mean APCP with the cutoff at each value.
+    peak_tap : float
+        Maximum of ``tap`` ("peak TAP" of [TAP]_ Table 1); NaN without records.
+    peak_cutoff : float or None
+        The strictest cutoff reaching the peak (E0*(A) of Table 1).
+    """
+
+    cutoffs: NDArray[np.float64]
+    tap: NDArray[np.float64]
+    peak_tap: float
+    peak_cutoff: float | None
+    higher_is_better: bool = True
+
+
+def _as_relevance(relevance: ArrayLike) -> NDArray[np.bool_]:
+    arr = np.asarray(relevance)
+    if arr.dtype == bool:
+        return arr
+    if arr.size and not np.all((arr == 0) | (arr == 1)):
+        raise InvalidParameterError("Relevance must be 0 or 1 (or boolean) for every record.")
+    return arr.astype(bool)
+
+
+def as_retrieval_lists(lists: RetrievalLists | Iterable[RetrievalList]) -> RetrievalLists:
+    """Return ``lists`` as a :class:`RetrievalLists` (concatenating if needed)."""
+    return lists if isinstance(lists, RetrievalLists) else RetrievalLists.from_lists(lists)
+
+
+def _weights(lists: RetrievalLists, weights: ArrayLike | None, func: str) -> NDArray[np.float64]:
+    if weights is None:
+        return lists.weights
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if w.shape != (len(lists),) or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InvalidParameterError(
+            f"The 'weights' parameter of {func} must hold {len(lists)} finite weights >= 0."
+        )
+    return w
+
+
+def _walk_quantile(w: NDArray[np.float64], target: float) -> int | None:
+    """First index at which the cumulative sum of ``w`` reaches ``target`` (None if never)."""
+    hit = np.flatnonzero(np.cumsum(w) >= target * (1.0 - _QUANTILE_SLACK))
+    return int(hit[0]) if hit.size else None
+
+
+def _median_fp(fp: NDArray[np.int64], w: NDArray[np.float64], quantile: float) -> int:
+    order = np.argsort(-fp, kind="stable")
+    i = _walk_quantile(w[order], quantile * w.sum())
+    return int(fp[order][i]) if i is not None else 0
+
+
+def tap_k(
+    lists: RetrievalLists | Iterable[RetrievalList],
+    k: int | None,
+    *,
+    higher_is_better: bool = True,
+    quantile: float = 0.5,
+    weights: ArrayLike | None = None,
+    insufficient: str = "lowest",
+    zero_relevant: str = "paper",
+    threshold: float | None = None,
+) -> TapkResult:
+    r"""Threshold Average Precision at a quantile of k errors per query.
+
+    Parameters
+    ----------
+    lists : RetrievalLists or iterable of RetrievalList
+        One list per query. Lists are ranked best-first here with a stable
+        sort, so records with equal scores keep their input order (C6).
+    k : int or None
+        Errors (irrelevant records) per query at the quantile; ``k >= 1``.
+        May be ``None`` only when ``threshold`` is given.
+    higher_is_better : bool, default True
+        False for E-values (lower is better). The results equal those of the
+        negated values with ``higher_is_better=True``.
+    quantile : float in (0, 1], default 0.5
+        Weighted fraction of queries that must have >= k errors (the median).
+    weights : array-like of shape (n_queries,), optional
+        Query weights; default the lists' own weights.
+    insufficient : {'lowest', 'error', 'pad'}, default 'lowest'
+        What to do when fewer than ``quantile`` of the lists (by weight)
+        contain k irrelevant records (C4): ``'lowest'`` puts the cutoff at the
+        worst score over all lists and keeps the terminal term (worked
+        example 2); ``'error'`` raises (the reference Perl tool's default);
+        ``'pad'`` uses no cutoff and no terminal term (its ``-p``).
+    zero_relevant : {'paper', 'perl', 'skip'}, default 'paper'
+        Queries with T(q) = 0 (C7): APCP 0 as eq. (1) gives; ``'perl'``:
+        1 / (n + 1) with n records inside the cutoff; ``'skip'``: left out of
+        the mean (APCP NaN). Their errors count towards E_k in every case.
+    threshold : float, optional
+        A fixed cutoff E0 in input units, used instead of E_k.
+
+    Returns
+    -------
+    TapkResult
+
+    Raises
+    ------
+    InvalidParameterError
+        For a parameter outside its domain.
+    InsufficientErrorsError
+        With ``insufficient='error'`` when E_k does not exist.
+
+    Notes
+    -----
+    With the cutoff :math:`x` inclusive (``score >= x``, or ``E <= x`` for
+    E-values; C1), let :math:`n` records of query :math:`q` lie inside,
+    :math:`p_i` the precision at rank :math:`i` and :math:`\rho_i \in \{0,1\}`
+    the relevance (C2, [TAP]_ eq. (1)):
+
+    .. math::
+
+        \mathrm{APCP}_x(q) = \frac{\sum_{i \le n} \rho_i\, p_i + p_n}{T(q) + 1},
+        \qquad \mathrm{APCP}_x(q) = 0 \text{ if } n = 0,
+
+    and :math:`\text{TAP-}k = \sum_q w_q \mathrm{APCP}_{E_k}(q) / \sum_q w_q`
+    (C5). The cutoff :math:`E_k` (C3) is the strictest value at which queries
+    carrying at least ``quantile`` of the total weight have :math:`\ge k`
+    errors: the k-th-error scores are sorted best-first and walked until
+    their cumulative weight reaches ``quantile`` times the total weight of
+    all queries (with a relative slack of 1e-12 for float weights), so with
+    an even number of equal-weight queries it is the upper middle value.
+
+    References
+    ----------
+    .. [TAP] Carroll et al. (2010), Bioinformatics 26(14):1708, §2.3.4;
+       conventions C1-C7 of goeval (CONVENTIONS.md §5).
+
+    Examples
+    --------
+    >>> q = RetrievalList("q1", 2, [0.9, 0.8, 0.6, 0.5], [1, 0, 1, 0])
+    >>> r = tap_k([q], 1)
+    >>> r.cutoff, round(r.tap, 4)  # (1 + 1/2) / (2 + 1)
+    (0.8, 0.5)
+    """
+    func = "tap_k"
+    lists = as_retrieval_lists(lists)
+    check_choice(insufficient, "insufficient", func, ("lowest", "error", "pad"))
+    check_choice(zero_relevant, "zero_relevant", func, ("paper", "perl", "skip"))
+    if not (isinstance(quantile, (int, float)) and 0.0 < quantile <= 1.0):
+        raise InvalidParameterError(f"The 'quantile' parameter of {func} must be in (0, 1]; got {quantile!r}.")
+    if threshold is None:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise InvalidParameterError(f"The 'k' parameter of {func} must be an integer >= 1; got {k!r}.")
+    elif not np.isfinite(threshold):
+        raise InvalidParameterError(f"The 'threshold' parameter of {func} must be a finite number; got {threshold!r}.")
+    w = _weights(lists, weights, func)
+    n_q = len(lists)
+    r = lists.ranked(higher_is_better)
+    sign = 1.0 if higher_is_better else -1.0
+
+    fallback = False
+    g0: float | None
+    if threshold is not None:
+        g0 = sign * float(threshold)
+    else:
+        kth = (~r.rel) & (r.pos + 1 - r.crel == k)
+        q_k, g_k = r.seg[kth], r.g[kth]
+        order = np.argsort(-g_k, kind="stable")
+        i = _walk_quantile(w[q_k[order]], quantile * w.sum())
+        if i is not None:
+            g0 = float(g_k[order][i])
+        else:
+            fallback = True
+            if insufficient == "error":
+                raise InsufficientErrorsError(
+                    f"Fewer than {quantile} of the retrieval lists have {k} errors. "
+                    "Choose a smaller k, or the 'lowest' policy for insufficient lists "
+                    "(cutoff at the worst score) or 'pad' (no cutoff)."
+                )
+            g0 = None if insufficient == "pad" or r.g.size == 0 else float(r.g.min())
+
+    inside = np.ones(r.g.size, dtype=bool) if g0 is None else r.g >= g0
+    n_in = np.bincount(r.seg[inside], minlength=n_q)
+    hits = inside & r.rel
+    summed = np.bincount(r.seg[hits], weights=r.prec[hits], minlength=n_q)
+    has = n_in > 0
+    last = lists.offsets[:-1][has] + n_in[has] - 1
+    crel_last = np.zeros(n_q, dtype=np.int64)
+    crel_last[has] = r.crel[last]
+    if not (insufficient == "pad" and fallback):
+        terminal = np.zeros(n_q)
+        terminal[has] = r.prec[last]
+        summed = summed + terminal
+    apcp = summed / (lists.n_relevant + 1)
+
+    zero = lists.n_relevant == 0
+    included = np.ones(n_q, dtype=bool)
+    if zero_relevant == "perl":
+        apcp[zero] = 1.0 / (n_in[zero] + 1)
+    elif zero_relevant == "skip":
+        included = ~zero
+        apcp[zero] = np.nan
+    fp = n_in - crel_last
+    w_in = w[included]
+    if w_in.sum() > 0:
+        tap = float(np.dot(w_in, apcp[included]) / w_in.sum())
+    else:
+        warnings.warn("TAP-k is undefined: no query with positive weight is included; returning NaN.",
+                      GoevalWarning, stacklevel=2)
+        tap = float("nan")
+    return TapkResult(
+        k=None if k is None else int(k),
+        cutoff=None if g0 is None else sign * g0,
+        tap=tap,
+        apcp=apcp,
+        fp_at_cutoff=fp,
+        n_within=n_in,
+        n_relevant=lists.n_relevant,
+        weights=w,
+        included=included,
+        median_fp=_median_fp(fp, w, quantile),
+        fallback_used=fallback,
+        ids=lists.ids,
+        higher_is_better=higher_is_better,
+        quantile=float(quantile),
+    )
+
+
+def tap_curve(
+    lists: RetrievalLists | Iterable[RetrievalList],
+    *,
+    higher_is_better: bool = True,
+    weights: ArrayLike | None = None,
+    zero_relevant: str = "paper",
+) -> TapCurve:
+    r"""Query-averaged TAP at every distinct cutoff, and its peak.
+
+    Parameters
+    ----------
+    lists : RetrievalLists or iterable of RetrievalList
+    higher_is_better : bool, default True
+        False for E-values.
+    weights : array-like of shape (n_queries,), optional
+    zero_relevant : {'paper', 'perl', 'skip'}, default 'paper'
+        As in :func:`tap_k`.
+
+    Returns
+    -------
+    TapCurve
+        ``tap[j]`` equals ``tap_k(lists, None, threshold=cutoffs[j]).tap`` up
+        to rounding (the curve is accumulated from per-query changes).
+
+    Notes
+    -----
+    :math:`\overline{\mathrm{TAP}}(x) = \sum_q w_q \mathrm{APCP}_x(q) /
+    \sum_q w_q` changes only where ``x`` passes a record's score, so it is
+    evaluated at each distinct score: every list contributes the change of
+    its APCP at the end of each of its tie groups, and the changes are summed
+    over the globally sorted scores. The maximum is the "peak TAP" reached
+    at :math:`E_0^*(A)` ([TAP]_ §3.4, Table 1, Fig. 5); ties for the maximum
+    are resolved to the strictest cutoff.
+
+    References
+    ----------
+    .. [TAP] Carroll et al. (2010), Bioinformatics 26(14):1708, §3.4.
+    """
+    func = "tap_curve"
+    lists = as_retrieval_lists(lists)
+    check_choice(zero_relevant, "zero_relevant", func, ("paper", "perl", "skip"))
+    w = _weights(lists, weights, func).copy()
+    t = lists.n_relevant
+    if zero_relevant == "skip":
+        w[t == 0] = 0.0
+    total = w.sum()
+    r = lists.ranked(higher_is_better)
+    sign = 1.0 if higher_is_better else -1.0
+    if r.g.size == 0 or total <= 0:
+        return TapCurve(np.zeros(0), np.zeros(0), float("nan"), None, higher_is_better)
+    end = np.ones(r.g.size, dtype=bool)
+    end[:-1] = (r.seg[1:] != r.seg[:-1]) | (r.g[1:] != r.g[:-1])
+    contrib = np.where(r.rel, r.prec, 0.0)
+    csum = np.cumsum(contrib)
+    start = np.concatenate([[0.0], csum])[lists.offsets[:-1]]
+    summed = csum - start[r.seg]
+    q = r.seg[end]
+    n = r.pos[end] + 1
+    apcp = (summed[end] + r.prec[end]) / (t[q] + 1)
+    init = np.zeros(len(lists))
+    if zero_relevant == "perl":
+        zero = t[q] == 0
+        apcp[zero] = 1.0 / (n[zero] + 1)
+        init[t == 0] = 1.0
+    prev = np.empty_like(apcp)
+    prev[1:] = apcp[:-1]
+    first = np.ones(q.size, dtype=bool)
+    first[1:] = q[1:] != q[:-1]
+    prev[first] = init[q[first]]
+    delta = (apcp - prev) * w[q]
+    g_end = r.g[end]
+    order = np.argsort(-g_end, kind="stable")
+    g_sorted = g_end[order]
+    new = np.ones(g_sorted.size, dtype=bool)
+    new[1:] = g_sorted[1:] != g_sorted[:-1]
+    starts = np.flatnonzero(new)
+    curve = (np.dot(w, init) + np.cumsum(np.add.reduceat(delta[order], starts))) / total
+    cutoffs = sign * g_sorted[starts]
+    j = int(np.argmax(curve))
+    return TapCurve(cutoffs, curve, float(curve[j]), float(cutoffs[j]), higher_is_better)

@@ -1,0 +1,540 @@
+"""The frozen ontology: integer term indices, namespaces, sparse DAG, closure.
+
+Terms are numbered namespace by namespace (one contiguous block each) and,
+inside a namespace, by *generation* (the length of the longest path from a
+root), so every parent has a smaller index than each of its children.
+Edges point child -> parent as in OBO (``is_a``); :meth:`Ontology.ancestors`
+hides that convention.
+
+References
+----------
+Clark WT, Radivojac P (2013). Information-theoretic evaluation of predicted
+ontological annotations. Bioinformatics 29(13):i53-i61, §2-3.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from goeval.errors import InvalidParameterError, OntologyError
+from goeval.io.obo import RawOntology
+
+__all__ = ["Ontology", "NamespaceStats", "build_ontology", "ontology_from_edges", "GO_LABELS", "TermStatus"]
+
+#: Short labels of the three GO namespaces (CAFA convention).
+GO_LABELS = {
+    "biological_process": "BPO",
+    "molecular_function": "MFO",
+    "cellular_component": "CCO",
+}
+_GO_ORDER = ("biological_process", "molecular_function", "cellular_component")
+
+
+class TermStatus:
+    """Codes returned by :meth:`Ontology.resolve` for each looked-up identifier."""
+
+    PRIMARY = 0  #: a live term's primary id
+    ALT_ID = 1  #: an ``alt_id`` mapped to its primary id
+    REPLACED = 2  #: an obsolete term mapped through its single ``replaced_by``
+    OBSOLETE = 3  #: an obsolete term without a single replacement (dropped)
+    UNKNOWN = 4  #: not in the ontology (dropped)
+
+    NAMES = ("primary", "alt_id", "replaced_by", "obsolete", "unknown")
+
+
+@dataclass(frozen=True)
+class NamespaceStats:
+    """Counts describing one namespace of a loaded ontology."""
+
+    namespace: str
+    label: str
+    terms: int
+    roots: tuple[str, ...]
+    edges: dict[str, int]
+    cross_namespace_edges_dropped: dict[str, int]
+    alt_ids: int
+    obsolete_terms: int
+    max_generation: int
+
+
+@dataclass(frozen=True, eq=False)
+class Ontology:
+    """A directed acyclic graph of live terms with compact sparse structure.
+
+    Attributes
+    ----------
+    ids : ndarray of str, shape (n_terms,)
+        Primary identifiers, in index order.
+    names : ndarray of str, shape (n_terms,)
+        Term names (``''`` when absent).
+    namespaces : tuple of str
+        OBO namespace names, in block order.
+    labels : tuple of str
+        Short labels (``BPO``, ``MFO``, ``CCO`` for GO; else the namespace name).
+    bounds : ndarray of int, shape (n_namespaces + 1,)
+        Namespace ``j`` owns term indices ``bounds[j]:bounds[j + 1]``.
+    parents : scipy.sparse.csr_array of bool, shape (n_terms, n_terms)
+        ``parents[v, u]`` is true when ``u`` is a direct parent of ``v``
+        through a followed relation.
+    ancestors_csr : scipy.sparse.csr_array of bool, shape (n_terms, n_terms)
+        Reflexive-transitive closure: row ``v`` holds ``v`` and all its ancestors.
+    generation : ndarray of int32, shape (n_terms,)
+        Longest path length from a root (roots: 0).
+    relations : tuple of str
+        Relations followed.
+    stats : tuple of NamespaceStats
+        Per-namespace counts (see ``goeval info``).
+    diagnostics : dict
+        Ontology-wide counts (obsolete terms, remaps, dropped edges...).
+    """
+
+    ids: np.ndarray
+    names: np.ndarray
+    namespaces: tuple[str, ...]
+    labels: tuple[str, ...]
+    bounds: np.ndarray
+    parents: sp.csr_array
+    ancestors_csr: sp.csr_array
+    generation: np.ndarray
+    relations: tuple[str, ...]
+    stats: tuple[NamespaceStats, ...]
+    diagnostics: dict[str, Any]
+    source: str = "<memory>"
+    data_version: str | None = None
+    _index: dict[str, int] = field(default_factory=dict, repr=False)
+    _redirect: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n_terms(self) -> int:
+        """Number of live terms over all namespaces."""
+        return int(self.ids.shape[0])
+
+    def __len__(self) -> int:
+        return self.n_terms
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{s.label}: {s.terms}" for s in self.stats)
+        return f"<Ontology {self.source!r} ({parts})>"
+
+    # ------------------------------------------------------------- namespaces
+    def namespace_index(self, name: str) -> int:
+        """Position of a namespace given its label (``MFO``) or OBO name."""
+        for j, (ns, lab) in enumerate(zip(self.namespaces, self.labels)):
+            if name in (ns, lab) or name.upper() == lab.upper():
+                return j
+        choices = ", ".join(self.labels)
+        raise InvalidParameterError(
+            f"Unknown namespace {name!r}; this ontology has {choices}."
+        )
+
+    def namespace_slice(self, name: str | int) -> slice:
+        """Index range of the terms of one namespace."""
+        j = name if isinstance(name, (int, np.integer)) else self.namespace_index(name)
+        return slice(int(self.bounds[j]), int(self.bounds[j + 1]))
+
+    @property
+    def namespace_of(self) -> np.ndarray:
+        """Namespace position of every term, shape (n_terms,)."""
+        return np.repeat(np.arange(len(self.namespaces)), np.diff(self.bounds))
+
+    def roots(self, name: str | int | None = None) -> np.ndarray:
+        """Indices of the terms without parents (in one namespace, or all)."""
+        no_parent = np.flatnonzero(np.diff(self.parents.indptr) == 0)
+        if name is None:
+            return no_parent
+        s = self.namespace_slice(name)
+        return no_parent[(no_parent >= s.start) & (no_parent < s.stop)]
+
+    # ---------------------------------------------------------------- lookup
+    def index(self, term_id: str) -> int:
+        """Index of a primary id (alt_ids and obsolete ids are not accepted here)."""
+        try:
+            return self._index[term_id]
+        except KeyError:
+            raise InvalidParameterError(f"Unknown term {term_id!r}.") from None
+
+    def resolve(self, term_ids: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Map identifiers to term indices, following alt_id and replaced_by.
+
+        Parameters
+        ----------
+        term_ids : sequence of str, length n
+            Identifiers as found in an input file.
+
+        Returns
+        -------
+        index : ndarray of int64, shape (n,)
+            Term index, ``-1`` where dropped.
+        status : ndarray of int8, shape (n,)
+            A :class:`TermStatus` code per identifier.
+        """
+        idx = np.full(len(term_ids), -1, dtype=np.int64)
+        status = np.full(len(term_ids), TermStatus.UNKNOWN, dtype=np.int8)
+        get, redirect = self._index.get, self._redirect.get
+        for i, t in enumerate(term_ids):
+            k = get(t)
+            if k is not None:
+                idx[i] = k
+                status[i] = TermStatus.PRIMARY
+                continue
+            r = redirect(t)
+            if r is not None:
+                idx[i], status[i] = r
+        return idx, status
+
+    # ------------------------------------------------------------- structure
+    def ancestors(self, term: int | str, *, include_self: bool = True) -> np.ndarray:
+        """Indices of the ancestors of a term (sorted)."""
+        v = self.index(term) if isinstance(term, str) else int(term)
+        a = self.ancestors_csr.indices[self.ancestors_csr.indptr[v] : self.ancestors_csr.indptr[v + 1]]
+        return a if include_self else a[a != v]
+
+    def parents_of(self, term: int | str) -> np.ndarray:
+        """Indices of the direct parents of a term."""
+        v = self.index(term) if isinstance(term, str) else int(term)
+        return self.parents.indices[self.parents.indptr[v] : self.parents.indptr[v + 1]]
+
+    def to_networkx(self, namespace: str | None = None):  # noqa: ANN201 - networkx type
+        """Return the DAG (or one namespace) as a ``networkx.DiGraph``.
+
+        Edges point child -> parent, as in OBO and obonet; node attribute
+        ``name`` and ``namespace``.
+        """
+        import networkx as nx
+
+        s = slice(0, self.n_terms) if namespace is None else self.namespace_slice(namespace)
+        g = nx.DiGraph()
+        nsof = self.namespace_of
+        for v in range(s.start, s.stop):
+            g.add_node(self.ids[v], name=self.names[v], namespace=self.namespaces[nsof[v]])
+        coo = self.parents[s, s].tocoo()
+        g.add_edges_from(zip(self.ids[coo.row + s.start], self.ids[coo.col + s.start]))
+        return g
+
+
+# ---------------------------------------------------------------------- build
+def _closure(parents: sp.csr_array, generation: np.ndarray) -> sp.csr_array:
+    """Reflexive-transitive closure, one sparse product per generation.
+
+    Indices are sorted by generation, so the rows of generation ``g`` form a
+    contiguous block whose parents all lie in earlier, finished blocks.
+    """
+    n = parents.shape[0]
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    chunks: list[np.ndarray] = []
+    done = 0  # rows [0, done) are complete
+    nnz = 0
+    cuts = np.flatnonzero(np.diff(generation)) + 1
+    for start, stop in zip(np.r_[0, cuts], np.r_[cuts, n]):
+        start, stop = int(start), int(stop)
+        if start == 0 or parents[start:stop].nnz == 0:
+            block = sp.csr_array(
+                (np.ones(stop - start, np.int8), np.arange(start, stop), np.arange(stop - start + 1)),
+                shape=(stop - start, n),
+            )
+        else:
+            ind = np.concatenate(chunks) if chunks else np.zeros(0, np.int64)
+            ptr = np.concatenate([indptr[: done + 1], np.full(n - done, nnz)])
+            a = sp.csr_array((np.ones(ind.size, np.int8), ind, ptr), shape=(n, n))
+            p = parents[start:stop].astype(np.int8)
+            eye = sp.csr_array(
+                (np.ones(stop - start, np.int8), np.arange(start, stop), np.arange(stop - start + 1)),
+                shape=(stop - start, n),
+            )
+            block = (p @ a + eye).tocsr()
+            block.sort_indices()
+        chunks.append(block.indices.astype(np.int64))
+        indptr[start + 1 : stop + 1] = nnz + block.indptr[1:]
+        nnz += block.indices.size
+        done = stop
+    ind = np.concatenate(chunks).astype(np.int32)
+    return sp.csr_array((np.ones(ind.size, bool), ind, indptr), shape=(n, n))
+
+
+def _generations(parents: sp.csr_array) -> np.ndarray:
+    """Longest-path depth of every node (Kahn's algorithm, one step per level).
+
+    Returns -1 for nodes on or below a cycle.
+    """
+    n = parents.shape[0]
+    children = parents.T.tocsr()
+    waiting = np.diff(parents.indptr).astype(np.int64)
+    gen = np.full(n, -1, dtype=np.int32)
+    frontier = np.flatnonzero(waiting == 0)
+    g = 0
+    while frontier.size:
+        gen[frontier] = g
+        starts, ends = children.indptr[frontier], children.indptr[frontier + 1]
+        lens = ends - starts
+        if lens.sum() == 0:
+            break
+        kids = children.indices[np.repeat(ends - lens.cumsum(), lens) + np.arange(lens.sum())]
+        kids = np.asarray(kids)
+        uniq, cnt = np.unique(kids, return_counts=True)
+        waiting[uniq] -= cnt
+        frontier = uniq[waiting[uniq] == 0]
+        g += 1
+    return gen
+
+
+def _raise_cycle(ids: list[str], rows: np.ndarray, cols: np.ndarray, bad: np.ndarray, source: str) -> None:
+    import networkx as nx
+
+    badset = set(bad.tolist())
+    g = nx.DiGraph()
+    g.add_edges_from((ids[r], ids[c]) for r, c in zip(rows, cols) if r in badset and c in badset)
+    try:
+        cycle = nx.find_cycle(g)
+        terms = [u for u, _ in cycle]
+    except nx.NetworkXNoCycle:  # pragma: no cover - cannot happen
+        terms = [ids[i] for i in bad[:10]]
+    shown = " -> ".join(terms[:12] + [terms[0]])
+    raise OntologyError(
+        f"{source}: the followed relations form a cycle: {shown}. "
+        "Remove one of these edges or choose other --relations."
+    )
+
+
+def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("is_a", "part_of")) -> Ontology:
+    """Build an :class:`Ontology` from parsed OBO stanzas.
+
+    Parameters
+    ----------
+    raw : RawOntology
+        Output of :func:`goeval.io.read_obo`.
+    relations : sequence of str
+        Relations to follow; ``is_a`` comes from ``is_a:`` tags, every other
+        name from ``relationship:`` tags.
+
+    Raises
+    ------
+    OntologyError
+        No live term, a duplicated id, or a cycle among the followed relations.
+    """
+    relations = tuple(relations)
+    if not relations:
+        raise InvalidParameterError("The 'relations' parameter of load_ontology must name at least one relation; got none.")
+    src = raw.source
+    default_ns = raw.header.get("default-namespace")
+    if isinstance(default_ns, list):
+        default_ns = default_ns[0] if default_ns else None
+    fallback_ns = default_ns or raw.header.get("ontology") or "ontology"
+
+    live: list[dict[str, Any]] = []
+    obsolete: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
+    for term in raw.terms:
+        tid = term["id"]
+        if tid in seen:
+            raise OntologyError(f"{src}: term {tid!r} is defined by more than one [Term] stanza.")
+        seen.add(tid)
+        if str(term.get("is_obsolete", "false")).lower() == "true":
+            obsolete[tid] = term
+        else:
+            live.append(term)
+    if not live:
+        raise OntologyError(f"{src}: no live (non-obsolete) [Term] stanza; is this an OBO ontology?")
+
+    ns_of_term = [t.get("namespace") or fallback_ns for t in live]
+    present = list(dict.fromkeys(ns_of_term))
+    ns_order = [n for n in _GO_ORDER if n in present] + [n for n in present if n not in _GO_ORDER]
+    ns_pos = {n: j for j, n in enumerate(ns_order)}
+    tmp_ids = [t["id"] for t in live]
+    tmp_index = {t: i for i, t in enumerate(tmp_ids)}
+    tmp_ns = np.array([ns_pos[n] for n in ns_of_term], dtype=np.int64)
+
+    # edges (child, parent, relation)
+    rel_pos = {r: k for k, r in enumerate(relations)}
+    rows: list[int] = []
+    cols: list[int] = []
+    rels: list[int] = []
+    unknown_target: Counter[str] = Counter()
+    cross: Counter[tuple[int, str]] = Counter()
+    ignored_rel: Counter[str] = Counter()
+    for i, term in enumerate(live):
+        targets: list[tuple[str, str]] = []
+        for p in term.get("is_a", ()):
+            targets.append(("is_a", p.split()[0] if p else p))
+        for rel in term.get("relationship", ()):
+            parts = rel.split()
+            if len(parts) >= 2:
+                targets.append((parts[0], parts[1]))
+        for r, p in targets:
+            if r not in rel_pos:
+                ignored_rel[r] += 1
+                continue
+            j = tmp_index.get(p)
+            if j is None:
+                unknown_target[r] += 1
+                continue
+            if tmp_ns[j] != tmp_ns[i]:
+                cross[(int(tmp_ns[i]), r)] += 1
+                continue
+            rows.append(i)
+            cols.append(j)
+            rels.append(rel_pos[r])
+    n = len(live)
+    r_arr = np.asarray(rows, dtype=np.int64)
+    c_arr = np.asarray(cols, dtype=np.int64)
+    rel_arr = np.asarray(rels, dtype=np.int64)
+    # de-duplicate parallel edges (same child/parent through two relations)
+    key = r_arr * n + c_arr
+    _, first = np.unique(key, return_index=True)
+    tmp_par = sp.csr_array((np.ones(first.size, bool), (r_arr[first], c_arr[first])), shape=(n, n))
+    tmp_par.sort_indices()
+    gen = _generations(tmp_par)
+    if (gen < 0).any():
+        _raise_cycle(tmp_ids, r_arr, c_arr, np.flatnonzero(gen < 0), src)
+
+    # final order: namespace block, generation, id
+    order = np.lexsort((np.array(tmp_ids, dtype=object).astype(str), gen, tmp_ns))
+    new_of_old = np.empty(n, dtype=np.int64)
+    new_of_old[order] = np.arange(n)
+    ids = np.array(tmp_ids, dtype=object)[order]
+    names = np.array([t.get("name", "") or "" for t in live], dtype=object)[order]
+    nsv = tmp_ns[order]
+    generation = gen[order].astype(np.int32)
+    bounds = np.searchsorted(nsv, np.arange(len(ns_order) + 1)).astype(np.int64)
+    parents = sp.csr_array(
+        (np.ones(first.size, bool), (new_of_old[r_arr[first]], new_of_old[c_arr[first]])), shape=(n, n)
+    )
+    parents.sort_indices()
+    ancestors = _closure(parents, generation + (nsv * (generation.max() + 1)).astype(np.int32))
+
+    index = {t: i for i, t in enumerate(ids.tolist())}
+
+    # alt_ids and obsolete terms
+    redirect: dict[str, tuple[int, int]] = {}
+    alt_count = np.zeros(len(ns_order), dtype=np.int64)
+    alt_conflicts = 0
+    for term in live:
+        k = index[term["id"]]
+        for a in term.get("alt_id", ()):
+            if a in index:
+                alt_conflicts += 1
+                continue
+            redirect[a] = (k, TermStatus.ALT_ID)
+            alt_count[nsv[k]] += 1
+    obs_single = obs_none = obs_multi = 0
+    obs_ns = np.zeros(len(ns_order), dtype=np.int64)
+    for tid, term in obsolete.items():
+        reps = list(term.get("replaced_by", ()))
+        ns = term.get("namespace") or fallback_ns
+        if ns in ns_pos:
+            obs_ns[ns_pos[ns]] += 1
+        target: str | None = reps[0] if len(reps) == 1 else None
+        for _ in range(10):  # follow alt_ids and chains of single replacements
+            if target is None or target in index:
+                break
+            if target in redirect and redirect[target][1] == TermStatus.ALT_ID:
+                target = str(ids[redirect[target][0]])
+                break
+            nxt = obsolete.get(target, {}).get("replaced_by", [])
+            target = nxt[0] if len(nxt) == 1 else None
+        if target is not None and target in index:
+            redirect[tid] = (index[target], TermStatus.REPLACED)
+            obs_single += 1
+        else:
+            redirect[tid] = (-1, TermStatus.OBSOLETE)
+            if len(reps) == 0:
+                obs_none += 1
+            else:
+                obs_multi += 1
+        for a in term.get("alt_id", ()):
+            if a not in index and a not in redirect:
+                redirect[a] = redirect[tid]
+
+    # statistics (an edge present through two relations counts for the first)
+    rel_first = rel_arr[first]
+    pr = new_of_old[r_arr[first]]
+    stats = []
+    roots_all = np.flatnonzero(np.diff(parents.indptr) == 0)
+    for j, ns in enumerate(ns_order):
+        lo, hi = int(bounds[j]), int(bounds[j + 1])
+        in_ns = (pr >= lo) & (pr < hi)
+        edges = {r: int(((rel_first == k) & in_ns).sum()) for k, r in enumerate(relations)}
+        crossd = {r: int(cross[(j, r)]) for r in relations}
+        rts = roots_all[(roots_all >= lo) & (roots_all < hi)]
+        stats.append(
+            NamespaceStats(
+                namespace=ns,
+                label=GO_LABELS.get(ns, ns),
+                terms=hi - lo,
+                roots=tuple(ids[rts].tolist()),
+                edges=edges,
+                cross_namespace_edges_dropped=crossd,
+                alt_ids=int(alt_count[j]),
+                obsolete_terms=int(obs_ns[j]),
+                max_generation=int(generation[lo:hi].max()) if hi > lo else 0,
+            )
+        )
+    diagnostics = {
+        "live_terms": n,
+        "obsolete_terms": len(obsolete),
+        "obsolete_with_single_replacement": obs_single,
+        "obsolete_without_replacement": obs_none,
+        "obsolete_with_several_replacements": obs_multi,
+        "alt_ids": int(alt_count.sum()),
+        "alt_ids_shadowing_primary_ids": alt_conflicts,
+        "edges_to_unknown_or_obsolete_terms_dropped": dict(unknown_target),
+        "cross_namespace_edges_dropped": {r: sum(v for (jj, rr), v in cross.items() if rr == r) for r in relations},
+        "relations_not_followed": dict(ignored_rel),
+        "terms_without_namespace": int(sum(1 for t in live if not t.get("namespace"))),
+    }
+    data_version = raw.header.get("data-version")
+    return Ontology(
+        ids=ids,
+        names=names,
+        namespaces=tuple(ns_order),
+        labels=tuple(GO_LABELS.get(x, x) for x in ns_order),
+        bounds=bounds,
+        parents=parents,
+        ancestors_csr=ancestors,
+        generation=generation,
+        relations=relations,
+        stats=tuple(stats),
+        diagnostics=diagnostics,
+        source=src,
+        data_version=data_version if isinstance(data_version, str) else None,
+        _index=index,
+        _redirect=redirect,
+    )
+
+
+def ontology_from_edges(
+    edges: list[tuple[str, str]] | list[tuple[str, str, str]],
+    *,
+    namespace: str = "ontology",
+    terms: list[str] | None = None,
+    relations: tuple[str, ...] = ("is_a", "part_of"),
+) -> Ontology:
+    """Build a one-namespace ontology from ``(child, parent[, relation])`` edges.
+
+    Handy for notebooks, examples and tests; relation defaults to ``is_a``.
+
+    Examples
+    --------
+    >>> onto = ontology_from_edges([("b", "a"), ("c", "a"), ("d", "b"), ("e", "c")])
+    >>> onto.ids[onto.roots()].tolist(), sorted(onto.ids[onto.ancestors("d")].tolist())
+    (['a'], ['a', 'b', 'd'])
+    """
+    stanzas: dict[str, dict[str, Any]] = {}
+    for t in terms or []:
+        stanzas.setdefault(t, {"id": t, "namespace": namespace})
+    for e in edges:
+        child, parent = e[0], e[1]
+        rel = e[2] if len(e) > 2 else "is_a"  # type: ignore[misc]
+        for t in (child, parent):
+            stanzas.setdefault(t, {"id": t, "namespace": namespace})
+        if rel == "is_a":
+            stanzas[child].setdefault("is_a", []).append(parent)
+        else:
+            stanzas[child].setdefault("relationship", []).append(f"{rel} {parent}")
+    raw = RawOntology(header={"ontology": namespace}, terms=list(stanzas.values()), source="<edges>")
+    return build_ontology(raw, relations)
