@@ -414,9 +414,9 @@ def measure(cmd: list[str], log_stem: Path, use_time_v: bool) -> dict:
     RUSAGE_CHILDREN it is not a maximum over every earlier child).
     """
     log_stem.parent.mkdir(parents=True, exist_ok=True)
-    time_file = log_stem.with_suffix(".time")
+    stdout_file, stderr_file, time_file = (Path(f"{log_stem}.{ext}") for ext in ("stdout", "stderr", "time"))
     full = ([str(TIME_BIN), "-v", "-o", str(time_file)] if use_time_v else []) + cmd
-    with open(log_stem.with_suffix(".stdout"), "wb") as so, open(log_stem.with_suffix(".stderr"), "wb") as se:
+    with open(stdout_file, "wb") as so, open(stderr_file, "wb") as se:
         t0 = time.perf_counter()
         proc = subprocess.Popen(full, stdout=so, stderr=se)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -430,8 +430,8 @@ def measure(cmd: list[str], log_stem: Path, use_time_v: bool) -> dict:
         "user_s": usage.ru_utime,
         "sys_s": usage.ru_stime,
         "source": "wait4",
-        "stdout": str(log_stem.with_suffix(".stdout")),
-        "stderr": str(log_stem.with_suffix(".stderr")),
+        "stdout": str(stdout_file),
+        "stderr": str(stderr_file),
     }
     if use_time_v:
         parsed = parse_time_v(time_file.read_text(errors="replace")) if time_file.is_file() else {}
@@ -440,7 +440,7 @@ def measure(cmd: list[str], log_stem: Path, use_time_v: bool) -> dict:
             rec["source"] = "/usr/bin/time -v"
             rec["time_file"] = str(time_file)
     if rec["exit"] != 0:
-        rec["stderr_tail"] = tail(log_stem.with_suffix(".stderr"))
+        rec["stderr_tail"] = tail(stderr_file)
     return rec
 
 
@@ -579,8 +579,6 @@ def _signature(case: Case) -> dict:
 
 def cafaeval_frame(case: Case, tools: Tools, args: argparse.Namespace):
     """cafaeval's un-rounded per-threshold frame for ``case`` (cached per case)."""
-    import pandas as pd
-
     cache_dir = Path(args.out_root).resolve() / case.name
     cache, sig_file = cache_dir / "cafaeval-parity.tsv", cache_dir / "cafaeval-parity.json"
     sig = {"inputs": _signature(case), "cafaeval": tools.cafaeval_version, "th_step": 0.01}
@@ -601,7 +599,15 @@ def cafaeval_frame(case: Case, tools: Tools, args: argparse.Namespace):
             raise RuntimeError("cafa_eval failed: " + " | ".join(res.stderr.strip().splitlines()[-4:]))
         tmp_path.replace(cache)
         sig_file.write_text(json.dumps(sig))
-    return pd.read_csv(cache, sep="\t", float_precision="round_trip")
+    return _read_tsv(cache)
+
+
+def _read_tsv(path: Path):
+    """Read a TSV with float64 parsed exactly (pandas >= 3 does it by default)."""
+    import pandas as pd
+
+    extra = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+    return pd.read_csv(path, sep="\t", **extra)
 
 
 def _grid_key(values):
@@ -613,8 +619,14 @@ def _grid_key(values):
     return np.where(vals == j / 100, j, -1)
 
 
-def compare(goeval_curves, caf, tol: float) -> dict:
+def compare(goeval_curves, caf, tol: float, step: bool = False) -> dict:
+    """Compare goeval curves with cafaeval's frame at the thresholds equal to j/100.
+
+    ``step=True`` (goeval ``--thresholds exact``): a j/100 that is not one of
+    goeval's thresholds takes the row of the next threshold above it.
+    """
     import numpy as np
+    import pandas as pd
 
     caf = caf.copy()
     caf["method"] = [os.path.splitext(str(f))[0] for f in caf["filename"]]
@@ -627,15 +639,31 @@ def compare(goeval_curves, caf, tol: float) -> dict:
     g = goeval_curves.copy()
     g["method"] = g["method"].astype(str)
     g["namespace"] = g["namespace"].astype(str)
-    g["j"] = _grid_key(g["threshold"])
-    g = g[g["j"] >= 0]
+    g["threshold"] = g["threshold"].astype(float)
     keys = ["method", "namespace", "j"]
-    merged = caf.merge(g, on=keys, how="left", suffixes=("_caf", ""), indicator=True)
-    unmatched = merged[merged["_merge"] == "left_only"]
-    merged = merged[merged["_merge"] == "both"]
+    if step:
+        # exact thresholds are the distinct scores s_1 < s_2 < ...; for tau in (s_{k-1}, s_k]
+        # the predicted sets {v : s(v) >= tau} are those at s_k, so tau = j/100 takes the row
+        # of the smallest goeval threshold >= j/100
+        caf["tau_grid"] = caf["j"] / 100
+        g = g.drop(columns=[c for c in ("j", "_merge") if c in g.columns])
+        merged = pd.merge_asof(caf.sort_values("tau_grid"), g.sort_values("threshold"),
+                               left_on="tau_grid", right_on="threshold", by=["method", "namespace"],
+                               direction="forward", suffixes=("_caf", ""))
+        found = merged["threshold"].notna().to_numpy()
+        unmatched, merged = merged[~found], merged[found]
+        n_next = int((merged["threshold"] != merged["tau_grid"]).sum())
+    else:
+        g["j"] = _grid_key(g["threshold"])
+        g = g[g["j"] >= 0]
+        merged = caf.merge(g, on=keys, how="left", suffixes=("_caf", ""), indicator=True)
+        unmatched = merged[merged["_merge"] == "left_only"]
+        merged = merged[merged["_merge"] == "both"]
+        n_next = 0
 
     result: dict = {"cafaeval_rows": n_caf_total, "cafaeval_rows_on_exact_grid": len(caf),
-                    "compared_rows": len(merged), "unmatched_cafaeval_rows": len(unmatched),
+                    "compared_rows": len(merged), "rows_from_next_score": n_next,
+                    "unmatched_cafaeval_rows": len(unmatched),
                     "unmatched_examples": unmatched[keys].head(5).astype(str).values.tolist(),
                     "columns": [], "tolerance": tol}
     pairs = [(gc, cc, True) for gc, cc in PARITY_COLUMNS]
@@ -674,8 +702,6 @@ def compare(goeval_curves, caf, tol: float) -> dict:
 
 
 def run_parity(case: Case, configs: list[Config], tools: Tools, args: argparse.Namespace) -> list[dict]:
-    import pandas as pd
-
     out = []
     goeval_cfgs = [c for c in configs if c.tool == "goeval"]
     usable = []
@@ -691,19 +717,24 @@ def run_parity(case: Case, configs: list[Config], tools: Tools, args: argparse.N
             usable.append((cfg, curves))
     if not usable:
         return out
+    if case.n_proteins is not None and case.n_proteins > args.cafaeval_max_proteins:
+        return out + [{"case": case.name, "goeval": c.key, "ok": True,
+                       "status": f"skipped: {case.n_proteins} proteins > --cafaeval-max-proteins "
+                                 f"{args.cafaeval_max_proteins}, too large for cafaeval"}
+                      for c, _ in usable]
     try:
         caf = cafaeval_frame(case, tools, args)
     except RuntimeError as exc:
         return out + [{"case": case.name, "goeval": c.key, "ok": False, "status": f"not checked: {exc}"}
                       for c, _ in usable]
     for cfg, curves in usable:
-        g = pd.read_csv(curves, sep="\t", float_precision="round_trip", comment=None)
+        g = _read_tsv(curves)
         missing = {"method", "namespace", "threshold"} - set(g.columns)
         if missing:
             out.append({"case": case.name, "goeval": cfg.key, "ok": False,
                         "status": f"not checked: {curves} lacks column(s) {sorted(missing)}"})
             continue
-        res = compare(g, caf, args.parity_tol)
+        res = compare(g, caf, args.parity_tol, step=cfg.thresholds == "exact")
         res.update({"case": case.name, "goeval": cfg.key, "curves": str(curves),
                     "status": "ok" if res["ok"] else "FAILED"})
         log(f"{case.name} parity {cfg.key}: {res['compared_rows']} rows, {res['status']}")
@@ -780,7 +811,8 @@ def markdown_report(report: dict) -> str:
                 cpu = {k: r["user_s"][k] + r["sys_s"][k] for k in ("median", "min", "max")}
             wall = _fmt_s(r.get("wall_s"))
             if r.get("problem") and "wall_s" not in r:
-                wall = "not run" if r["n_runs"] == 0 else "failed"
+                wall = ("skipped" if r["problem"].startswith("skipped") else "not run") if r["n_runs"] == 0 \
+                    else "failed"
                 notes.append(f"- {s['case']} / {key}: {r['problem']}")
             elif r.get("problem"):
                 notes.append(f"- {s['case']} / {key}: {r['problem']}")
@@ -789,7 +821,7 @@ def markdown_report(report: dict) -> str:
                 f"| {_fmt_int(s['pred_lines'])} | {r['tool']} | {r['thresholds']} "
                 f"| {r['n_ok']}/{r['n_runs']} | {wall} | {_fmt_mib(r.get('max_rss_kb'))} | {_fmt_s(cpu)} |")
     if notes:
-        lines += ["", "Not run or failed:", ""] + notes
+        lines += ["", "Skipped, not run or failed:", ""] + notes
     ratio_rows = [(s["case"], e) for s in report["summaries"] for e in s["ratios"]
                   if "time_cafaeval_over_goeval" in e]
     if ratio_rows:
@@ -824,8 +856,10 @@ def markdown_report(report: dict) -> str:
             lines += [
                 f"**{p['case']} / {p['goeval']}**: {p['status']}; {p['compared_rows']} rows compared "
                 f"(method x namespace x threshold; cafaeval rows {p['cafaeval_rows']}, of which "
-                f"{p['cafaeval_rows_on_exact_grid']} at a threshold equal to j/100, "
-                f"{p['unmatched_cafaeval_rows']} without a goeval row"
+                f"{p['cafaeval_rows_on_exact_grid']} at a threshold equal to j/100"
+                + (f", {p['rows_from_next_score']} taken from goeval's next threshold above j/100"
+                   if p.get("rows_from_next_score") else "")
+                + f", {p['unmatched_cafaeval_rows']} without a goeval row"
                 + (f", e.g. {p['unmatched_examples']}" if p["unmatched_examples"] else "") + ")",
                 "",
                 "| goeval column | cafaeval column | max abs diff | status | worst row |",

@@ -224,7 +224,7 @@ def _propagate_block(
         store: list[list[np.ndarray]] = [[] for _ in range(n_gen)]
         bucket(cells, store)
         done = [cells]
-        for g in range(n_gen - 1, 0, -1):
+        for g in range(n_gen - 1, -1, -1):
             if not store[g]:
                 continue
             level = np.concatenate(store[g]) if len(store[g]) > 1 else store[g][0]
@@ -232,6 +232,8 @@ def _propagate_block(
             if pushed is not None:  # fill: cells without an own score take the pushed maximum
                 own = buf[level] >= 0
                 buf[level[~own]] = pushed[level[~own]]
+            if g == 0:
+                break
             cols = level & mask
             starts, ends = p_ptr[cols], p_ptr[cols + 1]
             lens = ends - starts

@@ -193,7 +193,7 @@ def evaluate(
     ...                       [goeval.example_path("predictions")], ia=goeval.example_path("ia"),
     ...                       thresholds=0.01)
     >>> row = res.summary.set_index("measure").loc["fmax"]
-    >>> round(row["value"], 3), row["threshold"]
+    >>> round(float(row["value"]), 3), float(row["threshold"])
     (0.486, 0.46)
     """
     from goeval.evaluation import evaluate_annotations

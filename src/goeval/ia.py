@@ -142,12 +142,13 @@ def information_accretion(
 
     Examples
     --------
+    The ontology and a data set of Fig. 1 of the paper (4 proteins):
+
     >>> import goeval
-    The ontology and data set of Fig. 1 of the paper (4 proteins):
 
     >>> onto = goeval.ontology_from_edges([("b", "a"), ("c", "a"), ("d", "b"), ("e", "c")])
     >>> truth = goeval.Annotations.from_pairs(
-    ...     onto, ["p1", "p2", "p3", "p4"], ["e", "d", "b", "c"])
+    ...     onto, ["p1", "p2", "p2", "p3", "p3", "p4"], ["e", "d", "c", "b", "c", "c"])
     >>> ia = goeval.information_accretion(onto, truth, pseudocount=0)
     >>> [ia[t] for t in "abcde"]
     [0.0, 1.0, 0.0, 1.0, 2.0]
@@ -202,6 +203,7 @@ def information_accretion(
             values[~in_present] = 0.0
     values[roots] = 0.0
     values[~np.isfinite(values)] = 0.0
+    values += 0.0  # -log2(1) is -0.0: print it as 0.0
     diag["negative"] = int((values < 0).sum())
     diag["namespaces"] = [ontology.labels[j] for j in present.tolist()]
     if diag["negative"]:

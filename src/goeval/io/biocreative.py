@@ -259,7 +259,8 @@ def _check_rank_set(g: _Group, unit: str) -> list[ValidationIssue]:
         if conf is None:
             continue
         if prev is not None and conf > prev[0]:
-            out.append(ValidationIssue(no, "CONF_ORDER", f"confidence {conf_s} higher than at the previous rank ({prev[1]})"))
+            message = f"confidence {conf_s} higher than at the previous rank ({prev[1]})"
+            out.append(ValidationIssue(no, "CONF_ORDER", message))
         prev = (conf, conf_s)
     return out
 
@@ -340,7 +341,8 @@ def parse_gold(text: str, task: str, *, path: str | os.PathLike[str] | None = No
             continue
         fields = line.split("\t")
         if len(fields) != n_fields:
-            issues.append(ValidationIssue(no, "COLUMNS", f"expected {n_fields} tab-separated fields, found {len(fields)}"))
+            message = f"expected {n_fields} tab-separated fields, found {len(fields)}"
+            issues.append(ValidationIssue(no, "COLUMNS", message))
             continue
         fields = [f.strip() for f in fields]
         if not all(fields):
@@ -354,7 +356,8 @@ def parse_gold(text: str, task: str, *, path: str | os.PathLike[str] | None = No
             cls = int(fields[1])
             if doc in gold.classes:
                 if gold.classes[doc] != cls:
-                    issues.append(ValidationIssue(no, "DUPLICATE", f"class of {doc!r} differs from line {first_class[doc]}"))
+                    message = f"class of {doc!r} differs from line {first_class[doc]}"
+                    issues.append(ValidationIssue(no, "DUPLICATE", message))
                 dup += 1
                 continue
             gold.classes[doc] = cls

@@ -29,6 +29,8 @@ from goeval.metrics.tapk import RetrievalLists
 
 __all__ = ["parse_retrieval_lists", "read_retrieval_lists"]
 
+_NO_T = "query line without a T(q) line: the next line must give the number of relevant records"
+
 
 def read_retrieval_lists(
     path: str | os.PathLike[str], *, higher_is_better: bool = True
@@ -87,7 +89,7 @@ def parse_retrieval_lists(
         fields = line.split()
         if not fields:
             if state == "need_t":
-                raise fail(header_no, "query line without a T(q) line: the next line must give the number of relevant records")
+                raise fail(header_no, _NO_T)
             if state == "records":
                 offsets.append(len(scores))
             state = "between"
@@ -135,7 +137,7 @@ def parse_retrieval_lists(
             rel.append(fields[0] == "1")
             rec_line.append(no)
     if state == "need_t":
-        raise fail(header_no, "query line without a T(q) line: the next line must give the number of relevant records")
+        raise fail(header_no, _NO_T)
     if state == "records":
         offsets.append(len(scores))
     if not ids:

@@ -100,7 +100,9 @@ def ipr_auc_segments(relevance: ArrayLike, offsets: ArrayLike, n_gold: ArrayLike
     off = np.asarray(offsets, dtype=np.int64).reshape(-1)
     n = np.asarray(n_gold, dtype=np.int64).reshape(-1)
     if off.size != n.size + 1 or off[0] != 0 or off[-1] != rel.size or np.any(np.diff(off) < 0):
-        raise InvalidParameterError("offsets must run from 0 to len(relevance) without decreasing, one more than n_gold.")
+        raise InvalidParameterError(
+            "offsets must run from 0 to len(relevance) without decreasing and be one longer than n_gold."
+        )
     hseg, _, interp = _interpolated(rel, off, n)
     summed = np.bincount(hseg, weights=interp, minlength=n.size)
     out = np.zeros(n.size)

@@ -12,6 +12,9 @@ References
 .. [GR96] M. Gribskov, N. L. Robinson (1996). Use of receiver operating
    characteristic (ROC) analysis to evaluate sequence matching.
    *Computers & Chemistry* 20(1):25-33.
+.. [CAFA2] Y. Jiang et al. (2016). An expanded evaluation of protein function
+   prediction methods shows an improvement in accuracy. *Genome Biology*
+   17:184 (term-centric evaluation: AUC per term over proteins).
 """
 
 from __future__ import annotations
@@ -215,7 +218,7 @@ def _nanmean(a: NDArray[np.float64]) -> float:
 
 def term_centric_scores(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix,
                         min_positives: int = 10) -> TermCentricResult:
-    r"""ROC AUC and average precision per GO term over proteins ranked by score.
+    r"""ROC AUC and average precision per GO term over proteins ranked by score ([CAFA2]_).
 
     Parameters
     ----------

@@ -18,8 +18,8 @@ References
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -130,7 +130,8 @@ class RetrievalLists:
                 f"and offsets of length {n + 1}."
             )
         m = self.scores.size
-        if self.relevance.size != m or self.offsets[0] != 0 or self.offsets[-1] != m or np.any(np.diff(self.offsets) < 0):
+        bad_offsets = self.offsets[0] != 0 or self.offsets[-1] != m or np.any(np.diff(self.offsets) < 0)
+        if self.relevance.size != m or bad_offsets:
             raise InvalidParameterError(
                 "RetrievalLists offsets must start at 0, never decrease and end at the "
                 "number of records; scores and relevance must have equal lengths."

@@ -1,0 +1,49 @@
+"""Shared fixtures and helpers for the goeval test suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).parent
+DATA = HERE / "data"
+SHARED = HERE.parent.parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    """Path under ../shared, skipping the test when it is absent."""
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"shared data not available: {p}")
+    return p
+
+
+@pytest.fixture
+def tiny_obo() -> Path:
+    return DATA / "core" / "tiny.obo"
+
+
+def random_dag_edges(rng: np.random.Generator, n: int, max_parents: int = 3) -> list[tuple[str, str]]:
+    """Random DAG on terms t0..t{n-1} (t0 the root; parents are older terms)."""
+    edges = []
+    for i in range(1, n):
+        k = int(rng.integers(1, min(max_parents, i) + 1))
+        for p in rng.choice(i, size=k, replace=False):
+            edges.append((f"t{i}", f"t{int(p)}"))
+    return edges
+
+
+def ancestors_oracle(edges: list[tuple[str, str]], term: str) -> set[str]:
+    """All ancestors of ``term`` (itself included) by plain graph search."""
+    parents: dict[str, set[str]] = {}
+    for c, p in edges:
+        parents.setdefault(c, set()).add(p)
+    seen, stack = {term}, [term]
+    while stack:
+        for p in parents.get(stack.pop(), ()):
+            if p not in seen:
+                seen.add(p)
+                stack.append(p)
+    return seen

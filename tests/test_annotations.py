@@ -1,0 +1,134 @@
+"""Mapping and propagation against a set-based oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ancestors_oracle, random_dag_edges
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import goeval
+from goeval.annotations import Annotations, is_consistent, propagate
+from goeval.ontology import ontology_from_edges
+
+
+def oracle_propagate(edges, scores: dict[tuple[str, str], float], mode: str) -> dict[tuple[str, str], float]:
+    """Plain-Python propagation.
+
+    max: s(v) = max over v and all its descendants' own scores.
+    fill: f(v) = own(v) if v has an own score, else max over children c of f(c) (CAFA-evaluator).
+    """
+    terms = {t for e in edges for t in e[:2]}
+    anc = {t: ancestors_oracle(edges, t) for t in terms}
+    children: dict[str, list[str]] = {}
+    for c, par in edges:
+        children.setdefault(par, []).append(c)
+    out: dict[tuple[str, str], float] = {}
+    for p in {p for p, _ in scores}:
+        own = {t: s for (q, t), s in scores.items() if q == p}
+        if mode == "max":
+            for v in terms:
+                desc = [s for t, s in own.items() if v in anc[t]]
+                if desc:
+                    out[(p, v)] = max(desc)
+            continue
+        memo: dict[str, float | None] = {}
+
+        def final(v: str) -> float | None:
+            if v not in memo:
+                if v in own:
+                    memo[v] = own[v]
+                else:
+                    vals = [x for c in children.get(v, []) if (x := final(c)) is not None]
+                    memo[v] = max(vals) if vals else None
+            return memo[v]
+
+        for v in terms:
+            if final(v) is not None:
+                out[(p, v)] = final(v)
+    return out
+
+
+def as_dict(ann: Annotations) -> dict[tuple[str, str], float]:
+    m = ann.matrix.tocoo()
+    vals = m.data if ann.is_scores else np.ones(m.nnz)
+    return {(ann.proteins[r], ann.ontology.ids[c]): float(v) for r, c, v in zip(m.row, m.col, vals)}
+
+
+def random_case(seed: int, n_terms: int = 40, n_prot: int = 12):
+    rng = np.random.default_rng(seed)
+    edges = random_dag_edges(rng, n_terms)
+    onto = ontology_from_edges(edges)
+    scores = {}
+    for p in range(n_prot):
+        for t in rng.choice(n_terms, size=int(rng.integers(0, 8)), replace=False):
+            scores[(f"p{p}", f"t{t}")] = float(rng.choice([0.1, 0.25, 0.5, 0.75, 1.0, rng.random()]))
+    return edges, onto, scores
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("mode", ["max", "fill"])
+def test_propagation_matches_oracle(seed, mode):
+    edges, onto, scores = random_case(seed)
+    if not scores:
+        return
+    ann = Annotations.from_pairs(onto, [p for p, _ in scores], [t for _, t in scores], list(scores.values()))
+    got = as_dict(propagate(ann, mode, buffer_cells=64))  # tiny buffer: many chunks
+    want = oracle_propagate(edges, scores, mode)
+    assert got.keys() == want.keys()
+    for k in want:
+        assert got[k] == pytest.approx(want[k], abs=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_truth_propagation_is_ancestor_closure(seed):
+    edges, onto, scores = random_case(seed)
+    ann = Annotations.from_pairs(onto, [p for p, _ in scores], [t for _, t in scores])
+    got = set(as_dict(propagate(ann)))
+    want = {(p, a) for (p, t) in scores for a in ancestors_oracle(edges, t)}
+    assert got == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), mode=st.sampled_from(["max", "fill"]), cells=st.sampled_from([16, 1000, 1 << 22]))
+def test_propagation_invariants(seed, mode, cells):
+    """Idempotent, consistent (max), independent of the buffer size, scores only grow (max)."""
+    _, onto, scores = random_case(seed, n_terms=30, n_prot=6)
+    if not scores:
+        return
+    ann = Annotations.from_pairs(onto, [p for p, _ in scores], [t for _, t in scores], list(scores.values()))
+    once = propagate(ann, mode, buffer_cells=cells)
+    twice = propagate(once, mode, buffer_cells=cells)
+    assert as_dict(once) == as_dict(twice)
+    assert as_dict(once) == as_dict(propagate(ann, mode))
+    if mode == "max":
+        assert is_consistent(once)
+        before = as_dict(ann)
+        after = as_dict(once)
+        assert all(after[k] >= v for k, v in before.items())
+
+
+def test_mapping_counts(tiny_obo):
+    onto = goeval.load_ontology(tiny_obo)
+    ann = Annotations.from_pairs(
+        onto,
+        ["P1", "P1", "P1", "P2", "P2", "P3", "P3"],
+        ["GO:0000012", "GO:0000002", "GO:0000006", "GO:0000007", "GO:9999999", "GO:0000004", "GO:0000004"],
+        [0.2, 0.7, 0.5, 0.9, 0.9, 0.0, 0.3],
+    )
+    d = ann.diagnostics
+    assert d["rows_by_term_status"] == {"primary": 3, "alt_id": 1, "replaced_by": 1, "obsolete": 1, "unknown": 1}
+    assert d["unknown_terms"]["examples"] == ["GO:9999999"]
+    assert d["duplicate_pairs"] == 1  # GO:0000012 is GO:0000002 for P1: max kept
+    assert d["zero_scores_dropped"] == 1
+    assert d["proteins_without_kept_rows"] == 1  # P2 only had dropped rows
+    got = as_dict(ann)
+    assert got == {("P1", "GO:0000002"): 0.7, ("P1", "GO:0000005"): 0.5, ("P3", "GO:0000004"): 0.3}
+
+
+def test_namespace_view(tiny_obo):
+    onto = goeval.load_ontology(tiny_obo)
+    ann = propagate(Annotations.from_pairs(onto, ["P1", "P2"], ["GO:0000004", "GO:0000011"]))
+    mf = ann.namespace("MFO")
+    assert mf.proteins.tolist() == ["P2"] and sorted(as_dict(mf)) == [("P2", "GO:0000010"), ("P2", "GO:0000011")]
