@@ -69,6 +69,134 @@ def _select_terms(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None,
     return ptr, cols[keep], None if data is None else data[keep]
 
 
+@dataclass
+class Prepared:
+    """Propagated truth and predictions aligned on truth rows (see :func:`prepare`)."""
+
+    ontology: Ontology
+    truth: Any  # csr (truth proteins x terms), sorted
+    proteins: np.ndarray
+    rows: np.ndarray  # truth rows in the benchmark (after ``targets``)
+    aligned: dict[str, tuple[Any, np.ndarray]]
+
+
+@dataclass
+class NamespaceBlock:
+    """One method's propagated predictions and the truth of one namespace.
+
+    Rows are the benchmark proteins of the namespace (non-empty truth);
+    columns are local to the namespace (``term - lo``).
+    """
+
+    namespace: int
+    label: str
+    method: str
+    proteins: np.ndarray
+    truth_indptr: np.ndarray
+    truth_cols: np.ndarray
+    pred_indptr: np.ndarray
+    pred_cols: np.ndarray
+    pred_scores: np.ndarray
+
+    @property
+    def n_bench(self) -> int:
+        return int(self.proteins.size)
+
+
+def term_mask(ontology: Ontology, terms_of_interest: Any, excluded_terms: Any, exclude_roots: bool) -> np.ndarray:
+    """Boolean mask of the terms kept in an evaluation."""
+    allowed = np.ones(ontology.n_terms, bool)
+    if terms_of_interest is not None:
+        allowed[:] = False
+        allowed[np.asarray(terms_of_interest, dtype=np.int64)] = True
+    if excluded_terms is not None:
+        allowed[np.asarray(excluded_terms, dtype=np.int64)] = False
+    if exclude_roots:
+        allowed[ontology.roots()] = False
+    return allowed
+
+
+def prepare(
+    ontology: Ontology,
+    truth: Annotations,
+    predictions: Mapping[str, Annotations],
+    targets: Any,
+    diag: dict[str, Any],
+) -> Prepared:
+    """Propagate the truth once and align every method's rows with it."""
+    from goeval.annotations import propagate
+
+    if truth.ontology is not ontology:
+        raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
+    tr = truth if truth.propagated else propagate(truth)
+    tm = tr.matrix.tocsr()
+    tm.sort_indices()
+    diag["truth"] = dict(tr.diagnostics)
+    t_index = pd.Index(tr.proteins)
+    rows_all = np.arange(tm.shape[0])
+    if targets is not None:
+        tg = pd.Index(np.asarray(targets, dtype=object)).unique()
+        pos = t_index.get_indexer(tg)
+        diag["targets"] = {"listed": int(tg.size), "without_truth": int((pos < 0).sum()),
+                           "examples_without_truth": tg[pos < 0][:10].tolist()}
+        rows_all = np.sort(pos[pos >= 0])
+    aligned: dict[str, tuple[Any, np.ndarray]] = {}
+    diag["methods"] = {}
+    for name, pred in predictions.items():
+        if pred.ontology is not ontology:
+            raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
+        pos = t_index.get_indexer(pred.proteins)
+        d = dict(pred.diagnostics)
+        missing = pos < 0
+        d["proteins_not_in_truth"] = int(missing.sum())
+        if missing.any():
+            d["proteins_not_in_truth_examples"] = pred.proteins[missing][:10].tolist()
+            d["entries_of_proteins_not_in_truth"] = int(np.diff(pred.matrix.indptr)[missing].sum())
+        pm = pred.matrix.tocsr()
+        present = np.flatnonzero(~missing)
+        order = present[np.argsort(pos[present], kind="stable")]
+        same = order.size == pm.shape[0] and bool((order == np.arange(order.size)).all())
+        aligned[name] = (pm if same else pm[order], pos[order])
+        diag["methods"][name] = d
+    return Prepared(ontology, tm, tr.proteins, rows_all, aligned)
+
+
+def namespace_blocks(
+    prep: Prepared, ns_list: list[int], allowed: np.ndarray, propagation: str, diag: dict[str, Any]
+):  # noqa: ANN201 - Iterator[NamespaceBlock]
+    """Yield a :class:`NamespaceBlock` per (namespace, method), predictions propagated."""
+    ontology, tm, rows_all = prep.ontology, prep.truth, prep.rows
+    for j in ns_list:
+        lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+        label = ontology.labels[j]
+        t_ptr, t_cols, _ = _rows_in_namespace(tm, lo, hi, rows_all)
+        t_ptr, t_cols, _ = _select_terms(t_ptr, t_cols, None, allowed)
+        has = np.diff(t_ptr) > 0
+        bench = rows_all[has]
+        n_bench = int(bench.size)
+        t_ptr = np.r_[0, np.cumsum(np.diff(t_ptr)[has])]
+        diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": n_bench, "truth_entries": int(t_cols.size)}
+        if n_bench == 0:
+            continue
+        bench_pos = np.full(tm.shape[0], -1, dtype=np.int64)
+        bench_pos[bench] = np.arange(n_bench)
+        for name, (pm, target_row) in prep.aligned.items():
+            md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
+            brow = bench_pos[target_row]
+            sel = np.flatnonzero(brow >= 0)  # increasing benchmark rows
+            p_ptr, p_cols, p_data = _rows_in_namespace(pm, lo, hi, sel)
+            md["proteins_with_predictions"] = int((np.diff(p_ptr) > 0).sum())
+            md["entries"] = int(p_cols.size)
+            counts = np.zeros(n_bench, dtype=np.int64)
+            counts[brow[sel]] = np.diff(p_ptr)
+            full_ptr = np.r_[0, np.cumsum(counts)]
+            r, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, 1 << 22)
+            md["entries_after_propagation"] = int(c.size)
+            ptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n_bench))]
+            ptr, c, v = _select_terms(ptr, c, v, allowed)
+            yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c - lo, v)
+
+
 def evaluate_annotations(
     ontology: Ontology,
     truth: Annotations,
@@ -104,136 +232,64 @@ def evaluate_annotations(
     if not isinstance(thresholds, str):
         grid = grid_thresholds(float(thresholds))
     diag: dict[str, Any] = {"ontology": {"source": ontology.source, **ontology.diagnostics}}
-    if truth.ontology is not ontology:
-        raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
     with_ia = ia is not None
     iav = np.zeros(ontology.n_terms) if ia is None else np.asarray(ia, dtype=np.float64)
     if iav.shape != (ontology.n_terms,):
         raise InvalidParameterError(f"ia must have one value per term ({ontology.n_terms}); got shape {iav.shape}.")
 
-    # --- truth: propagate once, choose benchmark proteins
-    from goeval.annotations import propagate
-
-    tr = truth if truth.propagated else propagate(truth)
-    tm = tr.matrix.tocsr()
-    tm.sort_indices()
-    diag["truth"] = dict(tr.diagnostics)
-    t_index = pd.Index(tr.proteins)
-    rows_all = np.arange(tm.shape[0])
-    if targets is not None:
-        tg = pd.Index(np.asarray(targets, dtype=object)).unique()
-        pos = t_index.get_indexer(tg)
-        diag["targets"] = {"listed": int(tg.size), "without_truth": int((pos < 0).sum()),
-                           "examples_without_truth": tg[pos < 0][:10].tolist()}
-        rows_all = np.sort(pos[pos >= 0])
-    allowed = np.ones(ontology.n_terms, bool)
-    if terms_of_interest is not None:
-        allowed[:] = False
-        allowed[np.asarray(terms_of_interest, dtype=np.int64)] = True
-    if excluded_terms is not None:
-        allowed[np.asarray(excluded_terms, dtype=np.int64)] = False
-    if exclude_roots:
-        allowed[ontology.roots()] = False
-
+    allowed = term_mask(ontology, terms_of_interest, excluded_terms, exclude_roots)
     ns_list = list(range(len(ontology.namespaces))) if not namespaces else [ontology.namespace_index(x) for x in namespaces]
-
-    # --- predictions: align rows with truth proteins once per method
-    aligned: dict[str, tuple[Any, np.ndarray]] = {}
-    diag["methods"] = {}
-    for name, pred in predictions.items():
-        if pred.ontology is not ontology:
-            raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
-        pos = t_index.get_indexer(pred.proteins)
-        d = dict(pred.diagnostics)
-        missing = pos < 0
-        d["proteins_not_in_truth"] = int(missing.sum())
-        if missing.any():
-            d["proteins_not_in_truth_examples"] = pred.proteins[missing][:10].tolist()
-            d["entries_of_proteins_not_in_truth"] = int(np.diff(pred.matrix.indptr)[missing].sum())
-        # reorder prediction rows to truth row order (rows of absent proteins dropped)
-        pm = pred.matrix.tocsr()
-        present = np.flatnonzero(~missing)
-        order = present[np.argsort(pos[present], kind="stable")]
-        sub = pm[order] if order.size != pm.shape[0] or (order != np.arange(order.size)).any() else pm
-        target_row = pos[order]
-        aligned[name] = (sub, target_row)
-        diag["methods"][name] = d
+    prepared = prepare(ontology, truth, predictions, targets, diag)
 
     curve_frames: list[pd.DataFrame] = []
     summary_rows: list[dict[str, Any]] = []
-    for j in ns_list:
+    for blk in namespace_blocks(prepared, ns_list, allowed, propagation, diag):
+        j, label, name, n_bench = blk.namespace, blk.label, blk.method, blk.n_bench
         lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
-        label = ontology.labels[j]
         width = hi - lo
-        t_ptr, t_cols, _ = _rows_in_namespace(tm, lo, hi, rows_all)
-        t_ptr, t_cols, _ = _select_terms(t_ptr, t_cols, None, allowed)
-        has = np.diff(t_ptr) > 0
-        bench = rows_all[has]  # truth row ids of benchmark proteins
-        n_bench = int(bench.size)
-        t_ptr = np.r_[0, np.cumsum(np.diff(t_ptr)[has])]
-        t_cols_local = t_cols - lo
-        ns_diag: dict[str, Any] = {"benchmark_proteins": n_bench, "truth_entries": int(t_cols.size)}
-        diag.setdefault("namespaces", {})[label] = ns_diag
-        if n_bench == 0:
-            continue
-        bench_pos = np.full(tm.shape[0], -1, dtype=np.int64)
-        bench_pos[bench] = np.arange(n_bench)
+        md = diag["methods"][name]["namespaces"][label]
         ia_local = iav[lo:hi] if with_ia else None
-        for name, (pm, target_row) in aligned.items():
-            md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
-            brow = bench_pos[target_row]
-            sel = np.flatnonzero(brow >= 0)
-            p_ptr, p_cols, p_data = _rows_in_namespace(pm, lo, hi, sel)
-            md["proteins_with_predictions"] = int((np.diff(p_ptr) > 0).sum())
-            md["entries"] = int(p_cols.size)
-            # rows of the benchmark (with or without predictions)
-            counts = np.zeros(n_bench, dtype=np.int64)
-            counts[brow[sel]] = np.diff(p_ptr)
-            full_ptr = np.r_[0, np.cumsum(counts)]
-            # prediction rows are in truth-row order, so brow[sel] is increasing
-            r, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, 1 << 22)
-            md["entries_after_propagation"] = int(c.size)
-            ptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n_bench))]
-            ptr, c, v = _select_terms(ptr, c, v, allowed)
-            if root_as_prediction:
-                roots = ontology.roots(j)
-                roots = roots[allowed[roots]]
-                rr = np.repeat(np.arange(n_bench), np.diff(ptr))
-                rr = np.r_[rr, np.repeat(np.arange(n_bench), roots.size)]
-                c = np.r_[c, np.tile(roots, n_bench)]
-                v = np.r_[v, np.full(n_bench * roots.size, np.inf)]
-                key = rr * ontology.n_terms + c
-                order = np.argsort(key, kind="stable")
-                rr, c, v = rr[order], c[order], v[order]
-                dup = np.r_[False, key[order][1:] == key[order][:-1]]
-                rr, c, v = rr[~dup], c[~dup], v[~dup]
-                ptr = np.r_[0, np.cumsum(np.bincount(rr, minlength=n_bench))]
-            if c.size == 0:
-                md["evaluated"] = False
+        t_ptr, t_cols_local = blk.truth_indptr, blk.truth_cols
+        ptr, c, v = blk.pred_indptr, blk.pred_cols + lo, blk.pred_scores
+        if root_as_prediction:
+            roots = ontology.roots(j)
+            roots = roots[allowed[roots]]
+            rr = np.repeat(np.arange(n_bench), np.diff(ptr))
+            rr = np.r_[rr, np.repeat(np.arange(n_bench), roots.size)]
+            c = np.r_[c, np.tile(roots, n_bench)]
+            v = np.r_[v, np.full(n_bench * roots.size, np.inf)]
+            key = rr * ontology.n_terms + c
+            order = np.argsort(key, kind="stable")
+            rr, c, v = rr[order], c[order], v[order]
+            dup = np.r_[False, key[order][1:] == key[order][:-1]]
+            rr, c, v = rr[~dup], c[~dup], v[~dup]
+            ptr = np.r_[0, np.cumsum(np.bincount(rr, minlength=n_bench))]
+        if c.size == 0:
+            md["evaluated"] = False
+            continue
+        taus = grid if grid is not None else exact_thresholds(v)
+        stats = sweep(ptr, c - lo, v, t_ptr, t_cols_local, width, taus, ia_local)
+        cur = protein_curves(stats, normalization=normalization, k=k, protein_weighting=protein_weighting, with_ia=with_ia)
+        ok = cur["n_covered"] > 0
+        md["evaluated"] = True
+        md["thresholds"] = int(taus.size)
+        frame = pd.DataFrame({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
+        frame.insert(0, "namespace", label)
+        frame.insert(0, "method", name)
+        curve_frames.append(frame)
+        for measure, (col, kind, pc, rc, ruc, mic, covc) in OPTIMA.items():
+            if col not in cur:
                 continue
-            taus = grid if grid is not None else exact_thresholds(v)
-            stats = sweep(ptr, c - lo, v, t_ptr, t_cols_local, width, taus, ia_local)
-            cur = protein_curves(stats, normalization=normalization, k=k, protein_weighting=protein_weighting, with_ia=with_ia)
-            ok = cur["n_covered"] > 0
-            md["evaluated"] = True
-            md["thresholds"] = int(taus.size)
-            frame = pd.DataFrame({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
-            frame.insert(0, "namespace", label)
-            frame.insert(0, "method", name)
-            curve_frames.append(frame)
-            for measure, (col, kind, pc, rc, ruc, mic, covc) in OPTIMA.items():
-                if col not in cur:
-                    continue
-                i = best_index(cur[col], kind, ok)
-                if i < 0:
-                    continue
-                summary_rows.append({
-                    "method": name, "namespace": label, "measure": measure, "value": float(cur[col][i]),
-                    "threshold": float(cur["threshold"][i]), "coverage": float(cur[covc][i]),
-                    "precision": float(cur[pc][i]), "recall": float(cur[rc][i]),
-                    "ru": float(cur[ruc][i]) if ruc in cur else np.nan,
-                    "mi": float(cur[mic][i]) if mic in cur else np.nan,
-                })
+            i = best_index(cur[col], kind, ok)
+            if i < 0:
+                continue
+            summary_rows.append({
+                "method": name, "namespace": label, "measure": measure, "value": float(cur[col][i]),
+                "threshold": float(cur["threshold"][i]), "coverage": float(cur[covc][i]),
+                "precision": float(cur[pc][i]), "recall": float(cur[rc][i]),
+                "ru": float(cur[ruc][i]) if ruc in cur else np.nan,
+                "mi": float(cur[mic][i]) if mic in cur else np.nan,
+            })
     cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS]
     curves = pd.concat(curve_frames, ignore_index=True) if curve_frames else pd.DataFrame(columns=cols)
     summary = pd.DataFrame(summary_rows, columns=list(SUMMARY_COLUMNS))

@@ -1,0 +1,150 @@
+"""Term-centric evaluation: each GO term is a query over the benchmark proteins.
+
+Per method and namespace: TAP-k (Carroll et al. 2010) for one or more ``k``,
+the BioCreative II.5 AUC of the interpolated P/R curve, and the CAFA2/3
+term-centric ROC AUC and average precision; also TAP as a function of the
+cutoff (Fig. 5 of the TAP-k paper). Predictions and truth are propagated as
+in the protein-centric evaluation (:mod:`goeval.evaluation`).
+
+Queries (CONVENTIONS §5): term ``v`` with at least ``min_positives`` truth
+proteins among the benchmark proteins of its namespace; its list is the
+benchmark proteins with a propagated score for ``v`` ranked by score
+(descending; ties by protein id); ``T(q)`` is the number of truth proteins
+with ``v``. Proteins without truth in the namespace are not queried.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from goeval.annotations import Annotations
+from goeval.errors import InvalidParameterError, check_choice
+from goeval.evaluation import namespace_blocks, prepare, term_mask
+from goeval.metrics.iprauc import ipr_auc_segments
+from goeval.metrics.ranking import term_centric_scores
+from goeval.metrics.retrieval import term_queries
+from goeval.metrics.tapk import tap_curve, tap_k
+from goeval.ontology import Ontology
+
+__all__ = ["TermEvaluationResult", "evaluate_terms"]
+
+
+@dataclass
+class TermEvaluationResult:
+    """Result of :func:`evaluate_terms`.
+
+    Attributes
+    ----------
+    summary : pandas.DataFrame
+        One row per (method, namespace): number of queries, TAP-k and its
+        cutoff per ``k``, mean AUC iP/R, peak TAP and its cutoff, macro ROC
+        AUC and macro average precision (terms with >= ``auc_min_positives``).
+    terms : pandas.DataFrame
+        One row per (method, namespace, term).
+    curves : pandas.DataFrame
+        TAP as a function of the cutoff: method, namespace, cutoff, tap.
+    diagnostics : dict
+    """
+
+    summary: pd.DataFrame
+    terms: pd.DataFrame
+    curves: pd.DataFrame
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+
+def evaluate_terms(
+    ontology: Ontology,
+    truth: Annotations,
+    predictions: Mapping[str, Annotations],
+    *,
+    k: Sequence[int] = (20,),
+    min_positives: int = 1,
+    auc_min_positives: int = 10,
+    query_weights: str = "uniform",
+    ia: np.ndarray | None = None,
+    namespaces: Sequence[str] | None = None,
+    propagation: str = "max",
+    targets: Any = None,
+    insufficient: str = "lowest",
+    curve: bool = True,
+) -> TermEvaluationResult:
+    """TAP-k, AUC iP/R and term-centric ROC AUC / AP per method and namespace.
+
+    Parameters
+    ----------
+    ontology, truth, predictions
+        As for :func:`goeval.evaluation.evaluate_annotations`.
+    k : sequence of int
+        TAP-k orders (errors allowed before the cutoff).
+    min_positives : int, default 1
+        Minimum truth proteins for a term to be a TAP-k / AUC iP/R query.
+    auc_min_positives : int, default 10
+        Minimum truth proteins for the ROC AUC / AP macro averages (CAFA).
+    query_weights : {'uniform', 'ia'}
+        Weight of each term query in the means; ``ia`` needs ``ia``.
+    insufficient : {'lowest', 'error', 'pad'}
+        TAP-k when fewer than half the queries reach ``k`` errors (C4).
+    """
+    check_choice(query_weights, "query_weights", "evaluate_terms", ("uniform", "ia"))
+    check_choice(propagation, "propagation", "evaluate_terms", ("max", "fill"))
+    if query_weights == "ia" and ia is None:
+        raise InvalidParameterError("query_weights='ia' needs information accretion (--ia or --ia-annotations).")
+    ks = [int(x) for x in k]
+    if not ks or min(ks) < 1:
+        raise InvalidParameterError(f"The 'k' parameter of evaluate_terms must be integers >= 1; got {list(k)!r}.")
+    diag: dict[str, Any] = {"ontology": {"source": ontology.source}}
+    ns_list = list(range(len(ontology.namespaces))) if not namespaces else [ontology.namespace_index(x) for x in namespaces]
+    prep = prepare(ontology, truth, predictions, targets, diag)
+    allowed = term_mask(ontology, None, None, False)
+    summary, terms, curves = [], [], []
+    for blk in namespace_blocks(prep, ns_list, allowed, propagation, diag):
+        lo = int(ontology.bounds[blk.namespace])
+        width = int(ontology.bounds[blk.namespace + 1]) - lo
+        n = blk.n_bench
+        t = sp.csr_array((np.ones(blk.truth_cols.size, bool), blk.truth_cols, blk.truth_indptr), shape=(n, width))
+        s = sp.csr_array((blk.pred_scores, blk.pred_cols, blk.pred_indptr), shape=(n, width))
+        ids = ontology.ids[lo : lo + width]
+        w = None if query_weights == "uniform" else np.asarray(ia, dtype=np.float64)[lo : lo + width]
+        lists, tidx = term_queries(t, s, blk.proteins, min_positives=min_positives, query_weights=w, term_ids=list(ids))
+        row: dict[str, Any] = {"method": blk.method, "namespace": blk.label, "queries": int(tidx.size)}
+        per = pd.DataFrame({
+            "method": blk.method, "namespace": blk.label, "term": ids[tidx], "name": ontology.names[lo + tidx],
+            "n_positives": lists.n_relevant, "n_retrieved": np.diff(lists.offsets),
+        })
+        if tidx.size:
+            for kk in ks:
+                res = tap_k(lists, kk, insufficient=insufficient)
+                row[f"tap_{kk}"] = res.tap
+                row[f"cutoff_{kk}"] = res.cutoff
+                per[f"apcp_{kk}"] = res.apcp
+            auc = ipr_auc_segments(lists.relevance, lists.offsets, lists.n_relevant)
+            per["ipr_auc"] = auc
+            wts = lists.weights
+            row["ipr_auc"] = float(np.dot(wts, auc) / wts.sum()) if wts.sum() > 0 else float("nan")
+            if curve:
+                cv = tap_curve(lists)
+                row["peak_tap"], row["peak_cutoff"] = cv.peak_tap, cv.peak_cutoff
+                curves.append(pd.DataFrame({"method": blk.method, "namespace": blk.label, "cutoff": cv.cutoffs, "tap": cv.tap}))
+        tc = term_centric_scores(t, s, min_positives=auc_min_positives)
+        row["auc_terms"] = int(tc.term_index.size)
+        row["macro_roc_auc"] = tc.macro_roc_auc
+        row["macro_average_precision"] = tc.macro_average_precision
+        if tc.term_index.size:
+            extra = pd.DataFrame({"term": ids[tc.term_index], "roc_auc": tc.roc_auc, "average_precision": tc.average_precision})
+            per = per.merge(extra, on="term", how="outer")
+            per["method"], per["namespace"] = blk.method, blk.label
+        terms.append(per)
+        summary.append(row)
+    diag["options"] = {"k": ks, "min_positives": min_positives, "auc_min_positives": auc_min_positives,
+                       "query_weights": query_weights, "propagation": propagation, "insufficient": insufficient}
+    return TermEvaluationResult(
+        pd.DataFrame(summary),
+        pd.concat(terms, ignore_index=True) if terms else pd.DataFrame(),
+        pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(columns=["method", "namespace", "cutoff", "tap"]),
+        diag,
+    )
