@@ -199,7 +199,12 @@ def evaluate(
     from goeval.evaluation import evaluate_annotations
     from goeval.ia import information_accretion
 
-    diag_extra: dict[str, Any] = {}
+    import time
+
+    clock = time.perf_counter
+    timings: dict[str, float] = {}
+    t0 = clock()
+    diag_extra: dict[str, Any] = {"timings_seconds": timings}
     pred_paths: dict[str, Path] = {}
     if not isinstance(predictions, Mapping):
         plist = [predictions] if isinstance(predictions, (str, Path)) else list(predictions)
@@ -209,10 +214,13 @@ def evaluate(
     with ThreadPoolExecutor(max_workers=1) as pool:
         futures = {name: pool.submit(read_predictions, p) for name, p in pred_paths.items()}
         onto = ontology if isinstance(ontology, Ontology) else load_ontology(ontology, relations)
+        timings["ontology"] = clock() - t0
         tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
+        timings["truth"] = clock() - t0 - sum(timings.values())
         preds: dict[str, Annotations] = dict(predictions) if isinstance(predictions, Mapping) else {}
         for name, fut in futures.items():
             preds[name] = map_table(fut.result(), onto)
+        timings["predictions (wait + map)"] = clock() - t0 - sum(timings.values())
     ia_arr = None
     if ia is not None and ia_annotations is not None:
         raise InvalidParameterError("Give either 'ia' or 'ia_annotations', not both.")
@@ -243,6 +251,7 @@ def evaluate(
             diag_extra[f"{what}_unknown"] = int((idx < 0).sum())
         return idx[idx >= 0]
 
+    timings["ia and options"] = clock() - t0 - sum(timings.values())
     res = evaluate_annotations(
         onto, tr, preds, ia=ia_arr, thresholds=thresholds, normalization=normalization,
         propagation=propagation, exclude_roots=exclude_roots, root_as_prediction=root_as_prediction,
@@ -251,5 +260,6 @@ def evaluate(
         terms_of_interest=term_idx(terms_of_interest, "terms of interest"),
         excluded_terms=term_idx(excluded_terms, "excluded terms"),
     )
+    timings["evaluation"] = clock() - t0 - sum(timings.values())
     res.diagnostics.update(diag_extra)
     return res

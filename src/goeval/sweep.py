@@ -128,6 +128,23 @@ def _segment_cumsum(x: np.ndarray, first: np.ndarray) -> np.ndarray:
     return cs - offset
 
 
+def _levels(thresholds: np.ndarray, scores: np.ndarray, grid_n: int) -> np.ndarray:
+    """Number of thresholds <= each score (``searchsorted(..., 'right')``).
+
+    For the grid ``j / N`` the level is computed arithmetically and then
+    corrected against the exact threshold values, which is several times
+    faster than a binary search and gives identical results.
+    """
+    if not grid_n:
+        return np.searchsorted(thresholds, scores, side="right")
+    with np.errstate(invalid="ignore", over="ignore"):
+        lev = np.clip(np.floor(np.minimum(scores, 2.0) * grid_n), 0, grid_n).astype(np.int64)
+    ext = np.r_[-np.inf, thresholds, np.inf]  # ext[L] = tau_L (1-based), ext[0] = -inf
+    lev -= ext[lev] > scores  # level too high
+    lev += (lev < grid_n) & (ext[lev + 1] <= scores)  # level too low
+    return lev
+
+
 def sweep(
     pred_indptr: np.ndarray,
     pred_cols: np.ndarray,
@@ -186,6 +203,7 @@ def sweep(
         nxt = int(np.searchsorted(cum, target, side="right")) + 1
         bounds.append(min(n, max(nxt, bounds[-1] + 1)))
     tbuf = np.zeros(0, bool)
+    grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
     for r0, r1 in zip(bounds[:-1], bounds[1:]):
         a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
         if a == b:
@@ -193,7 +211,7 @@ def sweep(
         nr = r1 - r0
         rows = np.repeat(np.arange(nr, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
         cols = pred_cols[a:b].astype(np.int64)
-        level = np.searchsorted(thresholds, pred_scores[a:b], side="right")
+        level = _levels(thresholds, pred_scores[a:b], grid_n)
         keep = level > 0
         if not keep.all():
             rows, cols, level = rows[keep], cols[keep], level[keep]

@@ -10,6 +10,7 @@ the same result for the tags kept.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,29 +56,28 @@ class RawOntology:
     source: str = "<memory>"
 
 
-def _filtered_lines(text: str, path: PathLike | None):  # noqa: ANN202 - generator
-    """Yield the lines obonet needs; raise on a tag line without a colon."""
-    in_header = True
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line or line.isspace():
-            yield ""
-            continue
-        first = line[0]
-        if first == "[":
-            in_header = False
-            yield line
-            continue
-        if first == "!":
-            continue
-        if ":" not in line:
-            raise InputFormatError(
-                path,
-                number,
-                "OBO tag line without a colon (expected 'tag: value'); fix or remove the line",
-                line,
-            )
-        if in_header or line.startswith(_KEEP_TAGS):
-            yield line
+_KEEP_RE = re.compile(
+    r"^(?:\[[^\n]*|(?:" + "|".join(re.escape(t) for t in _KEEP_TAGS) + r")[^\n]*|[ \t\r]*)$", re.M
+)
+_NO_COLON_RE = re.compile(r"^[^!\[\s\n][^:\n]*$", re.M)
+
+
+def _filtered_lines(text: str, path: PathLike | None) -> list[str]:
+    """The lines obonet needs (header, stanza lines, kept tags, blanks).
+
+    Raises on the first tag line without a colon, naming its line number.
+    """
+    bad = _NO_COLON_RE.search(text)
+    if bad is not None:
+        number = text.count("\n", 0, bad.start()) + 1
+        raise InputFormatError(
+            path, number, "OBO tag line without a colon (expected 'tag: value'); fix or remove the line",
+            bad.group(0),
+        )
+    first = re.search(r"^\[", text, re.M)
+    cut = first.start() if first else len(text)
+    header = [ln for ln in text[:cut].splitlines() if not ln.startswith("!")]
+    return header + _KEEP_RE.findall(text, cut)
 
 
 def parse_obo_text(text: str, path: PathLike | None = None) -> RawOntology:

@@ -91,7 +91,12 @@ def _encode(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     if col.num_chunks == 0:
         return np.zeros(0, np.int32), np.zeros(0, dtype=object)
     dictionary = col.chunk(0).dictionary
-    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in col.chunks]).astype(np.int32, copy=False)
+    codes = np.empty(len(col), dtype=np.int32)
+    pos = 0
+    for c in col.chunks:
+        idx = c.indices
+        codes[pos : pos + len(idx)] = _numpy(idx, np.int32) if idx.null_count == 0 else idx.fill_null(-1).to_numpy()
+        pos += len(idx)
     return codes, np.asarray(dictionary.to_pylist(), dtype=object)
 
 
@@ -306,6 +311,38 @@ def _score_problem(text: str) -> str | None:
     return None
 
 
+def _peek(path: PathLike, size: int = 1 << 16) -> bytes:
+    """The first ``size`` decompressed bytes of a file."""
+    from goeval.io._files import open_binary
+
+    try:
+        with open_binary(path) as fh:
+            return fh.read(size)
+    except (OSError, EOFError) as exc:
+        raise InputFormatError(path, None, f"cannot read the file: {exc}") from None
+
+
+_DICT = pa.dictionary(pa.int32(), pa.string())
+
+
+def _numpy(arr: pa.Array, dtype: type) -> np.ndarray:
+    """Zero-copy view of a primitive Arrow array without nulls (fast path)."""
+    width = np.dtype(dtype).itemsize
+    return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * width)
+
+
+def _scores_column(table: pa.Table, name: str) -> np.ndarray:
+    """Concatenate a float64 column; nulls (empty fields) become NaN."""
+    col = table.column(name)
+    out = np.empty(table.num_rows)
+    pos = 0
+    for c in col.chunks:
+        n = len(c)
+        out[pos : pos + n] = _numpy(c, np.float64) if c.null_count == 0 else c.to_numpy(zero_copy_only=False)
+        pos += n
+    return out
+
+
 def read_predictions(path: PathLike) -> PairTable:
     """Read a prediction file: CAFA format or a plain 3-column table.
 
@@ -320,45 +357,88 @@ def read_predictions(path: PathLike) -> PairTable:
         columns, a score that is not a finite number in [0, 1] - with the
         line number and the line.
     """
-    data = read_bytes(path)
-    body, skipped, info = _strip_cafa(data)
-    first = _first_line(body)
-    counts: dict[str, Any] = {"cafa_header_lines": skipped, **info}
-    start_line = skipped + 1
-    if first and b"\t" not in first:
-        body = _whitespace_to_tab(body)
-        first = _first_line(body)
-        counts["whitespace_separated"] = True
-    fields = first.decode("utf-8", "replace").split("\t")
+    head = _peek(path)
+    if not head.strip():
+        read_bytes(path)  # raises the 'empty file' error with the usual wording
+    counts: dict[str, Any] = {}
+    lines = head.split(b"\n")
+    skip = 0
+    while skip < len(lines) - 1 and (lines[skip].split(None, 1)[:1] or [b""])[0].upper() in _CAFA_HEADER:
+        counts.setdefault("cafa_header", []).append(lines[skip].decode("utf-8", "replace").strip())
+        skip += 1
+    counts["cafa_header_lines"] = skip
+    first = next((ln for ln in lines[skip:] if ln.strip()), b"")
+    header = 0
+    fields = first.decode("utf-8", "replace").replace(" ", "\t").split("\t")
+    fields = [f for f in fields if f]
     if len(fields) == 3 and fields[2].strip().lower() in _SCORE_HEADERS:
+        header = 1
         counts["header_lines"] = 1
-        cut = body.find(first) + len(first) + 1
-        start_line += _line_offset(body, cut)
-        body = body[cut:]
+    tab = b"\t" in first or not first.strip()
+    start_line = skip + header + 1
 
     def check(line: str, number: int) -> None:
         parts = line.split("\t")
         if len(parts) != 3 or not parts[0] or not parts[1]:
+            if number > 1 and line.strip().upper() == "END":
+                return
             raise InputFormatError(path, number, f"expected 3 columns 'target term score', got {len(parts)}", line)
         problem = _score_problem(parts[2])
         if problem:
             raise InputFormatError(path, number, problem, line)
 
-    if not body.strip():
-        counts["rows"] = 0
-        e = np.zeros(0, np.int32)
-        return PairTable(e, np.zeros(0, object), e.copy(), np.zeros(0, object), np.zeros(0), str(path), counts)
-    try:
-        table = _read_arrow(body, 3, ["p", "t", "s"], {"p": pa.string(), "t": pa.string(), "s": pa.float64()})
-    except (pa.ArrowInvalid, UnicodeDecodeError):
-        _slow_scan(body, path, start_line, check)
-        raise
-    scores = table.column("s").to_numpy()
-    bad = ~((scores >= 0) & (scores <= 1))  # catches nan too
+    types = {"p": _DICT, "t": _DICT, "s": pa.float64()}
+    if tab and not str(path).lower().endswith(".xz"):
+        invalid: list[tuple[int | None, str]] = []
+
+        def handler(row) -> str:  # noqa: ANN001 - pyarrow InvalidRow
+            invalid.append((row.number, row.text))
+            return "skip"
+
+        try:
+            table = pacsv.read_csv(
+                str(path),
+                read_options=pacsv.ReadOptions(column_names=["p", "t", "s"], skip_rows=skip + header, block_size=1 << 22),
+                parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False, invalid_row_handler=handler),
+                convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False),
+            )
+        except (pa.ArrowInvalid, UnicodeDecodeError, OSError):
+            body = read_bytes(path)
+            _slow_scan(body, path, 1, lambda line, n: None if n < start_line else check(line, n))
+            raise InputFormatError(path, None, "the file could not be parsed as 'target<TAB>term<TAB>score' lines") from None
+        bad_rows = [t for _n, t in invalid if t.strip().upper() != "END"]
+        ends = len(invalid) - len(bad_rows)
+        if ends:
+            counts["end_line"] = True
+        if bad_rows or ends > 1:
+            body = read_bytes(path)
+            _slow_scan(body, path, 1, lambda line, n: None if n < start_line else check(line, n))
+    else:
+        data = read_bytes(path)
+        body, skipped, info = _strip_cafa(data)
+        counts.update(info)
+        body = _whitespace_to_tab(body)
+        counts["whitespace_separated"] = not tab
+        if header:
+            cut = body.find(b"\n") + 1
+            body = body[cut:]
+        if not body.strip():
+            table = pa.table({"p": pa.array([], _DICT), "t": pa.array([], _DICT), "s": pa.array([], pa.float64())})
+        else:
+            try:
+                table = _read_arrow(body, 3, ["p", "t", "s"], types)
+            except (pa.ArrowInvalid, UnicodeDecodeError):
+                data2 = _whitespace_to_tab(data)
+                _slow_scan(data2, path, 1, lambda line, n: None if n < start_line else check(line, n))
+                raise InputFormatError(path, None, "the file could not be parsed as 'target term score' lines") from None
+    scores = _scores_column(table, "s")
     pcodes, puniq = _encode(table.column("p"))
     tcodes, tuniq = _encode(table.column("t"))
-    if bad.any() or (puniq == "").any() or (tuniq == "").any():
-        _slow_scan(body, path, start_line, check)
+    if not ((scores >= 0) & (scores <= 1)).all() or (puniq == "").any() or (tuniq == "").any():
+        body = read_bytes(path)
+        if not tab:
+            body = _whitespace_to_tab(body)
+        _slow_scan(body, path, 1, lambda line, n: None if n < start_line else check(line, n))
     counts["rows"] = int(table.num_rows)
     return PairTable(pcodes, puniq, tcodes, tuniq, scores, str(path), counts)
 
