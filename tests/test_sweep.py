@@ -10,6 +10,7 @@ and one threshold at a time, and shares no code with goeval.
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -392,7 +393,7 @@ def assert_summary_equal(summary, want: dict[str, dict[str, np.ndarray]], method
 # Kernel-level oracle: sums of per-protein quantities (no propagation)
 # =====================================================================
 def kernel_oracle(truth: list[set[int]], preds: list[dict[int, float]], ia: np.ndarray | None, taus) -> dict[str, np.ndarray]:
-    iav = {v: 0.0 for v in range(10_000)} if ia is None else dict(enumerate(ia.tolist()))
+    iav = defaultdict(float) if ia is None else dict(enumerate(ia.tolist()))
     sums = {k: np.zeros(len(taus)) for k in STAT_NAMES}
     for j, tau in enumerate(taus):
         acc: dict[str, list[float]] = {k: [] for k in STAT_NAMES}

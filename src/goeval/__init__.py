@@ -7,43 +7,59 @@ The pipeline, one module per stage::
 Quick start
 -----------
 >>> import goeval
->>> onto = goeval.load_ontology(goeval.example_path("ontology"))     # doctest: +SKIP
->>> result = goeval.evaluate(onto, truth="truth.tsv", predictions=["m.tsv"])  # doctest: +SKIP
->>> result.summary                                                    # doctest: +SKIP
+>>> res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+...                       [goeval.example_path("predictions")], ia=goeval.example_path("ia"))
+>>> res.summary.columns.tolist()[:4]
+['method', 'namespace', 'measure', 'value']
+
+Public names are imported on first use, so ``import goeval`` (and the
+command line) start quickly.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
 
-from goeval.annotations import Annotations, is_consistent, map_table, propagate
-from goeval.api import evaluate, load_annotations, load_ia, load_ontology, load_predictions, load_targets
-from goeval.data import example_path
-from goeval.errors import GoevalError, GoevalWarning, InputFormatError, InvalidParameterError, OntologyError
-from goeval.ia import InformationAccretion, information_accretion, information_content
-from goeval.ontology import Ontology, build_ontology, ontology_from_edges
+_EXPORTS = {
+    "Annotations": "goeval.annotations",
+    "is_consistent": "goeval.annotations",
+    "map_table": "goeval.annotations",
+    "propagate": "goeval.annotations",
+    "evaluate": "goeval.api",
+    "load_annotations": "goeval.api",
+    "load_ia": "goeval.api",
+    "load_ontology": "goeval.api",
+    "load_predictions": "goeval.api",
+    "load_targets": "goeval.api",
+    "example_path": "goeval.data",
+    "GoevalError": "goeval.errors",
+    "GoevalWarning": "goeval.errors",
+    "InputFormatError": "goeval.errors",
+    "InvalidParameterError": "goeval.errors",
+    "OntologyError": "goeval.errors",
+    "InformationAccretion": "goeval.ia",
+    "information_accretion": "goeval.ia",
+    "information_content": "goeval.ia",
+    "Ontology": "goeval.ontology",
+    "build_ontology": "goeval.ontology",
+    "ontology_from_edges": "goeval.ontology",
+    "evaluate_terms": "goeval.term_evaluation",
+}
 
-__all__ = [
-    "Annotations",
-    "GoevalError",
-    "GoevalWarning",
-    "InformationAccretion",
-    "InputFormatError",
-    "InvalidParameterError",
-    "Ontology",
-    "OntologyError",
-    "build_ontology",
-    "example_path",
-    "information_accretion",
-    "information_content",
-    "is_consistent",
-    "evaluate",
-    "load_annotations",
-    "load_targets",
-    "load_ia",
-    "load_ontology",
-    "load_predictions",
-    "map_table",
-    "ontology_from_edges",
-    "propagate",
-]
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'goeval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

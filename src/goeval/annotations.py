@@ -114,55 +114,57 @@ def map_table(table: PairTable, ontology: Ontology) -> Annotations:
     dropped. Every such row is counted in ``diagnostics``.
     """
     idx, status = ontology.resolve(table.terms)
-    row_status = status[table.term_codes]
-    cols = idx[table.term_codes]
-    keep = cols >= 0
+    row_status_counts = np.bincount(status[table.term_codes], minlength=len(TermStatus.NAMES)) if len(table) else np.zeros(5, np.int64)
     diag: dict[str, Any] = {"source": table.source, "rows_read": len(table), **table.counts}
     names = TermStatus.NAMES
-    per_status = np.bincount(row_status, minlength=len(names))
-    diag["rows_by_term_status"] = {names[k]: int(per_status[k]) for k in range(len(names))}
-    for code, label in ((TermStatus.UNKNOWN, "unknown_terms"), (TermStatus.OBSOLETE, "obsolete_terms_dropped")):
+    diag["rows_by_term_status"] = {names[k]: int(row_status_counts[k]) for k in range(len(names))}
+    for code, label in (
+        (TermStatus.UNKNOWN, "unknown_terms"), (TermStatus.OBSOLETE, "obsolete_terms_dropped"),
+        (TermStatus.ALT_ID, "alt_id_remapped"), (TermStatus.REPLACED, "obsolete_replaced"),
+    ):
         bad = np.flatnonzero(status == code)
         if bad.size:
             diag[label] = {"distinct": int(bad.size), "examples": sorted(table.terms[bad].tolist())[:10]}
-    for code, label in ((TermStatus.ALT_ID, "alt_id_remapped"), (TermStatus.REPLACED, "obsolete_replaced")):
-        bad = np.flatnonzero(status == code)
-        if bad.size:
-            diag[label] = {"distinct": int(bad.size), "examples": sorted(table.terms[bad].tolist())[:10]}
-    rows = table.protein_codes[keep].astype(np.int64)
-    cols = cols[keep]
-    scores = None if table.scores is None else table.scores[keep]
-    if scores is not None:
-        pos = scores > 0
-        diag["zero_scores_dropped"] = int((~pos).sum())
-        if not pos.all():
-            rows, cols, scores = rows[pos], cols[pos], scores[pos]
     n_terms = ontology.n_terms
-    # keep the proteins that still have a row, in order of first appearance
+    cols = idx.astype(np.int32)[table.term_codes]  # int32: half the memory of int64
+    rows = table.protein_codes
+    scores = table.scores
+    keep = cols >= 0
+    if scores is not None:
+        keep &= scores > 0
+        diag["zero_scores_dropped"] = int((scores == 0).sum())
+    if not keep.all():
+        rows, cols = rows[keep], cols[keep]
+        scores = None if scores is None else scores[keep]
+    del keep
+    # keep the proteins that still have a row, in order of first appearance of their code
     used = np.zeros(table.proteins.size, bool)
     used[rows] = True
     diag["proteins_without_kept_rows"] = int(table.proteins.size - used.sum())
-    rows = (np.cumsum(used) - 1)[rows]
     proteins = table.proteins[used]
-    key = rows * n_terms + cols
-    skey = np.sort(key)
-    dup = int((skey[1:] == skey[:-1]).sum()) if skey.size else 0
+    if not used.all():
+        rows = (np.cumsum(used, dtype=np.int64) - 1).astype(np.int32)[rows]
+    key = rows.astype(np.int64) * n_terms + cols
+    key.sort()
+    dup = int(np.count_nonzero(key[1:] == key[:-1])) if key.size else 0
     diag["duplicate_pairs"] = dup
-    if scores is None:
-        ukey = skey[np.r_[True, skey[1:] != skey[:-1]]] if skey.size else skey
-        r, c = np.divmod(ukey, n_terms)
-        data = np.ones(ukey.size, bool)
-    elif dup:
-        order = np.lexsort((-scores, key))
-        key, scores = key[order], scores[order]
-        first = np.r_[True, key[1:] != key[:-1]]
-        r, c = np.divmod(key[first], n_terms)
-        data = scores[first]
-    else:  # no duplicates: group rows (stable, cheap on files grouped by protein)
-        order = np.argsort(rows, kind="stable")
-        r, c, data = rows[order], cols[order], scores[order]
-    indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=proteins.size))]
-    m = sp.csr_array((data, c.astype(np.int32), indptr), shape=(proteins.size, n_terms))
+    if scores is None or dup:
+        if scores is None:
+            key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key
+            data = np.ones(key.size, bool)
+        else:  # keep the maximum score of duplicated pairs
+            key = rows.astype(np.int64) * n_terms + cols
+            order = np.lexsort((-scores, key))
+            key, scores = key[order], scores[order]
+            first = np.r_[True, key[1:] != key[:-1]]
+            key, data = key[first], scores[first]
+        r, c = np.divmod(key, n_terms)
+        del key
+        indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=proteins.size))]
+        m = sp.csr_array((data, c.astype(np.int32), indptr), shape=(proteins.size, n_terms))
+    else:  # no duplicates: counting sort of rows (coo -> csr), columns unsorted within rows
+        del key
+        m = sp.coo_array((scores, (rows, cols)), shape=(proteins.size, n_terms)).tocsr()
     return Annotations(proteins, m, ontology, False, diag)
 
 
@@ -256,8 +258,8 @@ def _propagate_block(
                 bucket(new, store)
         allc = np.sort(np.concatenate(done))
         out_v.append(buf[allc])
-        out_r.append((allc >> shift) + r0)
-        out_c.append((allc & mask) + lo)
+        out_r.append(((allc >> shift) + r0).astype(np.int32))
+        out_c.append(((allc & mask) + lo).astype(np.int32))
         buf[allc] = -1.0  # sparse reset
         active[allc] = False
         if pushed is not None:

@@ -16,7 +16,7 @@ import numpy as np
 from goeval.annotations import Annotations, map_table
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.io import _files
-from goeval.io.obo import read_obo
+from goeval.io.obo import read_obo, start_read_obo
 from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
 from goeval.ontology import Ontology, build_ontology
 
@@ -211,9 +211,17 @@ def evaluate(
         pred_paths = prediction_files(plist)
     # read the prediction files in a thread while the ontology is parsed
     # (pyarrow's reader releases the GIL)
+    # start parsing the ontology (half of it in a forked process), then read the
+    # prediction files in a thread while the rest is parsed (pyarrow releases the GIL)
+    if isinstance(ontology, Ontology):
+        finish_obo = None
+    elif callable(ontology):  # a read started with goeval.io.obo.start_read_obo
+        finish_obo = ontology
+    else:
+        finish_obo = start_read_obo(ontology)
     with ThreadPoolExecutor(max_workers=1) as pool:
         futures = {name: pool.submit(read_predictions, p) for name, p in pred_paths.items()}
-        onto = ontology if isinstance(ontology, Ontology) else load_ontology(ontology, relations)
+        onto = ontology if finish_obo is None else build_ontology(finish_obo(), tuple(relations))
         timings["ontology"] = clock() - t0
         tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
         timings["truth"] = clock() - t0 - sum(timings.values())

@@ -18,16 +18,16 @@ from goeval.errors import GoevalError
 
 __all__ = ["get_parser", "main"]
 
-#: Subcommand modules, in the order ``goeval --help`` lists them.
-COMMANDS: tuple[str, ...] = (
-    "demo",
-    "evaluate",
-    "info",
-    "ia",
-    "propagate",
-    "retrieval",
-    "tapk",
-    "biocreative",
+#: Subcommands (module name, one-line help), in the order ``goeval --help`` lists them.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("demo", "evaluate the bundled CAFA2 MFO BLAST baseline (no arguments needed)"),
+    ("evaluate", "evaluate predictions against a ground truth: curves, Fmax, weighted Fmax, Smin"),
+    ("info", "summarize an ontology: terms, roots, edges, alt_ids, obsolete terms per namespace"),
+    ("ia", "estimate information accretion ia(v) = -log2 Pr(v | parents) from annotations"),
+    ("propagate", "propagate annotations (ancestor closure) or predictions (max / fill) through the ontology"),
+    ("retrieval", "term-centric evaluation: TAP-k per GO term, AUC of interpolated P/R, ROC AUC and AP"),
+    ("tapk", "TAP-k (and ROC_n, MAP, TAP curve) of retrieval lists in the reference tool's format"),
+    ("biocreative", "validate a BioCreative II.5 result file and compute its AUC of the interpolated P/R curve"),
 )
 
 
@@ -35,22 +35,28 @@ def _load(name: str):  # noqa: ANN202 - module
     return importlib.import_module(f"goeval.commands.{name}")
 
 
-def get_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of the ``goeval`` command."""
+def get_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser of the ``goeval`` command.
+
+    Parameters
+    ----------
+    only : str, optional
+        Import and configure only this subcommand (the others are listed
+        with their help line); used by :func:`main` so that a command only
+        imports what it needs.
+    """
     parser = argparse.ArgumentParser(
         prog="goeval",
         description="Ontology-aware evaluation of protein function prediction.",
     )
     parser.add_argument("--version", action="version", version=f"goeval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            mod = _load(name)
-        except ModuleNotFoundError as exc:  # a command not built in this version
-            if exc.name == f"goeval.commands.{name}":
-                continue
-            raise
-        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+    for name, help_text in COMMANDS:
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
+        mod = _load(name)
+        p = sub.add_parser(mod.NAME, help=help_text, description=getattr(mod, "DESCRIPTION", help_text))
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
@@ -58,7 +64,10 @@ def get_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``goeval`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
-    parser = get_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    names = {n for n, _ in COMMANDS}
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser = get_parser(only=chosen if chosen in names else None)
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
         parser.print_help()

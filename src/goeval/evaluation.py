@@ -52,12 +52,14 @@ class EvaluationResult:
 
 
 def _rows_in_namespace(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: ANN001, ANN202
-    """CSR pieces of ``m`` restricted to columns [lo, hi) (and optionally rows)."""
-    if rows is not None:
+    """CSR pieces (indptr, int64 cols, data) of ``m`` restricted to columns [lo, hi) and to ``rows``."""
+    if rows is not None and not (rows.size == m.shape[0] and (rows.size == 0 or (rows[0] == 0 and (np.diff(rows) == 1).all()))):
         m = m[rows]
     keep = (m.indices >= lo) & (m.indices < hi)
-    counts = np.bincount(np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[keep], minlength=m.shape[0])
-    return np.r_[0, np.cumsum(counts)], m.indices[keep].astype(np.int64), m.data[keep]
+    per_row = np.add.reduceat(keep, m.indptr[:-1]) if keep.size else np.zeros(m.shape[0], np.int64)
+    per_row[np.diff(m.indptr) == 0] = 0  # reduceat quirk on empty rows
+    cols = m.indices[keep].astype(np.int64)
+    return np.r_[0, np.cumsum(per_row)], cols, m.data[keep]
 
 
 def _select_terms(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None, allowed: np.ndarray):  # noqa: ANN202
@@ -191,8 +193,10 @@ def namespace_blocks(
             counts[brow[sel]] = np.diff(p_ptr)
             full_ptr = np.r_[0, np.cumsum(counts)]
             r, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, 1 << 22)
+            del p_cols, p_data
             md["entries_after_propagation"] = int(c.size)
             ptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n_bench))]
+            del r
             ptr, c, v = _select_terms(ptr, c, v, allowed)
             yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c - lo, v)
 
@@ -254,10 +258,11 @@ def evaluate_annotations(
         if root_as_prediction:
             roots = ontology.roots(j)
             roots = roots[allowed[roots]]
-            rr = np.repeat(np.arange(n_bench), np.diff(ptr))
-            rr = np.r_[rr, np.repeat(np.arange(n_bench), roots.size)]
-            c = np.r_[c, np.tile(roots, n_bench)]
-            v = np.r_[v, np.full(n_bench * roots.size, np.inf)]
+            # the roots come first so that, for a root also predicted with a score, the
+            # stable sort below keeps the +inf entry (predicted at every threshold)
+            rr = np.r_[np.repeat(np.arange(n_bench), roots.size), np.repeat(np.arange(n_bench), np.diff(ptr))]
+            c = np.r_[np.tile(roots, n_bench), c]
+            v = np.r_[np.full(n_bench * roots.size, np.inf), v]
             key = rr * ontology.n_terms + c
             order = np.argsort(key, kind="stable")
             rr, c, v = rr[order], c[order], v[order]

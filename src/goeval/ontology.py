@@ -81,8 +81,6 @@ class Ontology:
     parents : scipy.sparse.csr_array of bool, shape (n_terms, n_terms)
         ``parents[v, u]`` is true when ``u`` is a direct parent of ``v``
         through a followed relation.
-    ancestors_csr : scipy.sparse.csr_array of bool, shape (n_terms, n_terms)
-        Reflexive-transitive closure: row ``v`` holds ``v`` and all its ancestors.
     generation : ndarray of int32, shape (n_terms,)
         Longest path length from a root (roots: 0).
     relations : tuple of str
@@ -99,7 +97,6 @@ class Ontology:
     labels: tuple[str, ...]
     bounds: np.ndarray
     parents: sp.csr_array
-    ancestors_csr: sp.csr_array
     generation: np.ndarray
     relations: tuple[str, ...]
     stats: tuple[NamespaceStats, ...]
@@ -108,6 +105,21 @@ class Ontology:
     data_version: str | None = None
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _redirect: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def ancestors_csr(self) -> sp.csr_array:
+        """Reflexive-transitive closure, bool CSR of shape (n_terms, n_terms).
+
+        Row ``v`` holds ``v`` and all its ancestors. Computed on first use (one
+        sparse product per generation) and kept; about (mean ancestors) x
+        n_terms entries, never a dense term x term matrix.
+        """
+        if "closure" not in self._cache:
+            nsv = self.namespace_of
+            key = self.generation + (nsv * (int(self.generation.max()) + 1)).astype(np.int32)
+            self._cache["closure"] = _closure(self.parents, key)
+        return self._cache["closure"]
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -405,7 +417,6 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
         (np.ones(first.size, bool), (new_of_old[r_arr[first]], new_of_old[c_arr[first]])), shape=(n, n)
     )
     parents.sort_indices()
-    ancestors = _closure(parents, generation + (nsv * (generation.max() + 1)).astype(np.int32))
 
     index = {t: i for i, t in enumerate(ids.tolist())}
 
@@ -495,7 +506,6 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
         labels=tuple(GO_LABELS.get(x, x) for x in ns_order),
         bounds=bounds,
         parents=parents,
-        ancestors_csr=ancestors,
         generation=generation,
         relations=relations,
         stats=tuple(stats),

@@ -155,7 +155,7 @@ def sweep(
     thresholds: np.ndarray,
     ia: np.ndarray | None = None,
     *,
-    chunk_entries: int = 1 << 21,
+    chunk_entries: int = 1 << 19,
 ) -> SweepStats:
     """Per-threshold sums of protein-centric quantities.
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from goeval.api import evaluate
 from goeval.commands._common import add_ontology, comma_list, show_warnings
-from goeval.io.results import write_results
-from goeval.report.text import format_summary
 
 NAME = "evaluate"
 HELP = "evaluate predictions against a ground truth: curves, Fmax, weighted Fmax, Smin"
@@ -58,12 +55,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_evaluation(args: argparse.Namespace, ontology, truth, predictions) -> int:  # noqa: ANN001
-    from goeval.api import load_targets
+    t0 = time.perf_counter()
+    # Start parsing the ontology first (half of it in a forked process) and only
+    # then import the heavy modules and read the other inputs.
+    from goeval.io.obo import start_read_obo
+
+    pending = start_read_obo(ontology) if isinstance(ontology, str) else ontology
+
+    from goeval.api import evaluate, load_targets
+    from goeval.io.results import write_results
+    from goeval.report.text import format_summary
 
     show_warnings()
-    t0 = time.perf_counter()
     res = evaluate(
-        ontology, truth, predictions, ia=args.ia, ia_annotations=args.ia_annotations, pseudocount=args.pseudocount,
+        pending, truth, predictions, ia=args.ia, ia_annotations=args.ia_annotations, pseudocount=args.pseudocount,
         relations=getattr(args, "relations", ("is_a", "part_of")), thresholds=args.thresholds,
         normalization=args.normalization, propagation=args.propagation, exclude_roots=args.exclude_roots,
         root_as_prediction=args.root_as_prediction, k=args.k, namespaces=args.namespaces, targets=args.targets,

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
-from goeval.api import load_annotations, load_ontology
 from goeval.commands._common import add_ontology, show_warnings
-from goeval.ia import information_accretion
-from goeval.io.results import write_ia
-from goeval.report.text import format_diagnostics
 
 NAME = "ia"
 HELP = "estimate information accretion ia(v) = -log2 Pr(v | parents) from annotations"
@@ -27,6 +21,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from goeval.api import load_annotations, load_ontology
+    from goeval.ia import information_accretion
+    from goeval.io.results import write_ia
+    from goeval.report.text import format_diagnostics
+
     show_warnings()
     onto = load_ontology(args.ontology, args.relations)
     ann = load_annotations(args.annotations, onto)

@@ -5,10 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from goeval.api import load_ontology
 from goeval.commands._common import relations_arg
-from goeval.io.results import _jsonable
-from goeval.report.text import format_table
 
 NAME = "info"
 HELP = "summarize an ontology: terms, roots, edges, alt_ids, obsolete terms per namespace"
@@ -22,6 +19,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goeval.api import load_ontology
+    from goeval.io.results import _jsonable
+    from goeval.report.text import format_table
+
     onto = load_ontology(args.ontology, args.relations)
     if args.format == "json":
         print(json.dumps(_jsonable({

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.annotations import map_table, propagate
-from goeval.api import load_ontology
 from goeval.commands._common import add_ontology
-from goeval.io.results import write_pairs
-from goeval.io.tables import read_predictions, read_truth
 
 NAME = "propagate"
 HELP = "propagate annotations (ancestor closure) or predictions (max / fill) through the ontology"
@@ -41,6 +37,11 @@ def _is_predictions(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goeval.annotations import map_table, propagate
+    from goeval.api import load_ontology
+    from goeval.io.results import write_pairs
+    from goeval.io.tables import read_predictions, read_truth
+
     onto = load_ontology(args.ontology, args.relations)
     preds = args.kind == "predictions" or (args.kind == "auto" and _is_predictions(args.input))
     table = read_predictions(args.input) if preds else read_truth(args.input)

@@ -5,12 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from goeval.api import load_annotations, load_ia, load_ontology, load_predictions, load_targets, prediction_files
 from goeval.commands._common import add_ontology, comma_list, show_warnings
-from goeval.ia import information_accretion
-from goeval.io.results import write_json
-from goeval.report.text import format_table
-from goeval.term_evaluation import evaluate_terms
 
 NAME = "retrieval"
 HELP = "term-centric evaluation: TAP-k per GO term, AUC of interpolated P/R, ROC AUC and AP"
@@ -40,6 +35,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goeval.api import load_annotations, load_ia, load_ontology, load_predictions, load_targets, prediction_files
+    from goeval.ia import information_accretion
+    from goeval.io.results import write_json
+    from goeval.report.text import format_table
+    from goeval.term_evaluation import evaluate_terms
+
     show_warnings()
     onto = load_ontology(args.ontology, args.relations)
     truth = load_annotations(args.truth, onto)

@@ -10,7 +10,9 @@ the same result for the tags kept.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +21,7 @@ from obonet.read import get_sections
 from goeval.errors import InputFormatError
 from goeval.io._files import PathLike, read_text
 
-__all__ = ["RawOntology", "read_obo"]
+__all__ = ["RawOntology", "read_obo", "start_read_obo", "parse_obo_text"]
 
 _KEEP_TAGS = (
     "id:",
@@ -80,25 +82,90 @@ def _filtered_lines(text: str, path: PathLike | None) -> list[str]:
     return header + _KEEP_RE.findall(text, cut)
 
 
-def parse_obo_text(text: str, path: PathLike | None = None) -> RawOntology:
-    """Parse OBO text (already decoded) into a :class:`RawOntology`."""
+def _sections(lines: list[str], path: PathLike | None):  # noqa: ANN202
     try:
-        typedefs, terms, _instances, header = get_sections(_filtered_lines(text, path))
+        return get_sections(iter(lines))
     except ValueError as exc:  # obonet: a tag line its grammar rejects
         raise InputFormatError(path, None, f"OBO syntax error: {exc}") from None
+
+
+def _child(lines: list[str], path: str, conn) -> None:  # noqa: ANN001 - multiprocessing connection
+    try:
+        conn.send(("ok", _sections(lines, path)))
+    except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
+        conn.send(("error", exc))
+    finally:
+        conn.close()
+
+
+def _assemble(parts: list[tuple], path: PathLike | None) -> RawOntology:
+    typedefs = [t for p in parts for t in p[0]]
+    terms = [t for p in parts for t in p[1]]
+    header = parts[0][3]
     for i, term in enumerate(terms):
         if "id" not in term:
             raise InputFormatError(path, None, f"[Term] stanza number {i + 1} has no 'id:' tag")
     return RawOntology(header=header, terms=terms, typedefs=typedefs, source=str(path or "<memory>"))
 
 
-def read_obo(path: PathLike) -> RawOntology:
+def start_read_obo(path: PathLike, *, workers: int = 2) -> Callable[[], RawOntology]:
+    """Start reading an OBO file; return a function that finishes and returns it.
+
+    The file is decoded and filtered at once. With ``workers >= 2`` on a
+    platform with ``fork`` and a large file, the second half of the stanzas
+    is parsed by obonet in a forked child process while the caller goes on
+    (e.g. reading predictions in a thread) and the first half is parsed when
+    the returned function is called, so a cold load of GO takes about half
+    the time. Any failure of the child falls back to parsing in-process.
+    """
+    text = read_text(path)
+    lines = _filtered_lines(text, path)
+    del text
+    if workers < 2 or len(lines) < 60_000 or "fork" not in mp.get_all_start_methods():
+        return lambda: _assemble([_sections(lines, path)], path)
+    cut = len(lines) // 2
+    while cut < len(lines) and not lines[cut].startswith("["):
+        cut += 1
+    first, second = lines[:cut], ["format-version: 1.2", ""] + lines[cut:]
+    try:
+        ctx = mp.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child, args=(second, str(path), send), daemon=True)
+        proc.start()
+        send.close()
+    except (OSError, ValueError):  # pragma: no cover - no fork possible here
+        return lambda: _assemble([_sections(lines, path)], path)
+
+    def finish() -> RawOntology:
+        part1 = _sections(first, path)
+        try:
+            status, part2 = recv.recv()
+        except (EOFError, OSError):  # pragma: no cover - child died: parse here
+            status, part2 = "ok", _sections(second, path)
+        finally:
+            recv.close()
+            proc.join()
+        if status != "ok":
+            raise part2
+        return _assemble([part1, part2], path)
+
+    return finish
+
+
+def parse_obo_text(text: str, path: PathLike | None = None) -> RawOntology:
+    """Parse OBO text (already decoded) into a :class:`RawOntology`."""
+    return _assemble([_sections(_filtered_lines(text, path), path)], path)
+
+
+def read_obo(path: PathLike, *, workers: int = 2) -> RawOntology:
     """Read an OBO file (plain, ``.gz``, ``.bz2`` or ``.xz``).
 
     Parameters
     ----------
     path : str or path-like
         The OBO file.
+    workers : int, default 2
+        Parse large files in two processes (see :func:`start_read_obo`).
 
     Returns
     -------
@@ -111,4 +178,4 @@ def read_obo(path: PathLike) -> RawOntology:
         Missing or empty file, bytes that are not UTF-8, a tag line without a
         colon (with its line number), a ``[Term]`` without ``id``.
     """
-    return parse_obo_text(read_text(path), path)
+    return start_read_obo(path, workers=workers)()

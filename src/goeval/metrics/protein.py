@@ -57,7 +57,9 @@ def s_distance(ru: np.ndarray, mi: np.ndarray, k: float = 2.0) -> np.ndarray:
     """
     if not (np.isfinite(k) and k >= 1):
         raise InvalidParameterError(f"The 'k' parameter of s_distance must be a number >= 1; got {k!r}.")
-    ru, mi = np.asarray(ru, float), np.asarray(mi, float)
+    # |.|: a sum of non-negative ia can come out as -1e-16 after cancellation,
+    # and ia from the 'frequency' estimate may be negative; S_k is a norm.
+    ru, mi = np.abs(np.asarray(ru, float)), np.abs(np.asarray(mi, float))
     if k == 2:
         return np.hypot(ru, mi)
     if k == 1:
@@ -157,11 +159,19 @@ OPTIMA: dict[str, tuple[str, str, str, str, str | None, str | None, str]] = {
 }
 
 
-def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None) -> int:
-    """Index of the optimum (first, i.e. lowest threshold, among ties); -1 if none."""
+def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12) -> int:
+    """Index of the optimum; -1 if there is no valid value.
+
+    Values within ``rtol`` (relative) of the optimum are ties - the same
+    value computed through different rounding, e.g. F = 2/3 as
+    0.6666666666666666 and 0.6666666666666665 - and the first one (the
+    lowest threshold) is chosen.
+    """
     v = np.asarray(values, float)
     ok = np.isfinite(v) if valid is None else (np.isfinite(v) & valid)
     if not ok.any():
         return -1
-    w = np.where(ok, v, -np.inf if kind == "max" else np.inf)
-    return int(np.argmax(w) if kind == "max" else np.argmin(w))
+    best = v[ok].max() if kind == "max" else v[ok].min()
+    tol = rtol * max(1.0, abs(best))
+    near = ok & (np.abs(v - best) <= tol)
+    return int(np.flatnonzero(near)[0])
