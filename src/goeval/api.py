@@ -201,6 +201,22 @@ def evaluate(
 
     import time
 
+    from goeval.errors import check_choice
+    from goeval.sweep import grid_thresholds
+
+    # check every option before reading anything
+    check_choice(normalization, "normalization", "evaluate", ("cafa", "pred", "gt"))
+    check_choice(propagation, "propagation", "evaluate", ("max", "fill"))
+    check_choice(protein_weighting, "protein_weighting", "evaluate", ("none", "information"))
+    if thresholds != "exact":
+        try:
+            grid_thresholds(float(thresholds))
+        except (TypeError, ValueError):
+            raise InvalidParameterError(
+                f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {thresholds!r}."
+            ) from None
+    if not (np.isfinite(k) and k >= 1):
+        raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {k!r}.")
     clock = time.perf_counter
     timings: dict[str, float] = {}
     t0 = clock()

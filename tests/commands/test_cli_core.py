@@ -1,0 +1,138 @@
+"""The core subcommands run in-process through goeval.cli.main."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from goeval.cli import main
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and "goeval" in capsys.readouterr().out
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 2
+    assert "COMMAND" in capsys.readouterr().out
+
+
+def test_info(tiny_obo, capsys):
+    assert main(["info", str(tiny_obo)]) == 0
+    out = capsys.readouterr().out
+    assert "BPO" in out and "GO:0000001" in out and "obsolete terms: 2" in out
+    assert main(["info", str(tiny_obo), "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["namespaces"][0]["terms"] == 5
+
+
+def test_info_bad_obo_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.obo"
+    bad.write_text("[Term]\nid: X:1\nname X\n")
+    assert main(["info", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.obo, line 3" in err and "Traceback" not in err
+
+
+def test_info_cycle_exit_2(tmp_path, capsys):
+    cyc = tmp_path / "cyc.obo"
+    cyc.write_text("[Term]\nid: X:1\nis_a: X:2\n\n[Term]\nid: X:2\nis_a: X:1\n")
+    assert main(["info", str(cyc)]) == 2
+    assert "cycle" in capsys.readouterr().err
+
+
+def test_missing_file_exit_2(tmp_path, capsys):
+    assert main(["info", str(tmp_path / "none.obo")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_ia_command(tiny_obo, tmp_path, capsys):
+    ann = tmp_path / "ann.tsv"
+    ann.write_text("protein\tterm\nP1\tGO:0000004\nP2\tGO:0000005\nP3\tGO:0000012\nP4\tGO:0000006\nP5\tGO:9999999\n")
+    out = tmp_path / "ia.tsv"
+    assert main(["ia", "--ontology", str(tiny_obo), "--annotations", str(ann), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "alt_id remapped 1" in text and "obsolete replaced 1" in text and "unknown dropped 1" in text
+    ia = pd.read_csv(out, sep="\t", header=None, names=["term", "ia"])
+    # every live term of the annotated namespace (BPO), unseen ones included
+    assert sorted(ia["term"]) == ["GO:0000001", "GO:0000002", "GO:0000003", "GO:0000004", "GO:0000005"]
+    assert ia.set_index("term").loc["GO:0000001", "ia"] == 0.0
+    assert (ia["ia"] >= 0).all()
+
+
+def test_propagate_command(tiny_obo, tmp_path):
+    pred = tmp_path / "pred.tsv"
+    pred.write_text("P1\tGO:0000004\t0.7\nP1\tGO:0000005\t0.4\n")
+    out = tmp_path / "out.tsv"
+    assert main(["propagate", "--ontology", str(tiny_obo), "--input", str(pred), "--out", str(out)]) == 0
+    got = pd.read_csv(out, sep="\t", header=None, names=["p", "t", "s"]).set_index("t")["s"].to_dict()
+    assert got == {"GO:0000001": 0.7, "GO:0000002": 0.7, "GO:0000003": 0.4, "GO:0000004": 0.7, "GO:0000005": 0.4}
+
+
+def test_evaluate_command(tiny_obo, tmp_path, capsys):
+    truth = tmp_path / "truth.tsv"
+    truth.write_text("P1\tGO:0000004\nP2\tGO:0000005\n")
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    (preds / "good.tsv").write_text("P1\tGO:0000004\t0.9\nP2\tGO:0000005\t0.8\nP9\tGO:0000005\t0.8\n")
+    (preds / "bad.tsv.gz").write_bytes(__import__("gzip").compress(b"P1\tGO:0000005\t0.9\n"))
+    out = tmp_path / "res"
+    assert main(["evaluate", "--ontology", str(tiny_obo), "--truth", str(truth), "--predictions", str(preds),
+                 "--out", str(out), "--thresholds", "0.1"]) == 0
+    text = capsys.readouterr().out
+    assert "proteins not in truth 1" in text
+    summary = pd.read_csv(out / "summary.tsv", sep="\t")
+    fmax = summary[summary.measure == "fmax"].set_index("method")["value"]
+    assert fmax["good"] == 1.0 and fmax["bad"] < 1.0
+    curves = pd.read_csv(out / "curves.tsv", sep="\t")
+    assert {"method", "namespace", "threshold", "precision", "recall", "f"} <= set(curves.columns)
+    assert "ru" not in curves.columns  # no IA given
+    diag = json.loads((out / "diagnostics.json").read_text())
+    assert diag["methods"]["good"]["proteins_not_in_truth"] == 1
+
+
+def test_evaluate_bad_prediction_exit_2(tiny_obo, tmp_path, capsys):
+    truth = tmp_path / "truth.tsv"
+    truth.write_text("P1\tGO:0000004\n")
+    pred = tmp_path / "p.tsv"
+    pred.write_text("P1\tGO:0000004\t0.9\nP1\tGO:0000005\t1.5\n")
+    assert main(["evaluate", "--ontology", str(tiny_obo), "--truth", str(truth), "--predictions", str(pred),
+                 "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "p.tsv, line 2" in err and "[0, 1]" in err and "Traceback" not in err
+
+
+def test_evaluate_bad_option_values(tiny_obo, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["evaluate", "--ontology", str(tiny_obo), "--truth", "t", "--predictions", "p", "--thresholds", "often"])
+    assert e.value.code == 2
+    truth = tmp_path / "truth.tsv"
+    truth.write_text("P1\tGO:0000004\n")
+    assert main(["evaluate", "--ontology", str(tiny_obo), "--truth", str(truth), "--predictions", str(truth),
+                 "--thresholds", "0.3", "--out", str(tmp_path / "o")]) == 2
+    assert "divide 1" in capsys.readouterr().err
+
+
+def test_demo(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path / "demo")]) == 0
+    out = capsys.readouterr().out
+    assert "fmax" in out and "0.4856" in out
+    s = pd.read_csv(tmp_path / "demo" / "summary.tsv", sep="\t").set_index("measure")
+    assert round(s.loc["fmax", "value"], 3) == 0.486 and s.loc["fmax", "threshold"] == 0.46
+    assert round(s.loc["wfmax", "value"], 3) == 0.407
+
+
+def test_retrieval_command(tmp_path, capsys):
+    from goeval.data import example_path
+
+    out = tmp_path / "ret"
+    assert main(["retrieval", "--ontology", str(example_path("ontology")), "--truth", str(example_path("truth")),
+                 "--predictions", str(example_path("predictions")), "-k", "5", "-k", "20", "--out", str(out)]) == 0
+    s = pd.read_csv(out / "retrieval_summary.tsv", sep="\t")
+    assert s.loc[0, "queries"] > 100 and 0 < s.loc[0, "tap_5"] < 1 and 0.5 < s.loc[0, "macro_roc_auc"] <= 1
+    terms = pd.read_csv(out / "retrieval_terms.tsv", sep="\t")
+    assert {"apcp_5", "apcp_20", "ipr_auc"} <= set(terms.columns)
