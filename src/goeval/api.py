@@ -210,11 +210,12 @@ def evaluate(
     check_choice(protein_weighting, "protein_weighting", "evaluate", ("none", "information"))
     if thresholds != "exact":
         try:
-            grid_thresholds(float(thresholds))
+            step = float(thresholds)
         except (TypeError, ValueError):
             raise InvalidParameterError(
                 f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {thresholds!r}."
             ) from None
+        grid_thresholds(step)
     if not (np.isfinite(k) and k >= 1):
         raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {k!r}.")
     clock = time.perf_counter
