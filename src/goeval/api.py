@@ -243,8 +243,10 @@ def evaluate(
         tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
         timings["truth"] = clock() - t0 - sum(timings.values())
         preds: dict[str, Annotations] = dict(predictions) if isinstance(predictions, Mapping) else {}
-        for name, fut in futures.items():
-            preds[name] = map_table(fut.result(), onto)
+        for name in list(futures):
+            table = futures.pop(name).result()  # drop the future: it holds the table
+            preds[name] = map_table(table, onto)
+            del table
         timings["predictions (wait + map)"] = clock() - t0 - sum(timings.values())
     ia_arr = None
     if ia is not None and ia_annotations is not None:

@@ -358,43 +358,38 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
     ns_order = [n for n in _GO_ORDER if n in present] + [n for n in present if n not in _GO_ORDER]
     ns_pos = {n: j for j, n in enumerate(ns_order)}
     tmp_ids = [t["id"] for t in live]
-    tmp_index = {t: i for i, t in enumerate(tmp_ids)}
     tmp_ns = np.array([ns_pos[n] for n in ns_of_term], dtype=np.int64)
 
-    # edges (child, parent, relation)
+    # edges (child, parent, relation), vectorized over terms
+    import pandas as pd
+
     rel_pos = {r: k for k, r in enumerate(relations)}
-    rows: list[int] = []
-    cols: list[int] = []
-    rels: list[int] = []
-    unknown_target: Counter[str] = Counter()
-    cross: Counter[tuple[int, str]] = Counter()
-    ignored_rel: Counter[str] = Counter()
-    for i, term in enumerate(live):
-        targets: list[tuple[str, str]] = []
-        for p in term.get("is_a", ()):
-            targets.append(("is_a", p.split()[0] if p else p))
-        for rel in term.get("relationship", ()):
+    e_child = [i for i, t in enumerate(live) for _ in t.get("is_a", ())]
+    e_parent = [(p.split()[0] if p else p) for t in live for p in t.get("is_a", ())]
+    e_rel = ["is_a"] * len(e_child)
+    for i, t in enumerate(live):
+        for rel in t.get("relationship", ()):
             parts = rel.split()
             if len(parts) >= 2:
-                targets.append((parts[0], parts[1]))
-        for r, p in targets:
-            if r not in rel_pos:
-                ignored_rel[r] += 1
-                continue
-            j = tmp_index.get(p)
-            if j is None:
-                unknown_target[r] += 1
-                continue
-            if tmp_ns[j] != tmp_ns[i]:
-                cross[(int(tmp_ns[i]), r)] += 1
-                continue
-            rows.append(i)
-            cols.append(j)
-            rels.append(rel_pos[r])
+                e_child.append(i)
+                e_rel.append(parts[0])
+                e_parent.append(parts[1])
+    e_child_a = np.asarray(e_child, dtype=np.int64)
+    e_rel_s = pd.Series(e_rel, dtype=object)
+    followed = e_rel_s.isin(list(relations)).to_numpy()
+    ignored_rel: Counter[str] = Counter(e_rel_s[~followed].tolist())
+    e_par_a = pd.Index(tmp_ids).get_indexer(pd.Index(e_parent, dtype=object)) if e_parent else np.zeros(0, np.int64)
+    unknown = followed & (e_par_a < 0)
+    unknown_target: Counter[str] = Counter(e_rel_s[unknown].tolist())
+    ok = followed & ~unknown
+    crossing = ok.copy()
+    crossing[ok] = tmp_ns[e_par_a[ok]] != tmp_ns[e_child_a[ok]]
+    cross: Counter[tuple[int, str]] = Counter(zip(tmp_ns[e_child_a[crossing]].tolist(), e_rel_s[crossing].tolist()))
+    keep_e = ok & ~crossing
+    r_arr = e_child_a[keep_e]
+    c_arr = e_par_a[keep_e].astype(np.int64)
+    rel_arr = e_rel_s[keep_e].map(rel_pos).to_numpy(dtype=np.int64)
     n = len(live)
-    r_arr = np.asarray(rows, dtype=np.int64)
-    c_arr = np.asarray(cols, dtype=np.int64)
-    rel_arr = np.asarray(rels, dtype=np.int64)
     # de-duplicate parallel edges (same child/parent through two relations)
     key = r_arr * n + c_arr
     _, first = np.unique(key, return_index=True)

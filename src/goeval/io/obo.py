@@ -10,6 +10,8 @@ the same result for the tags kept.
 
 from __future__ import annotations
 
+import logging
+import os
 import multiprocessing as mp
 import re
 from collections.abc import Callable
@@ -22,6 +24,10 @@ from goeval.errors import InputFormatError
 from goeval.io._files import PathLike, read_text
 
 __all__ = ["RawOntology", "read_obo", "start_read_obo", "parse_obo_text"]
+
+# obonet warns "got no header information" through logging; without a handler
+# that lands on stderr. goeval reports what it needs itself.
+logging.getLogger("obonet").addHandler(logging.NullHandler())
 
 _KEEP_TAGS = (
     "id:",
@@ -108,7 +114,7 @@ def _assemble(parts: list[tuple], path: PathLike | None) -> RawOntology:
     return RawOntology(header=header, terms=terms, typedefs=typedefs, source=str(path or "<memory>"))
 
 
-def start_read_obo(path: PathLike, *, workers: int = 2) -> Callable[[], RawOntology]:
+def start_read_obo(path: PathLike, *, workers: int | None = None) -> Callable[[], RawOntology]:
     """Start reading an OBO file; return a function that finishes and returns it.
 
     The file is decoded and filtered at once. With ``workers >= 2`` on a
@@ -118,6 +124,8 @@ def start_read_obo(path: PathLike, *, workers: int = 2) -> Callable[[], RawOntol
     the returned function is called, so a cold load of GO takes about half
     the time. Any failure of the child falls back to parsing in-process.
     """
+    if workers is None:
+        workers = int(os.environ.get("GOEVAL_OBO_WORKERS", "2"))
     text = read_text(path)
     lines = _filtered_lines(text, path)
     del text
@@ -157,15 +165,16 @@ def parse_obo_text(text: str, path: PathLike | None = None) -> RawOntology:
     return _assemble([_sections(_filtered_lines(text, path), path)], path)
 
 
-def read_obo(path: PathLike, *, workers: int = 2) -> RawOntology:
+def read_obo(path: PathLike, *, workers: int | None = None) -> RawOntology:
     """Read an OBO file (plain, ``.gz``, ``.bz2`` or ``.xz``).
 
     Parameters
     ----------
     path : str or path-like
         The OBO file.
-    workers : int, default 2
-        Parse large files in two processes (see :func:`start_read_obo`).
+    workers : int, optional
+        Processes used for large files (default 2, or the environment
+        variable ``GOEVAL_OBO_WORKERS``; see :func:`start_read_obo`).
 
     Returns
     -------

@@ -431,15 +431,20 @@ def read_predictions(path: PathLike) -> PairTable:
                 data2 = _whitespace_to_tab(data)
                 _slow_scan(data2, path, 1, lambda line, n: None if n < start_line else check(line, n))
                 raise InputFormatError(path, None, "the file could not be parsed as 'target term score' lines") from None
+    n_rows = int(table.num_rows)
+    # convert column by column, releasing each Arrow column once copied (peak memory)
     scores = _scores_column(table, "s")
+    table = table.drop_columns(["s"])
     pcodes, puniq = _encode(table.column("p"))
+    table = table.drop_columns(["p"])
     tcodes, tuniq = _encode(table.column("t"))
+    del table
     if not ((scores >= 0) & (scores <= 1)).all() or (puniq == "").any() or (tuniq == "").any():
         body = read_bytes(path)
         if not tab:
             body = _whitespace_to_tab(body)
         _slow_scan(body, path, 1, lambda line, n: None if n < start_line else check(line, n))
-    counts["rows"] = int(table.num_rows)
+    counts["rows"] = n_rows
     return PairTable(pcodes, puniq, tcodes, tuniq, scores, str(path), counts)
 
 
