@@ -35,7 +35,7 @@ from goeval.ontology import Ontology, TermStatus
 
 __all__ = ["Annotations", "map_table", "propagate", "is_consistent"]
 
-_BUFFER_CELLS = 1 << 22
+_BUFFER_CELLS = 1 << 20
 
 
 @dataclass(eq=False)
@@ -203,7 +203,7 @@ def _propagate_block(
     size = chunk * stride
     buf = np.full(size, -1.0)
     active = np.zeros(size, bool)
-    mark = np.zeros(size, np.int64)
+    mark = np.zeros(size, np.int32)
     pushed = np.full(size, -1.0) if mode == "fill" else None
     out_r, out_c, out_v = [], [], []
     levels = np.arange(n_gen + 1)
@@ -251,8 +251,9 @@ def _propagate_block(
             np.maximum.at(dest, target, vals)
             new = target[~active[target]]
             if new.size:
-                mark[new] = np.arange(new.size)
-                new = new[mark[new] == np.arange(new.size)]  # one per distinct cell
+                ar = np.arange(new.size, dtype=np.int32)
+                mark[new] = ar
+                new = new[mark[new] == ar]  # one per distinct cell
                 active[new] = True
                 done.append(new)
                 bucket(new, store)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from goeval.annotations import Annotations, _propagate_block
+from goeval.annotations import _BUFFER_CELLS, Annotations, _propagate_block
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, OPTIMA, best_index, protein_curves
 from goeval.ontology import Ontology
@@ -58,8 +58,7 @@ def _rows_in_namespace(m, lo: int, hi: int, rows: np.ndarray | None = None):  # 
     keep = (m.indices >= lo) & (m.indices < hi)
     per_row = np.add.reduceat(keep, m.indptr[:-1]) if keep.size else np.zeros(m.shape[0], np.int64)
     per_row[np.diff(m.indptr) == 0] = 0  # reduceat quirk on empty rows
-    cols = m.indices[keep].astype(np.int64)
-    return np.r_[0, np.cumsum(per_row)], cols, m.data[keep]
+    return np.r_[0, np.cumsum(per_row)], m.indices[keep], m.data[keep]
 
 
 def _select_terms(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None, allowed: np.ndarray):  # noqa: ANN202
@@ -192,13 +191,15 @@ def namespace_blocks(
             counts = np.zeros(n_bench, dtype=np.int64)
             counts[brow[sel]] = np.diff(p_ptr)
             full_ptr = np.r_[0, np.cumsum(counts)]
-            r, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, 1 << 22)
+            r, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, _BUFFER_CELLS)
             del p_cols, p_data
+            c -= lo  # local columns (int32, in place)
             md["entries_after_propagation"] = int(c.size)
             ptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n_bench))]
             del r
-            ptr, c, v = _select_terms(ptr, c, v, allowed)
-            yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c - lo, v)
+            ptr, c, v = _select_terms(ptr, c, v, allowed[lo:hi])
+            yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c, v)
+            del c, v
 
 
 def evaluate_annotations(
@@ -254,16 +255,17 @@ def evaluate_annotations(
         md = diag["methods"][name]["namespaces"][label]
         ia_local = iav[lo:hi] if with_ia else None
         t_ptr, t_cols_local = blk.truth_indptr, blk.truth_cols
-        ptr, c, v = blk.pred_indptr, blk.pred_cols + lo, blk.pred_scores
+        ptr, c, v = blk.pred_indptr, blk.pred_cols, blk.pred_scores  # local columns
+        del blk
         if root_as_prediction:
             roots = ontology.roots(j)
-            roots = roots[allowed[roots]]
+            roots = roots[allowed[roots]] - lo
             # the roots come first so that, for a root also predicted with a score, the
             # stable sort below keeps the +inf entry (predicted at every threshold)
             rr = np.r_[np.repeat(np.arange(n_bench), roots.size), np.repeat(np.arange(n_bench), np.diff(ptr))]
             c = np.r_[np.tile(roots, n_bench), c]
             v = np.r_[np.full(n_bench * roots.size, np.inf), v]
-            key = rr * ontology.n_terms + c
+            key = rr * width + c
             order = np.argsort(key, kind="stable")
             rr, c, v = rr[order], c[order], v[order]
             dup = np.r_[False, key[order][1:] == key[order][:-1]]
@@ -273,7 +275,8 @@ def evaluate_annotations(
             md["evaluated"] = False
             continue
         taus = grid if grid is not None else exact_thresholds(v)
-        stats = sweep(ptr, c - lo, v, t_ptr, t_cols_local, width, taus, ia_local)
+        stats = sweep(ptr, c, v, t_ptr, t_cols_local, width, taus, ia_local)
+        del ptr, c, v
         cur = protein_curves(stats, normalization=normalization, k=k, protein_weighting=protein_weighting, with_ia=with_ia)
         ok = cur["n_covered"] > 0
         md["evaluated"] = True

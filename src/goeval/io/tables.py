@@ -100,6 +100,27 @@ def _encode(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     return codes, np.asarray(dictionary.to_pylist(), dtype=object)
 
 
+def _encode_chunks(chunks: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Global codes for dictionary-encoded chunks, releasing each chunk when done.
+
+    The chunk dictionaries are small: they are merged into one dictionary and
+    every chunk's indices are translated through ``index_in``.
+    """
+    if not chunks:
+        return np.zeros(0, np.int32), np.zeros(0, dtype=object)
+    merged = pc.unique(pa.concat_arrays([c.dictionary for c in chunks]))
+    codes = np.empty(n_rows, dtype=np.int32)
+    pos = 0
+    for i, c in enumerate(chunks):
+        trans = pc.index_in(c.dictionary, value_set=merged).to_numpy(zero_copy_only=False).astype(np.int32)
+        idx = c.indices
+        local = _numpy(idx, np.int32) if idx.null_count == 0 else idx.fill_null(0).to_numpy()
+        codes[pos : pos + len(c)] = trans[local]
+        pos += len(c)
+        chunks[i] = None
+    return codes, np.asarray(merged.to_pylist(), dtype=object)
+
+
 def _line_offset(data: bytes, pos: int) -> int:
     return data.count(b"\n", 0, pos)
 
@@ -398,7 +419,7 @@ def read_predictions(path: PathLike) -> PairTable:
         try:
             table = pacsv.read_csv(
                 str(path),
-                read_options=pacsv.ReadOptions(column_names=["p", "t", "s"], skip_rows=skip + header, block_size=1 << 22),
+                read_options=pacsv.ReadOptions(column_names=["p", "t", "s"], skip_rows=skip + header, block_size=1 << 22, use_threads=False),
                 parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False, invalid_row_handler=handler),
                 convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False),
             )
@@ -432,13 +453,18 @@ def read_predictions(path: PathLike) -> PairTable:
                 _slow_scan(data2, path, 1, lambda line, n: None if n < start_line else check(line, n))
                 raise InputFormatError(path, None, "the file could not be parsed as 'target term score' lines") from None
     n_rows = int(table.num_rows)
-    # convert column by column, releasing each Arrow column once copied (peak memory)
-    scores = _scores_column(table, "s")
-    table = table.drop_columns(["s"])
-    pcodes, puniq = _encode(table.column("p"))
-    table = table.drop_columns(["p"])
-    tcodes, tuniq = _encode(table.column("t"))
+    # convert chunk by chunk, releasing each Arrow chunk once copied (peak memory)
+    cols = {name: list(table.column(name).chunks) for name in ("p", "t", "s")}
     del table
+    scores = np.empty(n_rows)
+    pos = 0
+    chunks = cols.pop("s")
+    for i, c in enumerate(chunks):
+        scores[pos : pos + len(c)] = _numpy(c, np.float64) if c.null_count == 0 else c.to_numpy(zero_copy_only=False)
+        pos += len(c)
+        chunks[i] = None
+    pcodes, puniq = _encode_chunks(cols.pop("p"), n_rows)
+    tcodes, tuniq = _encode_chunks(cols.pop("t"), n_rows)
     if not ((scores >= 0) & (scores <= 1)).all() or (puniq == "").any() or (tuniq == "").any():
         body = read_bytes(path)
         if not tab:
