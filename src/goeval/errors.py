@@ -70,6 +70,9 @@ class InputFormatError(GoevalError):
             msg += f" (got {self.text!r})"
         super().__init__(msg)
 
+    def __reduce__(self):  # noqa: ANN204 - picklable across processes
+        return (type(self), (self.path, self.line, self.problem, self.text))
+
 
 class GoevalWarning(UserWarning):
     """Warning for undefined values and suspicious input that goeval tolerates."""
