@@ -35,7 +35,7 @@ from goeval.ontology import Ontology, TermStatus
 
 __all__ = ["Annotations", "map_table", "propagate", "is_consistent"]
 
-_BUFFER_CELLS = 1 << 20
+_BUFFER_CELLS = 1 << 21
 
 
 @dataclass(eq=False)
@@ -201,9 +201,7 @@ def _propagate_block(
     p_ind = pp.indices[pp.indptr[lo] : pp.indptr[hi]].astype(np.int64) - lo
     chunk = max(1, min(n_rows, buffer_cells // stride))
     size = chunk * stride
-    buf = np.full(size, -1.0)
-    active = np.zeros(size, bool)
-    mark = np.zeros(size, np.int32)
+    buf = np.full(size, -1.0)  # -1: no score (scores are >= 0)
     pushed = np.full(size, -1.0) if mode == "fill" else None
     out_r, out_c, out_v = [], [], []
     levels = np.arange(n_gen + 1)
@@ -222,7 +220,6 @@ def _propagate_block(
         lr = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(indptr[r0 : r1 + 1]))
         cells = (lr << shift) + (indices[a:b] - lo)
         buf[cells] = data[a:b]
-        active[cells] = True
         store: list[list[np.ndarray]] = [[] for _ in range(n_gen)]
         bucket(cells, store)
         done = [cells]
@@ -246,15 +243,17 @@ def _propagate_block(
             target = np.repeat(level - cols, lens) + par
             vals = np.repeat(buf[level], lens)
             dest = pushed if pushed is not None else buf
-            upd = vals > dest[target]  # consistent input: almost nothing to update
-            target, vals = target[upd], vals[upd]
+            old = dest[target]
+            upd = vals > old  # consistent input: almost nothing to update
+            target, vals, old = target[upd], vals[upd], old[upd]
+            absent = old < 0  # a cell that had no score yet (fill: nor an own one)
+            if pushed is not None:
+                absent &= buf[target] < 0
+            new = target[absent]
             np.maximum.at(dest, target, vals)
-            new = target[~active[target]]
             if new.size:
-                ar = np.arange(new.size, dtype=np.int32)
-                mark[new] = ar
-                new = new[mark[new] == ar]  # one per distinct cell
-                active[new] = True
+                new.sort()
+                new = new[np.r_[True, new[1:] != new[:-1]]]  # one per distinct cell
                 done.append(new)
                 bucket(new, store)
         allc = np.sort(np.concatenate(done))
@@ -262,7 +261,6 @@ def _propagate_block(
         out_r.append(((allc >> shift) + r0).astype(np.int32))
         out_c.append(((allc & mask) + lo).astype(np.int32))
         buf[allc] = -1.0  # sparse reset
-        active[allc] = False
         if pushed is not None:
             pushed[allc] = -1.0
     if not out_r:

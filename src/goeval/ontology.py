@@ -70,8 +70,6 @@ class Ontology:
     ----------
     ids : ndarray of str, shape (n_terms,)
         Primary identifiers, in index order.
-    names : ndarray of str, shape (n_terms,)
-        Term names (``''`` when absent).
     namespaces : tuple of str
         OBO namespace names, in block order.
     labels : tuple of str
@@ -92,7 +90,6 @@ class Ontology:
     """
 
     ids: np.ndarray
-    names: np.ndarray
     namespaces: tuple[str, ...]
     labels: tuple[str, ...]
     bounds: np.ndarray
@@ -106,6 +103,16 @@ class Ontology:
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _redirect: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    _raw: Any = field(default=None, repr=False)
+
+    @property
+    def names(self) -> np.ndarray:
+        """Term names in index order (``''`` when absent); parsed on first use."""
+        if "names" not in self._cache:
+            lookup = self._raw.names() if self._raw is not None else {}
+            self._cache["names"] = np.array([lookup.get(t, "") or "" for t in self.ids.tolist()], dtype=object)
+            object.__setattr__(self, "_raw", None)  # names parsed: drop the source
+        return self._cache["names"]
 
     @property
     def ancestors_csr(self) -> sp.csr_array:
@@ -231,6 +238,19 @@ class Ontology:
 
 
 # ---------------------------------------------------------------------- build
+class _NameSource:
+    """Keeps only what is needed to parse the term names later."""
+
+    def __init__(self, raw: RawOntology) -> None:
+        self.name_lines = raw.name_lines
+        self.fallback = None if raw.name_lines is not None else {t["id"]: t.get("name", "") for t in raw.terms}
+
+    def names(self) -> dict[str, str]:
+        if self.fallback is not None:
+            return self.fallback
+        return RawOntology(header={}, terms=[], name_lines=self.name_lines).names()
+
+
 def _closure(parents: sp.csr_array, generation: np.ndarray) -> sp.csr_array:
     """Reflexive-transitive closure, one sparse product per generation.
 
@@ -404,7 +424,6 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
     new_of_old = np.empty(n, dtype=np.int64)
     new_of_old[order] = np.arange(n)
     ids = np.array(tmp_ids, dtype=object)[order]
-    names = np.array([t.get("name", "") or "" for t in live], dtype=object)[order]
     nsv = tmp_ns[order]
     generation = gen[order].astype(np.int32)
     bounds = np.searchsorted(nsv, np.arange(len(ns_order) + 1)).astype(np.int64)
@@ -496,7 +515,6 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
     data_version = raw.header.get("data-version")
     return Ontology(
         ids=ids,
-        names=names,
         namespaces=tuple(ns_order),
         labels=tuple(GO_LABELS.get(x, x) for x in ns_order),
         bounds=bounds,
@@ -509,6 +527,7 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
         data_version=data_version if isinstance(data_version, str) else None,
         _index=index,
         _redirect=redirect,
+        _raw=_NameSource(raw),
     )
 
 

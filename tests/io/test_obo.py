@@ -20,9 +20,11 @@ def test_same_terms_and_edges_as_full_obonet_parse(tiny_obo, workers):
     raw = read_obo(tiny_obo, workers=workers)
     g = _edges_from_obonet(tiny_obo)
     assert sorted(t["id"] for t in raw.terms) == sorted(g.nodes)
+    names = raw.names()  # names are parsed apart, on demand
     for t in raw.terms:
         node = g.nodes[t["id"]]
-        for tag in ("name", "namespace", "is_a", "relationship", "alt_id", "replaced_by", "is_obsolete"):
+        assert names[t["id"]] == node.get("name")
+        for tag in ("namespace", "is_a", "relationship", "alt_id", "replaced_by", "is_obsolete"):
             assert t.get(tag) == node.get(tag), (t["id"], tag)
 
 
@@ -33,9 +35,12 @@ def test_real_go_matches_obonet_and_parallel_equals_serial():
     g = obonet.read_obo(str(path), ignore_obsolete=False)
     assert len(one.terms) == g.number_of_nodes() == 47347
     sample = one.terms[::97]
+    names = one.names()
+    assert len(names) == 47347
     for t in sample:
         node = g.nodes[t["id"]]
-        for tag in ("name", "namespace", "is_a", "relationship", "alt_id", "replaced_by"):
+        assert names[t["id"]] == node.get("name")
+        for tag in ("namespace", "is_a", "relationship", "alt_id", "replaced_by"):
             assert t.get(tag) == node.get(tag)
 
 

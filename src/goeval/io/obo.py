@@ -1,11 +1,12 @@
 """Reading OBO 1.2 / 1.4 ontologies through obonet.
 
-Only the tags goeval uses are handed to obonet's stanza parser
-(``id``, ``name``, ``namespace``, ``is_a``, ``relationship``, ``is_obsolete``,
-``alt_id``, ``replaced_by``, ``consider`` and the header); definitions,
-synonyms and cross-references are skipped before parsing, which makes
-loading the full GO about 2.5 times faster than parsing every line, with
-the same result for the tags kept.
+Only the tags goeval uses to build the graph are handed to obonet's stanza
+parser (``id``, ``namespace``, ``is_a``, ``relationship``, ``is_obsolete``,
+``alt_id``, ``replaced_by``, ``consider`` and the header); term names are
+set aside and parsed by obonet when first needed; definitions, synonyms and
+cross-references are skipped, which makes loading the full GO about three
+times faster than parsing every line, with the same result for the tags
+kept.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ logging.getLogger("obonet").addHandler(logging.NullHandler())
 
 _KEEP_TAGS = (
     "id:",
-    "name:",
     "namespace:",
     "is_a:",
     "relationship:",
@@ -62,11 +62,24 @@ class RawOntology:
     terms: list[dict[str, Any]]
     typedefs: list[dict[str, Any]] = field(default_factory=list)
     source: str = "<memory>"
+    name_lines: list[str] | None = None
+
+    def names(self) -> dict[str, str]:
+        """``id -> name`` of every term, parsed by obonet on first call.
+
+        ``name:`` tags are not needed to build the graph, so they are kept
+        aside (``name_lines``) and parsed only when a report asks for names.
+        """
+        if self.name_lines is None:
+            return {t["id"]: t.get("name", "") for t in self.terms}
+        _typedefs, terms, _inst, _header = get_sections(iter(self.name_lines))
+        return {t["id"]: t.get("name", "") for t in terms if "id" in t}
 
 
 _KEEP_RE = re.compile(
     r"^(?:\[[^\n]*|(?:" + "|".join(re.escape(t) for t in _KEEP_TAGS) + r")[^\n]*|[ \t\r]*)$", re.M
 )
+_NAME_RE = re.compile(r"^(?:\[Term\][^\n]*|id:[^\n]*|name:[^\n]*|[ \t\r]*)$", re.M)
 _NO_COLON_RE = re.compile(r"^[^!\[\s\n][^:\n]*$", re.M)
 
 
@@ -104,14 +117,14 @@ def _child(lines: list[str], path: str, conn) -> None:  # noqa: ANN001 - multipr
         conn.close()
 
 
-def _assemble(parts: list[tuple], path: PathLike | None) -> RawOntology:
+def _assemble(parts: list[tuple], path: PathLike | None, name_lines: list[str] | None = None) -> RawOntology:
     typedefs = [t for p in parts for t in p[0]]
     terms = [t for p in parts for t in p[1]]
     header = parts[0][3]
     for i, term in enumerate(terms):
         if "id" not in term:
             raise InputFormatError(path, None, f"[Term] stanza number {i + 1} has no 'id:' tag")
-    return RawOntology(header=header, terms=terms, typedefs=typedefs, source=str(path or "<memory>"))
+    return RawOntology(header=header, terms=terms, typedefs=typedefs, source=str(path or "<memory>"), name_lines=name_lines)
 
 
 def start_read_obo(path: PathLike, *, workers: int | None = None) -> Callable[[], RawOntology]:
@@ -128,9 +141,11 @@ def start_read_obo(path: PathLike, *, workers: int | None = None) -> Callable[[]
         workers = int(os.environ.get("GOEVAL_OBO_WORKERS", "2"))
     text = read_text(path)
     lines = _filtered_lines(text, path)
+    first_stanza = re.search(r"^\[", text, re.M)
+    names = ["format-version: 1.2", ""] + _NAME_RE.findall(text, first_stanza.start() if first_stanza else len(text))
     del text
     if workers < 2 or len(lines) < 60_000 or "fork" not in mp.get_all_start_methods():
-        return lambda: _assemble([_sections(lines, path)], path)
+        return lambda: _assemble([_sections(lines, path)], path, names)
     cut = len(lines) // 2
     while cut < len(lines) and not lines[cut].startswith("["):
         cut += 1
@@ -142,7 +157,7 @@ def start_read_obo(path: PathLike, *, workers: int | None = None) -> Callable[[]
         proc.start()
         send.close()
     except (OSError, ValueError):  # pragma: no cover - no fork possible here
-        return lambda: _assemble([_sections(lines, path)], path)
+        return lambda: _assemble([_sections(lines, path)], path, names)
 
     def finish() -> RawOntology:
         part1 = _sections(first, path)
@@ -155,14 +170,16 @@ def start_read_obo(path: PathLike, *, workers: int | None = None) -> Callable[[]
             proc.join()
         if status != "ok":
             raise part2
-        return _assemble([part1, part2], path)
+        return _assemble([part1, part2], path, names)
 
     return finish
 
 
 def parse_obo_text(text: str, path: PathLike | None = None) -> RawOntology:
     """Parse OBO text (already decoded) into a :class:`RawOntology`."""
-    return _assemble([_sections(_filtered_lines(text, path), path)], path)
+    first = re.search(r"^\[", text, re.M)
+    names = ["format-version: 1.2", ""] + _NAME_RE.findall(text, first.start() if first else len(text))
+    return _assemble([_sections(_filtered_lines(text, path), path)], path, names)
 
 
 def read_obo(path: PathLike, *, workers: int | None = None) -> RawOntology:
