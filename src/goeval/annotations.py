@@ -162,9 +162,12 @@ def map_table(table: PairTable, ontology: Ontology) -> Annotations:
         del key
         indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=proteins.size))]
         m = sp.csr_array((data, c.astype(np.int32), indptr), shape=(proteins.size, n_terms))
-    else:  # no duplicates: counting sort of rows (coo -> csr), columns unsorted within rows
+    else:  # no duplicates: group the rows (stable sort, about linear on files grouped by protein)
         del key
-        m = sp.coo_array((scores, (rows, cols)), shape=(proteins.size, n_terms)).tocsr()
+        order = np.argsort(rows, kind="stable")
+        indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=proteins.size))]
+        m = sp.csr_array((scores[order], cols[order], indptr), shape=(proteins.size, n_terms))
+        del order
     return Annotations(proteins, m, ontology, False, diag)
 
 
@@ -186,7 +189,7 @@ def _propagate_block(
     score are ever touched, so the cost is proportional to the number of
     propagated entries times the mean number of parents.
 
-    Returns (rows, cols, vals) sorted by row, then column.
+    Returns (entries per row, cols, vals), rows in order, columns sorted.
     """
     n_rows = indptr.size - 1
     width = hi - lo
@@ -203,7 +206,12 @@ def _propagate_block(
     size = chunk * stride
     buf = np.full(size, -1.0)  # -1: no score (scores are >= 0)
     pushed = np.full(size, -1.0) if mode == "fill" else None
-    out_r, out_c, out_v = [], [], []
+    # outputs grow in place (no list of pieces + concatenation: half the peak)
+    cap = max(16, int(indices.size * 1.25))
+    out_c = np.empty(cap, np.int32)
+    out_v = np.empty(cap)
+    counts = np.zeros(n_rows, np.int64)
+    n_out = 0
     levels = np.arange(n_gen + 1)
 
     def bucket(cells: np.ndarray, store: list[list[np.ndarray]]) -> None:
@@ -257,16 +265,19 @@ def _propagate_block(
                 done.append(new)
                 bucket(new, store)
         allc = np.sort(np.concatenate(done))
-        out_v.append(buf[allc])
-        out_r.append(((allc >> shift) + r0).astype(np.int32))
-        out_c.append(((allc & mask) + lo).astype(np.int32))
+        k = allc.size
+        if n_out + k > cap:
+            cap = max(2 * cap, n_out + k)
+            out_c = np.resize(out_c, cap)
+            out_v = np.resize(out_v, cap)
+        out_v[n_out : n_out + k] = buf[allc]
+        out_c[n_out : n_out + k] = (allc & mask) + lo
+        counts[r0:r1] = np.bincount(allc >> shift, minlength=r1 - r0)
+        n_out += k
         buf[allc] = -1.0  # sparse reset
         if pushed is not None:
             pushed[allc] = -1.0
-    if not out_r:
-        e = np.zeros(0, np.int64)
-        return e, e.copy(), np.zeros(0)
-    return np.concatenate(out_r), np.concatenate(out_c), np.concatenate(out_v)
+    return counts, out_c[:n_out].copy(), out_v[:n_out].copy()
 
 
 def propagate(
@@ -309,11 +320,11 @@ def propagate(
         counts = np.bincount(row_of, minlength=m.shape[0])
         present = np.flatnonzero(counts)
         ptr = np.r_[0, np.cumsum(counts[present])]
-        r, c, v = _propagate_block(
+        cnt, c, v = _propagate_block(
             ptr, m.indices[keep].astype(np.int64), data[keep], onto, lo, hi,
             "max" if is_bool else mode, buffer_cells,
         )
-        rows_all.append(present[r])
+        rows_all.append(np.repeat(present, cnt))
         cols_all.append(c)
         vals_all.append(v)
     if rows_all:

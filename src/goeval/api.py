@@ -17,6 +17,7 @@ from goeval.annotations import Annotations, map_table
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.io import _files
 from goeval.io.obo import read_obo, start_read_obo
+from goeval.io.paths import prediction_files
 from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
 from goeval.ontology import Ontology, build_ontology
 
@@ -93,39 +94,6 @@ def load_targets(path: PathLike) -> np.ndarray:
     return read_id_list(path)
 
 
-def prediction_files(paths: Sequence[PathLike]) -> dict[str, Path]:
-    """Method name -> file for files and (recursively walked) directories.
-
-    The method name is the file name without its extensions
-    (``blast.tsv.gz`` -> ``blast``); hidden files are skipped.
-
-    Raises
-    ------
-    InvalidParameterError
-        A path that does not exist, an empty directory, or two files giving
-        the same method name.
-    """
-    out: dict[str, Path] = {}
-    for p in map(Path, paths):
-        if p.is_dir():
-            files = sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith("."))
-            if not files:
-                raise InvalidParameterError(f"{p}: the prediction directory contains no file.")
-        elif p.exists():
-            files = [p]
-        else:
-            raise InvalidParameterError(f"{p}: no such prediction file or directory.")
-        for f in files:
-            name = f.name
-            for ext in (".gz", ".bz2", ".xz"):
-                name = name.removesuffix(ext)
-            name = name.rsplit(".", 1)[0] if "." in name else name
-            if name in out and out[name] != f:
-                raise InvalidParameterError(f"Two prediction files give the method name {name!r}: {out[name]} and {f}; rename one.")
-            out[name] = f
-    return out
-
-
 def evaluate(
     ontology: Ontology | PathLike,
     truth: Annotations | PathLike,
@@ -155,7 +123,7 @@ def evaluate(
         The ontology (an OBO path is loaded with ``relations``).
     truth : Annotations or path
         Ground truth (``protein<TAB>term`` or GAF); propagated here.
-    predictions : mapping name -> Annotations, or paths
+    predictions : mapping name -> Annotations (or path, or started read), or paths
         Files and directories (walked) give one method per file.
     ia : ndarray of shape (n_terms,) or path, optional
         Information accretion (bits). Without it (and without
@@ -226,23 +194,36 @@ def evaluate(
     if not isinstance(predictions, Mapping):
         plist = [predictions] if isinstance(predictions, (str, Path)) else list(predictions)
         pred_paths = prediction_files(plist)
-    # read the prediction files in a thread while the ontology is parsed
-    # (pyarrow's reader releases the GIL)
-    # start parsing the ontology (half of it in a forked process), then read the
-    # prediction files in a thread while the rest is parsed (pyarrow releases the GIL)
+    # The ontology is parsed (half of it in a forked process) while the
+    # prediction files are read: a started read (a callable returning a
+    # PairTable, see goeval.io.tables.start_read_predictions) is used as is,
+    # otherwise the first file is read in a thread (pyarrow releases the GIL).
     if isinstance(ontology, Ontology):
         finish_obo = None
     elif callable(ontology):  # a read started with goeval.io.obo.start_read_obo
         finish_obo = ontology
     else:
         finish_obo = start_read_obo(ontology)
+    preds: dict[str, Annotations] = {}
+    started: dict[str, Any] = {}
+    if isinstance(predictions, Mapping):
+        for name, value in predictions.items():
+            if isinstance(value, Annotations):
+                preds[name] = value
+            elif callable(value):
+                started[name] = value
+            else:
+                pred_paths[name] = Path(value)
     with ThreadPoolExecutor(max_workers=1) as pool:
         futures = {name: pool.submit(read_predictions, p) for name, p in pred_paths.items()}
         onto = ontology if finish_obo is None else build_ontology(finish_obo(), tuple(relations))
         timings["ontology"] = clock() - t0
         tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
         timings["truth"] = clock() - t0 - sum(timings.values())
-        preds: dict[str, Annotations] = dict(predictions) if isinstance(predictions, Mapping) else {}
+        for name in list(started):
+            table = started.pop(name)()
+            preds[name] = map_table(table, onto)
+            del table
         for name in list(futures):
             table = futures.pop(name).result()  # drop the future: it holds the table
             preds[name] = map_table(table, onto)

@@ -191,12 +191,11 @@ def namespace_blocks(
             counts = np.zeros(n_bench, dtype=np.int64)
             counts[brow[sel]] = np.diff(p_ptr)
             full_ptr = np.r_[0, np.cumsum(counts)]
-            r, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, _BUFFER_CELLS)
+            cnt, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, _BUFFER_CELLS)
             del p_cols, p_data
             c -= lo  # local columns (int32, in place)
             md["entries_after_propagation"] = int(c.size)
-            ptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n_bench))]
-            del r
+            ptr = np.r_[0, np.cumsum(cnt)]
             ptr, c, v = _select_terms(ptr, c, v, allowed[lo:hi])
             yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c, v)
             del c, v

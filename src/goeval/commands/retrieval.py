@@ -35,7 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.api import load_annotations, load_ia, load_ontology, load_predictions, load_targets, prediction_files
+    from goeval.api import load_annotations, load_ia, load_ontology, load_predictions, load_targets
+    from goeval.io.paths import prediction_files
     from goeval.ia import information_accretion
     from goeval.io.results import write_json
     from goeval.report.text import format_table

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import io
 import math
+import multiprocessing as mp
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +32,7 @@ __all__ = [
     "read_predictions",
     "read_ia",
     "read_id_list",
+    "start_read_predictions",
     "DEFAULT_EVIDENCE",
 ]
 
@@ -472,6 +475,79 @@ def read_predictions(path: PathLike) -> PairTable:
         _slow_scan(body, path, 1, lambda line, n: None if n < start_line else check(line, n))
     counts["rows"] = n_rows
     return PairTable(pcodes, puniq, tcodes, tuniq, scores, str(path), counts)
+
+
+def _shm_dir() -> str:
+    import tempfile
+
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+
+
+def _read_child(path: str, conn) -> None:  # noqa: ANN001 - multiprocessing connection
+    """Read in a child process; hand the big arrays over through memory-mapped files."""
+    try:
+        table = read_predictions(path)
+        base = os.path.join(_shm_dir(), f"goeval-{os.getpid()}-{id(table)}")
+        files = {}
+        for name in ("protein_codes", "term_codes", "scores"):
+            np.save(base + f"-{name}.npy", getattr(table, name), allow_pickle=False)
+            files[name] = base + f"-{name}.npy"
+            setattr(table, name, None)
+        conn.send(("ok", (table, files)))
+    except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
+        conn.send(("error", exc))
+    finally:
+        conn.close()
+
+
+def _receive(payload) -> PairTable:  # noqa: ANN001
+    table, files = payload
+    try:
+        for name, file in files.items():
+            setattr(table, name, np.load(file, mmap_mode="r", allow_pickle=False))
+    finally:
+        for file in files.values():
+            try:
+                os.unlink(file)  # the mapping keeps the data while it is used
+            except OSError:
+                pass
+    return table
+
+
+def start_read_predictions(path: PathLike, *, process: bool = True):  # noqa: ANN201 - Callable[[], PairTable]
+    """Start reading a prediction file; return a function that returns the table.
+
+    With ``process=True`` on a platform with ``fork``, the file is parsed in
+    a child process forked now, which sends back only the final arrays: the
+    CSV reader's working memory never counts against the caller, and the
+    caller goes on (parsing the ontology, importing modules) meanwhile. Call
+    it early, while the caller is still small. Otherwise the file is read
+    when the returned function is called.
+    """
+    if not process or "fork" not in mp.get_all_start_methods():
+        return lambda: read_predictions(path)
+    try:
+        ctx = mp.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_read_child, args=(str(path), send), daemon=True)
+        proc.start()
+        send.close()
+    except (OSError, ValueError):  # pragma: no cover - no fork possible here
+        return lambda: read_predictions(path)
+
+    def finish() -> PairTable:
+        try:
+            status, payload = recv.recv()
+        except (EOFError, OSError):  # pragma: no cover - the child died: read here
+            status, payload = "ok", read_predictions(path)
+        finally:
+            recv.close()
+            proc.join()
+        if status != "ok":
+            raise payload
+        return _receive(payload) if isinstance(payload, tuple) else payload
+
+    return finish
 
 
 # ---------------------------------------------------------------------- IA
