@@ -2,7 +2,7 @@
 
 Takes already-loaded objects (an :class:`~goeval.ontology.Ontology`, truth
 :class:`~goeval.annotations.Annotations`, predictions per method, optional
-IA) and returns curves and optima as pandas DataFrames; the arithmetic is in
+IA) and returns curves and optima (pandas DataFrames on demand); the arithmetic is in
 :mod:`goeval.sweep` and :mod:`goeval.metrics.protein`. See
 :func:`goeval.evaluate` for the path-taking entry point.
 """
@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
-import pandas as pd
 
 from goeval.annotations import _BUFFER_CELLS, Annotations, _propagate_block
 from goeval.errors import InvalidParameterError, check_choice
@@ -26,7 +25,6 @@ __all__ = ["EvaluationResult", "evaluate_annotations", "SUMMARY_COLUMNS"]
 SUMMARY_COLUMNS = ("method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi")
 
 
-@dataclass
 class EvaluationResult:
     """Result of :func:`goeval.evaluate`.
 
@@ -39,16 +37,56 @@ class EvaluationResult:
         ``fmax_micro``, ``smin``, ``wsmin`` with the values at the optimum.
     diagnostics : dict
         Every count from reading, mapping and propagation.
+    curve_columns : dict of str to ndarray
+        The curves as plain arrays (what ``curves`` is built from).
+    summary_records : list of dict
+        The summary rows as plain records.
+
+    Notes
+    -----
+    The DataFrames are built on first access, so the command line, which
+    writes the arrays directly, never imports pandas.
     """
 
-    curves: pd.DataFrame
-    summary: pd.DataFrame
-    diagnostics: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, curve_columns: dict[str, np.ndarray], summary_records: list[dict[str, Any]],
+                 diagnostics: dict[str, Any] | None = None) -> None:
+        self.curve_columns = curve_columns
+        self.summary_records = summary_records
+        self.diagnostics = diagnostics if diagnostics is not None else {}
+        self._frames: dict[str, Any] = {}
 
-    def best(self, measure: str = "fmax") -> pd.DataFrame:
+    @property
+    def curves(self):  # noqa: ANN201 - pandas.DataFrame
+        if "curves" not in self._frames:
+            import pandas as pd
+
+            self._frames["curves"] = pd.DataFrame(self.curve_columns)
+        return self._frames["curves"]
+
+    @property
+    def summary(self):  # noqa: ANN201 - pandas.DataFrame
+        if "summary" not in self._frames:
+            import pandas as pd
+
+            self._frames["summary"] = pd.DataFrame(self.summary_records, columns=list(SUMMARY_COLUMNS))
+        return self._frames["summary"]
+
+    @curves.setter
+    def curves(self, frame) -> None:  # noqa: ANN001 - pandas.DataFrame
+        self._frames["curves"] = frame
+
+    @summary.setter
+    def summary(self, frame) -> None:  # noqa: ANN001 - pandas.DataFrame
+        self._frames["summary"] = frame
+
+    def best(self, measure: str = "fmax"):  # noqa: ANN201 - pandas.DataFrame
         """Summary rows of one measure, as a method x namespace table of values."""
         sub = self.summary[self.summary["measure"] == measure]
         return sub.pivot(index="method", columns="namespace", values="value")
+
+    def __repr__(self) -> str:
+        methods = sorted({r["method"] for r in self.summary_records})
+        return f"<EvaluationResult: {len(methods)} methods, {len(self.summary_records)} optima>"
 
 
 def _rows_in_namespace(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: ANN001, ANN202
@@ -133,11 +171,15 @@ def prepare(
     tm = tr.matrix.tocsr()
     tm.sort_indices()
     diag["truth"] = dict(tr.diagnostics)
-    t_index = pd.Index(tr.proteins)
+    t_index = {p: i for i, p in enumerate(tr.proteins.tolist())}
+
+    def indexer(ids: Any) -> np.ndarray:
+        return np.fromiter((t_index.get(p, -1) for p in ids), np.int64, len(ids))
+
     rows_all = np.arange(tm.shape[0])
     if targets is not None:
-        tg = pd.Index(np.asarray(targets, dtype=object)).unique()
-        pos = t_index.get_indexer(tg)
+        tg = np.asarray(list(dict.fromkeys(np.asarray(targets, dtype=object).tolist())), dtype=object)
+        pos = indexer(tg)
         diag["targets"] = {"listed": int(tg.size), "without_truth": int((pos < 0).sum()),
                            "examples_without_truth": tg[pos < 0][:10].tolist()}
         rows_all = np.sort(pos[pos >= 0])
@@ -146,7 +188,7 @@ def prepare(
     for name, pred in predictions.items():
         if pred.ontology is not ontology:
             raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
-        pos = t_index.get_indexer(pred.proteins)
+        pos = indexer(pred.proteins)
         d = dict(pred.diagnostics)
         missing = pos < 0
         d["proteins_not_in_truth"] = int(missing.sum())
@@ -245,7 +287,7 @@ def evaluate_annotations(
     ns_list = list(range(len(ontology.namespaces))) if not namespaces else [ontology.namespace_index(x) for x in namespaces]
     prepared = prepare(ontology, truth, predictions, targets, diag)
 
-    curve_frames: list[pd.DataFrame] = []
+    curve_frames: list[dict[str, np.ndarray]] = []
     summary_rows: list[dict[str, Any]] = []
     for blk in namespace_blocks(prepared, ns_list, allowed, propagation, diag):
         j, label, name, n_bench = blk.namespace, blk.label, blk.method, blk.n_bench
@@ -280,9 +322,9 @@ def evaluate_annotations(
         ok = cur["n_covered"] > 0
         md["evaluated"] = True
         md["thresholds"] = int(taus.size)
-        frame = pd.DataFrame({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
-        frame.insert(0, "namespace", label)
-        frame.insert(0, "method", name)
+        n_ok = int(ok.sum())
+        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
+        frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
         curve_frames.append(frame)
         for measure, (col, kind, pc, rc, ruc, mic, covc) in OPTIMA.items():
             if col not in cur:
@@ -298,12 +340,14 @@ def evaluate_annotations(
                 "mi": float(cur[mic][i]) if mic in cur else np.nan,
             })
     cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS]
-    curves = pd.concat(curve_frames, ignore_index=True) if curve_frames else pd.DataFrame(columns=cols)
-    summary = pd.DataFrame(summary_rows, columns=list(SUMMARY_COLUMNS))
+    if curve_frames:
+        curves = {c: np.concatenate([f[c] for f in curve_frames]) for c in cols}
+    else:
+        curves = {c: np.zeros(0, dtype=object if c in ("method", "namespace") else float) for c in cols}
     diag["options"] = {
         "thresholds": "exact" if grid is None else f"grid step {1 / grid.size:g} ({grid.size} thresholds)",
         "normalization": normalization, "propagation": propagation, "exclude_roots": exclude_roots,
         "root_as_prediction": root_as_prediction, "k": k, "protein_weighting": protein_weighting,
         "ia": with_ia,
     }
-    return EvaluationResult(curves, summary, diag)
+    return EvaluationResult(curves, summary_rows, diag)

@@ -380,10 +380,9 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
     tmp_ids = [t["id"] for t in live]
     tmp_ns = np.array([ns_pos[n] for n in ns_of_term], dtype=np.int64)
 
-    # edges (child, parent, relation), vectorized over terms
-    import pandas as pd
-
+    # edges (child, parent, relation)
     rel_pos = {r: k for k, r in enumerate(relations)}
+    tmp_index = {t: i for i, t in enumerate(tmp_ids)}
     e_child = [i for i, t in enumerate(live) for _ in t.get("is_a", ())]
     e_parent = [(p.split()[0] if p else p) for t in live for p in t.get("is_a", ())]
     e_rel = ["is_a"] * len(e_child)
@@ -395,20 +394,22 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
                 e_rel.append(parts[0])
                 e_parent.append(parts[1])
     e_child_a = np.asarray(e_child, dtype=np.int64)
-    e_rel_s = pd.Series(e_rel, dtype=object)
-    followed = e_rel_s.isin(list(relations)).to_numpy()
-    ignored_rel: Counter[str] = Counter(e_rel_s[~followed].tolist())
-    e_par_a = pd.Index(tmp_ids).get_indexer(pd.Index(e_parent, dtype=object)) if e_parent else np.zeros(0, np.int64)
+    e_rel_code = np.fromiter((rel_pos.get(r, -1) for r in e_rel), np.int64, len(e_rel))
+    followed = e_rel_code >= 0
+    ignored_rel: Counter[str] = Counter(r for r, f in zip(e_rel, followed.tolist()) if not f)
+    e_par_a = np.fromiter((tmp_index.get(p, -1) for p in e_parent), np.int64, len(e_parent))
     unknown = followed & (e_par_a < 0)
-    unknown_target: Counter[str] = Counter(e_rel_s[unknown].tolist())
+    unknown_target: Counter[str] = Counter(relations[k] for k in e_rel_code[unknown].tolist())
     ok = followed & ~unknown
     crossing = ok.copy()
     crossing[ok] = tmp_ns[e_par_a[ok]] != tmp_ns[e_child_a[ok]]
-    cross: Counter[tuple[int, str]] = Counter(zip(tmp_ns[e_child_a[crossing]].tolist(), e_rel_s[crossing].tolist()))
+    cross: Counter[tuple[int, str]] = Counter(
+        zip(tmp_ns[e_child_a[crossing]].tolist(), (relations[k] for k in e_rel_code[crossing].tolist()))
+    )
     keep_e = ok & ~crossing
     r_arr = e_child_a[keep_e]
-    c_arr = e_par_a[keep_e].astype(np.int64)
-    rel_arr = e_rel_s[keep_e].map(rel_pos).to_numpy(dtype=np.int64)
+    c_arr = e_par_a[keep_e]
+    rel_arr = e_rel_code[keep_e]
     n = len(live)
     # de-duplicate parallel edges (same child/parent through two relations)
     key = r_arr * n + c_arr

@@ -94,9 +94,9 @@ def run_evaluation(args: argparse.Namespace, ontology, truth, predictions) -> in
     timings = res.diagnostics.setdefault("timings_seconds", {})
     startup = {"start readers": t_reader - t0, "start ontology parse": t_obo - t_reader, "imports": t_imports - t_obo}
     res.diagnostics["timings_seconds"] = {**startup, **timings}
-    paths = write_results(args.out, res.curves, res.summary, res.diagnostics)
+    paths = write_results(args.out, res)
     if not args.quiet:
-        print(format_summary(res.summary) if len(res.summary) else "no method had predictions for benchmark proteins")
+        print(format_summary(res.summary_records) if res.summary_records else "no method had predictions for benchmark proteins")
         for name, d in res.diagnostics.get("methods", {}).items():
             st = d.get("rows_by_term_status", {})
             notes = [f"{d.get('rows_read', 0)} lines"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 
 __all__ = ["format_summary", "format_diagnostics", "format_table"]
 
@@ -16,14 +15,22 @@ def format_table(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
-def format_summary(summary: pd.DataFrame) -> str:
-    """One line per (method, namespace, measure) with the optimum and its context."""
+def _num(v: Any, fmt: str) -> str:
+    return "" if v is None or v != v else format(v, fmt)  # v != v: NaN
+
+
+def format_summary(summary: Any) -> str:
+    """One line per (method, namespace, measure) with the optimum and its context.
+
+    ``summary``: a list of records or a DataFrame with the summary columns.
+    """
+    records = summary if isinstance(summary, list) else summary.to_dict("records")
     rows = []
-    for r in summary.itertuples(index=False):
+    for r in records:
         rows.append([
-            r.method, r.namespace, r.measure, f"{r.value:.4f}", f"{r.threshold:.4g}", f"{r.coverage:.3f}",
-            f"{r.precision:.3f}", f"{r.recall:.3f}",
-            "" if pd.isna(r.ru) else f"{r.ru:.3f}", "" if pd.isna(r.mi) else f"{r.mi:.3f}",
+            r["method"], r["namespace"], r["measure"], _num(r["value"], ".4f"), _num(r["threshold"], ".4g"),
+            _num(r["coverage"], ".3f"), _num(r["precision"], ".3f"), _num(r["recall"], ".3f"),
+            _num(r["ru"], ".3f"), _num(r["mi"], ".3f"),
         ])
     return format_table(rows, ["method", "ns", "measure", "value", "tau", "cov", "pr", "rc", "ru", "mi"])
 
