@@ -162,12 +162,15 @@ def map_table(table: PairTable, ontology: Ontology) -> Annotations:
         del key
         indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=proteins.size))]
         m = sp.csr_array((data, c.astype(np.int32), indptr), shape=(proteins.size, n_terms))
-    else:  # no duplicates: group the rows (stable sort, about linear on files grouped by protein)
+    else:  # no duplicates: group the rows
         del key
-        order = np.argsort(rows, kind="stable")
         indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=proteins.size))]
-        m = sp.csr_array((scores[order], cols[order], indptr), shape=(proteins.size, n_terms))
-        del order
+        if rows.size and bool((rows[1:] >= rows[:-1]).all()):  # already grouped: no copy at all
+            m = sp.csr_array((scores, cols, indptr), shape=(proteins.size, n_terms))
+        else:  # stable sort, about linear on nearly grouped files
+            order = np.argsort(rows, kind="stable")
+            m = sp.csr_array((scores[order], cols[order], indptr), shape=(proteins.size, n_terms))
+            del order
     return Annotations(proteins, m, ontology, False, diag)
 
 
