@@ -217,6 +217,22 @@ def _propagate_block(
     n_out = 0
     levels = np.arange(n_gen + 1)
 
+    def emit(allc: np.ndarray, r0: int, r1: int) -> None:
+        """Append a chunk's final cells (sorted) to the outputs and reset them."""
+        nonlocal cap, out_c, out_v, n_out
+        k = allc.size
+        if n_out + k > cap:
+            cap = max(2 * cap, n_out + k)
+            out_c = np.resize(out_c, cap)
+            out_v = np.resize(out_v, cap)
+        out_v[n_out : n_out + k] = buf[allc]
+        out_c[n_out : n_out + k] = (allc & mask) + lo
+        counts[r0:r1] = np.bincount(allc >> shift, minlength=r1 - r0)
+        n_out += k
+        buf[allc] = -1.0  # sparse reset
+        if pushed is not None:
+            pushed[allc] = -1.0
+
     def bucket(cells: np.ndarray, store: list[list[np.ndarray]]) -> None:
         g = gen[cells & mask]
         order = np.argsort(g, kind="stable")
@@ -231,6 +247,18 @@ def _propagate_block(
         lr = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(indptr[r0 : r1 + 1]))
         cells = (lr << shift) + (indices[a:b] - lo)
         buf[cells] = data[a:b]
+        # fast path: an input that is already consistent (every parent present,
+        # and for max with a score >= the child's) needs no level-by-level pass
+        cols0 = cells & mask
+        lens0 = p_ptr[cols0 + 1] - p_ptr[cols0]
+        tot0 = int(lens0.sum())
+        par0 = p_ind[np.repeat(p_ptr[cols0 + 1] - np.cumsum(lens0), lens0) + np.arange(tot0)]
+        pvals = buf[np.repeat(cells - cols0, lens0) + par0]
+        cvals = np.repeat(data[a:b], lens0)
+        if bool((pvals >= 0).all()) and (pushed is not None or bool((pvals >= cvals).all())):
+            emit(np.sort(cells), r0, r1)
+            continue
+        del cols0, lens0, par0, pvals, cvals
         store: list[list[np.ndarray]] = [[] for _ in range(n_gen)]
         bucket(cells, store)
         done = [cells]
@@ -267,19 +295,7 @@ def _propagate_block(
                 new = new[np.r_[True, new[1:] != new[:-1]]]  # one per distinct cell
                 done.append(new)
                 bucket(new, store)
-        allc = np.sort(np.concatenate(done))
-        k = allc.size
-        if n_out + k > cap:
-            cap = max(2 * cap, n_out + k)
-            out_c = np.resize(out_c, cap)
-            out_v = np.resize(out_v, cap)
-        out_v[n_out : n_out + k] = buf[allc]
-        out_c[n_out : n_out + k] = (allc & mask) + lo
-        counts[r0:r1] = np.bincount(allc >> shift, minlength=r1 - r0)
-        n_out += k
-        buf[allc] = -1.0  # sparse reset
-        if pushed is not None:
-            pushed[allc] = -1.0
+        emit(np.sort(np.concatenate(done)), r0, r1)
     return counts, out_c[:n_out].copy(), out_v[:n_out].copy()
 
 
