@@ -71,21 +71,56 @@ class InformationAccretion:
 
 
 def _counts(ontology: Ontology, truth: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
-    """n(v) and n(P(v)) from a propagated bool matrix (proteins x terms)."""
-    a = truth.astype(np.int32)
-    n_term = np.asarray(a.sum(axis=0)).ravel().astype(np.int64)
-    par = ontology.parents.astype(np.int32)  # (child, parent)
-    # hits[i, v] = number of parents of v annotated to protein i
-    hits = (a @ par.T).tocsr()
-    npar = np.diff(ontology.parents.indptr)
-    full = hits.data == npar[hits.indices]
-    n_par = np.bincount(hits.indices[full], minlength=ontology.n_terms).astype(np.int64)
+    """n(v) and n(P(v)) from a propagated bool matrix (proteins x terms).
+
+    A term with one parent has ``n(P(v)) = n(parent)``. For a term with several
+    parents only the proteins of its rarest parent can have them all: those
+    (term, protein) candidates are checked against the other parents with
+    one binary search each in the sorted (protein, term) keys.
+    """
+    m = truth.tocsr()
+    m.sort_indices()
+    n_terms = ontology.n_terms
+    n_term = np.bincount(m.indices, minlength=n_terms).astype(np.int64)
+    par = ontology.parents
+    npar = np.diff(par.indptr)
+    n_par = np.zeros(n_terms, np.int64)
+    single = np.flatnonzero(npar == 1)
+    n_par[single] = n_term[par.indices[par.indptr[single]]]
+    multi = np.flatnonzero(npar > 1)
+    if multi.size and m.nnz:
+        rows = np.repeat(np.arange(m.shape[0], dtype=np.int64), np.diff(m.indptr))
+        keys = rows * n_terms + m.indices  # sorted: CSR rows in order, columns sorted
+        by_term = sp.csr_array((np.ones(m.nnz, bool), (m.indices, rows)), shape=(n_terms, m.shape[0]))
+        by_term.sort_indices()
+        # parents of each multi-parent term; the rarest one first
+        lens = npar[multi]
+        owner = np.repeat(np.arange(multi.size), lens)
+        pars = par.indices[np.repeat(par.indptr[multi] - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(lens.sum())]
+        order = np.lexsort((n_term[pars], owner))
+        pars = pars[order]
+        first = np.r_[0, np.cumsum(lens)[:-1]]
+        rarest = pars[first]
+        # candidate (term, protein) pairs from the rarest parent's proteins
+        cnt = np.diff(by_term.indptr)[rarest]
+        cand_term = np.repeat(np.arange(multi.size), cnt)
+        tot = int(cnt.sum())
+        cand_prot = by_term.indices[np.repeat(by_term.indptr[rarest] - np.r_[0, np.cumsum(cnt)[:-1]], cnt) + np.arange(tot)]
+        ok = np.ones(tot, bool)
+        for j in range(1, int(lens.max())):  # the j-th parent of each term that has one
+            has = lens[cand_term] > j
+            idx = np.flatnonzero(has)
+            q = pars[first[cand_term[idx]] + j]
+            look = cand_prot[idx].astype(np.int64) * n_terms + q
+            pos = np.minimum(np.searchsorted(keys, look), keys.size - 1)
+            ok[idx] &= keys[pos] == look
+        n_par[multi] = np.bincount(cand_term[ok], minlength=multi.size)
     # roots: their "parent set" is empty, every protein of the namespace qualifies
     per_ns = np.zeros(len(ontology.namespaces), np.int64)
     nsof = ontology.namespace_of
-    if truth.nnz:
-        rows = np.repeat(np.arange(truth.shape[0]), np.diff(truth.indptr))
-        pairs = np.unique(rows.astype(np.int64) * len(ontology.namespaces) + nsof[truth.indices])
+    if m.nnz:
+        rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+        pairs = np.unique(rows.astype(np.int64) * len(ontology.namespaces) + nsof[m.indices])
         per_ns = np.bincount(pairs % len(ontology.namespaces), minlength=len(ontology.namespaces))
     roots = npar == 0
     n_par[roots] = per_ns[nsof[roots]]
