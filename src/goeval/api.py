@@ -169,23 +169,9 @@ def evaluate(
 
     import time
 
-    from goeval.errors import check_choice
-    from goeval.sweep import grid_thresholds
+    from goeval.evaluation import check_options
 
-    # check every option before reading anything
-    check_choice(normalization, "normalization", "evaluate", ("cafa", "pred", "gt"))
-    check_choice(propagation, "propagation", "evaluate", ("max", "fill"))
-    check_choice(protein_weighting, "protein_weighting", "evaluate", ("none", "information"))
-    if thresholds != "exact":
-        try:
-            step = float(thresholds)
-        except (TypeError, ValueError):
-            raise InvalidParameterError(
-                f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {thresholds!r}."
-            ) from None
-        grid_thresholds(step)
-    if not (np.isfinite(k) and k >= 1):
-        raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {k!r}.")
+    check_options(thresholds, normalization, propagation, protein_weighting, k)  # before reading anything
     clock = time.perf_counter
     timings: dict[str, float] = {}
     t0 = clock()

@@ -243,6 +243,32 @@ def namespace_blocks(
             del c, v
 
 
+def check_options(
+    thresholds: str | float, normalization: str, propagation: str, protein_weighting: str, k: float
+) -> np.ndarray | None:
+    """Validate the evaluation options; return the threshold grid (None: exact).
+
+    Raises
+    ------
+    InvalidParameterError
+        With the parameter's name, its allowed values and the value given.
+    """
+    check_choice(normalization, "normalization", "evaluate", ("cafa", "pred", "gt"))
+    check_choice(propagation, "propagation", "evaluate", ("max", "fill"))
+    check_choice(protein_weighting, "protein_weighting", "evaluate", ("none", "information"))
+    if not (np.isfinite(k) and k >= 1):
+        raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {k!r}.")
+    if isinstance(thresholds, str) and thresholds == "exact":
+        return None
+    try:
+        step = float(thresholds)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(
+            f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {thresholds!r}."
+        ) from None
+    return grid_thresholds(step)
+
+
 def evaluate_annotations(
     ontology: Ontology,
     truth: Annotations,
@@ -262,21 +288,7 @@ def evaluate_annotations(
     excluded_terms: np.ndarray | None = None,
 ) -> EvaluationResult:
     """Evaluate methods against truth, per namespace (see :func:`goeval.evaluate`)."""
-    check_choice(normalization, "normalization", "evaluate", ("cafa", "pred", "gt"))
-    check_choice(propagation, "propagation", "evaluate", ("max", "fill"))
-    check_choice(protein_weighting, "protein_weighting", "evaluate", ("none", "information"))
-    if not (np.isfinite(k) and k >= 1):
-        raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {k!r}.")
-    grid = None
-    if isinstance(thresholds, str) and thresholds != "exact":
-        try:
-            thresholds = float(thresholds)
-        except ValueError:
-            raise InvalidParameterError(
-                f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {thresholds!r}."
-            ) from None
-    if not isinstance(thresholds, str):
-        grid = grid_thresholds(float(thresholds))
+    grid = check_options(thresholds, normalization, propagation, protein_weighting, k)
     diag: dict[str, Any] = {"ontology": {"source": ontology.source, **ontology.diagnostics}}
     with_ia = ia is not None
     iav = np.zeros(ontology.n_terms) if ia is None else np.asarray(ia, dtype=np.float64)
