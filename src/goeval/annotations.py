@@ -299,6 +299,30 @@ def _propagate_block(
     return counts, out_c[:n_out].copy(), out_v[:n_out].copy()
 
 
+def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
+    """Ancestor closure of truth sets: every entry expanded through the closure
+    CSR of the ontology, then one sort of (row, term) keys removes repeats.
+    Sparse truth (a few leaf terms per protein) makes this much cheaper than
+    the level-by-level pass used for scores."""
+    onto = annotations.ontology
+    anc = onto.ancestors_csr
+    rows = np.repeat(np.arange(m.shape[0], dtype=np.int64), np.diff(m.indptr))
+    cols = m.indices
+    lens = np.diff(anc.indptr)[cols]
+    tot = int(lens.sum())
+    a_cols = anc.indices[np.repeat(anc.indptr[cols + 1] - np.cumsum(lens), lens) + np.arange(tot)]
+    key = np.repeat(rows, lens) * onto.n_terms + a_cols
+    key.sort()
+    key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key
+    r, c = np.divmod(key, onto.n_terms)
+    indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=m.shape[0]))]
+    out = sp.csr_array((np.ones(c.size, bool), c.astype(np.int32), indptr), shape=m.shape)
+    diag = dict(annotations.diagnostics)
+    diag["entries_before_propagation"] = int(m.nnz)
+    diag["entries_after_propagation"] = int(out.nnz)
+    return Annotations(annotations.proteins, out, onto, True, diag)
+
+
 def propagate(
     annotations: Annotations, mode: str = "max", *, buffer_cells: int = _BUFFER_CELLS
 ) -> Annotations:
@@ -328,6 +352,8 @@ def propagate(
     onto = annotations.ontology
     m = annotations.matrix.tocsr()
     is_bool = m.dtype == np.bool_
+    if is_bool:
+        return _close_sets(annotations, m)
     data = m.data.astype(np.float64) if is_bool else m.data
     rows_all, cols_all, vals_all = [], [], []
     for j in range(len(onto.namespaces)):

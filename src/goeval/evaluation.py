@@ -90,13 +90,26 @@ class EvaluationResult:
 
 
 def _rows_in_namespace(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: ANN001, ANN202
-    """CSR pieces (indptr, int64 cols, data) of ``m`` restricted to columns [lo, hi) and to ``rows``."""
-    if rows is not None and not (rows.size == m.shape[0] and (rows.size == 0 or (rows[0] == 0 and (np.diff(rows) == 1).all()))):
-        m = m[rows]
+    """CSR pieces (indptr, cols, data) of ``m`` restricted to columns [lo, hi) and to ``rows``.
+
+    ``rows`` must be increasing; no row-sliced copy of ``m`` is made.
+    """
+    n = m.shape[0]
+    lengths = np.diff(m.indptr)
     keep = (m.indices >= lo) & (m.indices < hi)
-    per_row = np.add.reduceat(keep, m.indptr[:-1]) if keep.size else np.zeros(m.shape[0], np.int64)
-    per_row[np.diff(m.indptr) == 0] = 0  # reduceat quirk on empty rows
-    return np.r_[0, np.cumsum(per_row)], m.indices[keep], m.data[keep]
+    if rows is not None and rows.size != n:
+        selected = np.zeros(n, bool)
+        selected[rows] = True
+        keep &= np.repeat(selected, lengths)
+    else:
+        selected = None
+    # positions of the kept entries; per row, their count between row bounds
+    pos = np.flatnonzero(keep)
+    del keep
+    per_row = np.diff(np.searchsorted(pos, m.indptr))
+    if selected is not None:
+        per_row = per_row[selected]
+    return np.r_[0, np.cumsum(per_row)], m.indices[pos], m.data[pos]
 
 
 def _select_terms(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None, allowed: np.ndarray):  # noqa: ANN202
