@@ -610,7 +610,7 @@ def read_ia(path: PathLike) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         _slow_scan(body, path, start, check)
         raise
     terms = np.asarray(table.column("t").to_pylist(), dtype=object)
-    ia = table.column("v").to_numpy().astype(np.float64, copy=True)
+    ia = _scores_column(table, "v")  # (ChunkedArray.to_numpy would import pandas)
     nonfinite = ~np.isfinite(ia)
     counts["non_finite_set_to_zero"] = int(nonfinite.sum())
     counts["negative"] = int((ia < 0).sum())
