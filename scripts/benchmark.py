@@ -496,6 +496,8 @@ def run_case(case: Case, args: argparse.Namespace, tools: Tools, use_time_v: boo
             if out.exists():
                 shutil.rmtree(out)
             out.parent.mkdir(parents=True, exist_ok=True)
+            if args.settle > 0:  # let the system settle (page reclaim after a large process)
+                time.sleep(args.settle)
             log(f"{case.name} {cfg.key} run {rep}/{args.repeats}: {shlex.join(cmd)}")
             rec = measure(cmd, run_dir / "logs" / f"{cfg.key}.rep{rep}", use_time_v)
             rec.update({"case": case.name, "config": cfg.key, "tool": cfg.tool,
@@ -792,7 +794,8 @@ def markdown_report(report: dict) -> str:
         f"- date: {m.get('date')}; host: {m.get('hostname')}; CPU: {m.get('cpu', '?')} "
         f"x {m.get('cpus')}; memory: {m.get('mem_total_gib', '?')} GiB",
         f"- goeval: {goeval}; cafaeval: {cafaeval}",
-        f"- {meta['repeats']} run(s) per configuration, interleaved; wall time and peak RSS from "
+        f"- {meta['repeats']} run(s) per configuration, interleaved, {meta.get('settle', 0):g} s pause before "
+        f"each; wall time and peak RSS from "
         f"{meta['measured_with']}; load average {meta['loadavg_start']:.2f} at start, "
         f"{meta.get('loadavg_end', 0.0):.2f} at end",
         "- cells: median (min–max); ratios use medians",
@@ -933,6 +936,9 @@ def get_parser() -> argparse.ArgumentParser:
     parser.add_argument("--only", choices=["goeval", "cafaeval"], help="run only one tool")
     parser.add_argument("--repeats", type=int, default=3, metavar="N",
                         help="runs per configuration, interleaved (default: 3)")
+    parser.add_argument("--settle", type=float, default=5.0, metavar="SECONDS",
+                        help="pause before every timed run, the same for both tools, so that one "
+                             "run does not pay for the memory the previous one gave back (default: 5)")
     parser.add_argument("--parity", action="store_true",
                         help="compare goeval's curves.tsv with cafaeval's un-rounded results at the "
                              "thresholds both grids share exactly")
@@ -978,6 +984,7 @@ def main(argv: list[str] | None = None) -> int:
         "cafaeval": str(tools.cafaeval) if tools.cafaeval else None,
         "cafaeval_version": tools.cafaeval_version,
         "repeats": args.repeats,
+        "settle": args.settle,
         "only": args.only,
         "measured_with": "/usr/bin/time -v" if use_time_v else "os.wait4 rusage",
         "loadavg_start": os.getloadavg()[0],
