@@ -7,7 +7,7 @@ The protocol is the one of ``../shared/bench/BENCHMARK.md`` (see
 * inputs are synthetic, GO-like cases written by ``gen_synthetic.py``
   (generated on first use, reused afterwards);
 * both tools run as cold command-line processes, on the same inputs, in the
-  same session, interleaved (goeval, cafaeval, goeval, cafaeval, ...), each
+  same run, interleaved (goeval, cafaeval, goeval, cafaeval, ...), each
   run under ``/usr/bin/time -v`` for wall time and peak RSS;
 * the report gives medians with min/max over ``--repeats`` runs and the
   ratios cafaeval/goeval (time) and goeval/cafaeval (peak RSS);
