@@ -34,7 +34,6 @@ def run_once(cmd: list[str]) -> tuple[float, float]:
         seconds = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
         rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr).group(1)) / 1024
         return seconds, rss
-    import resource
     import time
 
     t = time.perf_counter()

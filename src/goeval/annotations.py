@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from goeval._csr import gather_rows
 from goeval.errors import check_choice
 from goeval.io.tables import PairTable
 from goeval.ontology import Ontology, TermStatus
@@ -250,9 +251,7 @@ def _propagate_block(
         # fast path: an input that is already consistent (every parent present,
         # and for max with a score >= the child's) needs no level-by-level pass
         cols0 = cells & mask
-        lens0 = p_ptr[cols0 + 1] - p_ptr[cols0]
-        tot0 = int(lens0.sum())
-        par0 = p_ind[np.repeat(p_ptr[cols0 + 1] - np.cumsum(lens0), lens0) + np.arange(tot0)]
+        lens0, par0 = gather_rows(p_ptr, p_ind, cols0)
         pvals = buf[np.repeat(cells - cols0, lens0) + par0]
         cvals = np.repeat(data[a:b], lens0)
         if bool((pvals >= 0).all()) and (pushed is not None or bool((pvals >= cvals).all())):
@@ -273,12 +272,9 @@ def _propagate_block(
             if g == 0:
                 break
             cols = level & mask
-            starts, ends = p_ptr[cols], p_ptr[cols + 1]
-            lens = ends - starts
-            tot = int(lens.sum())
-            if tot == 0:
+            lens, par = gather_rows(p_ptr, p_ind, cols)
+            if par.size == 0:
                 continue
-            par = p_ind[np.repeat(ends - np.cumsum(lens), lens) + np.arange(tot)]
             target = np.repeat(level - cols, lens) + par
             vals = np.repeat(buf[level], lens)
             dest = pushed if pushed is not None else buf
@@ -308,9 +304,7 @@ def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
     anc = onto.ancestors_csr
     rows = np.repeat(np.arange(m.shape[0], dtype=np.int64), np.diff(m.indptr))
     cols = m.indices
-    lens = np.diff(anc.indptr)[cols]
-    tot = int(lens.sum())
-    a_cols = anc.indices[np.repeat(anc.indptr[cols + 1] - np.cumsum(lens), lens) + np.arange(tot)]
+    lens, a_cols = gather_rows(anc.indptr, anc.indices, cols)
     key = np.repeat(rows, lens) * onto.n_terms + a_cols
     key.sort()
     key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key
@@ -396,10 +390,7 @@ def is_consistent(annotations: Annotations) -> bool:
     p = annotations.ontology.parents
     rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
     cols = m.indices
-    lens = np.diff(p.indptr)[cols]
-    starts = p.indptr[cols]
-    tot = int(lens.sum())
-    par = p.indices[np.repeat(starts - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(tot)]
+    lens, par = gather_rows(p.indptr, p.indices, cols)
     r = np.repeat(rows, lens)
     v = np.repeat(m.data if m.dtype != np.bool_ else np.ones(m.nnz), lens)
     n = m.shape[1]

@@ -9,7 +9,7 @@ IA) and returns curves and optima (pandas DataFrames on demand); the arithmetic 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from goeval._csr import gather_rows
 from goeval.annotations import Annotations, propagate
 from goeval.errors import GoevalError, GoevalWarning, InvalidParameterError, check_choice
 from goeval.ontology import Ontology
@@ -94,19 +95,16 @@ def _counts(ontology: Ontology, truth: sp.csr_array) -> tuple[np.ndarray, np.nda
         by_term = sp.csr_array((np.ones(m.nnz, bool), (m.indices, rows)), shape=(n_terms, m.shape[0]))
         by_term.sort_indices()
         # parents of each multi-parent term; the rarest one first
-        lens = npar[multi]
+        lens, pars = gather_rows(par.indptr, par.indices, multi)
         owner = np.repeat(np.arange(multi.size), lens)
-        pars = par.indices[np.repeat(par.indptr[multi] - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(lens.sum())]
         order = np.lexsort((n_term[pars], owner))
         pars = pars[order]
         first = np.r_[0, np.cumsum(lens)[:-1]]
         rarest = pars[first]
         # candidate (term, protein) pairs from the rarest parent's proteins
-        cnt = np.diff(by_term.indptr)[rarest]
+        cnt, cand_prot = gather_rows(by_term.indptr, by_term.indices, rarest)
         cand_term = np.repeat(np.arange(multi.size), cnt)
-        tot = int(cnt.sum())
-        cand_prot = by_term.indices[np.repeat(by_term.indptr[rarest] - np.r_[0, np.cumsum(cnt)[:-1]], cnt) + np.arange(tot)]
-        ok = np.ones(tot, bool)
+        ok = np.ones(cand_prot.size, bool)
         for j in range(1, int(lens.max())):  # the j-th parent of each term that has one
             has = lens[cand_term] > j
             idx = np.flatnonzero(has)

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from goeval._csr import gather_rows
 from goeval.errors import InvalidParameterError, OntologyError
 from goeval.io.obo import RawOntology
 
@@ -302,12 +303,9 @@ def _generations(parents: sp.csr_array) -> np.ndarray:
     g = 0
     while frontier.size:
         gen[frontier] = g
-        starts, ends = children.indptr[frontier], children.indptr[frontier + 1]
-        lens = ends - starts
-        if lens.sum() == 0:
+        _lens, kids = gather_rows(children.indptr, children.indices, frontier)
+        if kids.size == 0:
             break
-        kids = children.indices[np.repeat(ends - lens.cumsum(), lens) + np.arange(lens.sum())]
-        kids = np.asarray(kids)
         uniq, cnt = np.unique(kids, return_counts=True)
         waiting[uniq] -= cnt
         frontier = uniq[waiting[uniq] == 0]

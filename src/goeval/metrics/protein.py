@@ -22,7 +22,6 @@ proteins (``|P_i| > 0``; for ``wpr``: ``sum_P ia > 0``), the rest over all
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
