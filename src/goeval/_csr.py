@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["gather_rows"]
+__all__ = ["gather_rows", "column_block"]
 
 
 def gather_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -36,3 +36,28 @@ def gather_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tu
         return lens, indices[:0]
     offsets = np.repeat(starts - (np.cumsum(lens) - lens), lens) + np.arange(tot)
     return lens, indices[offsets]
+
+
+def column_block(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: ANN001, ANN201
+    """CSR pieces (indptr, cols, data) of ``m`` restricted to columns [lo, hi) and to ``rows``.
+
+    ``m`` is a scipy CSR array; ``rows`` (optional) must be increasing. The
+    columns keep their global numbers and their order within each row; no
+    row-sliced copy of ``m`` is made.
+    """
+    n = m.shape[0]
+    lengths = np.diff(m.indptr)
+    keep = (m.indices >= lo) & (m.indices < hi)
+    if rows is not None and rows.size != n:
+        selected = np.zeros(n, bool)
+        selected[rows] = True
+        keep &= np.repeat(selected, lengths)
+    else:
+        selected = None
+    # positions of the kept entries; per row, their count between row bounds
+    pos = np.flatnonzero(keep)
+    del keep
+    per_row = np.diff(np.searchsorted(pos, m.indptr))
+    if selected is not None:
+        per_row = per_row[selected]
+    return np.r_[0, np.cumsum(per_row)], m.indices[pos], m.data[pos]

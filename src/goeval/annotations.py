@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from goeval._csr import gather_rows
+from goeval._csr import column_block, gather_rows
 from goeval.errors import check_choice
 from goeval.io.tables import PairTable
 from goeval.ontology import Ontology, TermStatus
@@ -76,15 +76,14 @@ class Annotations:
         """The rows restricted to one namespace's terms (columns keep global indices)."""
         s = self.ontology.namespace_slice(name)
         m = self.matrix.tocsr()
-        cols = m.indices
-        keep = (cols >= s.start) & (cols < s.stop)
-        rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[keep]
-        counts = np.bincount(rows, minlength=m.shape[0])
-        sel = np.flatnonzero(counts > 0) if drop_empty else np.arange(m.shape[0])
-        new_row = np.full(m.shape[0], -1)
-        new_row[sel] = np.arange(sel.size)
-        indptr = np.r_[0, np.cumsum(counts[sel])]
-        sub = sp.csr_array((m.data[keep], cols[keep], indptr), shape=(sel.size, m.shape[1]))
+        ptr, cols, data = column_block(m, s.start, s.stop)
+        counts = np.diff(ptr)
+        if drop_empty:
+            sel = np.flatnonzero(counts > 0)
+            ptr = np.r_[0, np.cumsum(counts[sel])]
+        else:
+            sel = np.arange(m.shape[0])
+        sub = sp.csr_array((data, cols, ptr), shape=(sel.size, m.shape[1]))
         return Annotations(self.proteins[sel], sub, self.ontology, self.propagated, dict(self.diagnostics))
 
     def to_frame(self):  # noqa: ANN201 - pandas.DataFrame
@@ -345,25 +344,16 @@ def propagate(
     check_choice(mode, "mode", "propagate", ("max", "fill"))
     onto = annotations.ontology
     m = annotations.matrix.tocsr()
-    is_bool = m.dtype == np.bool_
-    if is_bool:
+    if m.dtype == np.bool_:
         return _close_sets(annotations, m)
-    data = m.data.astype(np.float64) if is_bool else m.data
     rows_all, cols_all, vals_all = [], [], []
     for j in range(len(onto.namespaces)):
         lo, hi = int(onto.bounds[j]), int(onto.bounds[j + 1])
-        keep = (m.indices >= lo) & (m.indices < hi)
-        if not keep.any():
+        ptr, cols, data = column_block(m, lo, hi)
+        if cols.size == 0:
             continue
-        row_of = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[keep]
-        counts = np.bincount(row_of, minlength=m.shape[0])
-        present = np.flatnonzero(counts)
-        ptr = np.r_[0, np.cumsum(counts[present])]
-        cnt, c, v = _propagate_block(
-            ptr, m.indices[keep].astype(np.int64), data[keep], onto, lo, hi,
-            "max" if is_bool else mode, buffer_cells,
-        )
-        rows_all.append(np.repeat(present, cnt))
+        cnt, c, v = _propagate_block(ptr, cols.astype(np.int64), data, onto, lo, hi, mode, buffer_cells)
+        rows_all.append(np.repeat(np.arange(m.shape[0]), cnt))
         cols_all.append(c)
         vals_all.append(v)
     if rows_all:
@@ -376,8 +366,7 @@ def propagate(
         r = c = np.zeros(0, np.int64)
         v = np.zeros(0)
     indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=m.shape[0]))]
-    vals = np.ones(c.size, bool) if is_bool else v
-    out = sp.csr_array((vals, c.astype(np.int32), indptr), shape=m.shape)
+    out = sp.csr_array((v, c.astype(np.int32), indptr), shape=m.shape)
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)
     diag["entries_after_propagation"] = int(out.nnz)

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from goeval._csr import column_block
 from goeval.annotations import _BUFFER_CELLS, Annotations, _propagate_block
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, OPTIMA, best_index, protein_curves
@@ -87,29 +88,6 @@ class EvaluationResult:
     def __repr__(self) -> str:
         methods = sorted({r["method"] for r in self.summary_records})
         return f"<EvaluationResult: {len(methods)} methods, {len(self.summary_records)} optima>"
-
-
-def _rows_in_namespace(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: ANN001, ANN202
-    """CSR pieces (indptr, cols, data) of ``m`` restricted to columns [lo, hi) and to ``rows``.
-
-    ``rows`` must be increasing; no row-sliced copy of ``m`` is made.
-    """
-    n = m.shape[0]
-    lengths = np.diff(m.indptr)
-    keep = (m.indices >= lo) & (m.indices < hi)
-    if rows is not None and rows.size != n:
-        selected = np.zeros(n, bool)
-        selected[rows] = True
-        keep &= np.repeat(selected, lengths)
-    else:
-        selected = None
-    # positions of the kept entries; per row, their count between row bounds
-    pos = np.flatnonzero(keep)
-    del keep
-    per_row = np.diff(np.searchsorted(pos, m.indptr))
-    if selected is not None:
-        per_row = per_row[selected]
-    return np.r_[0, np.cumsum(per_row)], m.indices[pos], m.data[pos]
 
 
 def _select_terms(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None, allowed: np.ndarray):  # noqa: ANN202
@@ -225,7 +203,7 @@ def namespace_blocks(
     for j in ns_list:
         lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
         label = ontology.labels[j]
-        t_ptr, t_cols, _ = _rows_in_namespace(tm, lo, hi, rows_all)
+        t_ptr, t_cols, _ = column_block(tm, lo, hi, rows_all)
         t_ptr, t_cols, _ = _select_terms(t_ptr, t_cols, None, allowed)
         has = np.diff(t_ptr) > 0
         bench = rows_all[has]
@@ -240,7 +218,7 @@ def namespace_blocks(
             md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
             brow = bench_pos[target_row]
             sel = np.flatnonzero(brow >= 0)  # increasing benchmark rows
-            p_ptr, p_cols, p_data = _rows_in_namespace(pm, lo, hi, sel)
+            p_ptr, p_cols, p_data = column_block(pm, lo, hi, sel)
             md["proteins_with_predictions"] = int((np.diff(p_ptr) > 0).sum())
             md["entries"] = int(p_cols.size)
             counts = np.zeros(n_bench, dtype=np.int64)
