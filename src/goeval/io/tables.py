@@ -89,18 +89,7 @@ def _encode(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     """Dictionary-encode a string column: (int32 codes, unique strings)."""
     if not pa.types.is_dictionary(col.type):
         col = pc.dictionary_encode(col)
-    table = pa.table({"c": col}).unify_dictionaries()
-    col = table.column("c")
-    if col.num_chunks == 0:
-        return np.zeros(0, np.int32), np.zeros(0, dtype=object)
-    dictionary = col.chunk(0).dictionary
-    codes = np.empty(len(col), dtype=np.int32)
-    pos = 0
-    for c in col.chunks:
-        idx = c.indices
-        codes[pos : pos + len(idx)] = _numpy(idx, np.int32) if idx.null_count == 0 else idx.fill_null(-1).to_numpy()
-        pos += len(idx)
-    return codes, np.asarray(dictionary.to_pylist(), dtype=object)
+    return _encode_chunks(list(col.chunks), len(col))
 
 
 def _encode_chunks(chunks: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
