@@ -1,0 +1,229 @@
+"""Evaluation options, declared and validated in one place.
+
+:class:`EvaluationOptions` is the single description of how an evaluation is
+run. The path-taking :func:`goeval.evaluate`, the in-memory
+:func:`goeval.evaluation.evaluate_annotations`, the command line (which
+builds its options from :data:`FIELDS`) and ``diagnostics["options"]`` all
+read it, so a value is checked once, before any input is read, and every
+entry point accepts exactly the same options.
+
+Examples
+--------
+>>> from goeval.options import EvaluationOptions
+>>> opts = EvaluationOptions.resolve(thresholds=0.01, normalization="cafa")
+>>> opts.grid.size, float(opts.grid[5])
+(100, 0.06)
+>>> EvaluationOptions.resolve(k=0.5)
+Traceback (most recent call last):
+...
+goeval.errors.InvalidParameterError: The 'k' parameter of evaluate must be a number >= 1; got 0.5.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError, check_choice
+
+__all__ = ["EvaluationOptions", "FIELDS", "MAX_GRID_THRESHOLDS", "grid_thresholds"]
+
+#: Largest number of grid thresholds accepted (a step of 1e-7). Each threshold
+#: costs a few hundred bytes per curve and per method and namespace; a smaller
+#: step would need gigabytes before any input is read.
+MAX_GRID_THRESHOLDS = 10_000_000
+
+_NORMALIZATIONS = ("cafa", "pred", "gt")
+_PROPAGATIONS = ("max", "fill")
+_WEIGHTINGS = ("none", "information")
+
+
+def grid_thresholds(step: float) -> np.ndarray:
+    """Thresholds ``tau_j = j / N`` for ``j = 1 .. N``, ``N = round(1 / step)``.
+
+    Computed from integers, so 0.06 is exactly the double nearest to 0.06
+    (``np.arange(0.01, 1, 0.01)`` gives 0.060000000000000005 there).
+
+    Raises
+    ------
+    InvalidParameterError
+        Unless ``0 < step <= 1``, ``1 / step`` is an integer and the grid has
+        at most :data:`MAX_GRID_THRESHOLDS` thresholds.
+    """
+    if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step <= 1):
+        raise InvalidParameterError(f"The threshold step must lie in (0, 1]; got {step!r}.")
+    n = int(round(1.0 / step))
+    if abs(n * step - 1.0) > 1e-9:
+        raise InvalidParameterError(
+            f"The threshold step must divide 1 exactly (e.g. 0.01, 0.05, 0.1); got {step!r}."
+        )
+    if n > MAX_GRID_THRESHOLDS:
+        raise InvalidParameterError(
+            f"The threshold step {step!r} gives {n:,} thresholds (at most {MAX_GRID_THRESHOLDS:,}); "
+            "use a larger step, or 'exact' for every distinct score."
+        )
+    return np.arange(1, n + 1) / n
+
+
+def _help(text: str, **extra: Any) -> dict[str, Any]:
+    return {"help": text, **extra}
+
+
+@dataclass(frozen=True)
+class EvaluationOptions:
+    """How a protein-centric evaluation is run (validated on creation).
+
+    Parameters
+    ----------
+    thresholds : 'exact' or float, default 'exact'
+        ``'exact'``: every distinct propagated score (the reported optimum is
+        the true one); a step such as 0.01 gives ``tau_j = j * step``.
+    normalization : {'cafa', 'pred', 'gt'}, default 'cafa'
+        ``cafa``: precision-type averages over covered proteins, the rest
+        over all benchmark proteins; ``pred``: all over covered; ``gt``: all
+        over all.
+    propagation : {'max', 'fill'}, default 'max'
+        Prediction propagation (CONVENTIONS §2).
+    exclude_roots : bool, default False
+        Drop root terms from truth and predictions (CAFA2 ``noroot``).
+    root_as_prediction : bool, default False
+        Count the root as predicted for every protein (CR13 §3.4).
+    k : float, default 2
+        Order of the semantic distance ``S_k = (ru^k + mi^k)^(1/k)``, ``k >= 1``.
+    namespaces : tuple of str or None, default None (all)
+        Namespace labels (``BPO``, ...) or OBO names; non-empty, no repeats.
+    protein_weighting : {'none', 'information'}, default 'none'
+        Averaging of weighted precision/recall: plain (CAFA) or by ``i(T)``.
+    relations : tuple of str, default ('is_a', 'part_of')
+        Relations followed when an ontology is loaded from a path.
+    pseudocount : float, default 1
+        Pseudo-count of an IA estimated from annotations (``ia_annotations``).
+
+    Raises
+    ------
+    InvalidParameterError
+        With the parameter's name, its allowed values and the value given.
+    """
+
+    thresholds: str | float = field(default="exact", metadata=_help(
+        "'exact' (every distinct score, default) or a grid step such as 0.01", metavar="exact|STEP"))
+    normalization: str = field(default="cafa", metadata=_help(
+        "cafa: precision over covered proteins, the rest over all (default)", choices=_NORMALIZATIONS))
+    propagation: str = field(default="max", metadata=_help(
+        "prediction propagation (default max)", choices=_PROPAGATIONS))
+    exclude_roots: bool = field(default=False, metadata=_help("drop root terms from truth and predictions"))
+    root_as_prediction: bool = field(default=False, metadata=_help(
+        "count the root as predicted for every protein (Clark & Radivojac 2013 §3.4)"))
+    k: float = field(default=2.0, metadata=_help("order of the semantic distance S_k (default 2)", metavar="K"))
+    namespaces: tuple[str, ...] | None = field(default=None, metadata=_help(
+        "namespaces to evaluate (default all)", metavar="BPO,MFO,CCO"))
+    protein_weighting: str = field(default="none", metadata=_help(
+        "average weighted precision/recall plainly (CAFA) or weighted by i(T)", choices=_WEIGHTINGS))
+    relations: tuple[str, ...] = field(default=("is_a", "part_of"), metadata=_help(
+        "relations to follow (default: is_a,part_of)", metavar="R1,R2"))
+    pseudocount: float = field(default=1.0, metadata=_help(
+        "pseudo-count of an IA estimated with --ia-annotations (default 1)", metavar="C"))
+
+    def __post_init__(self) -> None:
+        check_choice(self.normalization, "normalization", "evaluate", _NORMALIZATIONS)
+        check_choice(self.propagation, "propagation", "evaluate", _PROPAGATIONS)
+        check_choice(self.protein_weighting, "protein_weighting", "evaluate", _WEIGHTINGS)
+        for name in ("exclude_roots", "root_as_prediction"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise InvalidParameterError(
+                    f"The {name!r} parameter of evaluate must be True or False; got {getattr(self, name)!r}.")
+        if isinstance(self.k, bool) or not isinstance(self.k, (int, float)) or not (math.isfinite(self.k) and self.k >= 1):
+            raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {self.k!r}.")
+        if isinstance(self.pseudocount, bool) or not isinstance(self.pseudocount, (int, float)) or not (
+                math.isfinite(self.pseudocount) and self.pseudocount >= 0):
+            raise InvalidParameterError(
+                f"The 'pseudocount' parameter of evaluate must be a number >= 0; got {self.pseudocount!r}.")
+        object.__setattr__(self, "thresholds", _check_thresholds(self.thresholds))
+        object.__setattr__(self, "namespaces", _check_names(self.namespaces, "namespaces", allow_none=True))
+        object.__setattr__(self, "relations", _check_names(self.relations, "relations", allow_none=False))
+        object.__setattr__(self, "k", float(self.k))
+        object.__setattr__(self, "pseudocount", float(self.pseudocount))
+        object.__setattr__(self, "_grid", None if self.thresholds == "exact" else grid_thresholds(self.thresholds))
+
+    @classmethod
+    def resolve(cls, options: "EvaluationOptions | None" = None, **overrides: Any) -> "EvaluationOptions":
+        """``options`` (default: the defaults) with ``overrides`` applied, validated.
+
+        Raises
+        ------
+        InvalidParameterError
+            An unknown option name or an invalid value.
+        """
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise InvalidParameterError(
+                f"Unknown evaluation option(s) {unknown}; the options are {sorted(names)}.")
+        if options is not None and not isinstance(options, cls):
+            raise InvalidParameterError(
+                f"The 'options' parameter of evaluate must be an EvaluationOptions; got {type(options).__name__}.")
+        base = options if options is not None else cls()
+        return replace(base, **overrides) if overrides else base
+
+    @property
+    def grid(self) -> np.ndarray | None:
+        """The grid thresholds (ascending), or None for exact thresholds."""
+        return self._grid  # type: ignore[attr-defined]
+
+    @property
+    def threshold_label(self) -> str:
+        """``'exact'`` or ``'grid step 0.01 (100 thresholds)'``."""
+        g = self.grid
+        return "exact" if g is None else f"grid step {1 / g.size:g} ({g.size} thresholds)"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain values for ``diagnostics["options"]`` (JSON-ready)."""
+        out = asdict(self)
+        out["thresholds"] = self.threshold_label
+        out["namespaces"] = None if self.namespaces is None else list(self.namespaces)
+        out["relations"] = list(self.relations)
+        return out
+
+
+def _check_thresholds(value: Any) -> str | float:
+    if isinstance(value, str):
+        text = value.strip()
+        if text == "exact":
+            return "exact"
+        try:
+            value = float(text)
+        except ValueError:
+            raise InvalidParameterError(
+                f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {value!r}."
+            ) from None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise InvalidParameterError(
+            f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {value!r}.")
+    grid_thresholds(float(value))  # raises with the reason
+    return float(value)
+
+
+def _check_names(value: Any, name: str, *, allow_none: bool) -> tuple[str, ...] | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, str):
+        value = [x.strip() for x in value.split(",")]
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise InvalidParameterError(f"The {name!r} parameter of evaluate must be a list of names; got {value!r}.") from None
+    if not items or any(not isinstance(x, str) or not x.strip() for x in items):
+        raise InvalidParameterError(
+            f"The {name!r} parameter of evaluate must be a non-empty list of names; got {value!r}.")
+    items = tuple(x.strip() for x in items)
+    dup = sorted({x for x in items if items.count(x) > 1})
+    if dup:
+        raise InvalidParameterError(f"The {name!r} parameter of evaluate lists {dup} more than once; got {value!r}.")
+    return items
+
+
+#: The option fields in declaration order (the command line builds its flags from them).
+FIELDS = tuple(fields(EvaluationOptions))
