@@ -89,7 +89,7 @@ def test_ia_header_and_nonfinite(tmp_path):
     terms, ia, counts = read_ia(write(tmp_path, "ia.tsv", "term\tia\nGO:1\t0.5\nGO:2\tinf\nGO:3\t-0.25\n"))
     assert terms.tolist() == ["GO:1", "GO:2", "GO:3"]
     np.testing.assert_array_equal(ia, [0.5, 0.0, -0.25])
-    assert counts == {"header_lines": 1, "non_finite_set_to_zero": 1, "negative": 1, "rows": 3}
+    assert counts == {"header_lines": 1, "non_finite_set_to_zero": 1, "negative": 1, "duplicate_terms": 0, "rows": 3}
 
 
 def test_ia_bad_value(tmp_path):
