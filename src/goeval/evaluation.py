@@ -17,7 +17,8 @@ import numpy as np
 from goeval._csr import column_block
 from goeval.annotations import _BUFFER_CELLS, Annotations, _propagate_block
 from goeval.errors import InvalidParameterError, check_choice
-from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, OPTIMA, best_index, protein_curves
+from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, best_index, protein_curves
+from goeval.metrics.registry import PROTEIN_MEASURES
 from goeval.ontology import Ontology
 from goeval.sweep import exact_thresholds, grid_thresholds, sweep
 
@@ -329,18 +330,19 @@ def evaluate_annotations(
         frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
         frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
         curve_frames.append(frame)
-        for measure, (col, kind, pc, rc, ruc, mic, covc) in OPTIMA.items():
+        for ms in PROTEIN_MEASURES:
+            col = ms.column
             if col not in cur:
                 continue
-            i = best_index(cur[col], kind, ok)
+            i = best_index(cur[col], ms.direction, ok)
             if i < 0:
                 continue
             summary_rows.append({
-                "method": name, "namespace": label, "measure": measure, "value": float(cur[col][i]),
-                "threshold": float(cur["threshold"][i]), "coverage": float(cur[covc][i]),
-                "precision": float(cur[pc][i]), "recall": float(cur[rc][i]),
-                "ru": float(cur[ruc][i]) if ruc in cur else np.nan,
-                "mi": float(cur[mic][i]) if mic in cur else np.nan,
+                "method": name, "namespace": label, "measure": ms.name, "value": float(cur[col][i]),
+                "threshold": float(cur["threshold"][i]), "coverage": float(cur[ms.coverage][i]),
+                "precision": float(cur[ms.precision][i]), "recall": float(cur[ms.recall][i]),
+                "ru": float(cur[ms.ru][i]) if ms.ru in cur else np.nan,
+                "mi": float(cur[ms.mi][i]) if ms.mi in cur else np.nan,
             })
     cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS]
     if curve_frames:

@@ -19,36 +19,64 @@ This is the multi-threshold analogue of scikit-learn's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Iterable
 
 import numpy as np
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["SweepStats", "sweep", "grid_thresholds", "exact_thresholds", "STAT_NAMES"]
+__all__ = ["SweepStats", "sweep", "grid_thresholds", "exact_thresholds", "STAT_NAMES", "STAT_DEFINITIONS"]
+
+#: Per-protein quantities of a predicted set at one threshold (``sweep``
+#: sums them over proteins): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when
+#: not covered), rc ``tp/|T|``, tp ``|T ∩ P|``, npred ``|P|``, ntrue_cov
+#: ``|T|`` of covered proteins, covered_w ``[sum_P ia > 0]``, wpr
+#: ``sum_{T∩P} ia / sum_P ia``, wrc ``sum_{T∩P} ia / i(T)``, ru
+#: ``sum_{T-P} ia``, mi ``sum_{P-T} ia``, ia_tp ``sum_{T∩P} ia`` and
+#: ia_pred ``sum_P ia`` (the last two pooled for micro averages).
+BASE_QUANTITIES: tuple[str, ...] = (
+    "covered", "pr", "rc", "tp", "npred", "ntrue_cov", "covered_w", "wpr", "wrc", "ru", "mi", "ia_tp", "ia_pred",
+)
+
+#: Every sum of :class:`SweepStats`: name -> (per-protein quantity, power p).
+#: The sum is ``sum_i w_i * i(T_i)**p * quantity_i`` with the protein
+#: weights ``w_i`` of :func:`sweep` (1 by default): the ``it_*`` sums are the
+#: plain sums under the protein weights ``w_i * i(T_i)`` (``it2_cov_w``:
+#: ``w_i * i(T_i)**2``), used for ``wru``/``wmi`` (CR13 eqs. 4-5) and for
+#: ``protein_weighting='information'`` (CR13 §3.4.1).
+STAT_DEFINITIONS: dict[str, tuple[str, int]] = {
+    "covered": ("covered", 0),
+    "pr": ("pr", 0),
+    "rc": ("rc", 0),
+    "tp": ("tp", 0),
+    "npred": ("npred", 0),
+    "ntrue_cov": ("ntrue_cov", 0),
+    "covered_w": ("covered_w", 0),
+    "wpr": ("wpr", 0),
+    "wrc": ("wrc", 0),
+    "ru": ("ru", 0),
+    "mi": ("mi", 0),
+    "it_ru": ("ru", 1),
+    "it_mi": ("mi", 1),
+    "it_wpr": ("wpr", 1),
+    "it_wrc": ("wrc", 1),
+    "it_cov_w": ("covered_w", 1),
+    "it2_cov_w": ("covered_w", 2),
+    "ia_tp": ("ia_tp", 0),
+    "ia_pred": ("ia_pred", 0),
+    "it_cov": ("covered", 1),
+}
 
 #: Per-threshold sums produced by :func:`sweep` (all over benchmark proteins).
-STAT_NAMES: tuple[str, ...] = (
-    "covered",  # |P_i| > 0
-    "pr",  # tp/|P| (covered proteins)
-    "rc",  # tp/|T|
-    "tp",  # |T ∩ P|
-    "npred",  # |P|
-    "ntrue_cov",  # |T| of covered proteins
-    "covered_w",  # sum_P ia > 0
-    "wpr",  # sum_{T∩P} ia / sum_P ia
-    "wrc",  # sum_{T∩P} ia / i(T)
-    "ru",  # sum_{T-P} ia
-    "mi",  # sum_{P-T} ia
-    "it_ru",  # i(T) * ru
-    "it_mi",  # i(T) * mi
-    "it_wpr",  # i(T) * wpr
-    "it_wrc",  # i(T) * wrc
-    "it_cov_w",  # i(T) * [covered_w]
-    "it2_cov_w",  # i(T)^2 * [covered_w]
-    "ia_tp",  # sum_{T∩P} ia (micro)
-    "ia_pred",  # sum_P ia (micro)
-    "it_cov",  # i(T) of covered proteins (micro, 'pred')
-)
+STAT_NAMES: tuple[str, ...] = tuple(STAT_DEFINITIONS)
+
+#: How the sums of the i(T)-weighted view (:meth:`SweepStats.information_weighted`)
+#: are read from the plain ones: under weights ``w_i i(T_i)``, covered_w is
+#: it_cov_w, and the view's own ``it_cov_w`` is it2_cov_w.
+_INFORMATION_VIEW = {
+    "covered": "it_cov", "covered_w": "it_cov_w", "wpr": "it_wpr", "wrc": "it_wrc",
+    "ru": "it_ru", "mi": "it_mi", "it_cov_w": "it2_cov_w",
+}
 
 
 @dataclass
@@ -59,34 +87,95 @@ class SweepStats:
     ----------
     thresholds : ndarray of float64, shape (n_thresholds,)
         Ascending decision thresholds.
-    sums : dict of str to ndarray of float64, shape (n_thresholds,)
-        For each name of :data:`STAT_NAMES`, the sum over proteins at each
-        threshold.
-    n : int
-        Benchmark proteins (non-empty truth).
-    n_true : int
-        ``sum_i |T_i|``.
-    it_sum, it2_sum : float
-        ``sum_i i(T_i)`` and ``sum_i i(T_i)^2`` (bits, bits^2).
+    sums : dict of str to ndarray of float64, shape (n_thresholds,) or (B, n_thresholds)
+        For each name of :data:`STAT_NAMES`, the (weighted) sum over proteins
+        at each threshold (:data:`STAT_DEFINITIONS`); one row per weight
+        vector when :func:`sweep` was given weights of shape (B, n).
+    n : int, float or ndarray of shape (B,)
+        Benchmark proteins (non-empty truth); with weights, ``sum_i w_i``.
+    n_true : int, float or ndarray of shape (B,)
+        ``sum_i w_i |T_i|``.
+    it_sum, it2_sum : float or ndarray of shape (B,)
+        ``sum_i w_i i(T_i)`` and ``sum_i w_i i(T_i)^2`` (bits, bits^2).
+
+    Notes
+    -----
+    The combination contract (what a chunked or distributed backend relies
+    on): the statistics of a set of proteins are the sum of those of any
+    partition of it into chunks, computed over the same thresholds with the
+    same IA and the same weights per protein. ``a + b``, ``a += b`` and
+    :meth:`combine` add every field; the curves and optima of
+    :mod:`goeval.metrics.protein` are functions of the combined statistics
+    only. Sums of chunks equal the sums of the whole up to floating-point
+    rounding (the order of additions differs).
     """
 
     thresholds: np.ndarray
     sums: dict[str, np.ndarray]
-    n: int
-    n_true: int
-    it_sum: float
-    it2_sum: float
+    n: Any
+    n_true: Any
+    it_sum: Any
+    it2_sum: Any
+
+    @property
+    def n_replicates(self) -> int | None:
+        """B for statistics of weights of shape (B, n), else None."""
+        first = next(iter(self.sums.values()), None)
+        return None if first is None or first.ndim == 1 else int(first.shape[0])
 
     def __iadd__(self, other: "SweepStats") -> "SweepStats":
         if not np.array_equal(self.thresholds, other.thresholds):
             raise InvalidParameterError("Sweep statistics over different thresholds cannot be added.")
+        if set(self.sums) != set(other.sums):
+            raise InvalidParameterError("Sweep statistics with different sums cannot be added.")
         for k in self.sums:
             self.sums[k] = self.sums[k] + other.sums[k]
-        self.n += other.n
-        self.n_true += other.n_true
-        self.it_sum += other.it_sum
-        self.it2_sum += other.it2_sum
+        self.n = self.n + other.n
+        self.n_true = self.n_true + other.n_true
+        self.it_sum = self.it_sum + other.it_sum
+        self.it2_sum = self.it2_sum + other.it2_sum
         return self
+
+    def __add__(self, other: "SweepStats") -> "SweepStats":
+        out = SweepStats(self.thresholds, dict(self.sums), self.n, self.n_true, self.it_sum, self.it2_sum)
+        out += other
+        return out
+
+    @classmethod
+    def combine(cls, parts: Iterable["SweepStats"]) -> "SweepStats":
+        """Sum of the statistics of disjoint protein chunks (see Notes of the class).
+
+        Raises
+        ------
+        InvalidParameterError
+            For no parts, or parts over different thresholds.
+        """
+        parts = list(parts)
+        if not parts:
+            raise InvalidParameterError("The 'parts' parameter of SweepStats.combine must not be empty.")
+        first = parts[0]
+        total = cls(first.thresholds, dict(first.sums), first.n, first.n_true, first.it_sum, first.it2_sum)
+        for p in parts[1:]:
+            total += p
+        return total
+
+    def information_weighted(self) -> "SweepStats":
+        """The statistics under protein weights ``w_i i(T_i)`` (a partial view).
+
+        Holds the sums the IA-based curves read (covered, covered_w, wpr,
+        wrc, ru, mi, it_cov_w), ``n = it_sum`` and ``it_sum = it2_sum``, so
+        the i(T)-weighted means of CR13 eqs. (4)-(5) and §3.4.1 are the plain
+        means of this view. ``n_true`` and ``it2_sum`` are not available (NaN).
+        """
+        sums = {name: self.sums[src] for name, src in _INFORMATION_VIEW.items()}
+        return SweepStats(self.thresholds, sums, self.it_sum, float("nan"), self.it2_sum, float("nan"))
+
+    def replicate(self, b: int) -> "SweepStats":
+        """Row ``b`` of statistics swept with weights of shape (B, n)."""
+        if self.n_replicates is None:
+            raise InvalidParameterError("replicate() needs statistics swept with weights of shape (B, n).")
+        return SweepStats(self.thresholds, {k: v[b] for k, v in self.sums.items()},
+                          self.n[b], self.n_true[b], self.it_sum[b], self.it2_sum[b])
 
 
 def grid_thresholds(step: float) -> np.ndarray:
@@ -145,6 +234,210 @@ def _levels(thresholds: np.ndarray, scores: np.ndarray, grid_n: int) -> np.ndarr
     return lev
 
 
+
+@dataclass
+class _Steps:
+    """The (protein, level) groups of a chunk, ordered by protein then descending level.
+
+    ``cnt``, ``tp``, ``ia_pred``, ``ia_tp`` are the protein's running totals
+    (``|P|``, ``|T ∩ P|``, ``sum_P ia``, ``sum_{T∩P} ia``) once every entry
+    down to the group's level is predicted; ``first`` flags a protein's
+    first group, ``bins`` the threshold index (level - 1).
+    """
+
+    rows: np.ndarray
+    bins: np.ndarray
+    first: np.ndarray
+    cnt: np.ndarray
+    tp: np.ndarray
+    ia_pred: np.ndarray
+    ia_tp: np.ndarray
+
+
+def _chunk_bounds(pred_indptr: np.ndarray, chunk_entries: int) -> list[int]:
+    """Row bounds such that each chunk holds about ``chunk_entries`` entries."""
+    n = pred_indptr.size - 1
+    cum = pred_indptr[1:]
+    bounds = [0]
+    while bounds[-1] < n:
+        target = pred_indptr[bounds[-1]] + chunk_entries
+        nxt = int(np.searchsorted(cum, target, side="right")) + 1
+        bounds.append(min(n, max(nxt, bounds[-1] + 1)))
+    return bounds
+
+
+class _TruthFlags:
+    """True-positive flags through a dense bool buffer of one chunk (reset sparsely)."""
+
+    def __init__(self, truth_indptr: np.ndarray, truth_cols: np.ndarray, n_cols: int) -> None:
+        self.indptr, self.cols, self.n_cols = truth_indptr, truth_cols, n_cols
+        self.buf = np.zeros(0, bool)
+
+    def __call__(self, r0: int, r1: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        nr, n_cols = r1 - r0, self.n_cols
+        ta, tb = int(self.indptr[r0]), int(self.indptr[r1])
+        tcells = np.repeat(np.arange(nr, dtype=np.int64), np.diff(self.indptr[r0 : r1 + 1])) * n_cols + self.cols[ta:tb]
+        if self.buf.size < nr * n_cols:
+            self.buf = np.zeros(nr * n_cols, bool)
+        self.buf[tcells] = True
+        tp = self.buf[rows * n_cols + cols]
+        self.buf[tcells] = False
+        return tp
+
+
+def _chunk_steps(
+    r0: int, r1: int, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
+    truth_flags: _TruthFlags, iav: np.ndarray, thresholds: np.ndarray, grid_n: int,
+) -> _Steps | None:
+    """Group the entries of rows [r0, r1) by (protein, level) with running totals."""
+    m, n_cols = thresholds.size, iav.size
+    a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
+    if a == b:
+        return None
+    rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
+    cols = pred_cols[a:b].astype(np.int64)
+    level = _levels(thresholds, pred_scores[a:b], grid_n)
+    keep = level > 0
+    if not keep.all():
+        rows, cols, level = rows[keep], cols[keep], level[keep]
+    if rows.size == 0:
+        return None
+    tp = truth_flags(r0, r1, rows, cols)
+    # one sort of packed keys: (row, descending level) groups, then column, tp bit
+    col_bits = max(1, int(n_cols).bit_length())
+    grp = rows * (m + 1) + (m - level)
+    if int(grp.max()).bit_length() + col_bits + 1 <= 63:
+        key = np.sort((grp << (col_bits + 1)) | (cols << 1) | tp)
+        grp = key >> (col_bits + 1)
+        cols = (key >> 1) & ((1 << col_bits) - 1)
+        tp = (key & 1).astype(bool)
+    else:  # pragma: no cover - astronomically many thresholds x rows
+        order = np.argsort(grp, kind="stable")
+        grp, cols, tp = grp[order], cols[order], tp[order]
+    starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
+    g_row, g_rlev = np.divmod(grp[starts], m + 1)
+    cnt = np.diff(np.r_[starts, grp.size]).astype(np.float64)
+    tpc = np.add.reduceat(tp.astype(np.float64), starts)
+    iav_e = iav[cols]
+    iap = np.add.reduceat(iav_e, starts)
+    iatp = np.add.reduceat(np.where(tp, iav_e, 0.0), starts)
+    first = np.r_[True, g_row[1:] != g_row[:-1]]
+    cnt, tpc, iap, iatp = (_segment_cumsum(x, first) for x in (cnt, tpc, iap, iatp))
+    return _Steps(g_row + r0, (m - g_rlev) - 1, first, cnt, tpc, iap, iatp)
+
+
+def _protein_state(
+    c: np.ndarray, t: np.ndarray, p: np.ndarray, q: np.ndarray, n_t: np.ndarray, i_t: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The :data:`BASE_QUANTITIES` of proteins with ``|P| = c``, ``|T ∩ P| = t``,
+    ``sum_P ia = p``, ``sum_{T∩P} ia = q``, ``|T| = n_t`` and ``i(T) = i_t``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cov = (c > 0).astype(np.float64)
+        covw = (p > 0).astype(np.float64)
+        pr = np.where(c > 0, t / c, 0.0)
+        wpr = np.where(p > 0, q / p, 0.0)
+        wrc = np.where(i_t > 0, q / i_t, 0.0)
+    return {
+        "covered": cov, "pr": pr, "rc": t / n_t, "tp": t, "npred": c, "ntrue_cov": cov * n_t,
+        "covered_w": covw, "wpr": wpr, "wrc": wrc, "ru": i_t - q, "mi": p - q, "ia_tp": q, "ia_pred": p,
+    }
+
+
+def _states(steps: _Steps, n_t: np.ndarray, i_t: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Per-protein quantities at each group's level and just above it (before the group)."""
+    nT, iT = n_t[steps.rows], i_t[steps.rows]
+
+    def shift(x: np.ndarray) -> np.ndarray:
+        y = np.r_[0.0, x[:-1]]
+        y[steps.first] = 0.0
+        return y
+
+    now = _protein_state(steps.cnt, steps.tp, steps.ia_pred, steps.ia_tp, nT, iT)
+    before = _protein_state(shift(steps.cnt), shift(steps.tp), shift(steps.ia_pred), shift(steps.ia_tp), nT, iT)
+    return now, before
+
+
+def _add_steps(sums: dict[str, np.ndarray], steps: _Steps, now: dict[str, np.ndarray],
+               before: dict[str, np.ndarray], pw: list[np.ndarray | None]) -> None:
+    """Scatter the changes of every sum into threshold bins (weights of shape (n,) or none).
+
+    The protein weight multiplies each state before differencing, so a
+    weight of exactly 1 leaves every bit unchanged.
+    """
+    m = next(iter(sums.values())).size
+    gathered: dict[int, np.ndarray] = {}
+    for name, (base, p) in STAT_DEFINITIONS.items():
+        w = pw[p]
+        if w is None:
+            delta = now[base] - before[base]
+        else:
+            if p not in gathered:
+                gathered[p] = w[steps.rows]
+            wg = gathered[p]
+            delta = wg * now[base] - wg * before[base]
+        sums[name] += np.bincount(steps.bins, weights=delta, minlength=m)
+
+
+def _add_steps_batched(sums: dict[str, np.ndarray], steps: _Steps, now: dict[str, np.ndarray],
+                       before: dict[str, np.ndarray], pw: list[np.ndarray], r0: int, r1: int) -> None:
+    """Weights of shape (B, n): the per-protein deltas of each quantity become a
+    sparse (rows x thresholds) matrix D once, and ``W @ D`` gives all B rows."""
+    import scipy.sparse as sp
+
+    m = next(iter(sums.values())).shape[-1]
+    local = steps.rows - r0
+    indptr = np.r_[0, np.cumsum(np.bincount(local, minlength=r1 - r0))]
+    deltas: dict[str, Any] = {}
+    for name, (base, p) in STAT_DEFINITIONS.items():
+        if base not in deltas:
+            d = sp.csr_array((now[base] - before[base], steps.bins, indptr), shape=(r1 - r0, m))
+            deltas[base] = d.T.tocsr()  # (m, rows)
+        sums[name] += (deltas[base] @ pw[p][:, r0:r1].T).T
+
+
+def _check_weights(weights: Any, n: int) -> np.ndarray | None:
+    if weights is None:
+        return None
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim not in (1, 2) or w.shape[-1] != n:
+        raise InvalidParameterError(
+            f"The 'weights' parameter of sweep must have shape (n,) or (B, n) with n = {n} proteins; got shape {w.shape}."
+        )
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise InvalidParameterError("The 'weights' parameter of sweep must hold finite values >= 0.")
+    return w
+
+
+def _protein_weights(w: np.ndarray | None, i_t: np.ndarray) -> list[np.ndarray | None]:
+    """Per-protein weights ``w_i i(T_i)**p`` for p = 0, 1, 2 (None: p = 0 unweighted)."""
+    if w is None:
+        return [None, i_t, i_t * i_t]
+    w1 = w * i_t
+    return [w, w1, w1 * i_t]
+
+
+def _finish(thresholds: np.ndarray, sums: dict[str, np.ndarray], pw: list[np.ndarray | None],
+            n_t: np.ndarray) -> SweepStats:
+    """Reverse cumulative sums over levels, the values with nothing predicted, and the totals."""
+    for k in STAT_NAMES:
+        sums[k] = np.cumsum(sums[k][..., ::-1], axis=-1)[..., ::-1]
+    batched = pw[1].ndim == 2
+    for k, (base, p) in STAT_DEFINITIONS.items():
+        if base == "ru":  # with nothing predicted ru_i = i(T_i)
+            tot = pw[p + 1].sum(axis=-1)
+            sums[k] += tot[:, None] if batched else tot
+    if pw[0] is None:
+        n, n_true = n_t.size, int(n_t.sum())
+    elif batched:
+        n, n_true = pw[0].sum(axis=-1), (pw[0] * n_t).sum(axis=-1)
+    else:
+        n, n_true = float(pw[0].sum()), float((pw[0] * n_t).sum())
+    it_sum, it2_sum = pw[1].sum(axis=-1), pw[2].sum(axis=-1)
+    if not batched:
+        it_sum, it2_sum = float(it_sum), float(it2_sum)
+    return SweepStats(thresholds, sums, n, n_true, it_sum, it2_sum)
+
+
 def sweep(
     pred_indptr: np.ndarray,
     pred_cols: np.ndarray,
@@ -155,9 +448,10 @@ def sweep(
     thresholds: np.ndarray,
     ia: np.ndarray | None = None,
     *,
+    weights: np.ndarray | None = None,
     chunk_entries: int = 1 << 19,
 ) -> SweepStats:
-    """Per-threshold sums of protein-centric quantities.
+    """Per-threshold (weighted) sums of protein-centric quantities.
 
     Parameters
     ----------
@@ -175,109 +469,52 @@ def sweep(
         ``score >= tau``.
     ia : ndarray of float64, shape (n_cols,) or None
         Information accretion (bits). When None the ia-based sums are zero.
+    weights : ndarray of float64, shape (n,) or (B, n), optional
+        Protein weights ``w_i >= 0`` applied where per-protein contributions
+        are summed (:data:`STAT_DEFINITIONS`). Shape (B, n) gives B rows of
+        statistics in one pass (bootstrap replicates: integer weights equal
+        duplicated proteins). None: every weight is 1 (the counts stay
+        integers). Weights of exactly 1 give the same bits as None.
     chunk_entries : int
         Approximate number of prediction entries handled at once (memory bound).
 
     Returns
     -------
     SweepStats
+        Sums of shape (m,), or (B, m) for weights of shape (B, n).
+
+    Notes
+    -----
+    For the weights of shape (n,) each protein's quantities are multiplied
+    by its weight before the changes between levels are scattered with
+    ``np.bincount``; for shape (B, n) the changes become a sparse
+    (n x m) matrix ``D`` per quantity and the sums are ``W @ D``.
     """
     thresholds = np.asarray(thresholds, dtype=np.float64)
     m = thresholds.size
     n = pred_indptr.size - 1
     if truth_indptr.size - 1 != n:
         raise InvalidParameterError("Predictions and truth must have the same rows.")
+    w = _check_weights(weights, n)
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
     t_rows = np.repeat(np.arange(n), np.diff(truth_indptr))
     n_t = np.diff(truth_indptr).astype(np.float64)
     i_t = np.bincount(t_rows, weights=iav[truth_cols], minlength=n)
-    sums = {k: np.zeros(m) for k in STAT_NAMES}
-    col_bits = max(1, int(n_cols).bit_length())
+    pw = _protein_weights(w, i_t)
+    shape = (m,) if w is None or w.ndim == 1 else (w.shape[0], m)
+    sums = {k: np.zeros(shape) for k in STAT_NAMES}
     if m == 0 or n == 0:
-        return SweepStats(thresholds, sums, n, int(n_t.sum()), float(i_t.sum()), float((i_t**2).sum()))
-    # chunk rows so that each chunk holds about chunk_entries entries
-    cum = pred_indptr[1:]
-    bounds = [0]
-    while bounds[-1] < n:
-        target = pred_indptr[bounds[-1]] + chunk_entries
-        nxt = int(np.searchsorted(cum, target, side="right")) + 1
-        bounds.append(min(n, max(nxt, bounds[-1] + 1)))
-    tbuf = np.zeros(0, bool)
+        return _finish(thresholds, sums, pw, n_t)
     grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
+    flags = _TruthFlags(truth_indptr, truth_cols, n_cols)
+    bounds = _chunk_bounds(pred_indptr, chunk_entries)
     for r0, r1 in zip(bounds[:-1], bounds[1:]):
-        a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
-        if a == b:
+        steps = _chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n)
+        if steps is None:
             continue
-        nr = r1 - r0
-        rows = np.repeat(np.arange(nr, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
-        cols = pred_cols[a:b].astype(np.int64)
-        level = _levels(thresholds, pred_scores[a:b], grid_n)
-        keep = level > 0
-        if not keep.all():
-            rows, cols, level = rows[keep], cols[keep], level[keep]
-        if rows.size == 0:
-            continue
-        # true-positive flags through a dense bool buffer of this chunk
-        ta, tb_ = int(truth_indptr[r0]), int(truth_indptr[r1])
-        tcells = np.repeat(np.arange(nr, dtype=np.int64), np.diff(truth_indptr[r0 : r1 + 1])) * n_cols + truth_cols[ta:tb_]
-        if tbuf.size < nr * n_cols:
-            tbuf = np.zeros(nr * n_cols, bool)
-        tbuf[tcells] = True
-        tp = tbuf[rows * n_cols + cols]
-        tbuf[tcells] = False
-        # one sort of packed keys: (row, descending level) groups, then column, tp bit
-        grp = rows * (m + 1) + (m - level)
-        if int(grp.max()).bit_length() + col_bits + 1 <= 63:
-            key = np.sort((grp << (col_bits + 1)) | (cols << 1) | tp)
-            grp = key >> (col_bits + 1)
-            cols = (key >> 1) & ((1 << col_bits) - 1)
-            tp = (key & 1).astype(bool)
-        else:  # pragma: no cover - astronomically many thresholds x rows
-            order = np.argsort(grp, kind="stable")
-            grp, cols, tp = grp[order], cols[order], tp[order]
-        starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
-        g_row, g_rlev = np.divmod(grp[starts], m + 1)
-        g_level = m - g_rlev
-        cnt = np.diff(np.r_[starts, grp.size]).astype(np.float64)
-        tpc = np.add.reduceat(tp.astype(np.float64), starts)
-        iav_e = iav[cols]
-        iap = np.add.reduceat(iav_e, starts)
-        iatp = np.add.reduceat(np.where(tp, iav_e, 0.0), starts)
-        first = np.r_[True, g_row[1:] != g_row[:-1]]
-        cnt, tpc, iap, iatp = (_segment_cumsum(x, first) for x in (cnt, tpc, iap, iatp))
-        rr = g_row + r0
-        nT, iT = n_t[rr], i_t[rr]
-
-        def state(c: np.ndarray, t: np.ndarray, p: np.ndarray, q: np.ndarray) -> dict[str, np.ndarray]:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                cov = (c > 0).astype(np.float64)
-                covw = (p > 0).astype(np.float64)
-                pr = np.where(c > 0, t / c, 0.0)
-                wpr = np.where(p > 0, q / p, 0.0)
-                wrc = np.where(iT > 0, q / iT, 0.0)
-            ru = iT - q
-            mi = p - q
-            return {
-                "covered": cov, "pr": pr, "rc": t / nT, "tp": t, "npred": c, "ntrue_cov": cov * nT,
-                "covered_w": covw, "wpr": wpr, "wrc": wrc, "ru": ru, "mi": mi,
-                "it_ru": iT * ru, "it_mi": iT * mi, "it_wpr": iT * wpr, "it_wrc": iT * wrc,
-                "it_cov_w": iT * covw, "it2_cov_w": iT * iT * covw, "ia_tp": q, "ia_pred": p,
-                "it_cov": iT * cov,
-            }
-
-        def shift(x: np.ndarray) -> np.ndarray:
-            y = np.r_[0.0, x[:-1]]
-            y[first] = 0.0
-            return y
-
-        now = state(cnt, tpc, iap, iatp)
-        before = state(shift(cnt), shift(tpc), shift(iap), shift(iatp))
-        bins = g_level - 1
-        for k in STAT_NAMES:
-            sums[k] += np.bincount(bins, weights=now[k] - before[k], minlength=m)
-    for k in STAT_NAMES:
-        sums[k] = np.cumsum(sums[k][::-1])[::-1]
-    # value with nothing predicted: ru = i(T), i(T) * ru = i(T)^2
-    sums["ru"] += i_t.sum()
-    sums["it_ru"] += (i_t**2).sum()
-    return SweepStats(thresholds, sums, n, int(n_t.sum()), float(i_t.sum()), float((i_t**2).sum()))
+        now, before = _states(steps, n_t, i_t)
+        if len(shape) == 1:
+            _add_steps(sums, steps, now, before, pw)
+        else:
+            _add_steps_batched(sums, steps, now, before, pw, r0, r1)
+    return _finish(thresholds, sums, pw, n_t)

@@ -28,9 +28,13 @@ from test_sweep import (
 
 import goeval
 from goeval.errors import InvalidParameterError
-from goeval.metrics.protein import CURVE_COLUMNS, OPTIMA, best_index, f_score, protein_curves, s_distance
+from goeval.metrics.protein import CURVE_COLUMNS, best_index, f_score, protein_curves, s_distance
+from goeval.metrics.registry import PROTEIN_MEASURES
 from goeval.ontology import ontology_from_edges
 from goeval.sweep import grid_thresholds, sweep
+
+#: Names of the protein-centric measures, in summary order.
+MEASURE_NAMES = [m.name for m in PROTEIN_MEASURES]
 
 
 def run(case: Case, scores=None, *, with_ia: bool = True, **options):
@@ -289,7 +293,7 @@ def test_optimum_over_a_plateau_is_at_the_lowest_threshold():
     res = goeval.evaluate(onto, truth, {"m": pred}, ia=ia, thresholds=0.01)
     assert res.curves["threshold"].max() == 0.5
     summary = res.summary.set_index("measure")
-    for measure in OPTIMA:
+    for measure in MEASURE_NAMES:
         assert summary.loc[measure, "threshold"] == 0.01, measure
 
 
@@ -318,7 +322,7 @@ def test_summary_layout():
     assert list(res.summary.columns) == ["method", "namespace", "measure", "value", "threshold", "coverage",
                                          "precision", "recall", "ru", "mi"]
     assert list(res.curves.columns) == ["method", "namespace", *CURVE_COLUMNS]
-    assert sorted(res.summary["measure"]) == sorted(OPTIMA)
+    assert sorted(res.summary["measure"]) == sorted(MEASURE_NAMES)
 
 
 # =====================================================================
@@ -478,7 +482,7 @@ def test_perfect_prediction(seed, thresholds, k):
         summary = res.summary.set_index(["namespace", "measure"])["value"]
         namespaces = sorted(res.curves["namespace"].unique())
         assert namespaces
-        assert sorted(summary.index) == sorted((ns, m) for ns in namespaces for m in OPTIMA)
+        assert sorted(summary.index) == sorted((ns, m) for ns in namespaces for m in MEASURE_NAMES)
         for (ns, measure), value in summary.items():
             assert value == pytest.approx(0.0 if measure in ("smin", "wsmin") else 1.0, abs=1e-12), (ns, measure)
         assert (res.summary["coverage"] == 1.0).all()

@@ -22,13 +22,14 @@ proteins (``|P_i| > 0``; for ``wpr``: ``sum_P ia > 0``), the rest over all
 
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.sweep import SweepStats
 
-__all__ = ["protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "best_index", "OPTIMA"]
+__all__ = ["protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "best_index"]
 
 #: Columns of the curves table, in order (IA-based ones only with IA).
 CURVE_COLUMNS: tuple[str, ...] = (
@@ -71,6 +72,22 @@ def _div(a: np.ndarray, b: np.ndarray | float) -> np.ndarray:
     return np.divide(a, b, out=np.zeros(np.shape(a)), where=b > 0)
 
 
+def _total(x: Any) -> Any:
+    """A total of :class:`SweepStats` as a divisor: a float, or a column of shape (B, 1)."""
+    return x[..., None] if isinstance(x, np.ndarray) else float(x)
+
+
+def _ru_mi(stats: SweepStats, normalization: str) -> tuple[np.ndarray, np.ndarray]:
+    """Mean ru and mi (CR13 eqs. 2-3) of the plain or the i(T)-weighted statistics."""
+    s = stats.sums
+    if normalization == "pred":
+        # sums over covered proteins only: uncovered ones have ru_i = i(T_i), mi_i = 0
+        ru_cov = s["ru"] - (_total(stats.it_sum) - s["it_cov_w"])
+        return _div(ru_cov, s["covered_w"]), _div(s["mi"], s["covered_w"])
+    n = _total(stats.n)
+    return _div(s["ru"], n), _div(s["mi"], n)
+
+
 def protein_curves(
     stats: SweepStats,
     *,
@@ -84,12 +101,15 @@ def protein_curves(
     Parameters
     ----------
     stats : SweepStats
+        Sums of shape (n_thresholds,), or (B, n_thresholds) for weights of
+        shape (B, n) (then every curve but ``threshold`` has that shape).
     normalization : {'cafa', 'pred', 'gt'}
     k : float, default 2
         Order of the semantic distance ``S_k``.
     protein_weighting : {'none', 'information'}
         How ``wpr_i``/``wrc_i`` are averaged: plainly (CAFA) or weighted by
-        ``i(T_i)`` (CR13 §3.4.1, "as in Equations (4) and (5)").
+        ``i(T_i)`` (CR13 §3.4.1, "as in Equations (4) and (5)"), i.e. the
+        plain averages of :meth:`SweepStats.information_weighted`.
     with_ia : bool
         Include the IA-based columns.
 
@@ -97,16 +117,20 @@ def protein_curves(
     -------
     dict of str to ndarray of shape (n_thresholds,)
         Keys of :data:`CURVE_COLUMNS` (IA columns only when ``with_ia``).
+
+    Notes
+    -----
+    ``wru``/``wmi`` (CR13 eqs. 4-5) are ``ru``/``mi`` of the statistics
+    under protein weights ``i(T_i)`` (:meth:`SweepStats.information_weighted`).
     """
     check_choice(normalization, "normalization", "protein_curves", ("cafa", "pred", "gt"))
     check_choice(protein_weighting, "protein_weighting", "protein_curves", ("none", "information"))
     s = stats.sums
-    n = float(stats.n)
+    n = _total(stats.n)
     m = s["covered"]
-    mw = s["covered_w"]
     out: dict[str, np.ndarray] = {
         "threshold": stats.thresholds.copy(),
-        "n_proteins": np.full(m.shape, stats.n, dtype=np.int64),
+        "n_proteins": np.rint(np.full(m.shape, _total(stats.n))).astype(np.int64),
         "n_covered": np.rint(m).astype(np.int64),
         "coverage": _div(m, n),
     }
@@ -115,47 +139,26 @@ def protein_curves(
     out["precision"] = _div(s["pr"], den_pr)
     out["recall"] = _div(s["rc"], den_rc)
     out["f"] = f_score(out["precision"], out["recall"])
-    ntrue = s["ntrue_cov"] if normalization == "pred" else float(stats.n_true)
+    ntrue = s["ntrue_cov"] if normalization == "pred" else _total(stats.n_true)
     out["precision_micro"] = _div(s["tp"], s["npred"])
     out["recall_micro"] = _div(s["tp"], ntrue)
     out["f_micro"] = f_score(out["precision_micro"], out["recall_micro"])
     if not with_ia:
         return out
+    mw = s["covered_w"]
     out["n_covered_w"] = np.rint(mw).astype(np.int64)
     out["coverage_w"] = _div(mw, n)
-    if protein_weighting == "none":
-        out["wprecision"] = _div(s["wpr"], n if normalization == "gt" else mw)
-        out["wrecall"] = _div(s["wrc"], mw if normalization == "pred" else n)
-    else:
-        out["wprecision"] = _div(s["it_wpr"], stats.it_sum if normalization == "gt" else s["it_cov_w"])
-        out["wrecall"] = _div(s["it_wrc"], s["it_cov_w"] if normalization == "pred" else stats.it_sum)
+    info = stats.information_weighted()
+    avg = info if protein_weighting == "information" else stats
+    a, a_n = avg.sums, _total(avg.n)
+    out["wprecision"] = _div(a["wpr"], a_n if normalization == "gt" else a["covered_w"])
+    out["wrecall"] = _div(a["wrc"], a["covered_w"] if normalization == "pred" else a_n)
     out["wf"] = f_score(out["wprecision"], out["wrecall"])
-    if normalization == "pred":
-        # sums over covered proteins only: uncovered ones have ru_i = i(T_i), mi_i = 0
-        ru_cov = s["ru"] - (stats.it_sum - s["it_cov_w"])
-        itru_cov = s["it_ru"] - (stats.it2_sum - s["it2_cov_w"])
-        out["ru"] = _div(ru_cov, mw)
-        out["mi"] = _div(s["mi"], mw)
-        out["wru"] = _div(itru_cov, s["it_cov_w"])
-        out["wmi"] = _div(s["it_mi"], s["it_cov_w"])
-    else:
-        out["ru"] = _div(s["ru"], n)
-        out["mi"] = _div(s["mi"], n)
-        out["wru"] = _div(s["it_ru"], stats.it_sum)
-        out["wmi"] = _div(s["it_mi"], stats.it_sum)
+    out["ru"], out["mi"] = _ru_mi(stats, normalization)
+    out["wru"], out["wmi"] = _ru_mi(info, normalization)
     out["s"] = s_distance(out["ru"], out["mi"], k)
     out["ws"] = s_distance(out["wru"], out["wmi"], k)
     return out
-
-
-#: measure -> (curve column, 'max'|'min', precision col, recall col, ru col, mi col, coverage col)
-OPTIMA: dict[str, tuple[str, str, str, str, str | None, str | None, str]] = {
-    "fmax": ("f", "max", "precision", "recall", "ru", "mi", "coverage"),
-    "wfmax": ("wf", "max", "wprecision", "wrecall", "ru", "mi", "coverage_w"),
-    "fmax_micro": ("f_micro", "max", "precision_micro", "recall_micro", "ru", "mi", "coverage"),
-    "smin": ("s", "min", "precision", "recall", "ru", "mi", "coverage"),
-    "wsmin": ("ws", "min", "wprecision", "wrecall", "wru", "wmi", "coverage_w"),
-}
 
 
 def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12) -> int:

@@ -1,0 +1,179 @@
+"""Registry of evaluation measures: one named entry per reported optimum.
+
+A measure is data, not code spread over the sweep, the summary and the
+writers: its name (and aliases), the curve column it optimises, the
+direction of the optimum, whether it needs information accretion, and the
+curve columns reported beside it (CR13 Table 1 layout: threshold, coverage,
+precision, recall, ru, mi). The protein-centric summary of
+:func:`goeval.evaluation.summarize` is built from :data:`PROTEIN_MEASURES`
+in order; the term-centric measures name the columns of the
+:func:`goeval.evaluate_terms` summary. The shape follows ir_measures
+(``register(AP, ['MAP'])``) and ranx (metrics keyed by name).
+
+Adding a measure (a similarity statistic, a count column) is one
+:func:`register` call: the summary, the writers and the invariance tests of
+``tests/test_registry.py`` all read the registry.
+
+Examples
+--------
+>>> from goeval.metrics.registry import get_measure
+>>> m = get_measure("Smin")
+>>> m.name, m.column, m.direction, m.needs_ia
+('smin', 's', 'min', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goeval.errors import InvalidParameterError
+
+__all__ = [
+    "Measure",
+    "register",
+    "get_measure",
+    "measures",
+    "PROTEIN_MEASURES",
+    "TERM_MEASURES",
+]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One evaluation measure and how it is reported.
+
+    Attributes
+    ----------
+    name : str
+        Canonical name (``fmax``, ``wsmin``...), the ``measure`` column of
+        the summary.
+    column : str
+        Curve column (protein-centric) or summary column (term-centric) whose
+        optimum is the measure. Term-centric columns may hold ``{k}``, the
+        TAP-k order (``tap_{k}``).
+    direction : {'max', 'min'}
+        Whether the optimum is the largest or the smallest value.
+    needs_ia : bool
+        Whether the measure exists only with information accretion.
+    precision, recall, ru, mi, coverage : str or None
+        Curve columns reported at the optimum (protein-centric measures).
+    aliases : tuple of str
+        Other names accepted by :func:`get_measure` (case-insensitive).
+    kind : {'protein', 'term'}
+        Protein-centric (optimum over thresholds of a curve) or term-centric
+        (one value per method and namespace).
+    description : str
+        One line for documentation and reports.
+    """
+
+    name: str
+    column: str
+    direction: str
+    needs_ia: bool
+    precision: str | None = None
+    recall: str | None = None
+    ru: str | None = None
+    mi: str | None = None
+    coverage: str | None = None
+    aliases: tuple[str, ...] = ()
+    kind: str = "protein"
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.direction not in ("max", "min"):
+            raise InvalidParameterError(
+                f"The 'direction' parameter of Measure must be one of {{'max', 'min'}}; got {self.direction!r}."
+            )
+        if self.kind not in ("protein", "term"):
+            raise InvalidParameterError(
+                f"The 'kind' parameter of Measure must be one of {{'protein', 'term'}}; got {self.kind!r}."
+            )
+
+    @property
+    def higher_is_better(self) -> bool:
+        """True for measures optimised by their maximum."""
+        return self.direction == "max"
+
+
+_REGISTRY: dict[str, Measure] = {}
+_LOOKUP: dict[str, str] = {}
+
+
+def register(measure: Measure, *, replace: bool = False) -> Measure:
+    """Add ``measure`` to the registry (its name and aliases become lookups).
+
+    Raises
+    ------
+    InvalidParameterError
+        If the name or an alias is already taken (unless ``replace``).
+    """
+    keys = list(dict.fromkeys([measure.name.lower(), *(a.lower() for a in measure.aliases)]))
+    for key in keys:
+        owner = _LOOKUP.get(key)
+        if owner is not None and not (replace and owner == measure.name):
+            raise InvalidParameterError(f"The measure name {key!r} is already registered (by {owner!r}).")
+    _REGISTRY[measure.name] = measure
+    for key in keys:
+        _LOOKUP[key] = measure.name
+    return measure
+
+
+def get_measure(name: str) -> Measure:
+    """The registered measure called ``name`` or having it as an alias (case-insensitive).
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown name; the message lists the known ones.
+    """
+    key = _LOOKUP.get(str(name).lower())
+    if key is None:
+        raise InvalidParameterError(
+            f"The 'measure' parameter of get_measure must be one of {sorted(_REGISTRY)}; got {name!r}."
+        )
+    return _REGISTRY[key]
+
+
+def measures(kind: str | None = None) -> tuple[Measure, ...]:
+    """Registered measures in registration order, optionally of one ``kind``."""
+    return tuple(m for m in _REGISTRY.values() if kind is None or m.kind == kind)
+
+
+def _protein(name: str, column: str, direction: str, needs_ia: bool, cols: tuple[str, str, str, str, str],
+             aliases: tuple[str, ...], description: str) -> Measure:
+    pr, rc, ru, mi, cov = cols
+    return register(Measure(name, column, direction, needs_ia, pr, rc, ru, mi, cov, aliases, "protein", description))
+
+
+#: Protein-centric measures in the order of the summary table (CR13 §3.2-3.4).
+PROTEIN_MEASURES: tuple[Measure, ...] = (
+    _protein("fmax", "f", "max", False, ("precision", "recall", "ru", "mi", "coverage"), ("Fmax", "F_max"),
+             "maximum over thresholds of the F-measure of the averaged precision and recall"),
+    _protein("wfmax", "wf", "max", True, ("wprecision", "wrecall", "ru", "mi", "coverage_w"), ("wFmax",),
+             "maximum F-measure of the information-weighted precision and recall"),
+    _protein("fmax_micro", "f_micro", "max", False,
+             ("precision_micro", "recall_micro", "ru", "mi", "coverage"), ("Fmax_micro", "micro_fmax"),
+             "maximum F-measure of the pooled (micro-averaged) precision and recall"),
+    _protein("smin", "s", "min", True, ("precision", "recall", "ru", "mi", "coverage"), ("Smin", "S_min"),
+             "minimum over thresholds of the semantic distance S_k = (ru^k + mi^k)^(1/k), bits"),
+    _protein("wsmin", "ws", "min", True, ("wprecision", "wrecall", "wru", "wmi", "coverage_w"), ("wSmin",),
+             "minimum semantic distance of the i(T)-weighted remaining uncertainty and misinformation, bits"),
+)
+
+
+def _term(name: str, column: str, aliases: tuple[str, ...], description: str, needs_ia: bool = False) -> Measure:
+    return register(Measure(name, column, "max", needs_ia, aliases=aliases, kind="term", description=description))
+
+
+#: Term-centric measures: columns of the :func:`goeval.evaluate_terms` summary.
+TERM_MEASURES: tuple[Measure, ...] = (
+    _term("tap_k", "tap_{k}", ("TAP-k", "tapk"),
+          "threshold average precision at the cutoff of k errors (Carroll et al. 2010), weighted mean over term queries"),
+    _term("ipr_auc", "ipr_auc", ("AUC_iPR", "auc_ipr"),
+          "area under the interpolated precision/recall curve (BioCreative II.5), mean over term queries"),
+    _term("peak_tap", "peak_tap", (), "maximum of TAP over every cutoff (TAP-k paper, Fig. 5)"),
+    _term("roc_auc", "macro_roc_auc", ("macro_roc_auc", "term_auc"),
+          "ROC AUC per term over proteins ranked by score, macro-averaged (CAFA2/3 term-centric)"),
+    _term("average_precision", "macro_average_precision", ("macro_average_precision", "term_ap"),
+          "average precision per term over proteins ranked by score, macro-averaged"),
+)
