@@ -122,3 +122,241 @@ def test_gaf_short_line(tmp_path):
     with pytest.raises(InputFormatError) as e:
         read_gaf(write(tmp_path, "d.gaf", "!gaf-version: 2.1\nUniProtKB\tP1\tG1\n"))
     assert e.value.line == 2
+
+
+# ------------------------------------------------ the line rule (issue 7, defect 4)
+from pathlib import Path  # noqa: E402
+
+from goeval.io import tables  # noqa: E402
+from goeval.io.tables import read_id_list, start_read_predictions  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "tables"
+BOM = "\ufeff"
+
+
+def rows(table):
+    """The rows of a PairTable as sorted tuples of strings (and scores)."""
+    cols = [table.proteins[table.protein_codes].tolist(), table.terms[table.term_codes].tolist()]
+    if table.scores is not None:
+        cols.append(table.scores.tolist())
+    return sorted(zip(*cols))
+
+
+def neutral_variants(text):
+    """The same file with a BOM, CRLF line ends, spaces around fields, trailing
+    tabs and blank lines: every reader must give the same table."""
+    lines = text.splitlines()
+    return {
+        "bom": BOM + text,
+        "crlf": text.replace("\n", "\r\n"),
+        "field_spaces": "\n".join(" " + ln.replace("\t", " \t  ") + "  " for ln in lines) + "\n",
+        "trailing_tabs": "\n".join(ln + "\t \t" for ln in lines) + "\n",
+        "blank_lines": "\n  \n" + "\n\n".join(lines) + "\n\t\n",
+        "all": BOM + "\r\n".join(" " + ln.replace("\t", "\t ") + " \t" for ln in lines) + "\r\n\r\n",
+    }
+
+
+@pytest.mark.parametrize("reader,name", [(read_truth, "truth.tsv"), (read_predictions, "predictions_cafa.txt")])
+def test_neutral_changes_give_identical_tables(tmp_path, reader, name):
+    text = (DATA / name).read_text()
+    expected = rows(reader(DATA / name))
+    assert len(expected) == 4
+    for kind, variant in neutral_variants(text).items():
+        got = reader(write(tmp_path, f"{kind}.tsv", variant.encode(), binary=True))
+        assert rows(got) == expected, kind
+
+
+def test_neutral_changes_ia_and_gaf_and_id_list(tmp_path):
+    terms, ia, _ = read_ia(DATA / "ia.tsv")
+    for kind, variant in neutral_variants((DATA / "ia.tsv").read_text()).items():
+        t2, ia2, _ = read_ia(write(tmp_path, f"{kind}.ia", variant.encode(), binary=True))
+        assert t2.tolist() == terms.tolist() and ia2.tolist() == ia.tolist(), kind
+    gaf = (DATA / "annotations.gaf").read_text()
+    expected = rows(read_gaf(DATA / "annotations.gaf", evidence=None))
+    for kind, variant in {"bom": BOM + gaf, "crlf": gaf.replace("\n", "\r\n"),
+                          "spaces": gaf.replace("\tP1\t", "\t P1 \t").replace("\tIDA\t", "\tIDA \t")}.items():
+        assert rows(read_gaf(write(tmp_path, f"{kind}.gaf", variant.encode(), binary=True), evidence=None)) == expected
+    ids = read_id_list(write(tmp_path, "ids.txt", (BOM + "P1 \r\n\n  P2\t\r\n# note\nP3 extra\n").encode(), binary=True))
+    assert ids.tolist() == ["P1", "P2", "P3"]
+
+
+def test_bom_and_trailing_space_do_not_make_new_identifiers(tmp_path):
+    t = read_truth(write(tmp_path, "t.tsv", f"{BOM}P1\tGO:1\nP2 \tGO:1\nP2\tGO:2 \n{BOM}P1\tGO:2\n"))
+    assert sorted(t.proteins.tolist()) == ["P1", "P2"] and sorted(t.terms.tolist()) == ["GO:1", "GO:2"]
+    p = read_predictions(write(tmp_path, "p.tsv", f"{BOM}T1\tGO:1\t0.5\nT1 \t GO:1\t0.5 \n"))
+    assert p.proteins.tolist() == ["T1"] and p.terms.tolist() == ["GO:1"] and len(p) == 2
+
+
+def test_unicode_line_separators_stay_inside_a_field(tmp_path):
+    t = read_truth(write(tmp_path, "t.tsv", "P\u20281\tGO:1\nP\x852\tGO:2\n"))
+    assert sorted(t.proteins.tolist()) == ["P\x852", "P\u20281"] and len(t) == 2
+    ids = read_id_list(write(tmp_path, "ids.txt", "A\u2028B\n"))
+    assert ids.tolist() == ["A\u2028B"]
+
+
+@pytest.mark.parametrize("reader", [read_truth, read_predictions, read_ia, read_id_list])
+def test_lone_carriage_return_is_an_error(tmp_path, reader):
+    line = {read_predictions: "T1\tGO:2\t0.5\rT2\tGO:3\t0.1", read_ia: "GO:2\t1\rGO:3\t2"}.get(reader, "P1\tGO:2\rP2\tGO:3")
+    first = {read_predictions: "T1\tGO:1\t0.5", read_ia: "GO:1\t1"}.get(reader, "P1\tGO:1")
+    p = write(tmp_path, "x.tsv", f"{first}\r\n{line}\r\n".encode(), binary=True)
+    with pytest.raises(InputFormatError) as e:
+        reader(p)
+    assert e.value.line == 2 and "carriage return" in e.value.problem and e.value.text == line
+
+
+def test_tab_file_with_one_space_separated_line_is_read(tmp_path):
+    p = read_predictions(write(tmp_path, "p.tsv", "T1\tGO:1\t0.5\nT2  GO:2 0.25\nT3\tGO:3\t1\n"))
+    assert rows(p) == [("T1", "GO:1", 0.5), ("T2", "GO:2", 0.25), ("T3", "GO:3", 1.0)]
+    assert p.counts["space_separated_lines"] == 1 and not p.counts["whitespace_separated"]
+    t = read_truth(write(tmp_path, "t.tsv", "P1\tGO:1\nP2 GO:2\n"))
+    assert rows(t) == [("P1", "GO:1"), ("P2", "GO:2")]
+    # a line mixing a tab and spaces between its fields is split on its tab
+    with pytest.raises(InputFormatError) as e:
+        read_predictions(write(tmp_path, "q.tsv", "T1\tGO:1\t0.5\nT2 GO:2\t0.25\n"))
+    assert e.value.line == 2 and "3 columns" in e.value.problem
+
+
+@pytest.mark.parametrize("sep", ["\t", " "])
+def test_cafa_end_rules(tmp_path, sep):
+    head = "AUTHOR team\nMODEL 1\nKEYWORDS x.\n"
+    body = sep.join(["T1", "GO:1", "0.5"]) + "\n" + sep.join(["T2", "GO:2", "0.25"]) + "\n"
+    with pytest.raises(InputFormatError) as e:
+        read_predictions(write(tmp_path, "after.txt", head + body + "END\n" + sep.join(["T3", "GO:3", "1"]) + "\n"))
+    assert e.value.line == 7 and "after the END line (line 6)" in e.value.problem
+    with pytest.raises(InputFormatError) as e:
+        read_predictions(write(tmp_path, "two.txt", head + body + "END\n\nEND\n"))
+    assert e.value.line == 8 and "second END" in e.value.problem and "line 6" in e.value.problem
+    missing = read_predictions(write(tmp_path, "missing.txt", head + body))
+    assert len(missing) == 2 and missing.counts["missing_end"] == 1 and not missing.counts["end_line"]
+    ok = read_predictions(write(tmp_path, "ok.txt", head + body + "END\n\n"))
+    assert len(ok) == 2 and ok.counts["missing_end"] == 0 and ok.counts["end_line"]
+    plain = read_predictions(write(tmp_path, "plain.tsv", body))
+    assert plain.counts["missing_end"] == 0 and plain.counts["cafa_header_lines"] == 0
+
+
+def test_ia_term_twice(tmp_path):
+    with pytest.raises(InputFormatError) as e:
+        read_ia(write(tmp_path, "ia.tsv", "GO:1\t0.5\nGO:2\t1\nGO:1\t0.75\n"))
+    assert e.value.line == 3 and "line 1" in e.value.problem and "line 3" in e.value.problem and "GO:1" in e.value.problem
+    terms, ia, counts = read_ia(write(tmp_path, "ib.tsv", "GO:1\t0.5\nGO:2\t1\nGO:1\t0.50\n"))
+    assert terms.tolist() == ["GO:1", "GO:2"] and ia.tolist() == [0.5, 1.0] and counts["duplicate_terms"] == 1
+
+
+@pytest.mark.parametrize("first", ["GO:1\tabc\textra", "GO:1", "GO:1\tabc", "term\tia\textra"])
+def test_ia_malformed_first_line_is_not_a_header(tmp_path, first):
+    with pytest.raises(InputFormatError) as e:
+        read_ia(write(tmp_path, "ia.tsv", first + "\nGO:2\t1\n"))
+    assert e.value.line == 1 and e.value.text == first
+
+
+@pytest.mark.parametrize("header", ["term ia", "term\tIA", "GO_ID\tinformation_accretion"])
+def test_ia_header_by_column_names(tmp_path, header):
+    terms, ia, counts = read_ia(write(tmp_path, "ia.tsv", header + "\nGO:2\t1\n"))
+    assert terms.tolist() == ["GO:2"] and counts["header_lines"] == 1
+
+
+@pytest.mark.parametrize("reader,what", [(read_truth, "annotation"), (read_ia, "term")])
+def test_only_a_header_line(tmp_path, reader, what):
+    header = "EntryID\tterm\taspect" if reader is read_truth else "term\tia"
+    with pytest.raises(InputFormatError) as e:
+        reader(write(tmp_path, "h.tsv", header + "\n\n"))
+    assert e.value.line == 1 and f"no {what} lines" in e.value.problem
+
+
+GAF_ROW = "UniProtKB\tP{}\tG\t\tGO:0000002\tPMID:1\tIDA\t\tP\tname\t\tprotein\ttaxon:9606\t20200101\tUniProt"
+
+
+@pytest.mark.parametrize("version,extra,ok", [("2.2", "\t\t", True), ("2.2", "\t", False), ("2.1", "", False),
+                                              ("1.0", "", True), ("1.0", "\t\t", False)])
+def test_gaf_column_counts(tmp_path, version, extra, ok):
+    text = f"!gaf-version: {version}\n{GAF_ROW.format(1)}{extra}\n{GAF_ROW.format(2)}{extra}\n"
+    if ok:
+        assert len(read_gaf(write(tmp_path, "a.gaf", text))) == 2
+        return
+    with pytest.raises(InputFormatError) as e:
+        read_gaf(write(tmp_path, "a.gaf", text))
+    n = 15 + extra.count("\t")
+    assert e.value.line == 2 and f"GAF {version} line has" in e.value.problem and f"got {n}" in e.value.problem
+
+
+def test_gaf_16_columns_in_a_17_column_file(tmp_path):
+    text = f"!gaf-version: 2.2\n{GAF_ROW.format(1)}\t\t\n!c\n{GAF_ROW.format(2)}\t\n"
+    with pytest.raises(InputFormatError) as e:
+        read_gaf(write(tmp_path, "a.gaf", text))
+    assert e.value.line == 4 and "17" in e.value.problem and "got 16" in e.value.problem
+    with pytest.raises(InputFormatError) as e:  # no version header: 15 or 17 columns
+        read_gaf(write(tmp_path, "b.gaf", f"{GAF_ROW.format(1)}\t\n"))
+    assert e.value.line == 1 and "got 16" in e.value.problem
+
+
+def test_gaf_empty_identifier(tmp_path):
+    with pytest.raises(InputFormatError) as e:
+        read_gaf(write(tmp_path, "a.gaf", f"!gaf-version: 2.2\n{GAF_ROW.format(1)}\t\t\n{GAF_ROW.replace('P{}', ' ')}\t\t\n"))
+    assert e.value.line == 3 and "DB object ID" in e.value.problem
+
+
+def test_prediction_file_given_as_truth(tmp_path):
+    with pytest.raises(InputFormatError) as e:
+        read_truth(write(tmp_path, "p.tsv", "T1\tGO:1\t0.5\n"))
+    assert e.value.line == 1 and "looks like a prediction file" in e.value.problem and "give it as predictions" in e.value.problem
+    with pytest.raises(InputFormatError) as e:
+        read_truth(DATA / "predictions_cafa.txt")
+    assert e.value.line == 1 and "prediction file" in e.value.problem
+
+
+def test_gaf_given_as_predictions(tmp_path):
+    with pytest.raises(InputFormatError) as e:
+        read_predictions(DATA / "annotations.gaf")
+    assert e.value.line == 1 and "GAF annotation file; give it as truth" in e.value.problem
+    with pytest.raises(InputFormatError) as e:  # without its header
+        read_predictions(write(tmp_path, "a.tsv", GAF_ROW.format(1) + "\t\t\n"))
+    assert e.value.line == 1 and "GAF" in e.value.problem
+    with pytest.raises(InputFormatError) as e:
+        read_predictions(write(tmp_path, "t.tsv", "P1\tGO:1\nP2\tGO:2\n"))
+    assert e.value.line == 1 and "truth file" in e.value.problem
+
+
+@pytest.mark.parametrize("text,line", [
+    (b"T1\tGO:1\t0.5\nT1\tGO:2\t0x1\n", 2),            # Arrow rejects the float
+    (b"T1\tGO:1\t0.5\nT\xff\tGO:2\t0.1\n", 2),          # not UTF-8
+    (b"T1\tGO:1\t0.5\n" + b"T1 GO:1\n" * 300, 2),      # more odd rows than the fast reader keeps
+    (b"T1\tGO:1\t0.5\nT1\tGO:2\tNA\n", 2),             # Arrow reads NA as missing
+    (b"T1\tGO:1\t0.5\n\tGO:2\t0.1\n", 2),              # empty target
+    (b"T1\tGO:1\t1_0\n", 1),                           # Python would read 10.0
+])
+def test_every_fast_path_failure_names_a_line(tmp_path, text, line):
+    with pytest.raises(InputFormatError) as e:
+        read_predictions(write(tmp_path, "p.tsv", text, binary=True))
+    assert e.value.line == line
+
+
+@pytest.mark.parametrize("reader,name", [(read_truth, "truth.tsv"), (read_predictions, "predictions_cafa.txt"),
+                                         (read_gaf, "annotations.gaf")])
+def test_line_reader_equals_fast_reader(monkeypatch, reader, name):
+    fast = rows(reader(DATA / name))
+    monkeypatch.setattr(tables, "_arrow", lambda *a, **k: None)
+    assert rows(reader(DATA / name)) == fast
+
+
+def test_compressed_predictions(tmp_path):
+    p = tmp_path / "p.tsv.gz"
+    with gzip.open(p, "wb") as fh:
+        fh.write(((DATA / "predictions_cafa.txt").read_text().replace("\n", "\r\n")).encode())
+    assert rows(read_predictions(p)) == rows(read_predictions(DATA / "predictions_cafa.txt"))
+
+
+def test_started_read_in_a_child(monkeypatch):
+    from goeval.io._background import live_children
+
+    monkeypatch.setenv("GOEVAL_FORK", "always")
+    bg = start_read_predictions(DATA / "predictions_cafa.txt")
+    assert bg.forked
+    table = bg.result()
+    assert rows(table) == rows(read_predictions(DATA / "predictions_cafa.txt")) and live_children() == []
+    bad = start_read_predictions(DATA / "annotations.gaf", fork=True)
+    with pytest.raises(InputFormatError, match="GAF"):
+        bad.result()
+    pending = start_read_predictions(DATA / "predictions_cafa.txt", fork=True)
+    pending.cancel()
+    pending.cancel()
+    assert live_children() == []
