@@ -1,0 +1,209 @@
+"""Shared pieces of the baselines: training checks, the hits x terms kernel,
+the top-N cut and the assembly of per-namespace scores into Annotations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from goeval._csr import column_block, gather_rows
+from goeval.annotations import Annotations, propagate
+from goeval.errors import InvalidParameterError
+from goeval.ontology import Ontology
+
+__all__ = ["NamespaceScores", "training", "namespace_block", "reduce_hits", "assemble", "top_terms", "labels"]
+
+#: Cells of the dense per-chunk accumulator (targets x training terms); bounds memory (32 MiB of float64).
+_CELLS = 1 << 22
+
+
+@dataclass
+class NamespaceScores:
+    """Scores of one namespace as CSR pieces over the target rows.
+
+    ``counts[i]`` entries for target ``i``; ``cols`` are global term indices,
+    increasing within each row; ``data`` the scores.
+    """
+
+    counts: np.ndarray
+    cols: np.ndarray
+    data: np.ndarray
+
+
+def training(ontology: Ontology, train: Annotations, func: str) -> Annotations:
+    """Check the training annotations and return them propagated."""
+    if not isinstance(train, Annotations):
+        raise InvalidParameterError(f"The 'train' parameter of {func} must be an Annotations object; got {type(train).__name__}.")
+    if train.ontology is not ontology:
+        raise InvalidParameterError(f"The 'train' parameter of {func} must be mapped on the given ontology; got annotations of another Ontology object.")
+    if train.is_scores:
+        raise InvalidParameterError(f"The 'train' parameter of {func} must hold annotations (bool), not prediction scores.")
+    return train if train.propagated else propagate(train)
+
+
+def labels(ontology: Ontology, namespaces: Any, func: str) -> list[str]:
+    """Namespace labels in ontology order (all by default)."""
+    if namespaces is None:
+        return list(ontology.labels)
+    if isinstance(namespaces, str):
+        namespaces = [namespaces]
+    chosen = {ontology.namespace_index(n) for n in namespaces}
+    if not chosen:
+        raise InvalidParameterError(f"The 'namespaces' parameter of {func} must name at least one namespace; got {namespaces!r}.")
+    return [ontology.labels[j] for j in sorted(chosen)]
+
+
+def namespace_block(train: Annotations, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """(indptr, global term indices) of every training row restricted to one namespace."""
+    s = train.ontology.namespace_slice(label)
+    ptr, cols, _ = column_block(train.matrix.tocsr(), s.start, s.stop)
+    return ptr, cols.astype(np.int64)
+
+
+def reduce_hits(
+    target: np.ndarray, subject: np.ndarray, value: np.ndarray, n_targets: int,
+    ptr: np.ndarray, cols: np.ndarray, how: str,
+) -> NamespaceScores:
+    """Reduce hit values over (target, term) cells of the subjects' term sets.
+
+    For every target ``x`` and term ``v`` supported by at least one hit,
+    ``max`` gives ``max {value_h : h hit of x, v in T(subject_h)}`` and
+    ``sum`` gives the sum of those values (added in hit order, as
+    ``numpy.bincount`` does).
+
+    Targets are processed in chunks whose dense accumulator (targets x the
+    training terms of the namespace) stays under ``_CELLS`` cells; within a
+    chunk the hit x term pairs are expanded from the CSR rows of the subjects
+    and reduced with ``bincount`` / ``maximum.at``: no loop over hits or terms.
+    ``target`` must be non-decreasing.
+    """
+    used = np.unique(cols)
+    width = max(1, used.size)
+    local = np.searchsorted(used, cols)
+    per = max(1, _CELLS // width)
+    starts = np.searchsorted(target, np.arange(0, n_targets + per, per).clip(max=n_targets))
+    counts = np.zeros(n_targets, np.int64)
+    out_c, out_v = [], []
+    for k in range(starts.size - 1):
+        a, b = starts[k], starts[k + 1]
+        if a == b:
+            continue
+        t0 = k * per
+        lens, terms = gather_rows(ptr, local, subject[a:b])
+        key = np.repeat((target[a:b] - t0) * width, lens) + terms
+        vals = np.repeat(value[a:b], lens)
+        size = min(per, n_targets - t0) * width
+        if how == "max":
+            acc = np.full(size, -np.inf)
+            np.maximum.at(acc, key, vals)
+        else:
+            acc = np.bincount(key, weights=vals, minlength=size)
+        mark = np.zeros(size, bool)  # supported cells (a sum of zero weights included)
+        mark[key] = True
+        cells = np.flatnonzero(mark)
+        r, c = np.divmod(cells, width)
+        counts[t0 : t0 + min(per, n_targets - t0)] = np.bincount(r, minlength=min(per, n_targets - t0))
+        out_c.append(used[c])
+        out_v.append(acc[cells])
+    cat = (lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dt))
+    return NamespaceScores(counts, cat(out_c, np.int64), cat(out_v, np.float64))
+
+
+def _top_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int, ontology: Ontology) -> np.ndarray:
+    """Mask of the ``n`` best cells per (row, namespace); ties by (depth, term id)."""
+    ns = ontology.namespace_of[cols]
+    group = rows.astype(np.int64) * len(ontology.namespaces) + ns
+    id_rank = np.empty(ontology.n_terms, np.int64)
+    id_rank[np.argsort(ontology.ids.astype(str), kind="stable")] = np.arange(ontology.n_terms)
+    order = np.lexsort((id_rank[cols], ontology.generation[cols], -data, group))
+    g = group[order]
+    first = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1] if g.size else np.zeros(0, np.int64)
+    run = np.repeat(first, np.diff(np.r_[first, g.size]))
+    keep = np.zeros(rows.size, bool)
+    keep[order[(np.arange(g.size) - run) < n]] = True
+    return keep
+
+
+def top_terms(pred: Annotations, n: int) -> Annotations:
+    """Keep the ``n`` best-scoring terms of each protein in each namespace.
+
+    Ties at the cut are broken by depth (the ``generation`` of the term: an
+    ancestor before its descendants), then by term identifier; exactly
+    ``min(n, predicted)`` terms are kept per protein and namespace, and the
+    kept set of a max-consistent prediction stays closed under ancestors (an
+    ancestor scores at least as high and, when equal, sorts first).
+
+    Parameters
+    ----------
+    pred : Annotations
+        Prediction scores.
+    n : int
+        Terms kept per protein and namespace (CAFA 5 used 500).
+
+    Returns
+    -------
+    Annotations
+        Same proteins; ``diagnostics['max_terms_dropped']`` counts the cells removed.
+    """
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+        raise InvalidParameterError(f"The 'n' parameter of top_terms must be an integer >= 1; got {n!r}.")
+    m = pred.matrix.tocsr()
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+    keep = _top_mask(rows, m.indices.astype(np.int64), m.data, int(n), pred.ontology)
+    ptr = np.r_[0, np.cumsum(np.bincount(rows[keep], minlength=m.shape[0]))]
+    out = sp.csr_array((m.data[keep], m.indices[keep], ptr), shape=m.shape)
+    diag = dict(pred.diagnostics, max_terms=int(n), max_terms_dropped=int((~keep).sum()))
+    return Annotations(pred.proteins, out, pred.ontology, pred.propagated, diag)
+
+
+def assemble(ontology: Ontology, targets: np.ndarray, parts: list[NamespaceScores],
+             diagnostics: dict[str, Any], max_terms: int | None = None) -> Annotations:
+    """Put per-namespace scores (namespaces in ontology order) into one Annotations."""
+    n = targets.size
+    counts = np.zeros(n, np.int64)
+    for p in parts:
+        counts += p.counts
+    rows = np.concatenate([np.repeat(np.arange(n, dtype=np.int32), p.counts) for p in parts]) if len(parts) > 1 else None
+    cols = np.concatenate([p.cols for p in parts]) if parts else np.zeros(0, np.int64)
+    data = np.concatenate([p.data for p in parts]) if parts else np.zeros(0)
+    if len(parts) > 1:  # namespaces in column order: a stable sort keeps columns sorted per row
+        order = np.argsort(rows, kind="stable")
+        data, cols = data[order], cols[order]
+    del rows
+    m = sp.csr_array((data, cols.astype(np.int32), np.r_[0, np.cumsum(counts)]), shape=(n, ontology.n_terms))
+    pred = Annotations(np.asarray(targets, dtype=object), m, ontology, True, diagnostics)
+    return pred if max_terms is None else top_terms(pred, max_terms)
+
+
+def combine_annotations(parts: list[Annotations]) -> Annotations:
+    """Union of several annotation sets on one ontology (e.g. one file per species).
+
+    A protein present in several parts gets the union of its terms; the
+    result is propagated when every part is. ``diagnostics`` keeps each
+    part's diagnostics and counts the proteins found in more than one part.
+    """
+    if not parts:
+        raise InvalidParameterError("The 'parts' parameter of combine_annotations must hold at least one Annotations; got none.")
+    onto = parts[0].ontology
+    if any(p.ontology is not onto for p in parts) or any(p.is_scores for p in parts):
+        raise InvalidParameterError("The 'parts' parameter of combine_annotations must hold truth annotations on one Ontology object.")
+    allp = np.concatenate([np.asarray(p.proteins, dtype=object) for p in parts])
+    uniq, first, inv = np.unique(allp.astype(str), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # first-appearance order
+    pos = np.empty(uniq.size, np.int64)
+    pos[order] = np.arange(uniq.size)
+    offsets = np.cumsum([0] + [p.matrix.shape[0] for p in parts])
+    rows, cols = [], []
+    for k, p in enumerate(parts):
+        coo = p.matrix.tocoo()
+        rows.append(pos[inv[offsets[k] + coo.row]])
+        cols.append(coo.col.astype(np.int64))
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    m = sp.coo_array((np.ones(r.size, bool), (r, c)), shape=(uniq.size, onto.n_terms)).tocsr()
+    m.sum_duplicates()
+    m.sort_indices()
+    diag = {"parts": [p.diagnostics for p in parts], "proteins_in_several_parts": int(allp.size - uniq.size)}
+    return Annotations(allp[first[order]], sp.csr_array(m), onto, all(p.propagated for p in parts), diag)

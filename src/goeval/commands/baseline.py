@@ -1,0 +1,178 @@
+"""``goeval baseline``: Naive, BLAST, GOtcha, DIAMONDScore and kNN-identity predictions (CR13 §4.1)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from goeval.commands._common import add_ontology, comma_list, show_warnings
+
+NAME = "baseline"
+HELP = "baseline predictions: naive, blast, gotcha, diamondscore, knn-identity"
+DESCRIPTION = (
+    "Make baseline predictions from training annotations (and, except for naive, a BLAST/DIAMOND "
+    "hit table): scores in [0, 1], max-consistent, per namespace, written as target<TAB>term<TAB>score "
+    "or in CAFA format."
+)
+
+_METHOD_HELP = {
+    "naive": "n_train(v) / N_train: the training frequency of each term, the same list for every target",
+    "blast": "max pident / 100 over the usable hits annotated with the term",
+    "gotcha": "(2 + sum of w) / (2 + sum of w over all usable hits), w = min(500, -log10 E)",
+    "diamondscore": "DeepGOPlus: sum of bitscores of hits with the term / sum over all usable hits",
+    "knn-identity": "sum of pident of hits with the term / sum over all usable hits",
+}
+
+
+def _nonneg(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
+    if not v >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0; got {text!r}")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1; got {text!r}")
+    return v
+
+
+def _common(p: argparse.ArgumentParser, targets_required: bool) -> None:
+    add_ontology(p)
+    p.add_argument("--train", required=True, nargs="+", metavar="ANNOTATIONS",
+                   help="training annotations: protein<TAB>term (header optional) or GAF; several files are joined")
+    p.add_argument("--targets", required=targets_required, metavar="LIST",
+                   help="proteins to predict, one per line" + ("" if targets_required else " (default: every query of the hit table)"))
+    p.add_argument("--namespaces", type=comma_list, default=None, metavar="NS1,NS2",
+                   help="namespaces to predict, e.g. MFO,BPO,CCO (default: all)")
+    p.add_argument("--max-terms", type=_positive_int, default=None, metavar="N",
+                   help="keep the N best terms per target and namespace (ties: shallower term, then term id)")
+    p.add_argument("--format", choices=("tsv", "cafa"), default="tsv",
+                   help="tsv: target<TAB>term<TAB>score; cafa: AUTHOR/MODEL/KEYWORDS header and END")
+    p.add_argument("--author", default="goeval", help="CAFA AUTHOR line (default goeval)")
+    p.add_argument("--model", default="1", help="CAFA MODEL line (default 1)")
+    p.add_argument("--out", required=True, metavar="PRED", help="output file (.gz compresses)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="method", metavar="METHOD", required=True)
+    for method, text in _METHOD_HELP.items():
+        q = sub.add_parser(method, help=text, description=text)
+        _common(q, targets_required=method == "naive")
+        if method == "naive":
+            continue
+        q.add_argument("--hits", required=True, metavar="HITS",
+                       help="BLAST/DIAMOND tabular hits (-outfmt 6), .gz accepted")
+        q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...",
+                       help="column names of the hit table (default: the 12 standard -outfmt 6 columns)")
+        q.add_argument("--max-evalue", type=_nonneg, default=None, metavar="E", help="drop hits with E-value > E")
+        q.add_argument("--min-identity", type=_nonneg, default=None, metavar="PCT", help="drop hits with pident < PCT")
+        q.add_argument("--min-coverage", type=_nonneg, default=None, metavar="PCT",
+                       help="drop hits with query coverage < PCT (needs qcovhsp, or qstart, qend, qlen)")
+
+
+def _load_training(args: argparse.Namespace, onto: Any) -> Any:
+    from goeval.api import load_annotations
+    from goeval.baselines import combine_annotations
+
+    parts = []
+    for path in args.train:
+        ann = load_annotations(path, onto)
+        d = ann.diagnostics
+        st = d.get("rows_by_term_status", {})
+        print(f"{path}: {d.get('rows_read', 0)} rows, {ann.matrix.shape[0]} proteins; alt_id remapped "
+              f"{st.get('alt_id', 0)}, obsolete replaced {st.get('replaced_by', 0)}, obsolete dropped "
+              f"{st.get('obsolete', 0)}, unknown dropped {st.get('unknown', 0)}, duplicates {d.get('duplicate_pairs', 0)}")
+        parts.append(ann)
+    train = combine_annotations(parts)
+    if len(parts) > 1:
+        print(f"training set: {train.matrix.shape[0]} proteins "
+              f"({train.diagnostics['proteins_in_several_parts']} found in more than one file)")
+    return train
+
+
+def _print_namespaces(diag: dict[str, Any]) -> None:
+    from goeval.baselines import REASONS
+
+    for label, d in diag["namespaces"].items():
+        h = d.get("hits")
+        if h is None:
+            print(f"{label}: {d['training_proteins']} training proteins, {d['terms_seen']} terms seen")
+            continue
+        dropped = ", ".join(f"{r.replace('_', ' ')} {h[r]}" for r in REASONS)
+        print(f"{label}: {d['training_proteins']} training proteins; hits {h['rows']}: usable {h['usable']}; "
+              f"dropped: {dropped}")
+        extra = f", {d['targets_with_zero_total_weight']} with zero total weight" if "targets_with_zero_total_weight" in d else ""
+        print(f"{label}: targets with usable hits {d['targets_with_usable_hits']}, with predictions "
+              f"{d['targets_with_predictions']}{extra}; {d['predictions']} scores")
+
+
+def _write(args: argparse.Namespace, onto: Any, pred: Any) -> int:
+    from goeval.io.predictions_out import write_predictions
+
+    return write_predictions(args.out, pred.proteins, onto.ids, pred.matrix, fmt=args.format,
+                             author=args.author, model=args.model, keywords=[f"goeval baseline {args.method}"])
+
+
+def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) -> int:
+    import numpy as np
+
+    from goeval.baselines import naive, naive_scores
+    from goeval.io.predictions_out import write_naive
+
+    if args.max_terms is not None:
+        pred = naive(onto, train, targets, args.namespaces, max_terms=args.max_terms)
+        _print_namespaces(pred.diagnostics)
+        return _write(args, onto, pred)
+    scores, per_ns = naive_scores(onto, train, args.namespaces)
+    _print_namespaces({"namespaces": per_ns})
+    from goeval.baselines.hits import unique_targets
+
+    tlist, repeated = unique_targets(targets)
+    if repeated:
+        print(f"targets: {repeated} repeated ids dropped")
+    cols = np.flatnonzero(scores > 0)
+    return write_naive(args.out, tlist, onto.ids[cols], scores[cols], fmt=args.format, author=args.author,
+                       model=args.model, keywords=["goeval baseline naive"])
+
+
+def run(args: argparse.Namespace) -> int:
+    from goeval.api import load_ontology
+    from goeval.baselines import HIT_METHODS
+    from goeval.io.tables import read_id_list
+
+    show_warnings()
+    t0 = time.perf_counter()
+    onto = load_ontology(args.ontology, args.relations)
+    train = _load_training(args, onto)
+    targets = None
+    if args.targets is not None:
+        targets = read_id_list(args.targets)
+        print(f"{args.targets}: {targets.size} targets")
+    if args.method == "naive":
+        n = _run_naive(args, onto, train, targets)
+    else:
+        from goeval.io.hits import read_hits
+
+        hits = read_hits(args.hits, args.hit_columns)
+        c = hits.counts
+        print(f"{args.hits}: {len(hits)} hits, {hits.queries.size} queries, {hits.ids.size} sequences"
+              + (f"; {c['comment_lines']} comment lines" if c.get("comment_lines") else "")
+              + (f"; header line skipped" if c.get("header_lines") else ""))
+        pred = HIT_METHODS[args.method](
+            onto, train, hits, targets, namespaces=args.namespaces, max_evalue=args.max_evalue,
+            min_identity=args.min_identity, min_coverage=args.min_coverage, max_terms=args.max_terms)
+        _print_namespaces(pred.diagnostics)
+        if "max_terms_dropped" in pred.diagnostics:
+            print(f"--max-terms {args.max_terms}: {pred.diagnostics['max_terms_dropped']} scores dropped")
+        n = _write(args, onto, pred)
+    print(f"wrote {n} predictions to {args.out} ({time.perf_counter() - t0:.1f} s)")
+    return 0
