@@ -15,9 +15,10 @@ def _edges_from_obonet(path):
     return g
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_same_terms_and_edges_as_full_obonet_parse(tiny_obo, workers):
-    raw = read_obo(tiny_obo, workers=workers)
+@pytest.mark.parametrize("fork", ["never", "always"])
+def test_same_terms_and_edges_as_full_obonet_parse(tiny_obo, fork, monkeypatch):
+    monkeypatch.setenv("GOEVAL_FORK", fork)
+    raw = read_obo(tiny_obo)
     g = _edges_from_obonet(tiny_obo)
     assert sorted(t["id"] for t in raw.terms) == sorted(g.nodes)
     names = raw.names()  # names are parsed apart, on demand
@@ -28,9 +29,12 @@ def test_same_terms_and_edges_as_full_obonet_parse(tiny_obo, workers):
             assert t.get(tag) == node.get(tag), (t["id"], tag)
 
 
-def test_real_go_matches_obonet_and_parallel_equals_serial():
+def test_real_go_matches_obonet_and_parallel_equals_serial(monkeypatch):
     path = shared_path("data", "go", "go_2019-01-29.obo.gz")
-    one, two = read_obo(path, workers=1), read_obo(path, workers=2)
+    monkeypatch.setenv("GOEVAL_FORK", "never")
+    one = read_obo(path)
+    monkeypatch.setenv("GOEVAL_FORK", "always")
+    two = read_obo(path)
     assert one.terms == two.terms and one.header == two.header and one.typedefs == two.typedefs
     g = obonet.read_obo(str(path), ignore_obsolete=False)
     assert len(one.terms) == g.number_of_nodes() == 47347

@@ -42,14 +42,40 @@ def run(args: argparse.Namespace) -> int:
     header = ["ns", "namespace", "terms", "roots", *(f"{r} edges" for r in onto.relations),
               "cross-ns dropped", "alt_ids", "obsolete", "depth"]
     print(format_table(rows, header))
-    d = onto.diagnostics
-    print(
-        f"\nobsolete terms: {d['obsolete_terms']} ({d['obsolete_with_single_replacement']} with a single replaced_by, "
-        f"mapped; {d['obsolete_without_replacement'] + d['obsolete_with_several_replacements']} dropped when used)"
-    )
-    if d["relations_not_followed"]:
-        print("relations not followed: " + ", ".join(f"{k} {v}" for k, v in d["relations_not_followed"].items()))
-    if d["edges_to_unknown_or_obsolete_terms_dropped"]:
-        print("edges to unknown or obsolete terms dropped: " + ", ".join(
-            f"{k} {v}" for k, v in d["edges_to_unknown_or_obsolete_terms_dropped"].items()))
+    print()
+    for line in summary_lines(onto.diagnostics):
+        print(line)
     return 0
+
+
+def summary_lines(d: dict) -> list[str]:  # noqa: ANN001 - Ontology.diagnostics
+    """The text summary of an ontology's diagnostics: what was mapped, dropped or tolerated."""
+    dropped = (d["obsolete_without_replacement"] + d["obsolete_with_several_replacements"]
+               + d.get("obsolete_with_unresolved_replacement", 0))
+    chain = d.get("obsolete_replaced_through_chain", 0)
+    lines = [
+        f"obsolete terms: {d['obsolete_terms']} ({d['obsolete_with_single_replacement']} mapped through "
+        f"replaced_by{f', {chain} of them through a chain' if chain else ''}; {dropped} dropped when used: "
+        f"{d['obsolete_without_replacement']} without replacement, {d['obsolete_with_several_replacements']} with "
+        f"several, {d.get('obsolete_with_unresolved_replacement', 0)} whose replacement is unknown or dropped)"
+    ]
+    conflicts = d.get("alt_id_conflicts", {})
+    if any(conflicts.get(k) for k in ("equal_to_live_id", "claimed_by_several_terms", "equal_to_obsolete_id")):
+        lines.append(
+            f"alt_id conflicts: {conflicts['equal_to_live_id']} equal to a live term's id (ignored), "
+            f"{conflicts['claimed_by_several_terms']} claimed by several terms (first claimant kept), "
+            f"{conflicts['equal_to_obsolete_id']} equal to an obsolete term's id (read as that term)")
+        lines += [f"  e.g. {x}" for x in conflicts.get("examples", [])]
+    if d["relations_not_followed"]:
+        lines.append("relations not followed: " + ", ".join(f"{k} {v}" for k, v in d["relations_not_followed"].items()))
+    if d["edges_to_unknown_or_obsolete_terms_dropped"]:
+        lines.append("edges to unknown or obsolete terms dropped: " + ", ".join(
+            f"{k} {v}" for k, v in d["edges_to_unknown_or_obsolete_terms_dropped"].items()))
+    if d.get("unknown_obo_tags"):
+        lines.append("lines with tags OBO does not define, skipped: " + ", ".join(
+            f"{k} {v}" for k, v in d["unknown_obo_tags"].items()))
+        lines += [f"  e.g. {x}" for x in d.get("unknown_obo_tag_examples", [])]
+    if d.get("unknown_stanza_types"):
+        lines.append("stanzas of unknown types, ignored: " + ", ".join(
+            f"[{k}] {v}" for k, v in d["unknown_stanza_types"].items()))
+    return lines
