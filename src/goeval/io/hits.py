@@ -163,13 +163,13 @@ def _clean(data: bytes) -> tuple[bytes, int, dict[str, int]]:
     if data.startswith(b"#") or b"\n#" in data:
         counts["comment_lines"] = len(re.findall(rb"(?m)^#", data))
         data = re.sub(rb"(?m)^#[^\n]*(\n|$)", lambda m: b"\n", data)  # keep line numbers
-    first_line = 1
-    if data.startswith(b"qseqid\t"):
+    start = len(data) - len(data.lstrip(b"\n"))  # blank (or comment) lines before the first row
+    if data.startswith(b"qseqid\t", start):
         counts["header_lines"] = 1
-        cut = data.find(b"\n")
+        cut = data.find(b"\n", start)
         data = data[cut + 1:] if cut >= 0 else b""
-        first_line = 2
-    return data, first_line, counts
+        return data, start + 2, counts
+    return data, 1, counts
 
 
 def _line_problem(fields: list[str], columns: tuple[str, ...]) -> str | None:
