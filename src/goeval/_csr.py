@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["gather_rows", "column_block"]
+__all__ = ["gather_rows", "column_block", "select_columns"]
 
 
 def gather_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -61,3 +61,22 @@ def column_block(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: 
     if selected is not None:
         per_row = per_row[selected]
     return np.r_[0, np.cumsum(per_row)], m.indices[pos], m.data[pos]
+
+
+def select_columns(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None,
+                   allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """CSR pieces keeping only the entries whose column is ``allowed`` (a bool mask).
+
+    Returns the inputs themselves when every column is allowed.
+
+    Examples
+    --------
+    >>> select_columns(np.array([0, 2, 3]), np.array([0, 1, 1]), None, np.array([True, False]))
+    (array([0, 1, 1]), array([0]), None)
+    """
+    keep = allowed[cols]
+    if keep.all():
+        return indptr, cols, data
+    rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))[keep]
+    ptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=indptr.size - 1))]
+    return ptr, cols[keep], None if data is None else data[keep]

@@ -34,9 +34,10 @@ from goeval.errors import check_choice
 from goeval.io.tables import PairTable
 from goeval.ontology import Ontology, TermStatus
 
-__all__ = ["Annotations", "map_table", "propagate", "is_consistent"]
+__all__ = ["Annotations", "map_table", "propagate", "propagate_rows", "is_consistent", "PROPAGATION_BUFFER_CELLS"]
 
-_BUFFER_CELLS = 1 << 21
+#: Default size of the dense working buffer of :func:`propagate_rows` (float64 cells, 16 MiB).
+PROPAGATION_BUFFER_CELLS = 1 << 21
 
 
 @dataclass(eq=False)
@@ -174,26 +175,58 @@ def map_table(table: PairTable, ontology: Ontology) -> Annotations:
     return Annotations(proteins, m, ontology, False, diag)
 
 
-def _propagate_block(
+def propagate_rows(
     indptr: np.ndarray,
     indices: np.ndarray,
     data: np.ndarray,
     ontology: Ontology,
     lo: int,
     hi: int,
-    mode: str,
-    buffer_cells: int,
+    mode: str = "max",
+    *,
+    buffer_cells: int = PROPAGATION_BUFFER_CELLS,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Propagate rows whose (duplicate-free) columns all lie in [lo, hi).
+    """Propagate score rows whose columns all lie in one namespace ``[lo, hi)``.
 
+    The kernel of :func:`propagate`, for callers that hold CSR pieces of one
+    namespace (the evaluation propagates each method's namespace block
+    without building an :class:`Annotations`).
+
+    Parameters
+    ----------
+    indptr : ndarray of int, shape (n_rows + 1,)
+    indices : ndarray of int, shape (nnz,)
+        Global term indices in ``[lo, hi)``, no repeats within a row.
+    data : ndarray of float64, shape (nnz,)
+        Scores (>= 0).
+    ontology : Ontology
+    lo, hi : int
+        Bounds of the namespace (``ontology.bounds[j]``, ``ontology.bounds[j + 1]``).
+    mode : {'max', 'fill'}
+        As for :func:`propagate`.
+    buffer_cells : int
+        Size of the dense working buffer (float64 cells); bounds memory.
+
+    Returns
+    -------
+    counts : ndarray of int64, shape (n_rows,)
+        Entries per row after propagation.
+    cols : ndarray of int32, shape (counts.sum(),)
+        Global term indices, sorted within each row.
+    scores : ndarray of float64, shape (counts.sum(),)
+        ``max``: ``s(v) = max(s(v), max over descendants u of s(u))``;
+        ``fill``: the maximum descendant score only where ``v`` has no own score.
+
+    Notes
+    -----
     Rows are processed in chunks on a dense buffer (row stride a power of two)
     that is reset sparsely; generations are visited deepest first, each
     pushing its cells' scores to the direct parents. Only cells that carry a
     score are ever touched, so the cost is proportional to the number of
-    propagated entries times the mean number of parents.
-
-    Returns (entries per row, cols, vals), rows in order, columns sorted.
+    propagated entries times the mean number of parents. Propagating the
+    output again returns it unchanged.
     """
+    check_choice(mode, "mode", "propagate_rows", ("max", "fill"))
     n_rows = indptr.size - 1
     width = hi - lo
     shift = max(1, int(width - 1).bit_length())
@@ -317,7 +350,7 @@ def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
 
 
 def propagate(
-    annotations: Annotations, mode: str = "max", *, buffer_cells: int = _BUFFER_CELLS
+    annotations: Annotations, mode: str = "max", *, buffer_cells: int = PROPAGATION_BUFFER_CELLS
 ) -> Annotations:
     """Close annotations or predictions under the ancestor relation.
 
@@ -352,7 +385,7 @@ def propagate(
         ptr, cols, data = column_block(m, lo, hi)
         if cols.size == 0:
             continue
-        cnt, c, v = _propagate_block(ptr, cols.astype(np.int64), data, onto, lo, hi, mode, buffer_cells)
+        cnt, c, v = propagate_rows(ptr, cols.astype(np.int64), data, onto, lo, hi, mode, buffer_cells=buffer_cells)
         rows_all.append(np.repeat(np.arange(m.shape[0]), cnt))
         cols_all.append(c)
         vals_all.append(v)

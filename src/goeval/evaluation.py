@@ -5,24 +5,47 @@ Takes already-loaded objects (an :class:`~goeval.ontology.Ontology`, truth
 IA) and returns curves and optima (pandas DataFrames on demand); the arithmetic is in
 :mod:`goeval.sweep` and :mod:`goeval.metrics.protein`. See
 :func:`goeval.evaluate` for the path-taking entry point.
+
+The evaluation has two stages, usable separately (e.g. to pool the folds
+of a cross-validation before the optima are taken):
+
+* :func:`namespace_stats` - the sufficient statistics
+  (:class:`~goeval.sweep.SweepStats`) of every (method, namespace), over
+  per-block thresholds or one common threshold set;
+* :func:`summarize` - curves and optima (the measures of
+  :data:`goeval.metrics.registry.PROTEIN_MEASURES`) from such statistics,
+  possibly added over folds first (``SweepStats.combine``).
+
+:func:`evaluate_annotations` is the two in a row.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 
-from goeval._csr import column_block
-from goeval.annotations import _BUFFER_CELLS, Annotations, _propagate_block
-from goeval.errors import InvalidParameterError, check_choice
+from goeval._csr import column_block, select_columns
+from goeval.annotations import Annotations, propagate, propagate_rows
+from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, best_index, protein_curves
 from goeval.metrics.registry import PROTEIN_MEASURES
 from goeval.ontology import Ontology
-from goeval.sweep import exact_thresholds, grid_thresholds, sweep
+from goeval.options import EvaluationOptions
+from goeval.sweep import SweepStats, exact_thresholds, sweep
 
-__all__ = ["EvaluationResult", "evaluate_annotations", "SUMMARY_COLUMNS"]
+__all__ = [
+    "EvaluationResult",
+    "evaluate_annotations",
+    "namespace_stats",
+    "summarize",
+    "optimum_records",
+    "SUMMARY_COLUMNS",
+]
+
+#: Key of the statistics of one method in one namespace: (method, namespace label).
+BlockKey = tuple[str, str]
 
 SUMMARY_COLUMNS = ("method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi")
 
@@ -91,15 +114,6 @@ class EvaluationResult:
         return f"<EvaluationResult: {len(methods)} methods, {len(self.summary_records)} optima>"
 
 
-def _select_terms(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None, allowed: np.ndarray):  # noqa: ANN202
-    keep = allowed[cols]
-    if keep.all():
-        return indptr, cols, data
-    rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))[keep]
-    ptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=indptr.size - 1))]
-    return ptr, cols[keep], None if data is None else data[keep]
-
-
 @dataclass
 class Prepared:
     """Propagated truth and predictions aligned on truth rows (see :func:`prepare`)."""
@@ -147,6 +161,38 @@ def term_mask(ontology: Ontology, terms_of_interest: Any, excluded_terms: Any, e
     return allowed
 
 
+def namespace_indices(ontology: Ontology, namespaces: Any) -> list[int]:
+    """Indices of the namespaces to evaluate (labels or OBO names; None or empty: all)."""
+    if not namespaces:
+        return list(range(len(ontology.namespaces)))
+    return [ontology.namespace_index(x) for x in namespaces]
+
+
+def _targets_rows(t_index: dict[str, int], targets: Any, diag: dict[str, Any]) -> np.ndarray:
+    """Truth rows of the listed targets (sorted); targets without truth are counted."""
+    tg = np.asarray(list(dict.fromkeys(np.asarray(targets, dtype=object).tolist())), dtype=object)
+    pos = np.fromiter((t_index.get(p, -1) for p in tg), np.int64, len(tg))
+    diag["targets"] = {"listed": int(tg.size), "without_truth": int((pos < 0).sum()),
+                       "examples_without_truth": tg[pos < 0][:10].tolist()}
+    return np.sort(pos[pos >= 0])
+
+
+def _align_method(name: str, pred: Annotations, t_index: dict[str, int]) -> tuple[Any, np.ndarray, dict[str, Any]]:
+    """A method's score rows reordered by truth row (proteins without truth left out)."""
+    pos = np.fromiter((t_index.get(p, -1) for p in pred.proteins), np.int64, len(pred.proteins))
+    d = dict(pred.diagnostics)
+    missing = pos < 0
+    d["proteins_not_in_truth"] = int(missing.sum())
+    if missing.any():
+        d["proteins_not_in_truth_examples"] = pred.proteins[missing][:10].tolist()
+        d["entries_of_proteins_not_in_truth"] = int(np.diff(pred.matrix.indptr)[missing].sum())
+    pm = pred.matrix.tocsr()
+    present = np.flatnonzero(~missing)
+    order = present[np.argsort(pos[present], kind="stable")]
+    same = order.size == pm.shape[0] and bool((order == np.arange(order.size)).all())
+    return (pm if same else pm[order]), pos[order], d
+
+
 def prepare(
     ontology: Ontology,
     truth: Annotations,
@@ -155,8 +201,6 @@ def prepare(
     diag: dict[str, Any],
 ) -> Prepared:
     """Propagate the truth once and align every method's rows with it."""
-    from goeval.annotations import propagate
-
     if truth.ontology is not ontology:
         raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
     tr = truth if truth.propagated else propagate(truth)
@@ -164,195 +208,310 @@ def prepare(
     tm.sort_indices()
     diag["truth"] = dict(tr.diagnostics)
     t_index = {p: i for i, p in enumerate(tr.proteins.tolist())}
-
-    def indexer(ids: Any) -> np.ndarray:
-        return np.fromiter((t_index.get(p, -1) for p in ids), np.int64, len(ids))
-
-    rows_all = np.arange(tm.shape[0])
-    if targets is not None:
-        tg = np.asarray(list(dict.fromkeys(np.asarray(targets, dtype=object).tolist())), dtype=object)
-        pos = indexer(tg)
-        diag["targets"] = {"listed": int(tg.size), "without_truth": int((pos < 0).sum()),
-                           "examples_without_truth": tg[pos < 0][:10].tolist()}
-        rows_all = np.sort(pos[pos >= 0])
+    rows_all = np.arange(tm.shape[0]) if targets is None else _targets_rows(t_index, targets, diag)
     aligned: dict[str, tuple[Any, np.ndarray]] = {}
     diag["methods"] = {}
     for name, pred in predictions.items():
         if pred.ontology is not ontology:
             raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
-        pos = indexer(pred.proteins)
-        d = dict(pred.diagnostics)
-        missing = pos < 0
-        d["proteins_not_in_truth"] = int(missing.sum())
-        if missing.any():
-            d["proteins_not_in_truth_examples"] = pred.proteins[missing][:10].tolist()
-            d["entries_of_proteins_not_in_truth"] = int(np.diff(pred.matrix.indptr)[missing].sum())
-        pm = pred.matrix.tocsr()
-        present = np.flatnonzero(~missing)
-        order = present[np.argsort(pos[present], kind="stable")]
-        same = order.size == pm.shape[0] and bool((order == np.arange(order.size)).all())
-        aligned[name] = (pm if same else pm[order], pos[order])
-        diag["methods"][name] = d
+        pm, target_row, diag["methods"][name] = _align_method(name, pred, t_index)
+        aligned[name] = (pm, target_row)
     return Prepared(ontology, tm, tr.proteins, rows_all, aligned)
+
+
+def _truth_block(prep: Prepared, lo: int, hi: int, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Truth of the namespace [lo, hi): benchmark rows (non-empty truth), indptr, global cols."""
+    t_ptr, t_cols, _ = column_block(prep.truth, lo, hi, prep.rows)
+    t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
+    has = np.diff(t_ptr) > 0
+    return prep.rows[has], np.r_[0, np.cumsum(np.diff(t_ptr)[has])], t_cols
+
+
+def _prediction_block(
+    prep: Prepared, name: str, bench: np.ndarray, lo: int, hi: int, allowed: np.ndarray, propagation: str,
+    md: dict[str, Any],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One method's propagated scores on the benchmark rows (indptr, local cols, scores)."""
+    pm, target_row = prep.aligned[name]
+    n_bench = int(bench.size)
+    bench_pos = np.full(prep.truth.shape[0], -1, dtype=np.int64)
+    bench_pos[bench] = np.arange(n_bench)
+    brow = bench_pos[target_row]
+    sel = np.flatnonzero(brow >= 0)  # increasing benchmark rows
+    p_ptr, p_cols, p_data = column_block(pm, lo, hi, sel)
+    md["proteins_with_predictions"] = int((np.diff(p_ptr) > 0).sum())
+    md["entries"] = int(p_cols.size)
+    counts = np.zeros(n_bench, dtype=np.int64)
+    counts[brow[sel]] = np.diff(p_ptr)
+    full_ptr = np.r_[0, np.cumsum(counts)]
+    cnt, c, v = propagate_rows(full_ptr, p_cols, p_data, prep.ontology, lo, hi, propagation)
+    del p_cols, p_data
+    c -= lo  # local columns (int32, in place)
+    md["entries_after_propagation"] = int(c.size)
+    ptr = np.r_[0, np.cumsum(cnt)]
+    return select_columns(ptr, c, v, allowed[lo:hi])
 
 
 def namespace_blocks(
     prep: Prepared, ns_list: list[int], allowed: np.ndarray, propagation: str, diag: dict[str, Any]
-):  # noqa: ANN201 - Iterator[NamespaceBlock]
+) -> Iterator[NamespaceBlock]:
     """Yield a :class:`NamespaceBlock` per (namespace, method), predictions propagated."""
-    ontology, tm, rows_all = prep.ontology, prep.truth, prep.rows
+    ontology = prep.ontology
     for j in ns_list:
         lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
         label = ontology.labels[j]
-        t_ptr, t_cols, _ = column_block(tm, lo, hi, rows_all)
-        t_ptr, t_cols, _ = _select_terms(t_ptr, t_cols, None, allowed)
-        has = np.diff(t_ptr) > 0
-        bench = rows_all[has]
-        n_bench = int(bench.size)
-        t_ptr = np.r_[0, np.cumsum(np.diff(t_ptr)[has])]
-        diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": n_bench, "truth_entries": int(t_cols.size)}
-        if n_bench == 0:
+        bench, t_ptr, t_cols = _truth_block(prep, lo, hi, allowed)
+        diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": int(bench.size), "truth_entries": int(t_cols.size)}
+        if bench.size == 0:
             continue
-        bench_pos = np.full(tm.shape[0], -1, dtype=np.int64)
-        bench_pos[bench] = np.arange(n_bench)
-        for name, (pm, target_row) in prep.aligned.items():
+        for name in prep.aligned:
             md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
-            brow = bench_pos[target_row]
-            sel = np.flatnonzero(brow >= 0)  # increasing benchmark rows
-            p_ptr, p_cols, p_data = column_block(pm, lo, hi, sel)
-            md["proteins_with_predictions"] = int((np.diff(p_ptr) > 0).sum())
-            md["entries"] = int(p_cols.size)
-            counts = np.zeros(n_bench, dtype=np.int64)
-            counts[brow[sel]] = np.diff(p_ptr)
-            full_ptr = np.r_[0, np.cumsum(counts)]
-            cnt, c, v = _propagate_block(full_ptr, p_cols, p_data, ontology, lo, hi, propagation, _BUFFER_CELLS)
-            del p_cols, p_data
-            c -= lo  # local columns (int32, in place)
-            md["entries_after_propagation"] = int(c.size)
-            ptr = np.r_[0, np.cumsum(cnt)]
-            ptr, c, v = _select_terms(ptr, c, v, allowed[lo:hi])
+            ptr, c, v = _prediction_block(prep, name, bench, lo, hi, allowed, propagation, md)
             yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c, v)
             del c, v
 
 
-def check_options(
-    thresholds: str | float, normalization: str, propagation: str, protein_weighting: str, k: float
-) -> np.ndarray | None:
-    """Validate the evaluation options; return the threshold grid (None: exact).
+def with_root_predictions(blk: NamespaceBlock, ontology: Ontology, allowed: np.ndarray) -> NamespaceBlock:
+    """The block with the namespace's (kept) roots predicted for every protein (CR13 §3.4).
 
-    Raises
-    ------
-    InvalidParameterError
-        With the parameter's name, its allowed values and the value given.
+    A root is given the score ``+inf``, so it is predicted at every threshold;
+    the roots come first so that, for a root also predicted with a score,
+    the stable sort keeps the ``+inf`` entry.
     """
-    check_choice(normalization, "normalization", "evaluate", ("cafa", "pred", "gt"))
-    check_choice(propagation, "propagation", "evaluate", ("max", "fill"))
-    check_choice(protein_weighting, "protein_weighting", "evaluate", ("none", "information"))
-    if not (np.isfinite(k) and k >= 1):
-        raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {k!r}.")
-    if isinstance(thresholds, str) and thresholds == "exact":
+    j, n_bench = blk.namespace, blk.n_bench
+    lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+    roots = ontology.roots(j)
+    roots = roots[allowed[roots]] - lo
+    ptr, c, v = blk.pred_indptr, blk.pred_cols, blk.pred_scores
+    rr = np.r_[np.repeat(np.arange(n_bench), roots.size), np.repeat(np.arange(n_bench), np.diff(ptr))]
+    c = np.r_[np.tile(roots, n_bench), c]
+    v = np.r_[np.full(n_bench * roots.size, np.inf), v]
+    key = rr * (hi - lo) + c
+    order = np.argsort(key, kind="stable")
+    rr, c, v = rr[order], c[order], v[order]
+    dup = np.r_[False, key[order][1:] == key[order][:-1]]
+    rr, c, v = rr[~dup], c[~dup], v[~dup]
+    ptr = np.r_[0, np.cumsum(np.bincount(rr, minlength=n_bench))]
+    return replace(blk, pred_indptr=ptr, pred_cols=c, pred_scores=v)
+
+
+def _check_ia(ia: np.ndarray | None, ontology: Ontology) -> np.ndarray | None:
+    if ia is None:
         return None
-    try:
-        step = float(thresholds)
-    except (TypeError, ValueError):
+    iav = np.asarray(ia, dtype=np.float64)
+    if iav.shape != (ontology.n_terms,):
+        raise InvalidParameterError(f"ia must have one value per term ({ontology.n_terms}); got shape {iav.shape}.")
+    return iav
+
+
+def _check_common_thresholds(thresholds: Any) -> np.ndarray | None:
+    if thresholds is None:
+        return None
+    t = np.asarray(thresholds, dtype=np.float64)
+    if t.ndim != 1 or not np.isfinite(t).all() or (t <= 0).any() or (t.size > 1 and (np.diff(t) <= 0).any()):
         raise InvalidParameterError(
-            f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {thresholds!r}."
-        ) from None
-    return grid_thresholds(step)
+            "The 'thresholds' parameter of namespace_stats must be a strictly increasing 1-d array of "
+            f"positive finite values; got an array of shape {t.shape}."
+        )
+    return t
+
+
+def namespace_stats(
+    ontology: Ontology,
+    truth: Annotations,
+    predictions: Mapping[str, Annotations],
+    ia: np.ndarray | None = None,
+    options: EvaluationOptions | None = None,
+    thresholds: np.ndarray | None = None,
+    *,
+    targets: Any = None,
+    terms_of_interest: np.ndarray | None = None,
+    excluded_terms: np.ndarray | None = None,
+    diagnostics: dict[str, Any] | None = None,
+) -> dict[BlockKey, SweepStats]:
+    """Sufficient statistics of every (method, namespace) evaluated.
+
+    Parameters
+    ----------
+    ontology, truth, predictions
+        As for :func:`evaluate_annotations` (same Ontology object).
+    ia : ndarray of shape (n_terms,), optional
+        Information accretion (bits).
+    options : EvaluationOptions, optional
+        Thresholds, propagation, roots, namespaces (defaults if None).
+    thresholds : ndarray of float64, optional
+        One common, strictly increasing threshold set used for every block
+        instead of ``options.thresholds`` - e.g. the union of the distinct
+        scores of every fold, or a grid - so that statistics of several
+        calls can be added (``SweepStats.combine``) before :func:`summarize`.
+    targets : sequence of str, optional
+        Benchmark proteins.
+    terms_of_interest, excluded_terms : ndarray of int, optional
+        Term indices kept / removed.
+    diagnostics : dict, optional
+        Filled with every count (reading, mapping, propagation).
+
+    Returns
+    -------
+    dict of (method, namespace label) to SweepStats
+        In namespace order, then method order. A method without any
+        prediction in a namespace is absent (``diagnostics`` says
+        ``evaluated: False``).
+    """
+    opts = EvaluationOptions.resolve(options)
+    diag = {} if diagnostics is None else diagnostics
+    diag.setdefault("ontology", {"source": ontology.source, **ontology.diagnostics})
+    iav = _check_ia(ia, ontology)
+    common = _check_common_thresholds(thresholds)
+    allowed = term_mask(ontology, terms_of_interest, excluded_terms, opts.exclude_roots)
+    prepared = prepare(ontology, truth, predictions, targets, diag)
+    out: dict[BlockKey, SweepStats] = {}
+    for blk in namespace_blocks(prepared, namespace_indices(ontology, opts.namespaces), allowed, opts.propagation, diag):
+        md = diag["methods"][blk.method]["namespaces"][blk.label]
+        if opts.root_as_prediction:
+            blk = with_root_predictions(blk, ontology, allowed)
+        if blk.pred_cols.size == 0:
+            md["evaluated"] = False
+            continue
+        lo, hi = int(ontology.bounds[blk.namespace]), int(ontology.bounds[blk.namespace + 1])
+        taus = common if common is not None else opts.grid if opts.grid is not None else exact_thresholds(blk.pred_scores)
+        out[(blk.method, blk.label)] = sweep(blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr,
+                                             blk.truth_cols, hi - lo, taus, None if iav is None else iav[lo:hi])
+        md["evaluated"] = True
+        md["thresholds"] = int(taus.size)
+        del blk
+    return out
+
+
+def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
+                    valid: np.ndarray) -> list[dict[str, Any]]:
+    """Summary rows (:data:`SUMMARY_COLUMNS`) of every registered protein measure present in ``curves``.
+
+    The optimum is taken over the ``valid`` thresholds (coverage > 0);
+    ties within rounding go to the lowest threshold (:func:`best_index`).
+    """
+    rows = []
+    for ms in PROTEIN_MEASURES:
+        col = ms.column
+        if col not in curves:
+            continue
+        i = best_index(curves[col], ms.direction, valid)
+        if i < 0:
+            continue
+        rows.append({
+            "method": method, "namespace": namespace, "measure": ms.name, "value": float(curves[col][i]),
+            "threshold": float(curves["threshold"][i]), "coverage": float(curves[ms.coverage][i]),
+            "precision": float(curves[ms.precision][i]), "recall": float(curves[ms.recall][i]),
+            "ru": float(curves[ms.ru][i]) if ms.ru in curves else np.nan,
+            "mi": float(curves[ms.mi][i]) if ms.mi in curves else np.nan,
+        })
+    return rows
+
+
+def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool) -> dict[str, np.ndarray]:
+    cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS]
+    if frames:
+        return {c: np.concatenate([f[c] for f in frames]) for c in cols}
+    return {c: np.zeros(0, dtype=object if c in ("method", "namespace") else float) for c in cols}
+
+
+def summarize(
+    stats: Mapping[BlockKey, SweepStats],
+    options: EvaluationOptions | None = None,
+    with_ia: bool = True,
+    *,
+    diagnostics: dict[str, Any] | None = None,
+) -> EvaluationResult:
+    """Curves and optima from sufficient statistics (e.g. pooled over folds).
+
+    Parameters
+    ----------
+    stats : mapping of (method, namespace label) to SweepStats
+        As returned by :func:`namespace_stats` (or sums of such mappings).
+    options : EvaluationOptions, optional
+        ``normalization``, ``k`` and ``protein_weighting`` are used here.
+    with_ia : bool
+        Whether the statistics were computed with IA (IA-based columns and
+        measures are then reported).
+    diagnostics : dict, optional
+        Becomes ``result.diagnostics``, with ``options`` added.
+
+    Returns
+    -------
+    EvaluationResult
+        Curves at the thresholds with coverage > 0; one summary row per
+        (method, namespace, registered protein measure).
+    """
+    opts = EvaluationOptions.resolve(options)
+    frames: list[dict[str, np.ndarray]] = []
+    records: list[dict[str, Any]] = []
+    for (name, label), st in stats.items():
+        cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
+                             protein_weighting=opts.protein_weighting, with_ia=with_ia)
+        ok = cur["n_covered"] > 0
+        n_ok = int(ok.sum())
+        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
+        frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
+        frames.append(frame)
+        records.extend(optimum_records(name, label, cur, ok))
+    diag = {} if diagnostics is None else diagnostics
+    diag["options"] = {**opts.as_dict(), "ia": with_ia}
+    return EvaluationResult(_concat_curves(frames, with_ia), records, diag)
 
 
 def evaluate_annotations(
     ontology: Ontology,
     truth: Annotations,
     predictions: Mapping[str, Annotations],
+    options: EvaluationOptions | None = None,
     *,
     ia: np.ndarray | None = None,
-    thresholds: str | float = "exact",
-    normalization: str = "cafa",
-    propagation: str = "max",
-    exclude_roots: bool = False,
-    root_as_prediction: bool = False,
-    k: float = 2.0,
-    namespaces: list[str] | None = None,
     targets: np.ndarray | list[str] | None = None,
-    protein_weighting: str = "none",
     terms_of_interest: np.ndarray | None = None,
     excluded_terms: np.ndarray | None = None,
+    **option_overrides: Any,
 ) -> EvaluationResult:
-    """Evaluate methods against truth, per namespace (see :func:`goeval.evaluate`)."""
-    grid = check_options(thresholds, normalization, propagation, protein_weighting, k)
+    """Evaluate methods against truth, per namespace (see :func:`goeval.evaluate`).
+
+    Parameters
+    ----------
+    ontology : Ontology
+    truth : Annotations
+        Truth sets mapped on ``ontology`` (propagated here if needed).
+    predictions : mapping of str to Annotations
+        Scores per method, mapped on ``ontology``.
+    options : EvaluationOptions, optional
+        The options; ``option_overrides`` (``thresholds=0.01``, ...) replace
+        single fields and are validated the same way.
+    ia : ndarray of shape (n_terms,), optional
+        Information accretion (bits); without it the IA-based measures are
+        not reported.
+    targets, terms_of_interest, excluded_terms
+        As for :func:`namespace_stats`.
+
+    Returns
+    -------
+    EvaluationResult
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown option or an invalid value (before any work).
+    """
+    opts = EvaluationOptions.resolve(options, **option_overrides)
     diag: dict[str, Any] = {"ontology": {"source": ontology.source, **ontology.diagnostics}}
-    with_ia = ia is not None
-    iav = np.zeros(ontology.n_terms) if ia is None else np.asarray(ia, dtype=np.float64)
-    if iav.shape != (ontology.n_terms,):
-        raise InvalidParameterError(f"ia must have one value per term ({ontology.n_terms}); got shape {iav.shape}.")
+    stats = namespace_stats(ontology, truth, predictions, ia, opts, targets=targets,
+                            terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag)
+    return summarize(stats, opts, ia is not None, diagnostics=diag)
 
-    allowed = term_mask(ontology, terms_of_interest, excluded_terms, exclude_roots)
-    ns_list = list(range(len(ontology.namespaces))) if not namespaces else [ontology.namespace_index(x) for x in namespaces]
-    prepared = prepare(ontology, truth, predictions, targets, diag)
 
-    curve_frames: list[dict[str, np.ndarray]] = []
-    summary_rows: list[dict[str, Any]] = []
-    for blk in namespace_blocks(prepared, ns_list, allowed, propagation, diag):
-        j, label, name, n_bench = blk.namespace, blk.label, blk.method, blk.n_bench
-        lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
-        width = hi - lo
-        md = diag["methods"][name]["namespaces"][label]
-        ia_local = iav[lo:hi] if with_ia else None
-        t_ptr, t_cols_local = blk.truth_indptr, blk.truth_cols
-        ptr, c, v = blk.pred_indptr, blk.pred_cols, blk.pred_scores  # local columns
-        del blk
-        if root_as_prediction:
-            roots = ontology.roots(j)
-            roots = roots[allowed[roots]] - lo
-            # the roots come first so that, for a root also predicted with a score, the
-            # stable sort below keeps the +inf entry (predicted at every threshold)
-            rr = np.r_[np.repeat(np.arange(n_bench), roots.size), np.repeat(np.arange(n_bench), np.diff(ptr))]
-            c = np.r_[np.tile(roots, n_bench), c]
-            v = np.r_[np.full(n_bench * roots.size, np.inf), v]
-            key = rr * width + c
-            order = np.argsort(key, kind="stable")
-            rr, c, v = rr[order], c[order], v[order]
-            dup = np.r_[False, key[order][1:] == key[order][:-1]]
-            rr, c, v = rr[~dup], c[~dup], v[~dup]
-            ptr = np.r_[0, np.cumsum(np.bincount(rr, minlength=n_bench))]
-        if c.size == 0:
-            md["evaluated"] = False
-            continue
-        taus = grid if grid is not None else exact_thresholds(v)
-        stats = sweep(ptr, c, v, t_ptr, t_cols_local, width, taus, ia_local)
-        del ptr, c, v
-        cur = protein_curves(stats, normalization=normalization, k=k, protein_weighting=protein_weighting, with_ia=with_ia)
-        ok = cur["n_covered"] > 0
-        md["evaluated"] = True
-        md["thresholds"] = int(taus.size)
-        n_ok = int(ok.sum())
-        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
-        frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
-        curve_frames.append(frame)
-        for ms in PROTEIN_MEASURES:
-            col = ms.column
-            if col not in cur:
-                continue
-            i = best_index(cur[col], ms.direction, ok)
-            if i < 0:
-                continue
-            summary_rows.append({
-                "method": name, "namespace": label, "measure": ms.name, "value": float(cur[col][i]),
-                "threshold": float(cur["threshold"][i]), "coverage": float(cur[ms.coverage][i]),
-                "precision": float(cur[ms.precision][i]), "recall": float(cur[ms.recall][i]),
-                "ru": float(cur[ms.ru][i]) if ms.ru in cur else np.nan,
-                "mi": float(cur[ms.mi][i]) if ms.mi in cur else np.nan,
-            })
-    cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS]
-    if curve_frames:
-        curves = {c: np.concatenate([f[c] for f in curve_frames]) for c in cols}
-    else:
-        curves = {c: np.zeros(0, dtype=object if c in ("method", "namespace") else float) for c in cols}
-    diag["options"] = {
-        "thresholds": "exact" if grid is None else f"grid step {1 / grid.size:g} ({grid.size} thresholds)",
-        "normalization": normalization, "propagation": propagation, "exclude_roots": exclude_roots,
-        "root_as_prediction": root_as_prediction, "k": k, "protein_weighting": protein_weighting,
-        "ia": with_ia,
-    }
-    return EvaluationResult(curves, summary_rows, diag)
+def check_options(
+    thresholds: str | float, normalization: str, propagation: str, protein_weighting: str, k: float
+) -> np.ndarray | None:
+    """Validate evaluation options; return the threshold grid (None: exact).
+
+    Kept for callers not yet using :class:`~goeval.options.EvaluationOptions`
+    (``EvaluationOptions.resolve(...).grid`` is the same check).
+    """
+    return EvaluationOptions.resolve(thresholds=thresholds, normalization=normalization, propagation=propagation,
+                                     protein_weighting=protein_weighting, k=k).grid
