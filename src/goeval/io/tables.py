@@ -23,10 +23,11 @@ the line or returns the same table. Identifiers come back dictionary-encoded
 
 from __future__ import annotations
 
-import io
+import contextlib
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -249,17 +250,40 @@ def _arrow(source: Any, names: list[str], types: dict[str, pa.DataType], include
         return "skip" if len(aside) <= _MAX_INVALID else "error"
 
     try:
-        table = pacsv.read_csv(
-            source,
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=True, block_size=block_size),
-            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
-                                             invalid_row_handler=handler),
-            convert_options=pacsv.ConvertOptions(column_types=types, include_columns=include,
-                                                 strings_can_be_null=False, quoted_strings_can_be_null=False),
-        )
+        with _quiet_invalid_utf8():
+            table = _read_csv(source, names, types, include, block_size, handler)
     except (pa.ArrowException, OSError, ValueError, UnicodeDecodeError):
         return None
     return table, aside
+
+
+def _read_csv(source: Any, names: list[str], types: dict[str, pa.DataType], include: list[str],
+              block_size: int, handler: Callable[[Any], str]) -> pa.Table:
+    return pacsv.read_csv(
+        source,
+        read_options=pacsv.ReadOptions(column_names=names, use_threads=True, block_size=block_size),
+        parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
+                                         invalid_row_handler=handler),
+        convert_options=pacsv.ConvertOptions(column_types=types, include_columns=include,
+                                             strings_can_be_null=False, quoted_strings_can_be_null=False),
+    )
+
+
+@contextlib.contextmanager
+def _quiet_invalid_utf8() -> Iterator[None]:
+    """Silence pyarrow's 'Exception ignored' report when a set-aside row is not
+    UTF-8 (pyarrow then fails the read, and the line reader names the line)."""
+    previous = sys.unraisablehook
+
+    def hook(info: Any) -> None:
+        if not isinstance(info.exc_value, UnicodeDecodeError):
+            previous(info)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 def _buffer(data: bytes, offset: int) -> pa.BufferReader:
