@@ -6,14 +6,17 @@ import bz2
 import gzip
 import lzma
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import ancestors_oracle, random_dag_edges, shared_path
 
 import goeval
+from goeval.cli import main
 from goeval.errors import InputFormatError, OntologyError
-from goeval.ontology import TermStatus, ontology_from_edges
+from goeval.io.obo import RawOntology, parse_obo_text
+from goeval.ontology import TermStatus, build_ontology, ontology_from_edges
 
 
 def test_tiny_structure(tiny_obo):
@@ -163,3 +166,98 @@ def test_release_differences_are_reported():
     # are obsolete in 2019. Two of those alt_ids belong to obsolete 2019 terms, so goeval maps
     # them as obsolete (582 + 2, 365 + 2 = 4 replaced + 363 dropped).
     assert counts.tolist() == [40143 - 949, 582, 4, 363, 0]
+
+
+# ------------------------------------------------ replaced_by chains, alt_id conflicts
+OBO_DATA = Path(__file__).parent / "data" / "obo"
+
+
+def test_replaced_by_chains_of_any_length_are_followed():
+    onto = goeval.load_ontology(OBO_DATA / "replaced_by_chain.obo")
+    ids = ["T:3", "T:4", "T:5", "T:6", "T:30", "T:7", "T:8", "T:9", "T:13"]
+    idx, st = onto.resolve(ids)
+    mapped = {t: (onto.ids[i] if i >= 0 else None) for t, i in zip(ids, idx)}
+    # T:3 -> T:4 -> T:5 -> T:12 (an alt_id of live T:2): three obsolete terms, then an alt_id
+    assert mapped["T:3"] == mapped["T:4"] == mapped["T:5"] == "T:2"
+    # T:6 -> T:13 (an alt_id of obsolete T:30) -> T:3 -> ... -> T:2
+    assert mapped["T:6"] == mapped["T:30"] == mapped["T:13"] == "T:2"
+    assert st[:5].tolist() == [TermStatus.REPLACED] * 5 and st[8] == TermStatus.REPLACED
+    # T:7 -> T:8 (two replacements): dropped; T:9 -> unknown T:99: dropped
+    assert mapped["T:7"] is mapped["T:8"] is mapped["T:9"] is None
+    assert st[5:8].tolist() == [TermStatus.OBSOLETE] * 3
+    d = onto.diagnostics
+    assert d["obsolete_terms"] == 8 and d["obsolete_with_single_replacement"] == 5
+    assert d["obsolete_replaced_through_chain"] == 4  # T:3, T:4, T:6, T:30 (T:5 points at an alt_id)
+    assert d["obsolete_with_several_replacements"] == 1 and d["obsolete_with_unresolved_replacement"] == 2
+    assert d["obsolete_without_replacement"] == 0
+
+
+def test_long_replaced_by_chain():
+    # longer than the 10 steps followed before
+    n = 25
+    stanzas = ["[Term]\nid: L:0\n"] + [
+        f"[Term]\nid: L:{i}\nis_obsolete: true\nreplaced_by: L:{i - 1 if i > 1 else 0}\n" for i in range(1, n)
+    ]
+    onto = build_ontology(parse_obo_text("\n".join(stanzas)))
+    idx, st = onto.resolve([f"L:{n - 1}"])
+    assert onto.ids[idx[0]] == "L:0" and st[0] == TermStatus.REPLACED
+
+
+@pytest.mark.parametrize(
+    "extra,names",
+    [
+        ("", {"T:3", "T:4", "T:5"}),  # the fixture: T:3 -> T:4 -> T:5 -> T:3
+        ("\n[Term]\nid: T:7\nis_obsolete: true\nreplaced_by: T:7\n", None),  # a term replaced by itself
+    ],
+)
+def test_replaced_by_cycle_is_an_error_naming_the_terms(extra, names, tmp_path):
+    text = (OBO_DATA / "replaced_by_cycle.obo").read_text()
+    if extra:
+        text = text.replace("replaced_by: T:3", "replaced_by: T:1") + extra
+        names = {"T:7"}
+    obo = tmp_path / "cyc.obo"
+    obo.write_text(text)
+    with pytest.raises(OntologyError, match="replaced_by links among obsolete terms form a cycle") as e:
+        goeval.load_ontology(obo)
+    shown = str(e.value).split("cycle: ")[1].split(". ")[0].split(" -> ")
+    assert set(shown) == names and shown[0] == shown[-1]
+
+
+def test_replaced_by_cycle_through_a_term_with_several_replacements():
+    text = ("[Term]\nid: A:1\n\n[Term]\nid: A:2\nis_obsolete: true\nreplaced_by: A:3\n\n"
+            "[Term]\nid: A:3\nis_obsolete: true\nreplaced_by: A:2\nreplaced_by: A:1\n")
+    with pytest.raises(OntologyError, match=r"cycle: A:[23] -> A:[23] -> A:[23]"):
+        build_ontology(parse_obo_text(text))
+
+
+def test_alt_id_conflicts_are_counted_and_shown_by_info(capsys):
+    path = OBO_DATA / "alt_id_conflicts.obo"
+    onto = goeval.load_ontology(path)
+    c = onto.diagnostics["alt_id_conflicts"]
+    assert (c["equal_to_live_id"], c["claimed_by_several_terms"], c["equal_to_obsolete_id"]) == (1, 1, 1)
+    assert c["examples"] == [
+        "T:1 (alt_id of T:2) is the id of a live term; the live term is kept",
+        "T:20 is an alt_id of T:2 and of T:3; mapped to T:2",
+        "T:9 (alt_id of T:3) is the id of an obsolete term; mapped as that term",
+    ]
+    idx, st = onto.resolve(["T:1", "T:20", "T:9"])
+    assert onto.ids[idx].tolist() == ["T:1", "T:2", "T:3"]
+    assert st.tolist() == [TermStatus.PRIMARY, TermStatus.ALT_ID, TermStatus.REPLACED]
+    assert onto.diagnostics["alt_ids"] == 1
+    assert main(["info", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("alt_id conflicts: 1 equal to a live term's id (ignored), 1 claimed by several terms "
+            "(first claimant kept), 1 equal to an obsolete term's id (read as that term)") in out
+    assert "e.g. T:20 is an alt_id of T:2 and of T:3; mapped to T:2" in out
+
+
+def test_info_without_conflicts_prints_no_conflict_line(tiny_obo, capsys):
+    assert main(["info", str(tiny_obo)]) == 0
+    out = capsys.readouterr().out
+    assert "alt_id conflicts" not in out and "1 mapped through replaced_by" in out
+
+
+def test_relationship_with_extra_target_in_hand_made_stanzas():
+    raw = RawOntology(header={}, terms=[{"id": "A"}, {"id": "B", "relationship": ["part_of A C"]}])
+    with pytest.raises(OntologyError, match="'relationship: part_of A C'"):
+        build_ontology(raw)

@@ -570,11 +570,13 @@ def _redirects(live: list[dict[str, Any]], obsolete: dict[str, dict[str, Any]], 
                 alt_count[order.nsv[k]] += 1
     obsolete_alt = {a: tid for tid, t in obsolete.items() for a in t.get("alt_id", ()) if claims.claim(a, tid)}
 
+    live_alt = dict(redirect)
+
     def canon(t: str) -> tuple[str, str]:
         if t in index:
             return "live", t
-        if t in redirect:
-            return "live", str(order.ids[redirect[t][0]])
+        if t in live_alt:
+            return "live", str(order.ids[live_alt[t][0]])
         if t in obsolete:
             return "obsolete", t
         if t in obsolete_alt:

@@ -194,6 +194,9 @@ def _check_line(line: str) -> tuple[str, str | None]:
         raise _LineProblem("OBO tag line without a colon after the tag (expected 'tag: value'); "
                            "fix or remove the line")
     tag = s[:colon]
+    if tag not in OBO_TAGS and s[colon + 1 : colon + 2] not in ("", " ", "\t"):
+        raise _LineProblem(f"not a 'tag: value' line: {tag!r} is no OBO tag and the colon is not followed by "
+                           "a space (a stray identifier?); fix or remove the line")
     value = _VALUE.fullmatch(s, colon + 1)["value"]  # type: ignore[index] - always matches
     return _check_value(tag, value, s)
 
