@@ -1,1 +1,84 @@
-"""Pure array functions computing evaluation measures."""
+"""Pure array functions computing evaluation measures.
+
+Protein-centric (Clark & Radivojac 2013), scikit-learn shaped, on sparse
+``(proteins x terms)`` truth and score matrices or
+:class:`~goeval.annotations.Annotations`:
+
+* :func:`fmax_score`, :func:`smin_distance`, :func:`protein_curve`;
+* from sweep statistics: :func:`protein_curves`, :func:`f_score`,
+  :func:`s_distance`, :func:`best_index`.
+
+Retrieval and term-centric: :func:`tap_k`, :func:`tap_curve` (TAP-k),
+:func:`ipr_auc`, :func:`ipr_curve` (BioCreative II.5 AUC iP/R),
+:func:`roc_n_scores`, :func:`pooled_roc_n_score`,
+:func:`average_precision_lists`, :func:`mean_average_precision`,
+:func:`term_centric_scores` (CAFA term-centric ROC AUC / AP),
+:func:`term_queries`, :func:`term_retrieval`.
+
+The measure registry: :class:`Measure`, :func:`register`,
+:func:`get_measure`, :func:`measures`, :data:`PROTEIN_MEASURES`,
+:data:`TERM_MEASURES`.
+
+Names are imported on first use, so ``import goeval.metrics`` (and the
+command line) stay fast.
+
+Examples
+--------
+>>> from goeval.metrics import ipr_auc
+>>> ipr_auc([True, False, True], n_gold=2)
+0.8333333333333333
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "fmax_score": "goeval.metrics.protein",
+    "smin_distance": "goeval.metrics.protein",
+    "protein_curve": "goeval.metrics.protein",
+    "protein_curves": "goeval.metrics.protein",
+    "f_score": "goeval.metrics.protein",
+    "s_distance": "goeval.metrics.protein",
+    "best_index": "goeval.metrics.protein",
+    "CURVE_COLUMNS": "goeval.metrics.protein",
+    "tap_k": "goeval.metrics.tapk",
+    "tap_curve": "goeval.metrics.tapk",
+    "RetrievalList": "goeval.metrics.tapk",
+    "RetrievalLists": "goeval.metrics.tapk",
+    "TapkResult": "goeval.metrics.tapk",
+    "TapCurve": "goeval.metrics.tapk",
+    "ipr_auc": "goeval.metrics.iprauc",
+    "ipr_curve": "goeval.metrics.iprauc",
+    "ipr_auc_by_document": "goeval.metrics.iprauc",
+    "roc_n_scores": "goeval.metrics.ranking",
+    "pooled_roc_n_score": "goeval.metrics.ranking",
+    "average_precision_lists": "goeval.metrics.ranking",
+    "mean_average_precision": "goeval.metrics.ranking",
+    "term_centric_scores": "goeval.metrics.ranking",
+    "TermCentricResult": "goeval.metrics.ranking",
+    "term_queries": "goeval.metrics.retrieval",
+    "term_retrieval": "goeval.metrics.retrieval",
+    "Measure": "goeval.metrics.registry",
+    "register": "goeval.metrics.registry",
+    "get_measure": "goeval.metrics.registry",
+    "measures": "goeval.metrics.registry",
+    "PROTEIN_MEASURES": "goeval.metrics.registry",
+    "TERM_MEASURES": "goeval.metrics.registry",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'goeval.metrics' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -29,7 +29,10 @@ import numpy as np
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.sweep import SweepStats
 
-__all__ = ["protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "best_index"]
+__all__ = [
+    "protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "best_index",
+    "protein_curve", "fmax_score", "smin_distance",
+]
 
 #: Columns of the curves table, in order (IA-based ones only with IA).
 CURVE_COLUMNS: tuple[str, ...] = (
@@ -177,3 +180,302 @@ def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *
     tol = rtol * max(1.0, abs(best))
     near = ok & (np.abs(v - best) <= tol)
     return int(np.flatnonzero(near)[0])
+
+
+# ---------------------------------------------------------------------
+# scikit-learn-shaped entry points: (y_true, y_score) -> curve or score
+# ---------------------------------------------------------------------
+def _namespace_of(ann: Any) -> slice:
+    """Column range of the one namespace an Annotations object's terms lie in."""
+    onto = ann.ontology
+    cols = ann.matrix.tocsr().indices
+    ns = np.unique(np.searchsorted(onto.bounds, cols, side="right") - 1)
+    if ns.size > 1:
+        names = [onto.labels[j] for j in ns]
+        raise InvalidParameterError(
+            f"y_true spans several namespaces ({names}); evaluate one at a time, e.g. y_true.namespace({names[0]!r})."
+        )
+    j = int(ns[0]) if ns.size else 0
+    return slice(int(onto.bounds[j]), int(onto.bounds[j + 1]))
+
+
+def _from_annotations(y_true: Any, y_score: Any, ia: Any) -> tuple[Any, Any, Any]:
+    """Propagated truth and scores of one namespace as CSR arrays aligned on truth rows."""
+    import scipy.sparse as sp
+
+    from goeval.annotations import Annotations, propagate
+
+    if not (isinstance(y_true, Annotations) and isinstance(y_score, Annotations)):
+        raise InvalidParameterError("y_true and y_score must both be Annotations or both be sparse matrices.")
+    if y_true.ontology is not y_score.ontology:
+        raise InvalidParameterError("y_true and y_score must be mapped on the same Ontology object.")
+    truth = y_true if y_true.propagated else propagate(y_true)
+    score = y_score if y_score.propagated else propagate(y_score)
+    cols = _namespace_of(truth)
+    index = {p: i for i, p in enumerate(score.proteins.tolist())}
+    pos = np.fromiter((index.get(p, -1) for p in truth.proteins.tolist()), np.int64, truth.proteins.size)
+    sm = score.matrix.tocsr()
+    empty = sp.csr_array((1, sm.shape[1]))  # proteins without predictions
+    sm = sp.vstack([sm, empty], format="csr")[np.where(pos < 0, sm.shape[0], pos)]
+    if ia is not None and np.shape(ia) != (truth.ontology.n_terms,):
+        raise InvalidParameterError(
+            f"The 'ia' parameter must have one value per term ({truth.ontology.n_terms}); got shape {np.shape(ia)}.")
+    ia_local = None if ia is None else np.asarray(ia, dtype=np.float64)[cols]
+    return truth.matrix.tocsr()[:, cols], sm[:, cols], ia_local
+
+
+def _benchmark_stats(y_true: Any, y_score: Any, ia: Any, thresholds: Any, sample_weight: Any) -> SweepStats:
+    """Sweep statistics of the proteins with a non-empty truth row."""
+    import scipy.sparse as sp
+
+    from goeval.sweep import sweep
+
+    if sp.issparse(y_true) and sp.issparse(y_score):
+        tm, sm = sp.csr_array(y_true), sp.csr_array(y_score)
+        ia_local = None if ia is None else np.asarray(ia, dtype=np.float64)
+        if ia_local is not None and ia_local.shape != (tm.shape[1],):
+            raise InvalidParameterError(
+                f"The 'ia' parameter must have one value per column ({tm.shape[1]}); got shape {ia_local.shape}.")
+    else:
+        tm, sm, ia_local = _from_annotations(y_true, y_score, ia)
+    if tm.shape != sm.shape:
+        raise InvalidParameterError(f"y_true and y_score must have the same shape; got {tm.shape} and {sm.shape}.")
+    tm = sp.csr_array(tm != 0)
+    tm.sort_indices()
+    sm = sm.astype(np.float64).tocsr()
+    sm.sum_duplicates()
+    if not (np.isfinite(sm.data).all() and (sm.data >= 0).all() and (sm.data <= 1).all()):
+        raise InvalidParameterError("The scores of y_score must be finite and lie in [0, 1].")
+    bench = np.flatnonzero(np.diff(tm.indptr) > 0)
+    w = None
+    if sample_weight is not None:
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.shape != (tm.shape[0],):
+            raise InvalidParameterError(
+                f"The 'sample_weight' parameter must have one value per row of y_true ({tm.shape[0]}); got shape {w.shape}.")
+        w = w[bench]
+    tm, sm = tm[bench], sm[bench]
+    taus = _thresholds(thresholds, sm.data)
+    return sweep(sm.indptr, sm.indices, sm.data, tm.indptr, tm.indices, tm.shape[1], taus, ia_local, weights=w)
+
+
+def _thresholds(thresholds: Any, scores: np.ndarray) -> np.ndarray:
+    from goeval.sweep import exact_thresholds, grid_thresholds
+
+    if isinstance(thresholds, str) and thresholds == "exact":
+        return exact_thresholds(scores)
+    if isinstance(thresholds, bool) or not isinstance(thresholds, (int, float, np.integer, np.floating)):
+        raise InvalidParameterError(
+            f"The 'thresholds' parameter must be 'exact' or a step such as 0.01; got {thresholds!r}.")
+    return grid_thresholds(float(thresholds))
+
+
+_INPUTS_DOC = """y_true : scipy sparse matrix of shape (n_proteins, n_terms) or Annotations
+        Truth sets (bool or 0/1), assumed closed under ancestors. Proteins
+        with an empty row are not benchmark proteins and are left out.
+    y_score : scipy sparse matrix of the same shape, or Annotations
+        Scores in [0, 1], assumed propagated (consistent); a missing entry is
+        never predicted. Given two :class:`~goeval.annotations.Annotations`
+        (same ontology, truth of one namespace), both are propagated (scores
+        with ``max``) and the scores are matched to the truth by protein id.
+    ia : ndarray of shape (n_terms,), optional
+        Information accretion (bits) per column (per ontology term for
+        Annotations).
+    thresholds : 'exact' or float, default 'exact'
+        ``'exact'``: every distinct score of the benchmark proteins; a step
+        such as 0.01 gives ``tau_j = j * step``.
+    sample_weight : ndarray of shape (n_proteins,), optional
+        Protein weights (one per row of ``y_true``); integer weights equal
+        repeated proteins."""
+
+
+def protein_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    ia: np.ndarray | None = None,
+    thresholds: str | float = "exact",
+    sample_weight: np.ndarray | None = None,
+    normalization: str = "cafa",
+    k: float = 2.0,
+    protein_weighting: str = "none",
+) -> dict[str, np.ndarray]:
+    """Protein-centric curves over thresholds (the rows of ``curves.tsv``).
+
+    Parameters
+    ----------
+    {inputs}
+    normalization : {{'cafa', 'pred', 'gt'}}, default 'cafa'
+    k : float, default 2
+        Order of ``S_k``.
+    protein_weighting : {{'none', 'information'}}, default 'none'
+
+    Returns
+    -------
+    dict of str to ndarray of shape (n_covered_thresholds,)
+        The columns of :data:`CURVE_COLUMNS` at the thresholds where at least
+        one protein is covered (IA-based columns only with ``ia``).
+
+    Notes
+    -----
+    With :math:`m(\\tau)` covered proteins among :math:`n` (``cafa``):
+
+    .. math::
+
+        pr(\\tau) = \\frac{{1}}{{m(\\tau)}} \\sum_i pr_i(\\tau),\\quad
+        rc(\\tau) = \\frac{{1}}{{n}} \\sum_i rc_i(\\tau),\\quad
+        F = \\frac{{2\\,pr\\,rc}}{{pr + rc}}
+
+    Clark & Radivojac (2013), *Bioinformatics* 29(13):i53, §3.2-3.4.
+
+    Examples
+    --------
+    Column 0 is the root, carried by every protein:
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> y_true = sp.csr_array(np.array([[1, 1, 0], [1, 0, 1]], dtype=bool))
+    >>> y_score = sp.csr_array(np.array([[1.0, 0.8, 0.3], [1.0, 0.4, 0.0]]))
+    >>> cur = protein_curve(y_true, y_score)
+    >>> cur["threshold"].tolist(), cur["f"].round(4).tolist()
+    ([0.3, 0.4, 0.8, 1.0], [0.6562, 0.75, 0.8571, 0.6667])
+    """
+    stats = _benchmark_stats(y_true, y_score, ia, thresholds, sample_weight)
+    cur = protein_curves(stats, normalization=normalization, k=k, protein_weighting=protein_weighting,
+                         with_ia=ia is not None)
+    ok = cur["n_covered"] > 0
+    return {c: cur[c][ok] for c in CURVE_COLUMNS if c in cur}
+
+
+def _optimum(cur: dict[str, np.ndarray], name: str, func: str) -> float:
+    from goeval.metrics.registry import get_measure
+
+    ms = get_measure(name)
+    i = best_index(cur[ms.column], ms.direction)
+    if i < 0:
+        import warnings
+
+        from goeval.errors import GoevalWarning
+
+        warnings.warn(f"{func}: no benchmark protein is predicted at any threshold; {ms.name} is undefined (NaN).",
+                      GoevalWarning, stacklevel=3)
+        return float("nan")
+    return float(cur[ms.column][i])
+
+
+def fmax_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    ia: np.ndarray | None = None,
+    weighted: bool = False,
+    average: str = "macro",
+    thresholds: str | float = "exact",
+    sample_weight: np.ndarray | None = None,
+    normalization: str = "cafa",
+    protein_weighting: str = "none",
+) -> float:
+    """Fmax: the maximum over thresholds of the F-measure (higher is better).
+
+    Parameters
+    ----------
+    {inputs}
+    weighted : bool, default False
+        The information-weighted wFmax (needs ``ia``): precision and recall
+        count terms by their information accretion.
+    average : {{'macro', 'micro'}}, default 'macro'
+        Average per-protein precision and recall (CAFA), or pool tp/fp/fn
+        over proteins (``micro``; not with ``weighted``).
+    normalization : {{'cafa', 'pred', 'gt'}}, default 'cafa'
+    protein_weighting : {{'none', 'information'}}, default 'none'
+        For ``weighted``: average wpr_i/wrc_i plainly or by ``i(T_i)``.
+
+    Returns
+    -------
+    float
+        In [0, 1]; NaN with a :class:`~goeval.errors.GoevalWarning` when no
+        benchmark protein is predicted at any threshold.
+
+    Notes
+    -----
+    .. math::
+
+        F_{{max}} = \\max_\\tau \\frac{{2\\,pr(\\tau)\\,rc(\\tau)}}{{pr(\\tau) + rc(\\tau)}}
+
+    over the thresholds where at least one protein is covered; ties within
+    rounding go to the lowest threshold. Clark & Radivojac (2013) §3.2.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> y_true = sp.csr_array(np.array([[1, 1, 0], [1, 0, 1]], dtype=bool))
+    >>> y_score = sp.csr_array(np.array([[1.0, 0.8, 0.3], [1.0, 0.4, 0.0]]))
+    >>> round(fmax_score(y_true, y_score), 4)  # 6/7 at tau = 0.8
+    0.8571
+    """
+    check_choice(average, "average", "fmax_score", ("macro", "micro"))
+    if weighted and (ia is None or average == "micro"):
+        raise InvalidParameterError("The 'weighted' parameter of fmax_score needs 'ia' and average='macro'.")
+    cur = protein_curve(y_true, y_score, ia=ia, thresholds=thresholds, sample_weight=sample_weight,
+                        normalization=normalization, protein_weighting=protein_weighting)
+    return _optimum(cur, "wfmax" if weighted else "fmax_micro" if average == "micro" else "fmax", "fmax_score")
+
+
+def smin_distance(
+    y_true: Any,
+    y_score: Any,
+    *,
+    ia: np.ndarray | None = None,
+    weighted: bool = False,
+    k: float = 2.0,
+    thresholds: str | float = "exact",
+    sample_weight: np.ndarray | None = None,
+    normalization: str = "cafa",
+) -> float:
+    """Smin: the minimum over thresholds of the semantic distance (bits; lower is better).
+
+    Parameters
+    ----------
+    {inputs}
+    weighted : bool, default False
+        wSmin: ru and mi averaged with protein weights ``i(T_i)`` (CR13 eqs. 4-5).
+    k : float, default 2
+        Order of the distance, ``k >= 1``.
+    normalization : {{'cafa', 'pred', 'gt'}}, default 'cafa'
+
+    Returns
+    -------
+    float
+        NaN with a :class:`~goeval.errors.GoevalWarning` when no benchmark
+        protein is predicted at any threshold.
+
+    Notes
+    -----
+    .. math::
+
+        S_{{min}} = \\min_\\tau \\left(ru(\\tau)^k + mi(\\tau)^k\\right)^{{1/k}},\\quad
+        ru(\\tau) = \\frac{{1}}{{n}} \\sum_i \\sum_{{v \\in T_i - P_i(\\tau)}} ia(v),\\quad
+        mi(\\tau) = \\frac{{1}}{{n}} \\sum_i \\sum_{{v \\in P_i(\\tau) - T_i}} ia(v)
+
+    Without ``ia`` every term carries 1 bit, so ru and mi count terms.
+    Clark & Radivojac (2013) eqs. (2)-(6).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> y_true = sp.csr_array(np.array([[1, 1, 0], [1, 0, 1]], dtype=bool))
+    >>> y_score = sp.csr_array(np.array([[1.0, 0.8, 0.3], [1.0, 0.4, 0.0]]))
+    >>> smin_distance(y_true, y_score, ia=np.array([0.0, 1.0, 2.0]))  # ru 1, mi 0 at tau = 0.8
+    1.0
+    """
+    if ia is None:
+        n_terms = y_true.ontology.n_terms if hasattr(y_true, "ontology") else np.shape(y_true)[1]
+        ia = np.ones(n_terms)
+    cur = protein_curve(y_true, y_score, ia=ia, thresholds=thresholds, sample_weight=sample_weight,
+                        normalization=normalization, k=k)
+    return _optimum(cur, "wsmin" if weighted else "smin", "smin_distance")
+
+
+for _f in (protein_curve, fmax_score, smin_distance):
+    if _f.__doc__:  # None under python -OO
+        _f.__doc__ = _f.__doc__.format(inputs=_INPUTS_DOC)
+del _f
