@@ -130,3 +130,22 @@ def test_read_from_files(tmp_path):
 def test_unknown_task():
     with pytest.raises(InvalidParameterError, match="'task' parameter of validate_result_lines"):
         validate_result_lines([], "PPI")
+
+
+def test_bom_and_field_whitespace_do_not_change_documents(tmp_path):
+    clean = "doc1\tP1\t1\t0.9\ndoc1\tP2\t2\t0.5\ndoc2\tP3\t1\t1\n"
+    noisy = "\ufeffdoc1\tP1 \t1\t0.9\r\ndoc1\t P2\t2 \t0.5\r\n doc2\tP3\t1\t1\r\n"
+    p = tmp_path / "r.tsv"
+    p.write_bytes(noisy.encode())
+    assert read_results(p, "INT") == parse_results(clean, "INT")
+    assert list(read_results(p, "INT").hits) == ["doc1", "doc2"]
+    g = tmp_path / "g.tsv"
+    g.write_bytes("\ufeffdoc1\tP1\r\ndoc1 \tP2 \r\n".encode())
+    assert read_gold(g, "INT").answers == {"doc1": {"P1", "P2"}}
+
+
+def test_unicode_line_separators_are_not_line_breaks():
+    # U+2028 inside an accession is part of it, not the start of a new line
+    res = parse_results("doc1\tP\u20281\t1\t0.9\n", "INT")
+    assert res.hits == {"doc1": ["P\u20281"]}
+    assert parse_gold("doc1\x85x\tP1\n", "INT").answers == {"doc1\x85x": {"P1"}}

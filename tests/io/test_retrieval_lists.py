@@ -128,3 +128,22 @@ def test_reference_tool_values(run):
         assert got[q] == pytest.approx(v, rel=1e-12, abs=1e-15)
     if "weights" in run:
         assert dict(zip(lists.ids, lists.weights.tolist())) == run["weights"]
+
+
+def test_bom_and_field_whitespace_are_stripped(tmp_path):
+    plain = parse_retrieval_lists("q1\t2\n2\n1\t0.9\n0\t0.5\n\nq2\n1\n1\t0.3\n")
+    noisy = "\ufeffq1 \t 2 \r\n 2\t\r\n1\t0.9 \r\n\ufeff0\t 0.5\t\r\n \t\r\nq2\r\n1\r\n1 0.3\r\n"
+    p = tmp_path / "lists.txt"
+    p.write_bytes(noisy.encode())
+    got = read_retrieval_lists(p)
+    assert got.ids == plain.ids == ("q1", "q2")
+    for name in ("n_relevant", "weights", "offsets", "scores", "relevance"):
+        assert getattr(got, name).tolist() == getattr(plain, name).tolist(), name
+
+
+def test_unicode_line_separators_are_not_line_breaks():
+    lists = parse_retrieval_lists("q\u20281\n1\n1\t0.5\n")
+    assert lists.ids == ("q\u20281",)
+    with pytest.raises(InputFormatError) as e:  # splitlines would have read 'q', '1', a record
+        parse_retrieval_lists("q\x851\n1\t0.5\n")
+    assert e.value.line == 2

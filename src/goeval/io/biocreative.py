@@ -59,6 +59,7 @@ __all__ = [
 TASKS: tuple[str, ...] = ("INT", "IPT", "ACT")
 _RESULT_FIELDS = {"INT": 4, "IPT": 5, "ACT": 4}
 _GOLD_FIELDS = {"INT": 2, "IPT": 3, "ACT": 2}
+_WS = " \t\ufeff"  # stripped around every field: spaces, tabs, a byte-order mark
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 _NUM_RE = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:[+-]?(?:nan|inf|infinity))")
 
@@ -135,9 +136,18 @@ def _check_task(task: str, func: str) -> None:
 
 def _last_content(lines: Sequence[str]) -> int:
     n = len(lines)
-    while n and not lines[n - 1].strip():
+    while n and not lines[n - 1].strip(_WS):
         n -= 1
     return n
+
+
+def _split_lines(text: str) -> list[str]:
+    """Lines split on ``\n`` only (one trailing ``\r`` removed): U+0085 and
+    U+2028 are ordinary characters of a field, not line breaks."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
 class _Group:
@@ -156,7 +166,8 @@ def validate_result_lines(lines: Iterable[str], task: str, *, rank_file_order: b
     Parameters
     ----------
     lines : iterable of str
-        The file's lines (line terminators are stripped).
+        The file's lines (a final ``\n`` or ``\r\n`` is stripped). Spaces,
+        tabs and a byte-order mark around each field are ignored.
     task : {'INT', 'IPT', 'ACT'}
     rank_file_order : bool, default True
         Ranks must be consecutive in file order; False: only the set of
@@ -168,7 +179,8 @@ def validate_result_lines(lines: Iterable[str], task: str, *, rank_file_order: b
         Sorted by line, then code; empty for a valid file.
     """
     _check_task(task, "validate_result_lines")
-    lines = [ln.rstrip("\r\n") for ln in lines]
+    lines = [ln[:-1] if ln.endswith("\n") else ln for ln in lines]
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
     n_fields = _RESULT_FIELDS[task]
     unit = "class" if task == "ACT" else "document"
     issues: list[ValidationIssue] = []
@@ -178,17 +190,17 @@ def validate_result_lines(lines: Iterable[str], task: str, *, rank_file_order: b
         def add(code: str, message: str, no: int = no) -> None:
             issues.append(ValidationIssue(no, code, message))
 
-        if not line.strip():
+        if not line.strip(_WS):
             add("BLANK_LINE", "blank line")
             continue
         fields = line.split("\t")
         if len(fields) != n_fields:
             add("COLUMNS", f"expected {n_fields} tab-separated fields, found {len(fields)}")
             continue
-        if any(not f.strip() for f in fields):
+        if any(not f.strip(_WS) for f in fields):
             add("EMPTY_FIELD", "empty field")
             continue
-        fields = [f.strip() for f in fields]
+        fields = [f.strip(_WS) for f in fields]
         doc, hit, rank_s, conf_s = fields[0], tuple(fields[1:-2]), fields[-2], fields[-1]
         group_key: str | None = doc
         if task == "ACT":
@@ -276,13 +288,13 @@ def parse_results(
         Listing every issue found by :func:`validate_result_lines`.
     """
     _check_task(task, "parse_results")
-    lines = text.splitlines()
+    lines = _split_lines(text)
     issues = validate_result_lines(lines, task, rank_file_order=rank_file_order)
     if issues:
         raise BiocreativeFormatError(path, issues, f"{task} result file")
     rows = []
     for line in lines[: _last_content(lines)]:
-        f = [x.strip() for x in line.split("\t")]
+        f = [x.strip(_WS) for x in line.split("\t")]
         rows.append((f[0], tuple(f[1:-2]), int(f[-2])))
     out = BiocreativeResults(task)
     for doc, hit, rank in sorted(rows, key=lambda r: r[2]):
@@ -336,15 +348,15 @@ def parse_gold(text: str, task: str, *, path: str | os.PathLike[str] | None = No
     gold = BiocreativeGold(task)
     dup = 0
     first_class: dict[str, int] = {}
-    for no, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
+    for no, line in enumerate(_split_lines(text), start=1):
+        if not line.strip(_WS):
             continue
         fields = line.split("\t")
         if len(fields) != n_fields:
             message = f"expected {n_fields} tab-separated fields, found {len(fields)}"
             issues.append(ValidationIssue(no, "COLUMNS", message))
             continue
-        fields = [f.strip() for f in fields]
+        fields = [f.strip(_WS) for f in fields]
         if not all(fields):
             issues.append(ValidationIssue(no, "EMPTY_FIELD", "empty field"))
             continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 
 import numpy as np
 
@@ -29,6 +30,8 @@ from goeval.metrics.tapk import RetrievalLists
 
 __all__ = ["parse_retrieval_lists", "read_retrieval_lists"]
 
+_SEPARATORS = re.compile(r"[ \t]+")
+_WS = " \t\ufeff"  # stripped around every field: spaces, tabs, a byte-order mark
 _NO_T = "query line without a T(q) line: the next line must give the number of relevant records"
 
 
@@ -62,14 +65,21 @@ def read_retrieval_lists(
     return parse_retrieval_lists(read_text(path), path=path, higher_is_better=higher_is_better)
 
 
+def _fields(line: str) -> list[str]:
+    """Whitespace-separated fields (spaces, tabs; a byte-order mark is stripped)."""
+    return [f for f in (x.strip(_WS) for x in _SEPARATORS.split(line.strip(_WS))) if f]
+
+
 def parse_retrieval_lists(
     text: str, *, path: str | os.PathLike[str] | None = None, higher_is_better: bool = True
 ) -> RetrievalLists:
     """Parse retrieval lists from ``text`` (see :func:`read_retrieval_lists`).
 
-    ``path`` only names the source in error messages.
+    ``path`` only names the source in error messages. Lines are split on
+    ``\n`` only (U+0085 and U+2028 are not line breaks); fields on runs of
+    spaces and tabs, with a byte-order mark stripped like a space.
     """
-    lines = text.splitlines()
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
     ids: list[str] = []
     weights: list[float] = []
     n_rel: list[int] = []
@@ -86,7 +96,7 @@ def parse_retrieval_lists(
         return InputFormatError(path, no, problem, lines[no - 1])
 
     for no, line in enumerate(lines, start=1):
-        fields = line.split()
+        fields = _fields(line)
         if not fields:
             if state == "need_t":
                 raise fail(header_no, _NO_T)
