@@ -548,3 +548,85 @@ def test_exact_thresholds_are_the_distinct_positive_finite_scores():
     got = exact_thresholds(np.array([0.5, 0.1, 0.5, 0.0, math.inf]), np.array([1.0, 0.1, math.nan, 0.25]))
     assert_array_equal(got, [0.1, 0.25, 0.5, 1.0])
     assert exact_thresholds().size == 0
+
+
+# =====================================================================
+# Protein weights
+# =====================================================================
+def weighted_kernel_oracle(truth, preds, ia, taus, w) -> dict[str, np.ndarray]:
+    """sum_i w_i * quantity_i, one protein at a time (STAT_DEFINITIONS by hand)."""
+    sums = {k: np.zeros(len(taus)) for k in STAT_NAMES}
+    for i, (T, sc) in enumerate(zip(truth, preds)):
+        one = kernel_oracle([T], [sc], ia, taus)
+        for key in STAT_NAMES:
+            sums[key] += w[i] * one[key]
+    return sums
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), chunk=st.sampled_from([1, 5, 1 << 21]), grid=st.booleans())
+def test_weighted_sweep_matches_oracle(seed, chunk, grid):
+    n_cols = 15
+    truth, preds, ia = random_kernel_input(seed, n_cols=n_cols)
+    w = np.random.default_rng(seed).random(len(truth)) * 3
+    taus = grid_thresholds(0.05) if grid else exact_thresholds(*[np.array(list(p.values())) for p in preds])
+    got = run_kernel(truth, preds, ia, taus, n_cols, weights=w, chunk_entries=chunk)
+    want = weighted_kernel_oracle(truth, preds, ia, taus, w)
+    for key in STAT_NAMES:
+        assert_allclose(got.sums[key], want[key], err_msg=key, **TOL)
+    i_t = np.array([math.fsum(ia[v] for v in T) for T in truth])
+    assert_allclose([got.n, got.n_true, got.it_sum, got.it2_sum],
+                    [w.sum(), (w * [len(T) for T in truth]).sum(), (w * i_t).sum(), (w * i_t**2).sum()], **TOL)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("grid", [False, True])
+def test_information_sums_are_plain_sums_under_weights_i_t_bit_for_bit(seed, grid):
+    """The it_* sums (wru, wmi, protein_weighting='information') are the plain
+    sums of a sweep weighted by i(T): the same bits, not merely close."""
+    n_cols = 15
+    truth, preds, ia = random_kernel_input(seed, n_cols=n_cols)
+    taus = grid_thresholds(0.05) if grid else exact_thresholds(*[np.array(list(p.values())) for p in preds])
+    t_ptr, t_cols = to_csr(truth, n_cols, False)
+    i_t = np.bincount(np.repeat(np.arange(len(truth)), np.diff(t_ptr)), weights=ia[t_cols], minlength=len(truth))
+    plain = run_kernel(truth, preds, ia, taus, n_cols).information_weighted()
+    weighted = run_kernel(truth, preds, ia, taus, n_cols, weights=i_t)
+    for key, view in plain.sums.items():
+        assert_array_equal(view, weighted.sums[key], err_msg=key)
+    assert plain.n == weighted.n and plain.it_sum == weighted.it_sum
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weights_of_one_give_the_same_bits_as_no_weights(seed):
+    truth, preds, ia = random_kernel_input(seed)
+    taus = exact_thresholds(*[np.array(list(p.values())) for p in preds])
+    a = run_kernel(truth, preds, ia, taus, 15)
+    b = run_kernel(truth, preds, ia, taus, 15, weights=np.ones(len(truth)))
+    for key in STAT_NAMES:
+        assert_array_equal(a.sums[key], b.sums[key], err_msg=key)
+    assert (a.n, a.n_true, a.it_sum, a.it2_sum) == (b.n, b.n_true, b.it_sum, b.it2_sum)
+
+
+@pytest.mark.parametrize("weights", [np.ones(3), np.ones((2, 3)), np.array([1.0, -1.0]), np.array([1.0, np.nan]),
+                                     np.ones((1, 1, 2))])
+def test_sweep_rejects_bad_weights(weights):
+    truth, preds = [{0}, {1}], [{0: 0.5}, {1: 0.25}]
+    with pytest.raises(InvalidParameterError, match="weights"):
+        run_kernel(truth, preds, None, grid_thresholds(0.25), 3, weights=weights)
+
+
+def test_batched_statistics_add_and_split_into_replicates():
+    truth, preds, ia = random_kernel_input(4)
+    taus = grid_thresholds(0.1)
+    W = np.vstack([np.ones(len(truth)), np.arange(len(truth), dtype=float)])
+    st = run_kernel(truth, preds, ia, taus, 15, weights=W)
+    assert st.n_replicates == 2 and st.sums["pr"].shape == (2, taus.size)
+    assert_array_equal(st.n, W.sum(axis=1))
+    double = SweepStats.combine([st, st])
+    assert_allclose(double.sums["tp"], 2 * st.sums["tp"])
+    assert_allclose(double.replicate(1).sums["rc"], 2 * st.replicate(1).sums["rc"])
+    assert run_kernel(truth, preds, ia, taus, 15).n_replicates is None
+    with pytest.raises(InvalidParameterError):
+        run_kernel(truth, preds, ia, taus, 15).replicate(0)
+    with pytest.raises(InvalidParameterError):
+        SweepStats.combine([])
