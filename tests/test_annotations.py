@@ -132,3 +132,33 @@ def test_namespace_view(tiny_obo):
     ann = propagate(Annotations.from_pairs(onto, ["P1", "P2"], ["GO:0000004", "GO:0000011"]))
     mf = ann.namespace("MFO")
     assert mf.proteins.tolist() == ["P2"] and sorted(as_dict(mf)) == [("P2", "GO:0000010"), ("P2", "GO:0000011")]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("mode", ["max", "fill"])
+@pytest.mark.parametrize("cells", [1, 64, 1 << 21])
+def test_propagate_rows_is_the_kernel_of_propagate(seed, mode, cells):
+    """The public per-namespace kernel gives the rows of propagate (any buffer size)."""
+    from goeval.annotations import propagate_rows
+
+    _, onto, scores = random_case(seed)
+    ann = Annotations.from_pairs(onto, [p for p, _ in scores], [t for _, t in scores], list(scores.values()))
+    m = ann.matrix.tocsr()
+    m.sort_indices()
+    counts, cols, vals = propagate_rows(m.indptr, m.indices.astype(np.int64), m.data, onto, 0, onto.n_terms, mode,
+                                        buffer_cells=cells)
+    want = propagate(ann, mode).matrix
+    np.testing.assert_array_equal(np.r_[0, np.cumsum(counts)], want.indptr)
+    np.testing.assert_array_equal(cols, want.indices)
+    np.testing.assert_array_equal(vals, want.data)
+    again = propagate_rows(np.r_[0, np.cumsum(counts)], cols.astype(np.int64), vals, onto, 0, onto.n_terms, mode)
+    np.testing.assert_array_equal(again[2], vals)  # propagating twice equals once
+
+
+def test_propagate_rows_rejects_an_unknown_mode():
+    from goeval.annotations import propagate_rows
+    from goeval.errors import InvalidParameterError
+
+    onto = ontology_from_edges([("a", "r")])
+    with pytest.raises(InvalidParameterError, match="mode"):
+        propagate_rows(np.array([0, 1]), np.array([1]), np.array([0.5]), onto, 0, onto.n_terms, "min")

@@ -378,3 +378,70 @@ def test_bundled_example():
     assert round(float(summary.loc["wfmax", "value"]), 3) == 0.407
     assert res.curves["threshold"].max() <= 1.0
     assert_array_equal(np.diff(res.curves["threshold"]) > 0, True)
+
+
+# =====================================================================
+# Staged API: namespace_stats + summarize, options object
+# =====================================================================
+def _inputs(seed):
+    case = random_case(seed)
+    onto = case.ontology()
+    return onto, case.truth_annotations(onto), {"m": case.predictions(onto)}, case.ia_array(onto)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("thresholds", ["exact", 0.01])
+def test_evaluate_annotations_is_namespace_stats_then_summarize(seed, thresholds):
+    from goeval.evaluation import namespace_stats, summarize
+    from goeval.options import EvaluationOptions
+
+    onto, truth, preds, ia = _inputs(seed)
+    opts = EvaluationOptions(thresholds=thresholds, normalization="pred")
+    whole = evaluate_annotations(onto, truth, preds, opts, ia=ia)
+    staged = summarize(namespace_stats(onto, truth, preds, ia, opts), opts, with_ia=True)
+    assert staged.summary_records == whole.summary_records
+    for col, arr in whole.curve_columns.items():
+        assert_array_equal(staged.curve_columns[col], arr, err_msg=col)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_folds_pooled_over_common_thresholds_equal_the_whole(seed):
+    """Statistics of two protein folds over one common threshold set add up
+    to those of the whole benchmark (how cross-validation pools its folds)."""
+    from goeval.evaluation import namespace_stats, summarize
+    from goeval.sweep import SweepStats
+
+    onto, truth, preds, ia = _inputs(seed)
+    proteins = truth.proteins.tolist()
+    folds = [proteins[::2], proteins[1::2]]
+    taus = np.unique(preds["m"].matrix.data)  # a superset of every fold's propagated scores
+    parts = [namespace_stats(onto, truth, preds, ia, thresholds=taus, targets=f) for f in folds]
+    whole = namespace_stats(onto, truth, preds, ia, thresholds=taus)
+    keys = [k for k in whole if all(k in p for p in parts)]
+    assert keys
+    pooled = {k: SweepStats.combine([p[k] for p in parts]) for k in keys}
+    a = summarize(pooled).summary.set_index(["namespace", "measure"])
+    b = summarize({k: whole[k] for k in keys}).summary.set_index(["namespace", "measure"])
+    assert_allclose(a["value"], b["value"], **TOL)
+    assert_array_equal(a["threshold"], b["threshold"])
+
+
+def test_option_overrides_are_validated_by_the_options_object():
+    from goeval.options import EvaluationOptions
+
+    onto, truth, preds, ia = _inputs(0)
+    with pytest.raises(InvalidParameterError, match="Unknown evaluation option"):
+        evaluate_annotations(onto, truth, preds, ia=ia, treshold=0.01)
+    with pytest.raises(InvalidParameterError, match="thresholds"):
+        evaluate_annotations(onto, truth, preds, EvaluationOptions(), thresholds="fine")
+    res = evaluate_annotations(onto, truth, preds, EvaluationOptions(thresholds=0.1), k=3.0)
+    assert res.diagnostics["options"]["k"] == 3.0 and res.diagnostics["options"]["thresholds"].startswith("grid")
+
+
+def test_common_thresholds_are_checked():
+    from goeval.evaluation import namespace_stats
+
+    onto, truth, preds, ia = _inputs(0)
+    for bad in ([0.5, 0.2], [0.0, 0.5], [[0.5]], [0.5, np.nan]):
+        with pytest.raises(InvalidParameterError, match="thresholds"):
+            namespace_stats(onto, truth, preds, ia, thresholds=np.array(bad))
