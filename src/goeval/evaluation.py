@@ -364,9 +364,10 @@ def namespace_stats(
     iav = _check_ia(ia, ontology)
     common = _check_common_thresholds(thresholds)
     allowed = term_mask(ontology, terms_of_interest, excluded_terms, opts.exclude_roots)
+    ns_list = namespace_indices(ontology, opts.namespaces)  # unknown names fail before any work
     prepared = prepare(ontology, truth, predictions, targets, diag)
     out: dict[BlockKey, SweepStats] = {}
-    for blk in namespace_blocks(prepared, namespace_indices(ontology, opts.namespaces), allowed, opts.propagation, diag):
+    for blk in namespace_blocks(prepared, ns_list, allowed, opts.propagation, diag):
         md = diag["methods"][blk.method]["namespaces"][blk.label]
         if opts.root_as_prediction:
             blk = with_root_predictions(blk, ontology, allowed)

@@ -6,6 +6,10 @@ term-centric ROC AUC and average precision; also TAP as a function of the
 cutoff (Fig. 5 of the TAP-k paper). Predictions and truth are propagated as
 in the protein-centric evaluation (:mod:`goeval.evaluation`).
 
+The summary columns of the registered term-centric measures are named in
+:data:`goeval.metrics.registry.TERM_MEASURES` (``tap_{k}``, ``ipr_auc``,
+``peak_tap``, ``macro_roc_auc``, ``macro_average_precision``).
+
 Queries (CONVENTIONS §5): term ``v`` with at least ``min_positives`` truth
 proteins among the benchmark proteins of its namespace; its list is the
 benchmark proteins with a propagated score for ``v`` ranked by score
@@ -24,7 +28,7 @@ import scipy.sparse as sp
 
 from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError, check_choice
-from goeval.evaluation import namespace_blocks, prepare, term_mask
+from goeval.evaluation import NamespaceBlock, namespace_blocks, namespace_indices, prepare, term_mask
 from goeval.metrics.iprauc import ipr_auc_segments
 from goeval.metrics.ranking import term_centric_scores
 from goeval.metrics.retrieval import term_queries
@@ -98,48 +102,17 @@ def evaluate_terms(
     if not ks or min(ks) < 1:
         raise InvalidParameterError(f"The 'k' parameter of evaluate_terms must be integers >= 1; got {list(k)!r}.")
     diag: dict[str, Any] = {"ontology": {"source": ontology.source}}
-    ns_list = list(range(len(ontology.namespaces))) if not namespaces else [ontology.namespace_index(x) for x in namespaces]
+    ns_list = namespace_indices(ontology, namespaces)  # unknown names fail before any work
     prep = prepare(ontology, truth, predictions, targets, diag)
     allowed = term_mask(ontology, None, None, False)
+    w_all = None if query_weights == "uniform" else np.asarray(ia, dtype=np.float64)
     summary, terms, curves = [], [], []
     for blk in namespace_blocks(prep, ns_list, allowed, propagation, diag):
-        lo = int(ontology.bounds[blk.namespace])
-        width = int(ontology.bounds[blk.namespace + 1]) - lo
-        n = blk.n_bench
-        t = sp.csr_array((np.ones(blk.truth_cols.size, bool), blk.truth_cols, blk.truth_indptr), shape=(n, width))
-        s = sp.csr_array((blk.pred_scores, blk.pred_cols, blk.pred_indptr), shape=(n, width))
-        ids = ontology.ids[lo : lo + width]
-        w = None if query_weights == "uniform" else np.asarray(ia, dtype=np.float64)[lo : lo + width]
-        lists, tidx = term_queries(t, s, blk.proteins, min_positives=min_positives, query_weights=w, term_ids=list(ids))
-        row: dict[str, Any] = {"method": blk.method, "namespace": blk.label, "queries": int(tidx.size)}
-        per = pd.DataFrame({
-            "method": blk.method, "namespace": blk.label, "term": ids[tidx], "name": ontology.names[lo + tidx],
-            "n_positives": lists.n_relevant, "n_retrieved": np.diff(lists.offsets),
-        })
-        if tidx.size:
-            for kk in ks:
-                res = tap_k(lists, kk, insufficient=insufficient)
-                row[f"tap_{kk}"] = res.tap
-                row[f"cutoff_{kk}"] = res.cutoff
-                per[f"apcp_{kk}"] = res.apcp
-            auc = ipr_auc_segments(lists.relevance, lists.offsets, lists.n_relevant)
-            per["ipr_auc"] = auc
-            wts = lists.weights
-            row["ipr_auc"] = float(np.dot(wts, auc) / wts.sum()) if wts.sum() > 0 else float("nan")
-            if curve:
-                cv = tap_curve(lists)
-                row["peak_tap"], row["peak_cutoff"] = cv.peak_tap, cv.peak_cutoff
-                curves.append(pd.DataFrame({"method": blk.method, "namespace": blk.label, "cutoff": cv.cutoffs, "tap": cv.tap}))
-        tc = term_centric_scores(t, s, min_positives=auc_min_positives)
-        row["auc_terms"] = int(tc.term_index.size)
-        row["macro_roc_auc"] = tc.macro_roc_auc
-        row["macro_average_precision"] = tc.macro_average_precision
-        if tc.term_index.size:
-            extra = pd.DataFrame({"term": ids[tc.term_index], "roc_auc": tc.roc_auc, "average_precision": tc.average_precision})
-            per = per.merge(extra, on="term", how="outer")
-            per["method"], per["namespace"] = blk.method, blk.label
-        terms.append(per)
+        row, per, cv = _evaluate_block(blk, ontology, ks, min_positives, auc_min_positives, w_all, insufficient, curve)
         summary.append(row)
+        terms.append(per)
+        if cv is not None:
+            curves.append(cv)
     diag["options"] = {"k": ks, "min_positives": min_positives, "auc_min_positives": auc_min_positives,
                        "query_weights": query_weights, "propagation": propagation, "insufficient": insufficient}
     return TermEvaluationResult(
@@ -148,3 +121,47 @@ def evaluate_terms(
         pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(columns=["method", "namespace", "cutoff", "tap"]),
         diag,
     )
+
+
+def _evaluate_block(
+    blk: NamespaceBlock, ontology: Ontology, ks: list[int], min_positives: int, auc_min_positives: int,
+    ia: np.ndarray | None, insufficient: str, curve: bool,
+) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame | None]:
+    """Summary row, per-term rows and TAP curve of one (method, namespace)."""
+    lo = int(ontology.bounds[blk.namespace])
+    width = int(ontology.bounds[blk.namespace + 1]) - lo
+    n = blk.n_bench
+    t = sp.csr_array((np.ones(blk.truth_cols.size, bool), blk.truth_cols, blk.truth_indptr), shape=(n, width))
+    s = sp.csr_array((blk.pred_scores, blk.pred_cols, blk.pred_indptr), shape=(n, width))
+    ids = ontology.ids[lo : lo + width]
+    w = None if ia is None else ia[lo : lo + width]
+    lists, tidx = term_queries(t, s, blk.proteins, min_positives=min_positives, query_weights=w, term_ids=list(ids))
+    row: dict[str, Any] = {"method": blk.method, "namespace": blk.label, "queries": int(tidx.size)}
+    per = pd.DataFrame({
+        "method": blk.method, "namespace": blk.label, "term": ids[tidx], "name": ontology.names[lo + tidx],
+        "n_positives": lists.n_relevant, "n_retrieved": np.diff(lists.offsets),
+    })
+    cv_frame = None
+    if tidx.size:
+        for kk in ks:
+            res = tap_k(lists, kk, insufficient=insufficient)
+            row[f"tap_{kk}"] = res.tap
+            row[f"cutoff_{kk}"] = res.cutoff
+            per[f"apcp_{kk}"] = res.apcp
+        auc = ipr_auc_segments(lists.relevance, lists.offsets, lists.n_relevant)
+        per["ipr_auc"] = auc
+        wts = lists.weights
+        row["ipr_auc"] = float(np.dot(wts, auc) / wts.sum()) if wts.sum() > 0 else float("nan")
+        if curve:
+            cv = tap_curve(lists)
+            row["peak_tap"], row["peak_cutoff"] = cv.peak_tap, cv.peak_cutoff
+            cv_frame = pd.DataFrame({"method": blk.method, "namespace": blk.label, "cutoff": cv.cutoffs, "tap": cv.tap})
+    tc = term_centric_scores(t, s, min_positives=auc_min_positives)
+    row["auc_terms"] = int(tc.term_index.size)
+    row["macro_roc_auc"] = tc.macro_roc_auc
+    row["macro_average_precision"] = tc.macro_average_precision
+    if tc.term_index.size:
+        extra = pd.DataFrame({"term": ids[tc.term_index], "roc_auc": tc.roc_auc, "average_precision": tc.average_precision})
+        per = per.merge(extra, on="term", how="outer")
+        per["method"], per["namespace"] = blk.method, blk.label
+    return row, per, cv_frame
