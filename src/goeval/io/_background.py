@@ -1,0 +1,297 @@
+"""Run a read in a forked child process: start, result, cancel.
+
+goeval starts its slowest reads (the second half of an OBO file, the first
+prediction file) in forked children while the parent imports modules and
+parses the rest, so a cold run takes about half the time. This module is the
+one place that forks, and it guarantees that a child never outlives its
+run:
+
+* the child dies with its parent (Linux ``PR_SET_PDEATHSIG``), ignores
+  Ctrl-C (the parent decides), and has its standard streams on
+  ``/dev/null``, so a pipeline such as ``goeval evaluate ... | tail`` never
+  waits for it;
+* the child closes the parent's end of its own socket and of every other
+  child's, so no process holds a pipe it does not use;
+* the result travels back pickled (protocol 5), with every large numpy
+  array out of band in one anonymous memory file (``memfd_create``): the
+  parent maps it read-only, and nothing is ever written to the file system,
+  so a failed, interrupted or killed run cannot leave a file behind;
+* :meth:`Background.result` and :meth:`Background.cancel` reap the child;
+  :func:`cancel_all` (called by the command line before it exits, and at
+  interpreter exit) kills and reaps any child still running.
+
+``GOEVAL_FORK`` selects the policy: ``auto`` (default: fork large inputs on
+Linux), ``always`` (fork even tiny inputs; the tests use it) or ``never``
+(everything in-process, lazily when the result is asked for).
+"""
+
+from __future__ import annotations
+
+import atexit
+import mmap
+import os
+import pickle
+import signal
+import socket
+import struct
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from goeval.errors import GoevalError, InvalidParameterError
+
+__all__ = ["Background", "start", "should_fork", "fork_mode", "cancel_all", "live_children"]
+
+_MODES = ("auto", "always", "never")
+_HEADER = struct.Struct("!QQ")  # length of the pickled metadata, total out-of-band bytes
+_ALIGN = 64
+_LIVE: dict[int, "Background"] = {}
+
+
+def fork_mode() -> str:
+    """The ``GOEVAL_FORK`` policy: ``'auto'``, ``'always'`` or ``'never'``."""
+    mode = os.environ.get("GOEVAL_FORK", "auto").strip().lower() or "auto"
+    if mode not in _MODES:
+        raise InvalidParameterError(
+            f"The GOEVAL_FORK environment variable must be one of {{'auto', 'always', 'never'}}; got {mode!r}.")
+    return mode
+
+
+def _fork_supported() -> bool:
+    return (sys.platform.startswith("linux") and hasattr(os, "fork") and hasattr(os, "memfd_create")
+            and hasattr(socket, "send_fds"))
+
+
+def should_fork(large: bool) -> bool:
+    """Whether to fork a read: ``always``/``never`` as set, ``auto`` when ``large``."""
+    mode = fork_mode()
+    if mode == "never" or not _fork_supported():
+        return False
+    return mode == "always" or bool(large)
+
+
+def live_children() -> list[int]:
+    """Process ids of the children started here and not yet reaped."""
+    return sorted(_LIVE)
+
+
+def cancel_all() -> None:
+    """Kill and reap every child still running (idempotent)."""
+    for bg in list(_LIVE.values()):
+        bg.cancel()
+
+
+atexit.register(cancel_all)
+
+
+class Background:
+    """A call ``fn(*args)`` running in a forked child (or deferred in-process).
+
+    Use :func:`start` to create one. ``result()`` returns the value (numpy
+    arrays in it are read-only views of shared memory), re-raising the
+    child's exception; ``cancel()`` stops the child. Both reap it, and both
+    may be called any number of times.
+    """
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], name: str) -> None:
+        self.name = name
+        self._fn, self._args = fn, args
+        self._pid: int | None = None
+        self._sock: socket.socket | None = None
+        self._done = False
+        self._value: Any = None
+        self.forked = False  #: True when a child process was started for this call
+
+    def _fork(self) -> None:
+        parent_end, child_end = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child (its coverage is not collected)
+            code = 0
+            try:
+                parent_end.close()
+                _child_main(child_end, self._fn, self._args)
+            except BaseException:  # noqa: BLE001 - the child must never return into the caller's code
+                code = 1
+            finally:
+                os._exit(code)
+        child_end.close()
+        self._pid, self._sock, self.forked = pid, parent_end, True
+        _LIVE[pid] = self
+
+    def result(self) -> Any:
+        """The value of the call; re-raises its exception.
+
+        If the child died without answering (killed, out of memory), the
+        call is made again in this process.
+        """
+        if self._done:
+            return self._value
+        try:
+            if self._sock is None:
+                value = self._fn(*self._args)
+            else:
+                value = self._receive()
+        except BaseException:
+            self.cancel()
+            raise
+        self._value, self._done = value, True
+        self._fn, self._args = None, ()  # type: ignore[assignment]
+        return value
+
+    def _receive(self) -> Any:
+        sock = self._sock
+        assert sock is not None  # noqa: S101 - internal invariant, not user input
+        try:
+            message = _recv_message(sock)
+        except BaseException:
+            self._reap(kill=True)
+            raise
+        self._reap(kill=False)  # the child has answered (or closed its end): it is exiting
+        if message is None:  # the child died without a word: do the work here
+            return self._fn(*self._args)
+        status, value = message
+        if status == "error":
+            raise value
+        return value
+
+    def cancel(self) -> None:
+        """Stop the child (if any) and release everything; idempotent."""
+        self._reap(kill=True)
+
+    def _reap(self, *, kill: bool) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return
+        _LIVE.pop(pid, None)
+        if kill:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:  # pragma: no cover - already gone
+                pass
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:  # pragma: no cover - reaped elsewhere
+            pass
+
+
+def start(fn: Callable[..., Any], /, *args: Any, name: str, fork: bool) -> Background:
+    """Start ``fn(*args)`` in a forked child (``fork=True``) or defer it.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function; its value and exceptions must be picklable.
+    *args
+        Its arguments (inherited by the child, not pickled).
+    name : str
+        What the call does, for messages.
+    fork : bool
+        Fork a child now (use :func:`should_fork`); otherwise ``fn`` runs in
+        this process when :meth:`Background.result` is first called.
+    """
+    bg = Background(fn, args, name)
+    if fork and _fork_supported():
+        try:
+            bg._fork()
+        except OSError:  # pragma: no cover - no fork possible now (limits): stay in-process
+            pass
+    return bg
+
+
+# ------------------------------------------------------------------ child side
+def _child_setup() -> None:  # pragma: no cover - runs in the child
+    """Die with the parent, leave Ctrl-C to it, let go of its streams and sockets."""
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for other in list(_LIVE.values()):  # other children's parent-side sockets
+        if other._sock is not None:
+            other._sock.close()
+    _LIVE.clear()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _child_main(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # pragma: no cover
+    _child_setup()
+    try:
+        message: tuple[str, Any] = ("ok", fn(*args))
+    except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
+        message = ("error", exc)
+    try:
+        _send_message(sock, message)
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        _send_message(sock, ("error", GoevalError(f"the background read failed: {exc}")))
+    finally:
+        sock.close()
+
+
+def _send_message(sock: socket.socket, message: tuple[str, Any]) -> None:  # pragma: no cover - child side
+    buffers: list[pickle.PickleBuffer] = []
+    meta = pickle.dumps(message, protocol=5, buffer_callback=buffers.append)
+    views = [b.raw() for b in buffers]
+    offsets, total = [], 0
+    for v in views:
+        total = -(-total // _ALIGN) * _ALIGN
+        offsets.append((total, v.nbytes))
+        total += v.nbytes
+    meta = pickle.dumps((offsets, meta), protocol=5)
+    fds: list[int] = []
+    if total:
+        fd = os.memfd_create("goeval-background", os.MFD_CLOEXEC)
+        os.ftruncate(fd, total)
+        with mmap.mmap(fd, total) as mm:
+            for (off, size), v in zip(offsets, views):
+                mm[off : off + size] = v
+        fds.append(fd)
+    socket.send_fds(sock, [_HEADER.pack(len(meta), total)], fds)
+    for fd in fds:
+        os.close(fd)
+    sock.sendall(meta)
+
+
+# ----------------------------------------------------------------- parent side
+def _recv_exact(sock: socket.socket, n: int, head: bytes = b"") -> bytes | None:
+    parts, got = [head], len(head)
+    while got < n:
+        chunk = sock.recv(min(n - got, 1 << 20))
+        if not chunk:
+            return None
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def _recv_message(sock: socket.socket) -> tuple[str, Any] | None:
+    """The child's message, or None when it closed the socket without one."""
+    data, fds, _flags, _addr = socket.recv_fds(sock, _HEADER.size, 1)
+    try:
+        head = _recv_exact(sock, _HEADER.size, data) if data else None
+        if head is None:
+            return None
+        meta_len, total = _HEADER.unpack(head)
+        meta = _recv_exact(sock, meta_len)
+        if meta is None or (total and not fds):
+            return None
+        offsets, inner = pickle.loads(meta)
+        mm = mmap.mmap(fds[0], total, access=mmap.ACCESS_READ) if total else None
+    finally:
+        for fd in fds:
+            os.close(fd)
+    if mm is None:
+        return pickle.loads(inner)
+    view = memoryview(mm)
+    return pickle.loads(inner, buffers=[view[off : off + size] for off, size in offsets])
