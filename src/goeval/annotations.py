@@ -228,72 +228,91 @@ def propagate_rows(
     """
     check_choice(mode, "mode", "propagate_rows", ("max", "fill"))
     n_rows = indptr.size - 1
-    width = hi - lo
-    shift = max(1, int(width - 1).bit_length())
-    stride = 1 << shift
-    mask = stride - 1
-    gen = ontology.generation[lo:hi].astype(np.int64)
-    gen = (gen - gen.min() if gen.size else gen).astype(np.int16)  # radix-sortable
-    n_gen = int(gen.max()) + 1 if gen.size else 1
-    pp = ontology.parents
-    p_ptr = (pp.indptr[lo : hi + 1] - pp.indptr[lo]).astype(np.int64)
-    p_ind = pp.indices[pp.indptr[lo] : pp.indptr[hi]].astype(np.int64) - lo
-    chunk = max(1, min(n_rows, buffer_cells // stride))
-    size = chunk * stride
-    buf = np.full(size, -1.0)  # -1: no score (scores are >= 0)
-    pushed = np.full(size, -1.0) if mode == "fill" else None
-    # outputs grow in place (no list of pieces + concatenation: half the peak)
-    cap = max(16, int(indices.size * 1.25))
-    out_c = np.empty(cap, np.int32)
-    out_v = np.empty(cap)
-    counts = np.zeros(n_rows, np.int64)
-    n_out = 0
-    levels = np.arange(n_gen + 1)
+    prop = _RowPropagator(ontology, lo, hi, mode, n_rows, buffer_cells, int(indices.size * 1.25))
+    for r0 in range(0, n_rows, prop.chunk):
+        r1 = min(n_rows, r0 + prop.chunk)
+        a, b = indptr[r0], indptr[r1]
+        lr = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(indptr[r0 : r1 + 1]))
+        cells = (lr << prop.shift) + (indices[a:b] - lo)
+        prop.buf[cells] = data[a:b]
+        if not prop.is_consistent(cells, data[a:b]):
+            cells = prop.push_up(cells)
+        prop.emit(np.sort(cells), r0, r1)
+    return prop.counts, prop.out_c[: prop.n_out].copy(), prop.out_v[: prop.n_out].copy()
 
-    def emit(allc: np.ndarray, r0: int, r1: int) -> None:
+
+class _RowPropagator:
+    """Working state of :func:`propagate_rows`: the dense buffer of a chunk of
+    rows (row stride a power of two, reset sparsely), the parents of the
+    namespace, and outputs that grow in place (no list of pieces plus a
+    concatenation: half the peak memory)."""
+
+    def __init__(self, ontology: Ontology, lo: int, hi: int, mode: str, n_rows: int, buffer_cells: int,
+                 capacity: int) -> None:
+        width = hi - lo
+        self.lo = lo
+        self.shift = max(1, int(width - 1).bit_length())
+        stride = 1 << self.shift
+        self.mask = stride - 1
+        gen = ontology.generation[lo:hi].astype(np.int64)
+        self.gen = (gen - gen.min() if gen.size else gen).astype(np.int16)  # radix-sortable
+        self.n_gen = int(self.gen.max()) + 1 if self.gen.size else 1
+        self.levels = np.arange(self.n_gen + 1)
+        pp = ontology.parents
+        self.p_ptr = (pp.indptr[lo : hi + 1] - pp.indptr[lo]).astype(np.int64)
+        self.p_ind = pp.indices[pp.indptr[lo] : pp.indptr[hi]].astype(np.int64) - lo
+        self.chunk = max(1, min(n_rows, buffer_cells // stride))
+        size = self.chunk * stride
+        self.buf = np.full(size, -1.0)  # -1: no score (scores are >= 0)
+        self.pushed = np.full(size, -1.0) if mode == "fill" else None
+        self.cap = max(16, capacity)
+        self.out_c = np.empty(self.cap, np.int32)
+        self.out_v = np.empty(self.cap)
+        self.counts = np.zeros(n_rows, np.int64)
+        self.n_out = 0
+
+    def is_consistent(self, cells: np.ndarray, scores: np.ndarray) -> bool:
+        """Fast path: every parent present (and for max with a score >= the
+        child's), so no level-by-level pass is needed."""
+        cols0 = cells & self.mask
+        lens0, par0 = gather_rows(self.p_ptr, self.p_ind, cols0)
+        pvals = self.buf[np.repeat(cells - cols0, lens0) + par0]
+        if not bool((pvals >= 0).all()):
+            return False
+        return self.pushed is not None or bool((pvals >= np.repeat(scores, lens0)).all())
+
+    def emit(self, allc: np.ndarray, r0: int, r1: int) -> None:
         """Append a chunk's final cells (sorted) to the outputs and reset them."""
-        nonlocal cap, out_c, out_v, n_out
         k = allc.size
-        if n_out + k > cap:
-            cap = max(2 * cap, n_out + k)
-            out_c = np.resize(out_c, cap)
-            out_v = np.resize(out_v, cap)
-        out_v[n_out : n_out + k] = buf[allc]
-        out_c[n_out : n_out + k] = (allc & mask) + lo
-        counts[r0:r1] = np.bincount(allc >> shift, minlength=r1 - r0)
-        n_out += k
-        buf[allc] = -1.0  # sparse reset
-        if pushed is not None:
-            pushed[allc] = -1.0
+        if self.n_out + k > self.cap:
+            self.cap = max(2 * self.cap, self.n_out + k)
+            self.out_c = np.resize(self.out_c, self.cap)
+            self.out_v = np.resize(self.out_v, self.cap)
+        self.out_v[self.n_out : self.n_out + k] = self.buf[allc]
+        self.out_c[self.n_out : self.n_out + k] = (allc & self.mask) + self.lo
+        self.counts[r0:r1] = np.bincount(allc >> self.shift, minlength=r1 - r0)
+        self.n_out += k
+        self.buf[allc] = -1.0  # sparse reset
+        if self.pushed is not None:
+            self.pushed[allc] = -1.0
 
-    def bucket(cells: np.ndarray, store: list[list[np.ndarray]]) -> None:
-        g = gen[cells & mask]
+    def bucket(self, cells: np.ndarray, store: list[list[np.ndarray]]) -> None:
+        """File cells under their generation."""
+        g = self.gen[cells & self.mask]
         order = np.argsort(g, kind="stable")
-        cut = np.searchsorted(g[order], levels)
+        cut = np.searchsorted(g[order], self.levels)
         cells = cells[order]
         for h in np.flatnonzero(np.diff(cut)):
             store[h].append(cells[cut[h] : cut[h + 1]])
 
-    for r0 in range(0, n_rows, chunk):
-        r1 = min(n_rows, r0 + chunk)
-        a, b = indptr[r0], indptr[r1]
-        lr = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(indptr[r0 : r1 + 1]))
-        cells = (lr << shift) + (indices[a:b] - lo)
-        buf[cells] = data[a:b]
-        # fast path: an input that is already consistent (every parent present,
-        # and for max with a score >= the child's) needs no level-by-level pass
-        cols0 = cells & mask
-        lens0, par0 = gather_rows(p_ptr, p_ind, cols0)
-        pvals = buf[np.repeat(cells - cols0, lens0) + par0]
-        cvals = np.repeat(data[a:b], lens0)
-        if bool((pvals >= 0).all()) and (pushed is not None or bool((pvals >= cvals).all())):
-            emit(np.sort(cells), r0, r1)
-            continue
-        del cols0, lens0, par0, pvals, cvals
-        store: list[list[np.ndarray]] = [[] for _ in range(n_gen)]
-        bucket(cells, store)
+    def push_up(self, cells: np.ndarray) -> np.ndarray:
+        """Visit the generations deepest first, each pushing its cells' scores to
+        the direct parents; return every cell of the chunk (unsorted)."""
+        buf, pushed = self.buf, self.pushed
+        store: list[list[np.ndarray]] = [[] for _ in range(self.n_gen)]
+        self.bucket(cells, store)
         done = [cells]
-        for g in range(n_gen - 1, -1, -1):
+        for g in range(self.n_gen - 1, -1, -1):
             if not store[g]:
                 continue
             level = np.concatenate(store[g]) if len(store[g]) > 1 else store[g][0]
@@ -303,28 +322,34 @@ def propagate_rows(
                 buf[level[~own]] = pushed[level[~own]]
             if g == 0:
                 break
-            cols = level & mask
-            lens, par = gather_rows(p_ptr, p_ind, cols)
-            if par.size == 0:
-                continue
-            target = np.repeat(level - cols, lens) + par
-            vals = np.repeat(buf[level], lens)
-            dest = pushed if pushed is not None else buf
-            old = dest[target]
-            upd = vals > old  # consistent input: almost nothing to update
-            target, vals, old = target[upd], vals[upd], old[upd]
-            absent = old < 0  # a cell that had no score yet (fill: nor an own one)
-            if pushed is not None:
-                absent &= buf[target] < 0
-            new = target[absent]
-            np.maximum.at(dest, target, vals)
+            new = self._push_level(level)
             if new.size:
-                new.sort()
-                new = new[np.r_[True, new[1:] != new[:-1]]]  # one per distinct cell
                 done.append(new)
-                bucket(new, store)
-        emit(np.sort(np.concatenate(done)), r0, r1)
-    return counts, out_c[:n_out].copy(), out_v[:n_out].copy()
+                self.bucket(new, store)
+        return np.concatenate(done)
+
+    def _push_level(self, level: np.ndarray) -> np.ndarray:
+        """Push one generation's scores to the parents; return the newly scored cells."""
+        buf, pushed = self.buf, self.pushed
+        cols = level & self.mask
+        lens, par = gather_rows(self.p_ptr, self.p_ind, cols)
+        if par.size == 0:
+            return par
+        target = np.repeat(level - cols, lens) + par
+        vals = np.repeat(buf[level], lens)
+        dest = pushed if pushed is not None else buf
+        old = dest[target]
+        upd = vals > old  # consistent input: almost nothing to update
+        target, vals, old = target[upd], vals[upd], old[upd]
+        absent = old < 0  # a cell that had no score yet (fill: nor an own one)
+        if pushed is not None:
+            absent &= buf[target] < 0
+        new = target[absent]
+        np.maximum.at(dest, target, vals)
+        if new.size:
+            new.sort()
+            new = new[np.r_[True, new[1:] != new[:-1]]]  # one per distinct cell
+        return new
 
 
 def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
