@@ -1,25 +1,32 @@
 """Path-taking entry points: load files through :mod:`goeval.io`, then compute.
 
 These are the functions a notebook user calls; everything below them works
-on in-memory objects.
+on in-memory objects. :func:`evaluate` is "load the inputs" followed by
+:func:`goeval.evaluation.evaluate_annotations`, with the checks that make a
+run loud about what it could not use (an IA file for another namespace,
+predictions for none of the benchmark proteins, targets without truth).
 """
 
 from __future__ import annotations
 
-import warnings
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from time import perf_counter
+from typing import Any
 
 import numpy as np
 
 from goeval.annotations import Annotations, map_table
-from goeval.errors import GoevalWarning, InvalidParameterError
+from goeval.diagnostics import Diagnostics
+from goeval.errors import InvalidParameterError
 from goeval.io import _files
 from goeval.io.obo import read_obo, start_read_obo
-from goeval.io.paths import prediction_files
+from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
 from goeval.ontology import Ontology, build_ontology
+from goeval.options import EvaluationOptions
 
 __all__ = [
     "load_ontology",
@@ -32,6 +39,11 @@ __all__ = [
 ]
 
 PathLike = _files.PathLike
+
+#: Share of an evaluated namespace's terms an IA file must cover before a warning.
+IA_COVERAGE_WARNING = 0.5
+#: Share of truth lines dropped (unknown, obsolete) before a warning.
+TRUTH_DROP_WARNING = 0.1
 
 
 def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")) -> Ontology:
@@ -47,19 +59,74 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     return build_ontology(read_obo(path), tuple(relations))
 
 
-def load_annotations(
-    path: PathLike, ontology: Ontology, *, evidence: Sequence[str] | None = DEFAULT_EVIDENCE, gaf: bool | None = None
-) -> Annotations:
-    """Load truth annotations (``protein<TAB>term`` or GAF) mapped on ``ontology``.
+def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None):  # noqa: ANN202
+    name = str(path).lower()
+    for ext in (".gz", ".bz2", ".xz"):
+        name = name.removesuffix(ext)
+    if gaf or (gaf is None and name.endswith((".gaf", ".gpa"))):
+        return read_gaf(path, None if evidence is None else tuple(evidence))
+    return read_truth(path)
 
-    GAF files are recognised by their ``!gaf-version`` header (or ``gaf=True``);
-    ``evidence`` filters GAF rows (``None`` keeps every code).
+
+def load_annotations(
+    path: PathLike | Sequence[PathLike], ontology: Ontology, *,
+    evidence: Sequence[str] | None = DEFAULT_EVIDENCE, gaf: bool | None = None,
+) -> Annotations:
+    """Load annotations (``protein<TAB>term`` or GAF) mapped on ``ontology``.
+
+    Parameters
+    ----------
+    path : path or sequence of paths
+        One file, or several (e.g. one per species) whose annotations are
+        merged: a protein in several files gets the union of its terms.
+    ontology : Ontology
+    evidence : sequence of str or None
+        Evidence codes kept from GAF files (``None`` keeps every code).
+    gaf : bool, optional
+        Force (or forbid) GAF parsing; by default GAF files are recognised by
+        their ``!gaf-version`` header or a ``.gaf`` name.
+
+    Returns
+    -------
+    Annotations
+        Not propagated; ``diagnostics`` counts every remapped or dropped row
+        (per file under ``"files"`` when there are several).
     """
-    if gaf or (gaf is None and str(path).lower().rstrip(".gz").endswith((".gaf", ".gpa"))):
-        table = read_gaf(path, None if evidence is None else tuple(evidence))
-    else:
-        table = read_truth(path)
-    return map_table(table, ontology)
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    if not paths:
+        raise InvalidParameterError("The 'path' parameter of load_annotations must name at least one file.")
+    parts = [map_table(_read_annotation_table(p, evidence, gaf), ontology) for p in paths]
+    if len(parts) == 1:
+        return parts[0]
+    return _merge(parts, ontology)
+
+
+def _merge(parts: list[Annotations], ontology: Ontology) -> Annotations:
+    """Union of several truth annotations (rows by protein id)."""
+    import scipy.sparse as sp
+
+    proteins, inverse = np.unique(np.concatenate([a.proteins for a in parts]).astype(str), return_inverse=True)
+    offsets = np.cumsum([0] + [a.proteins.size for a in parts])
+    rows, cols = [], []
+    for a, off in zip(parts, offsets):
+        m = a.matrix.tocoo()
+        rows.append(inverse[off + m.row])
+        cols.append(m.col)
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    m = sp.csr_array((np.ones(r.size, bool), (r, c)), shape=(proteins.size, ontology.n_terms))
+    m.sum_duplicates()
+    diag: dict[str, Any] = {"source": ", ".join(str(a.diagnostics.get("source")) for a in parts),
+                            "files": [a.diagnostics for a in parts]}
+    for key in ("rows_read", "duplicate_pairs", "proteins_without_kept_rows", "gaf_rows_NOT_qualifier",
+                "gaf_rows_other_evidence"):
+        diag[key] = int(sum(int(a.diagnostics.get(key, 0) or 0) for a in parts))
+    status: dict[str, int] = {}
+    for a in parts:
+        for k, v in a.diagnostics.get("rows_by_term_status", {}).items():
+            status[k] = status.get(k, 0) + int(v)
+    diag["rows_by_term_status"] = status
+    diag["pairs_in_several_files"] = int(sum(a.matrix.nnz for a in parts) - m.nnz)
+    return Annotations(np.asarray(proteins, dtype=object), m, ontology, False, diag)
 
 
 def load_predictions(path: PathLike, ontology: Ontology) -> Annotations:
@@ -67,25 +134,33 @@ def load_predictions(path: PathLike, ontology: Ontology) -> Annotations:
     return map_table(read_predictions(path), ontology)
 
 
-def load_ia(path: PathLike, ontology: Ontology) -> tuple[np.ndarray, dict[str, Any]]:
+def load_ia(path: PathLike, ontology: Ontology, namespaces: Sequence[str] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
     """Load an IA file; return ia per term index (bits) and the counts.
 
     Terms of the ontology missing from the file get 0 (counted, as
     CAFA-evaluator does); file terms that are alt_ids are mapped, unknown or
-    obsolete ones are counted and ignored.
+    obsolete ones are counted and ignored. ``namespaces`` restricts the
+    count of missing terms (and ``missing_by_namespace``) to the namespaces
+    evaluated.
     """
     terms, values, counts = read_ia(path)
     idx, status = ontology.resolve(terms)
     ia = np.zeros(ontology.n_terms)
     ok = idx >= 0
     seen = np.zeros(ontology.n_terms, bool)
-    # primary ids win over alt_ids that map to the same term
-    order = np.argsort(status[ok], kind="stable")[::-1]
+    order = np.argsort(status[ok], kind="stable")[::-1]  # primary ids win over alt_ids of the same term
     ia[idx[ok][order]] = values[ok][order]
     seen[idx[ok]] = True
     counts = dict(counts, source=str(path))
     counts["terms_not_in_ontology"] = int((~ok).sum())
-    counts["ontology_terms_missing_from_file"] = int((~seen).sum())
+    labels = list(ontology.labels) if namespaces is None else [ontology.labels[ontology.namespace_index(n)]
+                                                                for n in namespaces]
+    missing = {}
+    for label in labels:
+        s = ontology.namespace_slice(label)
+        missing[label] = {"terms": s.stop - s.start, "missing": int((~seen[s]).sum())}
+    counts["missing_by_namespace"] = missing
+    counts["ontology_terms_missing_from_file"] = int(sum(v["missing"] for v in missing.values()))
     return ia, counts
 
 
@@ -94,65 +169,184 @@ def load_targets(path: PathLike) -> np.ndarray:
     return read_id_list(path)
 
 
+# ---------------------------------------------------------------- evaluate
+@dataclass
+class _Inputs:
+    """Everything an evaluation reads, loaded and mapped on one ontology."""
+
+    ontology: Ontology
+    truth: Annotations
+    predictions: dict[str, Annotations]
+    ia: np.ndarray | None = None
+    targets: np.ndarray | None = None
+    terms_of_interest: np.ndarray | None = None
+    excluded_terms: np.ndarray | None = None
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+
+
+def _finish(started: Any) -> Any:
+    """The value of a started read (a Background or a pending ontology)."""
+    return started.result() if hasattr(started, "result") else started()
+
+
+def _cancel(started: Any) -> None:
+    cancel = getattr(started, "cancel", None)
+    if cancel is not None:
+        cancel()
+
+
+def _check_input_paths(truth: Any, ia: Any, ia_annotations: Any, targets: Any) -> None:
+    """Every path input exists and is readable (before anything is parsed)."""
+    for value, what in ((truth, "truth"), (ia, "IA"), (ia_annotations, "IA annotations"), (targets, "targets")):
+        if isinstance(value, (str, Path)):
+            _files.check_input(value, what)
+
+
+def _resolve_predictions(predictions: Any, pattern: str | None, diag: Diagnostics) -> dict[str, Any]:
+    """Method name -> Annotations, started read or path."""
+    if isinstance(predictions, Mapping):
+        return dict(predictions)
+    plist = [predictions] if isinstance(predictions, (str, Path)) else list(predictions)
+    found = find_prediction_files(plist, pattern)
+    if found.skipped:
+        diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
+    for path in found.files.values():
+        _files.check_input(path, "prediction")
+    return dict(found.files)
+
+
+def _term_indices(onto: Ontology, ids: Sequence[str] | None, what: str, diag: Diagnostics) -> np.ndarray | None:
+    if ids is None:
+        return None
+    ids = list(load_targets(ids)) if isinstance(ids, (str, Path)) else list(ids)
+    idx, _status = onto.resolve(ids)
+    if (idx < 0).any():
+        bad = [t for t, i in zip(ids, idx) if i < 0][:5]
+        diag[f"{what}_unknown"] = int((idx < 0).sum())
+        diag.warn(f"{int((idx < 0).sum())} of the {len(ids)} {what} are not in the ontology and are ignored "
+                  f"(e.g. {', '.join(bad)}).")
+    return idx[idx >= 0]
+
+
+def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
+    from goeval.ia import information_accretion
+
+    if ia is not None and ia_annotations is not None:
+        raise InvalidParameterError("Give either 'ia' or 'ia_annotations', not both.")
+    if ia is not None:
+        if isinstance(ia, np.ndarray):
+            return ia
+        values, diag["ia"] = load_ia(ia, onto, opts.namespaces)
+        return values
+    if ia_annotations is not None:
+        ann = ia_annotations if isinstance(ia_annotations, Annotations) else load_annotations(ia_annotations, onto)
+        est = information_accretion(onto, ann, opts.pseudocount)
+        diag["ia"] = {"estimated_from": ann.diagnostics.get("source"), **est.diagnostics}
+        return est.values
+    return None
+
+
+def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: EvaluationOptions, *,
+                 ia: Any, ia_annotations: Any, targets: Any, terms_of_interest: Any, excluded_terms: Any,
+                 diag: Diagnostics) -> _Inputs:
+    """Finish started reads, read the rest, map everything on the ontology.
+
+    The prediction files not already started are read in a thread while the
+    ontology is parsed (pyarrow releases the GIL).
+    """
+    clock = perf_counter()
+    paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        futures = {name: pool.submit(read_predictions, p) for name, p in paths.items()}
+        try:
+            onto = ontology if isinstance(ontology, Ontology) else build_ontology(
+                _finish(ontology) if not isinstance(ontology, (str, Path)) else read_obo(ontology), opts.relations)
+            diag.add_timing("ontology", perf_counter() - clock)
+            tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
+            preds: dict[str, Annotations] = {}
+            for name, value in predictions.items():
+                if isinstance(value, Annotations):
+                    preds[name] = value
+                else:
+                    table = futures.pop(name).result() if name in futures else _finish(value)
+                    preds[name] = map_table(table, onto)
+                    del table
+        except BaseException:
+            for f in futures.values():
+                f.cancel()
+            raise
+    diag.add_timing("truth and predictions", perf_counter() - clock - diag.timings["ontology"])
+    tg = None
+    if targets is not None:
+        tg = load_targets(targets) if isinstance(targets, (str, Path)) else np.asarray(list(targets), dtype=object)
+    return _Inputs(onto, tr, preds, _load_ia(onto, ia, ia_annotations, opts, diag), tg,
+                   _term_indices(onto, terms_of_interest, "terms of interest", diag),
+                   _term_indices(onto, excluded_terms, "excluded terms", diag), diag)
+
+
 def evaluate(
     ontology: Ontology | PathLike,
     truth: Annotations | PathLike,
     predictions: Mapping[str, Annotations] | Sequence[PathLike] | PathLike,
     *,
+    options: EvaluationOptions | None = None,
     ia: np.ndarray | PathLike | None = None,
     ia_annotations: Annotations | PathLike | None = None,
-    pseudocount: float = 1.0,
-    relations: Sequence[str] = ("is_a", "part_of"),
-    thresholds: str | float = "exact",
-    normalization: str = "cafa",
-    propagation: str = "max",
-    exclude_roots: bool = False,
-    root_as_prediction: bool = False,
-    k: float = 2.0,
-    namespaces: Sequence[str] | None = None,
     targets: Sequence[str] | PathLike | None = None,
-    protein_weighting: str = "none",
-    terms_of_interest: Sequence[str] | None = None,
-    excluded_terms: Sequence[str] | None = None,
+    terms_of_interest: Sequence[str] | PathLike | None = None,
+    excluded_terms: Sequence[str] | PathLike | None = None,
+    pattern: str | None = None,
+    **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
 
     Parameters
     ----------
     ontology : Ontology or path
-        The ontology (an OBO path is loaded with ``relations``).
+        The ontology (an OBO path is loaded with ``options.relations``).
     truth : Annotations or path
         Ground truth (``protein<TAB>term`` or GAF); propagated here.
-    predictions : mapping name -> Annotations (or path, or started read), or paths
-        Files and directories (walked) give one method per file.
+    predictions : mapping name -> Annotations, or paths
+        Files and directories (walked; non-prediction files are skipped and
+        reported) give one method per file.
+    options : EvaluationOptions, optional
+        How to evaluate; single fields can be given as keywords instead
+        (``thresholds=0.01``, ``normalization='cafa'``, ``propagation``,
+        ``exclude_roots``, ``root_as_prediction``, ``k``, ``namespaces``,
+        ``protein_weighting``, ``relations``, ``pseudocount``), validated the
+        same way (see :class:`~goeval.options.EvaluationOptions`).
     ia : ndarray of shape (n_terms,) or path, optional
         Information accretion (bits). Without it (and without
         ``ia_annotations``) the IA-based measures are not computed.
     ia_annotations : Annotations or path, optional
-        Estimate IA from these annotations instead (pseudo-count ``pseudocount``).
-    thresholds : 'exact' or float
-        ``'exact'``: every distinct propagated score (the reported optimum is
-        the true one); a float step such as 0.01 gives ``tau_j = j * step``.
-    normalization : {'cafa', 'pred', 'gt'}
-    propagation : {'max', 'fill'}
-    exclude_roots : bool
-        Drop root terms from truth and predictions (CAFA2 ``noroot``).
-    root_as_prediction : bool
-        Count the root as predicted for every protein (CR13 §3.4).
-    k : float
-        Order of ``S_k``.
-    namespaces : list of str, optional
-        Labels (``BPO``...) or OBO names; default all.
+        Estimate IA from these annotations instead (``options.pseudocount``).
     targets : list of str or path, optional
         Benchmark proteins (e.g. no-knowledge targets).
-    protein_weighting : {'none', 'information'}
-    terms_of_interest, excluded_terms : list of str, optional
+    terms_of_interest, excluded_terms : list of str or path, optional
         Restrict the evaluation to / remove these terms.
+    pattern : str, optional
+        Glob choosing the prediction files in directories (``*.tsv.gz``).
 
     Returns
     -------
     EvaluationResult
-        ``.curves``, ``.summary`` (pandas) and ``.diagnostics``.
+        ``.curves``, ``.summary`` (pandas) and ``.diagnostics``
+        (a :class:`~goeval.diagnostics.Diagnostics`).
+
+    Raises
+    ------
+    InvalidParameterError
+        An invalid option, before any file is read.
+    InputFormatError
+        A missing or malformed input, naming file and line.
+
+    Warns
+    -----
+    GoevalWarning
+        About inputs the run could not use (an IA file for another
+        namespace, predictions for none of the benchmark proteins, targets
+        without truth) and when nothing at all was evaluated
+        (``diagnostics["nothing_evaluated"]`` says why).
 
     Examples
     --------
@@ -164,96 +358,110 @@ def evaluate(
     >>> round(float(row["value"]), 3), float(row["threshold"])
     (0.486, 0.46)
     """
+    opts = EvaluationOptions.resolve(options, **option_overrides)
+    diag = Diagnostics()
+    _check_input_paths(truth, ia, ia_annotations, targets)
+    if isinstance(ontology, (str, Path)):
+        _files.check_input(ontology, "ontology")
+    preds = _resolve_predictions(predictions, pattern, diag)
+    started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
+    if isinstance(ontology, (str, Path)):
+        ontology = start_read_obo(ontology)
+        started.append(ontology)
+    try:
+        inputs = _load_inputs(ontology, truth, preds, opts, ia=ia, ia_annotations=ia_annotations, targets=targets,
+                              terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diag=diag)
+    finally:
+        for s in started:
+            _cancel(s)
+    return _evaluate_inputs(inputs, opts)
+
+
+def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions):  # noqa: ANN202 - EvaluationResult
     from goeval.evaluation import evaluate_annotations
-    from goeval.ia import information_accretion
 
-    import time
-
-    from goeval.evaluation import check_options
-
-    check_options(thresholds, normalization, propagation, protein_weighting, k)  # before reading anything
-    clock = time.perf_counter
-    timings: dict[str, float] = {}
-    t0 = clock()
-    diag_extra: dict[str, Any] = {"timings_seconds": timings}
-    pred_paths: dict[str, Path] = {}
-    if not isinstance(predictions, Mapping):
-        plist = [predictions] if isinstance(predictions, (str, Path)) else list(predictions)
-        pred_paths = prediction_files(plist)
-    # The ontology is parsed (half of it in a forked process) while the
-    # prediction files are read: a started read (a callable returning a
-    # PairTable, see goeval.io.tables.start_read_predictions) is used as is,
-    # otherwise the first file is read in a thread (pyarrow releases the GIL).
-    if isinstance(ontology, Ontology):
-        finish_obo = None
-    elif callable(ontology):  # a read started with goeval.io.obo.start_read_obo
-        finish_obo = ontology
-    else:
-        finish_obo = start_read_obo(ontology)
-    preds: dict[str, Annotations] = {}
-    started: dict[str, Any] = {}
-    if isinstance(predictions, Mapping):
-        for name, value in predictions.items():
-            if isinstance(value, Annotations):
-                preds[name] = value
-            elif callable(value):
-                started[name] = value
-            else:
-                pred_paths[name] = Path(value)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        futures = {name: pool.submit(read_predictions, p) for name, p in pred_paths.items()}
-        onto = ontology if finish_obo is None else build_ontology(finish_obo(), tuple(relations))
-        timings["ontology"] = clock() - t0
-        tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
-        timings["truth"] = clock() - t0 - sum(timings.values())
-        for name in list(started):
-            table = started.pop(name)()
-            preds[name] = map_table(table, onto)
-            del table
-        for name in list(futures):
-            table = futures.pop(name).result()  # drop the future: it holds the table
-            preds[name] = map_table(table, onto)
-            del table
-        timings["predictions (wait + map)"] = clock() - t0 - sum(timings.values())
-    ia_arr = None
-    if ia is not None and ia_annotations is not None:
-        raise InvalidParameterError("Give either 'ia' or 'ia_annotations', not both.")
-    if ia is not None:
-        if isinstance(ia, np.ndarray):
-            ia_arr = ia
-        else:
-            ia_arr, diag_extra["ia"] = load_ia(ia, onto)
-            if diag_extra["ia"]["ontology_terms_missing_from_file"]:
-                diag_extra["ia"]["note"] = "terms missing from the IA file have ia = 0"
-    elif ia_annotations is not None:
-        ann = ia_annotations if isinstance(ia_annotations, Annotations) else load_annotations(ia_annotations, onto)
-        est = information_accretion(onto, ann, pseudocount)
-        ia_arr = est.values
-        diag_extra["ia"] = {"estimated_from": ann.diagnostics.get("source"), **est.diagnostics}
-    tg = None
-    if targets is not None:
-        tg = load_targets(targets) if isinstance(targets, (str, Path)) else np.asarray(list(targets), dtype=object)
-
-    def term_idx(ids: Sequence[str] | None, what: str) -> np.ndarray | None:
-        if ids is None:
-            return None
-        idx, _status = onto.resolve(list(ids))
-        if (idx < 0).any():
-            bad = [t for t, i in zip(ids, idx) if i < 0][:5]
-            warnings.warn(f"{int((idx < 0).sum())} {what} are not in the ontology and are ignored (e.g. {bad}).",
-                          GoevalWarning, stacklevel=3)
-            diag_extra[f"{what}_unknown"] = int((idx < 0).sum())
-        return idx[idx >= 0]
-
-    timings["ia and options"] = clock() - t0 - sum(timings.values())
-    res = evaluate_annotations(
-        onto, tr, preds, ia=ia_arr, thresholds=thresholds, normalization=normalization,
-        propagation=propagation, exclude_roots=exclude_roots, root_as_prediction=root_as_prediction,
-        k=k, namespaces=list(namespaces) if namespaces else None, targets=tg,
-        protein_weighting=protein_weighting,
-        terms_of_interest=term_idx(terms_of_interest, "terms of interest"),
-        excluded_terms=term_idx(excluded_terms, "excluded terms"),
-    )
-    timings["evaluation"] = clock() - t0 - sum(timings.values())
-    res.diagnostics.update(diag_extra)
+    diag = inputs.diagnostics
+    clock = perf_counter()
+    _check_targets(inputs, diag)
+    res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
+                               targets=inputs.targets, terms_of_interest=inputs.terms_of_interest,
+                               excluded_terms=inputs.excluded_terms)
+    diag.add_timing("evaluation", perf_counter() - clock)
+    merged = Diagnostics.wrap(res.diagnostics)
+    for key, value in diag.items():
+        if key != "warnings":
+            merged[key] = value
+    merged.setdefault("warnings", []).extend(w for w in diag.get("warnings", []) if w not in merged["warnings"])
+    merged.timings.update(diag.timings)
+    merged["options"] = {**opts.as_dict(), "ia": inputs.ia is not None}
+    if "truth" in merged:
+        merged["truth"]["n_proteins"] = int(inputs.truth.proteins.size)
+    for name, d in merged.get("methods", {}).items():
+        d["n_proteins"] = int(inputs.predictions[name].proteins.size)
+    res.diagnostics = merged
+    _check_result(res, inputs, opts)
     return res
+
+
+def _check_targets(inputs: _Inputs, diag: Diagnostics) -> None:
+    if inputs.targets is None:
+        return
+    known = set(inputs.truth.proteins.tolist())
+    tg = list(dict.fromkeys(inputs.targets.tolist()))
+    hits = sum(t in known for t in tg)
+    if hits == 0:
+        diag["nothing_evaluated"] = (
+            f"none of the {len(tg):,} targets has a truth annotation (e.g. {', '.join(map(str, tg[:3]))}); "
+            "check that the targets and the truth use the same protein identifiers")
+    elif hits < len(tg):
+        diag.warn(f"{len(tg) - hits:,} of the {len(tg):,} targets have no truth annotation and are not evaluated.")
+
+
+def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
+    """Warn about what a run could not use, and when it evaluated nothing at all.
+
+    A run that evaluated nothing says why under ``diagnostics["nothing_evaluated"]``
+    (the command line then fails with that message).
+    """
+    diag = res.diagnostics
+    _check_truth_drops(diag)
+    _check_ia_coverage(diag, inputs)
+    methods = diag.get("methods", {})
+    for name, d in methods.items():
+        n = sum(ns.get("proteins_with_predictions", 0) for ns in d.get("namespaces", {}).values())
+        if n == 0 and "nothing_evaluated" not in diag:
+            diag.warn(f"method {name}: none of its {int(d.get('n_proteins', 0)):,} proteins is a benchmark protein "
+                      "of an evaluated namespace (check the protein identifiers and namespaces).")
+    if res.summary_records:
+        return
+    if "nothing_evaluated" not in diag:
+        bench = {k: v.get("benchmark_proteins", 0) for k, v in diag.get("namespaces", {}).items()}
+        if not methods:
+            diag["nothing_evaluated"] = "no prediction file was given"
+        elif not any(bench.values()):
+            diag["nothing_evaluated"] = "no benchmark protein has a truth annotation in the evaluated namespaces"
+        else:
+            diag["nothing_evaluated"] = "no method has a prediction for a benchmark protein"
+    diag.warn(f"nothing was evaluated: {diag['nothing_evaluated']}.")
+
+
+def _check_truth_drops(diag: Diagnostics) -> None:
+    t = diag.get("truth", {})
+    st = t.get("rows_by_term_status", {})
+    read = int(t.get("rows_read", 0))
+    lost = int(st.get("unknown", 0)) + int(st.get("obsolete", 0))
+    if read and lost > TRUTH_DROP_WARNING * read:
+        diag.warn(f"{lost:,} of the {read:,} truth lines ({lost / read:.0%}) name terms that are unknown or obsolete "
+                  "in this ontology and were dropped (is it the ontology release the truth was made with?).")
+
+
+def _check_ia_coverage(diag: Diagnostics, inputs: _Inputs) -> None:
+    info = diag.get("ia", {})
+    for label, m in info.get("missing_by_namespace", {}).items():
+        if label not in diag.get("namespaces", {}):
+            continue
+        have = m["terms"] - m["missing"]
+        if m["terms"] and have < IA_COVERAGE_WARNING * m["terms"]:
+            diag.warn(f"the IA file {info.get('source')} gives values for only {have:,} of the {m['terms']:,} "
+                      f"{label} terms; the others count 0 bits, so {label}'s weighted measures and S are not "
+                      "meaningful (an IA file for another namespace?).")

@@ -4,14 +4,22 @@ Each subcommand lives in a module of :mod:`goeval.commands` that defines
 ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
 User errors (:class:`goeval.errors.GoevalError`, missing files) end with a
 one-paragraph message on stderr and exit status 2, never a traceback.
+
+A run that fails or is interrupted (Ctrl-C: status 130; SIGTERM or SIGHUP:
+128 + the signal number) unwinds normally: every forked reader is killed
+and reaped, temporary output files are removed, and results already in
+place are left as they were.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from goeval import __version__
 from goeval.errors import GoevalError
@@ -28,6 +36,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("retrieval", "term-centric evaluation: TAP-k per GO term, AUC of interpolated P/R, ROC AUC and AP"),
     ("tapk", "TAP-k (and ROC_n, MAP, TAP curve) of retrieval lists in the reference tool's format"),
     ("biocreative", "validate a BioCreative II.5 result file and compute its AUC of the interpolated P/R curve"),
+    ("baseline", "predict with a baseline: naive, blast, gotcha, diamondscore, knn-identity"),
+    ("align", "align protein sequences with DIAMOND or BLAST+ into a hit table"),
 )
 
 
@@ -62,8 +72,56 @@ def get_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread by SIGTERM / SIGHUP, so that a run unwinds."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+@contextmanager
+def _signals_unwind() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` (main thread only), restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, _raise_terminated) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        return int(args._run(args) or 0)
+    except GoevalError as exc:
+        print(f"goeval {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        name = getattr(exc, "filename", None) or ""
+        print(f"goeval {args.command}: error: cannot access {name!s}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Terminated as exc:
+        print(f"goeval: terminated by signal {exc.signum}", file=sys.stderr)
+        return 128 + exc.signum
+    except KeyboardInterrupt:
+        print("goeval: interrupted", file=sys.stderr)
+        return 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``goeval`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    """Run ``goeval`` with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    Forked readers still running when the command ends (an error, an
+    interruption) are killed and reaped before this returns.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     names = {n for n, _ in COMMANDS}
     chosen = next((a for a in argv if not a.startswith("-")), None)
@@ -72,31 +130,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "_run"):
         parser.print_help()
         return 2
-    try:
-        return int(args._run(args) or 0)
-    except GoevalError as exc:
-        print(f"goeval {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        name = getattr(exc, "filename", None) or ""
-        print(f"goeval {args.command}: error: cannot read {name!s}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("goeval: interrupted", file=sys.stderr)
-        return 130
+    with _signals_unwind():
+        try:
+            return _run(args)
+        finally:
+            _cancel_children()
+
+
+def _cancel_children() -> None:
+    module = sys.modules.get("goeval.io._background")
+    if module is not None:
+        module.cancel_all()
 
 
 def console() -> None:  # pragma: no cover - the installed ``goeval`` command
     """Entry point of the ``goeval`` command: run :func:`main` and exit.
 
-    All output files are closed and the standard streams flushed when
-    :func:`main` returns, so the process ends with ``os._exit``: tearing down
-    the interpreter (freeing every array and module one by one) would only
-    add a noticeable fraction of a second to every run.
+    All output files are closed, every forked reader reaped and the
+    standard streams flushed when :func:`main` returns, so the process ends
+    with ``os._exit``: tearing down the interpreter (freeing every array and
+    module one by one) would only add a noticeable fraction of a second to
+    every run.
     """
     import os
 
     code = main()
+    _cancel_children()
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -14,6 +14,7 @@ __all__ = [
     "OntologyError",
     "InputFormatError",
     "InvalidParameterError",
+    "OutputError",
     "GoevalWarning",
 ]
 
@@ -33,6 +34,14 @@ class InvalidParameterError(GoevalError, ValueError):
 
         The 'normalization' parameter of evaluate must be one of
         {'cafa', 'pred', 'gt'}; got 'foo'.
+    """
+
+
+class OutputError(GoevalError):
+    """A result cannot be written (not a directory, not writable, disk full).
+
+    Raised before any work when the output location is unusable, and while
+    writing when the disk fills up; a partly written file is removed.
     """
 
 

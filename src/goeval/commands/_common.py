@@ -5,22 +5,32 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from typing import Any
 
-from goeval.errors import GoevalWarning, InvalidParameterError
+from goeval.errors import InvalidParameterError
 
-__all__ = ["add_ontology", "relations_arg", "comma_list", "show_warnings"]
+__all__ = [
+    "add_ontology",
+    "relations_arg",
+    "comma_list",
+    "show_warnings",
+    "add_option_fields",
+    "options_from_args",
+    "say",
+    "report_lines",
+]
 
 
 def comma_list(text: str) -> list[str]:
-    """``"a,b"`` -> ``["a", "b"]`` (blank items dropped)."""
-    return [x.strip() for x in text.split(",") if x.strip()]
+    """``"a,b"`` -> ``["a", "b"]``; an empty item (``"a,,b"``, ``""``) is an error."""
+    items = [x.strip() for x in text.split(",")]
+    if not text.strip() or any(not x for x in items):
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of names; got {text!r}")
+    return items
 
 
 def relations_arg(text: str) -> tuple[str, ...]:
-    rel = tuple(comma_list(text))
-    if not rel:
-        raise argparse.ArgumentTypeError("give at least one relation, e.g. is_a,part_of")
-    return rel
+    return tuple(comma_list(text))
 
 
 def add_ontology(p: argparse.ArgumentParser, required: bool = True) -> None:
@@ -29,29 +39,68 @@ def add_ontology(p: argparse.ArgumentParser, required: bool = True) -> None:
                    help="relations to follow (default: is_a,part_of)")
 
 
-def positive_float(name: str):  # noqa: ANN201
-    def parse(text: str) -> float:
-        try:
-            v = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number; got {text!r}") from None
-        return v
-    return parse
+def add_option_fields(p: argparse.ArgumentParser, skip: tuple[str, ...] = ("relations",)) -> None:
+    """Add one flag per field of :class:`~goeval.options.EvaluationOptions`.
+
+    Flags, help texts, choices and defaults come from the options' own
+    declaration, so the command line cannot drift from the library.
+    """
+    from goeval.options import FIELDS
+
+    for f in FIELDS:
+        if f.name in skip:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        meta = dict(f.metadata)
+        kwargs: dict[str, Any] = {"dest": f.name, "help": meta.pop("help")}
+        if f.type in (bool, "bool"):
+            p.add_argument(flag, action="store_true", **kwargs)
+            continue
+        if "choices" in meta:
+            kwargs["choices"] = meta.pop("choices")
+        if f.name == "namespaces":
+            kwargs["type"] = comma_list
+        elif f.name in ("k", "pseudocount"):
+            kwargs["type"] = float
+        p.add_argument(flag, default=f.default, **kwargs, **meta)
+
+
+def options_from_args(args: argparse.Namespace):  # noqa: ANN201 - EvaluationOptions
+    """The validated :class:`~goeval.options.EvaluationOptions` of parsed arguments."""
+    from goeval.options import FIELDS, EvaluationOptions
+
+    values = {f.name: getattr(args, f.name) for f in FIELDS if hasattr(args, f.name)}
+    return EvaluationOptions.resolve(**values)
 
 
 def show_warnings() -> None:
-    """Print goeval warnings as one line each on stderr."""
+    """Print every warning as one line on stderr (``goeval: warning: ...``), each text once."""
+    seen: set[str] = set()
 
-    def fmt(message, category, filename, lineno, line=None):  # noqa: ANN001, ANN202
-        return f"goeval: warning: {message}\n"
+    def show(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+        text = str(message)
+        if text in seen:
+            return
+        seen.add(text)
+        print(f"goeval: warning: {text}", file=sys.stderr)
 
-    warnings.formatwarning = fmt  # type: ignore[assignment]
-    warnings.simplefilter("always", GoevalWarning)
+    warnings.showwarning = show  # type: ignore[assignment]
+    warnings.simplefilter("always")
+
+
+def say(args: argparse.Namespace, *lines: str) -> None:
+    """Print ``lines`` on stdout unless ``--quiet``."""
+    if not getattr(args, "quiet", False):
+        for line in lines:
+            print(line)
+
+
+def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
+    """Print what was read, remapped and dropped (by reason) unless ``--quiet``."""
+    from goeval.report.text import format_report
+
+    say(args, *format_report(diagnostics))
 
 
 def fail(message: str) -> None:
     raise InvalidParameterError(message)
-
-
-def stderr(msg: str) -> None:
-    print(msg, file=sys.stderr)

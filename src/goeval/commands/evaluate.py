@@ -3,49 +3,31 @@
 from __future__ import annotations
 
 import argparse
-import os
 import time
+from pathlib import Path
 
-from goeval.commands._common import add_ontology, comma_list, show_warnings
+from goeval.commands._common import add_ontology, add_option_fields, options_from_args, report_lines, say, show_warnings
 
 NAME = "evaluate"
 HELP = "evaluate predictions against a ground truth: curves, Fmax, weighted Fmax, Smin"
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
-    "(directories are walked). Writes curves.tsv, summary.tsv and diagnostics.json to --out."
+    "(directories are walked; README, logs and hidden folders are skipped and listed). "
+    "Writes curves.tsv, summary.tsv, diagnostics.json and timings.json to --out."
 )
 
 
-def thresholds_arg(text: str) -> str | float:
-    if text == "exact":
-        return text
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected 'exact' or a step such as 0.01; got {text!r}") from None
-
-
 def add_evaluation_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``evaluate`` (and ``demo``) besides the inputs."""
     p.add_argument("--ia", metavar="IA.tsv", help="information accretion file term<TAB>ia (enables ru/mi/S and weighted measures)")
     p.add_argument("--ia-annotations", metavar="FILE", help="estimate IA from these annotations instead (pseudo-count --pseudocount)")
-    p.add_argument("--pseudocount", type=float, default=1.0, help="pseudo-count for --ia-annotations (default 1)")
     p.add_argument("--out", default="goeval_results", metavar="DIR", help="output directory (default goeval_results/)")
-    p.add_argument("--thresholds", type=thresholds_arg, default="exact", metavar="exact|STEP",
-                   help="'exact' (every distinct score, default) or a grid step such as 0.01")
-    p.add_argument("--normalization", choices=("cafa", "pred", "gt"), default="cafa",
-                   help="cafa: precision over covered proteins, the rest over all (default)")
-    p.add_argument("--propagation", choices=("max", "fill"), default="max", help="prediction propagation (default max)")
-    p.add_argument("--exclude-roots", action="store_true", help="drop root terms from truth and predictions")
-    p.add_argument("--root-as-prediction", action="store_true",
-                   help="count the root as predicted for every protein (Clark & Radivojac 2013 §3.4)")
-    p.add_argument("--k", type=float, default=2.0, help="order of the semantic distance S_k (default 2)")
-    p.add_argument("--namespaces", type=comma_list, metavar="BPO,MFO,CCO", help="namespaces to evaluate (default all)")
+    add_option_fields(p)
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
-    p.add_argument("--protein-weighting", choices=("none", "information"), default="none",
-                   help="average weighted precision/recall plainly (CAFA) or weighted by i(T)")
     p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
     p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
-    p.add_argument("--quiet", action="store_true", help="do not print the summary table")
+    p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB (e.g. '*.tsv.gz')")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -55,62 +37,76 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_evaluation_options(p)
 
 
-def run_evaluation(args: argparse.Namespace, ontology, truth, predictions) -> int:  # noqa: ANN001
+def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # noqa: ANN202 - (options, files)
+    """Options, every input and the output directory, before anything is parsed."""
+    from goeval.io._files import check_input, check_output_dir
+    from goeval.io.paths import find_prediction_files
+
+    opts = options_from_args(args)
+    for path, what in ((ontology, "ontology"), (truth, "truth"), (args.ia, "IA"), (args.ia_annotations, "IA annotations"),
+                       (args.targets, "targets"), (args.terms_of_interest, "terms of interest"),
+                       (args.exclude_terms, "excluded terms")):
+        if path is not None:
+            check_input(path, what)
+    if args.ia and args.ia_annotations:
+        from goeval.errors import InvalidParameterError
+
+        raise InvalidParameterError("Give either --ia or --ia-annotations, not both.")
+    found = find_prediction_files(args.predictions, args.pattern)
+    for path in found.files.values():
+        check_input(path, "prediction")
+    check_output_dir(args.out)
+    return opts, found
+
+
+def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predictions: list[str]) -> int:
     t0 = time.perf_counter()
-    # While this process is still small, fork a reader for the first prediction
-    # file and start parsing the ontology (half of it in another forked process);
-    # only then import the heavy modules and read the other inputs.
-    from goeval.io.paths import prediction_files
+    args.predictions = predictions
+    opts, found = _check_before_work(args, ontology, truth)
+    # While this process is still small, start the first prediction file's read and
+    # the ontology's parse (forked children for large inputs); then import the rest.
+    from goeval.io.obo import start_read_obo
     from goeval.io.tables import start_read_predictions
 
-    files = prediction_files(predictions)
-    first = next(iter(files), None)
-    preds: dict = {name: path for name, path in files.items()}
-    if first is not None and os.environ.get("GOEVAL_READER", "process") == "process":
-        preds[first] = start_read_predictions(files[first])
+    files: dict = dict(found.files)
+    started = []
+    try:
+        first = next(iter(files), None)
+        if first is not None:
+            files[first] = start_read_predictions(files[first])
+            started.append(files[first])
+        pending = start_read_obo(ontology)
+        started.append(pending)
+        return _evaluate_and_write(args, opts, pending, truth, files, found, t0)
+    finally:
+        for s in started:
+            s.cancel()
 
-    from goeval.io.obo import start_read_obo
 
-    t_reader = time.perf_counter()
-    pending = start_read_obo(ontology) if isinstance(ontology, str) else ontology
-    t_obo = time.perf_counter()
-
-    from goeval.api import evaluate, load_targets
+def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  # noqa: ANN001
+    from goeval.api import evaluate
+    from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.results import write_results
     from goeval.report.text import format_summary
 
-    t_imports = time.perf_counter()
     show_warnings()
-    res = evaluate(
-        pending, truth, preds, ia=args.ia, ia_annotations=args.ia_annotations, pseudocount=args.pseudocount,
-        relations=getattr(args, "relations", ("is_a", "part_of")), thresholds=args.thresholds,
-        normalization=args.normalization, propagation=args.propagation, exclude_roots=args.exclude_roots,
-        root_as_prediction=args.root_as_prediction, k=args.k, namespaces=args.namespaces, targets=args.targets,
-        protein_weighting=args.protein_weighting,
-        terms_of_interest=None if not args.terms_of_interest else list(load_targets(args.terms_of_interest)),
-        excluded_terms=None if not args.exclude_terms else list(load_targets(args.exclude_terms)),
-    )
-    t_eval = time.perf_counter()
-    timings = res.diagnostics.setdefault("timings_seconds", {})
-    startup = {"start readers": t_reader - t0, "start ontology parse": t_obo - t_reader, "imports": t_imports - t_obo}
-    res.diagnostics["timings_seconds"] = {**startup, **timings}
-    paths = write_results(args.out, res)
-    if not args.quiet:
-        print(format_summary(res.summary_records) if res.summary_records else "no method had predictions for benchmark proteins")
-        for name, d in res.diagnostics.get("methods", {}).items():
-            st = d.get("rows_by_term_status", {})
-            notes = [f"{d.get('rows_read', 0)} lines"]
-            for key, label in (("alt_id", "alt_id remapped"), ("replaced_by", "obsolete replaced"),
-                               ("obsolete", "obsolete dropped"), ("unknown", "unknown terms dropped")):
-                if st.get(key):
-                    notes.append(f"{label} {st[key]}")
-            for key, label in (("duplicate_pairs", "duplicates (max kept)"), ("proteins_not_in_truth", "proteins not in truth"),
-                               ("zero_scores_dropped", "zero scores")):
-                if d.get(key):
-                    notes.append(f"{label} {d[key]}")
-            print(f"{name}: " + ", ".join(notes))
-        print(f"results in {paths['curves'].parent}/ (curves.tsv, summary.tsv, diagnostics.json); "
-              f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_eval:.2f} s)")
+    res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
+                   targets=args.targets, terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms)
+    diag = res.diagnostics
+    if diag.get("nothing_evaluated"):
+        from goeval.errors import GoevalError
+
+        report_lines(args, diag)
+        raise GoevalError(f"nothing was evaluated: {diag['nothing_evaluated']}; no result was written.")
+    if found.skipped:
+        diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
+    t_write = time.perf_counter()
+    paths = write_results(args.out, res.curve_columns, res.summary_records, SUMMARY_COLUMNS, diag,
+                          {**diag.timings, "total before writing": t_write - t0})
+    report_lines(args, diag)
+    say(args, format_summary(res.summary_records),
+        f"results in {Path(paths['curves']).parent}/ (curves.tsv, summary.tsv, diagnostics.json, timings.json); "
+        f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0
 
 

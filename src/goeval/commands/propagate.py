@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import add_ontology
+from goeval.commands._common import add_ontology, say
 
 NAME = "propagate"
 HELP = "propagate annotations (ancestor closure) or predictions (max / fill) through the ontology"
@@ -17,6 +17,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("max", "fill"), default="max", help="score propagation for predictions")
     p.add_argument("--kind", choices=("auto", "annotations", "predictions"), default="auto",
                    help="input kind (auto: 3 columns = predictions)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
 def _is_predictions(path: str) -> bool:
@@ -37,22 +38,30 @@ def _is_predictions(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goeval.io._files import check_input, check_output_file
+
+    check_input(args.ontology, "ontology")
+    check_input(args.input, "input")
+    check_output_file(args.out)
+
+    import numpy as np
+
     from goeval.annotations import map_table, propagate
     from goeval.api import load_ontology
     from goeval.io.results import write_pairs
     from goeval.io.tables import read_predictions, read_truth
+    from goeval.report.text import describe_reading
 
     onto = load_ontology(args.ontology, args.relations)
     preds = args.kind == "predictions" or (args.kind == "auto" and _is_predictions(args.input))
     table = read_predictions(args.input) if preds else read_truth(args.input)
     ann = map_table(table, onto)
     out = propagate(ann, args.mode)
-    write_pairs(args.out, out.to_frame())
+    m = out.matrix.tocsr()
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+    write_pairs(args.out, out.proteins[rows], onto.ids[m.indices], m.data if preds else None)
     d = out.diagnostics
-    st = d["rows_by_term_status"]
-    print(f"{args.input}: {d['rows_read']} rows -> {d['entries_before_propagation']} mapped entries -> "
-          f"{d['entries_after_propagation']} after propagation ({'predictions, ' + args.mode if preds else 'annotations'}); "
-          f"alt_id remapped {st['alt_id']}, obsolete replaced {st['replaced_by']}, dropped: obsolete {st['obsolete']}, "
-          f"unknown {st['unknown']}, duplicates {d['duplicate_pairs']}")
-    print(f"wrote {args.out}")
+    say(args, describe_reading(args.input, d),
+        f"{d['entries_before_propagation']:,} mapped entries -> {d['entries_after_propagation']:,} after propagation "
+        f"({'predictions, ' + args.mode if preds else 'annotations'}); wrote {args.out}")
     return 0

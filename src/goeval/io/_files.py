@@ -7,13 +7,17 @@ that touches the file system.
 from __future__ import annotations
 
 import bz2
+import errno
 import gzip
 import lzma
 import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Union
 
-from goeval.errors import InputFormatError
+from goeval.errors import InputFormatError, OutputError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -82,9 +86,170 @@ def read_text(path: PathLike) -> str:
     return decode_utf8(read_bytes(path), path)
 
 
-def open_text_out(path: PathLike) -> IO[str]:
-    """Open ``path`` for writing text (UTF-8, ``\\n``), compressing by extension."""
+def check_input(path: PathLike, what: str = "input") -> Path:
+    """Check, before any work, that ``path`` is an existing readable file.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the file and the problem (missing, a directory, unreadable).
+    """
     p = Path(path)
-    if p.parent and not p.parent.exists():
+    if p.is_dir():
+        raise InputFormatError(p, None, f"the {what} is a directory, expected a file")
+    if not p.exists():
+        raise InputFormatError(p, None, f"no such {what} file; check the path")
+    if not os.access(p, os.R_OK):
+        raise InputFormatError(p, None, f"the {what} file is not readable (permission denied)")
+    return p
+
+
+def check_output_dir(path: PathLike) -> Path:
+    """Check, before any work, that results can be written into directory ``path``.
+
+    The directory may not exist yet (it is created when the results are
+    written); its nearest existing ancestor must then be a writable
+    directory.
+
+    Raises
+    ------
+    OutputError
+        ``path`` exists and is not a directory, or cannot be written.
+    """
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise OutputError(f"{p}: the output path exists and is not a directory; choose another --out.")
+    probe = p
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise OutputError(f"{p}: cannot create the output directory: {probe} is not a directory.")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise OutputError(f"{p}: the output directory is not writable ({probe}: permission denied).")
+    return p
+
+
+def check_output_file(path: PathLike) -> Path:
+    """Check, before any work, that file ``path`` can be written (see :func:`check_output_dir`)."""
+    p = Path(path)
+    if p.is_dir():
+        raise OutputError(f"{p}: the output path is a directory, expected a file name.")
+    check_output_dir(p.parent if str(p.parent) else Path("."))
+    if p.exists() and not os.access(p, os.W_OK):
+        raise OutputError(f"{p}: the output file exists and is not writable.")
+    return p
+
+
+def _temporary_name(p: Path) -> Path:
+    return p.with_name(f".{p.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+
+
+def _write_failed(p: Path, exc: OSError) -> OutputError:
+    if exc.errno == errno.ENOSPC:
+        return OutputError(f"{p}: no space left on the device while writing; nothing was written.")
+    return OutputError(f"{p}: cannot write: {exc.strerror or exc}.")
+
+
+@contextmanager
+def open_text_out(path: PathLike, *, commit: bool = True) -> Iterator[IO[str]]:
+    """Write text (UTF-8, ``\\n``) to ``path`` atomically, compressing by extension.
+
+    The text goes to a hidden temporary file next to ``path``, renamed over
+    ``path`` only when the block ends without an exception; on any error or
+    interruption the temporary file is removed and ``path`` is untouched.
+    With ``commit=False`` the temporary file is kept and its path is
+    available as ``fh.temporary_path`` (see :class:`OutputSet`).
+
+    Raises
+    ------
+    OutputError
+        The file cannot be written (permission, full disk).
+    """
+    p = Path(path)
+    try:
         p.parent.mkdir(parents=True, exist_ok=True)
-    return _opener(p)(p, "wt", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise _write_failed(p, exc) from None
+    tmp = _temporary_name(p)
+    try:
+        with _opener(p)(tmp, "wt", encoding="utf-8", newline="\n") as fh:
+            fh.temporary_path = tmp  # type: ignore[union-attr]
+            yield fh
+        if commit:
+            os.replace(tmp, p)
+    except OSError as exc:
+        _unlink(tmp)
+        raise _write_failed(p, exc) from None
+    except BaseException:
+        _unlink(tmp)
+        raise
+
+
+def _unlink(p: Path) -> None:
+    try:
+        os.unlink(p)
+    except OSError:
+        pass
+
+
+class OutputSet:
+    """Files written together: all appear, or none changes.
+
+    Each file is written to a temporary name; :meth:`commit` then replaces
+    the targets with signals blocked, so an interrupted run never leaves a
+    new ``curves.tsv`` beside an old ``summary.tsv``. Used as a context
+    manager, a failure removes every temporary file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> with OutputSet(d) as out:
+    ...     with out.open("a.tsv") as fh:
+    ...         _ = fh.write("x\\n")
+    >>> sorted(p.name for p in d.iterdir())
+    ['a.tsv']
+    """
+
+    def __init__(self, directory: PathLike) -> None:
+        self.directory = Path(directory)
+        self._pending: list[tuple[Path, Path]] = []
+
+    @contextmanager
+    def open(self, name: str) -> Iterator[IO[str]]:
+        """A text file ``name`` in the directory, kept aside until :meth:`commit`."""
+        target = self.directory / name
+        with open_text_out(target, commit=False) as fh:
+            self._pending.append((fh.temporary_path, target))  # type: ignore[union-attr]
+            yield fh
+
+    def commit(self) -> dict[str, Path]:
+        """Move every file into place (signals blocked meanwhile); return name -> path."""
+        import signal
+
+        blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, blocked) if hasattr(signal, "pthread_sigmask") else None
+        try:
+            for tmp, target in self._pending:
+                os.replace(tmp, target)
+        finally:
+            if old is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        done = {t.name: t for _tmp, t in self._pending}
+        self._pending = []
+        return done
+
+    def discard(self) -> None:
+        """Remove every temporary file not committed."""
+        for tmp, _target in self._pending:
+            _unlink(tmp)
+        self._pending = []
+
+    def __enter__(self) -> "OutputSet":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:  # noqa: ANN001
+        if exc_type is None:
+            self.commit()
+        else:
+            self.discard()

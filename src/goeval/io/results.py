@@ -1,93 +1,167 @@
-"""Writing evaluation results: ``curves.tsv``, ``summary.tsv``, ``diagnostics.json``, IA files."""
+"""Writing results: tables, JSON, IA files, propagated pairs.
+
+Every writer is atomic (see :func:`goeval.io._files.open_text_out`), and
+files that belong together (``curves.tsv``, ``summary.tsv``,
+``diagnostics.json``) are committed together (:class:`OutputSet`). Floats
+are written in the shortest form that reads back to the same double
+(``repr``), everywhere.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
-from goeval.io._files import PathLike, open_text_out
+from goeval.io._files import OutputSet, PathLike, open_text_out
 
-__all__ = ["write_results", "write_table", "write_ia", "write_pairs", "write_json"]
+__all__ = [
+    "write_results",
+    "write_table",
+    "write_ia",
+    "write_pairs",
+    "write_json",
+    "write_frames",
+    "format_cell",
+    "jsonable",
+]
 
 
-def _jsonable(o: Any) -> Any:
-    if isinstance(o, dict):
-        return {str(k): _jsonable(v) for k, v in o.items()}
+def jsonable(o: Any) -> Any:
+    """``o`` with numpy scalars and arrays turned into plain Python values."""
+    if isinstance(o, Mapping):
+        return {str(k): jsonable(v) for k, v in o.items()}
     if isinstance(o, (list, tuple)):
-        return [_jsonable(v) for v in o]
+        return [jsonable(v) for v in o]
     if isinstance(o, np.integer):
         return int(o)
     if isinstance(o, np.floating):
         return float(o)
+    if isinstance(o, np.bool_):
+        return bool(o)
     if isinstance(o, np.ndarray):
-        return _jsonable(o.tolist())
+        return jsonable(o.tolist())
+    if isinstance(o, Path):
+        return str(o)
     return o
 
 
+_jsonable = jsonable  # older name, kept for callers outside this module
+
+
+def _dump_json(fh: IO[str], obj: Any) -> None:
+    json.dump(jsonable(obj), fh, indent=2, sort_keys=False)
+    fh.write("\n")
+
+
 def write_json(path: PathLike, obj: Any) -> None:
-    """Write ``obj`` as indented JSON (numpy scalars converted)."""
+    """Write ``obj`` as indented JSON (numpy values converted), atomically."""
     with open_text_out(path) as fh:
-        json.dump(_jsonable(obj), fh, indent=2, sort_keys=False)
-        fh.write("\n")
+        _dump_json(fh, obj)
 
 
-def _cell(v: Any) -> str:
+def format_cell(v: Any) -> str:
+    """Text of one table cell: floats in shortest round-trip form (NaN as ``nan``)."""
     if isinstance(v, (float, np.floating)):
-        return repr(float(v))  # shortest text that reads back to the same double
+        return repr(float(v))
     if isinstance(v, (np.integer,)):
         return str(int(v))
+    if v is None:
+        return ""
     return str(v)
 
 
-def write_table(path: PathLike, columns: dict[str, Any] | list[dict[str, Any]], names: list[str] | None = None) -> None:
-    """Write a tab-separated table with a header line.
+def _column_text(col: Any) -> list[str]:
+    arr = np.asarray(col)
+    if arr.dtype.kind == "f":
+        return [repr(x) for x in arr.tolist()]
+    if arr.dtype.kind == "O":
+        return [format_cell(x) for x in arr.tolist()]
+    return [str(x) for x in arr.tolist()]
+
+
+def _table_text(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None) -> str:
+    if not isinstance(columns, Mapping):
+        records = list(columns)
+        names = list(names or (list(records[0]) if records else []))
+        rows = ["\t".join(format_cell(rec.get(n, "")) for n in names) for rec in records]
+    else:
+        names = list(names or columns)
+        cols = [_column_text(columns[n]) for n in names]
+        rows = ["\t".join(r) for r in zip(*cols)] if cols else []
+    return "\t".join(names) + "\n" + "".join(r + "\n" for r in rows)
+
+
+def write_table(path: PathLike, columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+                names: Sequence[str] | None = None) -> None:
+    """Write a tab-separated table with a header line, atomically.
 
     ``columns`` is a mapping of column name to array (all the same length) or
     a list of records; floats are written with the shortest representation
     that reads back to the same double (full precision).
     """
-    if isinstance(columns, list):
-        names = names or (list(columns[0]) if columns else [])
-        rows = [[_cell(rec.get(n, "")) for n in names] for rec in columns]
-    else:
-        names = names or list(columns)
-        cols = [np.asarray(columns[n]) for n in names]
-        rows = []
-        for col in cols:
-            if col.dtype.kind == "f":
-                rows.append([repr(x) for x in col.tolist()])
-            else:
-                rows.append([str(x) for x in col.tolist()])
-        rows = list(zip(*rows)) if rows else []
     with open_text_out(path) as fh:
-        fh.write("\t".join(names) + "\n")
-        fh.write("".join("\t".join(r) + "\n" for r in rows))
+        fh.write(_table_text(columns, names))
 
 
-def write_results(out_dir: PathLike, result: Any) -> dict[str, Path]:
-    """Write ``curves.tsv``, ``summary.tsv`` and ``diagnostics.json`` of an
-    :class:`~goeval.evaluation.EvaluationResult` into ``out_dir`` (created)."""
-    from goeval.evaluation import SUMMARY_COLUMNS
+def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mapping[str, Any] | None = None) -> dict[str, Path]:
+    """Write several tables (name -> DataFrame, mapping of columns or records)
+    and JSON documents into ``out_dir`` as one set: all appear, or none changes.
 
+    DataFrames are written column by column with shortest round-trip floats.
+    """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    with OutputSet(out) as files:
+        for name, table in tables.items():
+            if hasattr(table, "to_dict") and hasattr(table, "columns"):  # a DataFrame
+                table = {c: table[c].to_numpy() for c in table.columns}
+            with files.open(name) as fh:
+                fh.write(_table_text(table, None))
+        for name, obj in (json_files or {}).items():
+            with files.open(name) as fh:
+                _dump_json(fh, obj)
+    return {name: out / name for name in [*tables, *(json_files or {})]}
+
+
+def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequence[Mapping[str, Any]],
+                  summary_columns: Sequence[str], diagnostics: Mapping[str, Any],
+                  timings: Mapping[str, Any] | None = None) -> dict[str, Path]:
+    """Write ``curves.tsv``, ``summary.tsv``, ``diagnostics.json`` (and
+    ``timings.json``) into ``out_dir`` (created) as one set.
+
+    ``diagnostics.json`` holds only what the inputs and options determine
+    (the same run writes the same bytes); the stage timings, which vary from
+    run to run, go to ``timings.json``.
+    """
+    out = Path(out_dir)
     paths = {"curves": out / "curves.tsv", "summary": out / "summary.tsv", "diagnostics": out / "diagnostics.json"}
-    write_table(paths["curves"], result.curve_columns)
-    write_table(paths["summary"], result.summary_records, list(SUMMARY_COLUMNS))
-    write_json(paths["diagnostics"], result.diagnostics)
+    with OutputSet(out) as files:
+        with files.open("curves.tsv") as fh:
+            fh.write(_table_text(curves, None))
+        with files.open("summary.tsv") as fh:
+            fh.write(_table_text(summary, summary_columns))
+        with files.open("diagnostics.json") as fh:
+            _dump_json(fh, diagnostics)
+        if timings is not None:
+            paths["timings"] = out / "timings.json"
+            with files.open("timings.json") as fh:
+                _dump_json(fh, timings)
     return paths
 
 
 def write_ia(path: PathLike, terms: np.ndarray, values: np.ndarray) -> None:
-    """Write ``term<TAB>ia`` lines, no header, shortest round-trip float repr."""
+    """Write ``term<TAB>ia`` lines, no header, shortest round-trip floats."""
     with open_text_out(path) as fh:
         fh.write("".join(f"{t}\t{float(v)!r}\n" for t, v in zip(terms, values)))
 
 
-def write_pairs(path: PathLike, frame: Any) -> None:
-    """Write a long table (``protein term [score]``) tab-separated, no header."""
+def write_pairs(path: PathLike, proteins: np.ndarray, terms: np.ndarray, scores: np.ndarray | None = None) -> None:
+    """Write ``protein<TAB>term[<TAB>score]`` lines, no header, shortest round-trip floats."""
+    cols = [np.asarray(proteins, dtype=object).tolist(), np.asarray(terms, dtype=object).tolist()]
+    if scores is not None:
+        cols.append([repr(x) for x in np.asarray(scores, dtype=np.float64).tolist()])
     with open_text_out(path) as fh:
-        frame.to_csv(fh, sep="\t", index=False, header=False, float_format="%.17g")
+        fh.write("".join("\t".join(map(str, r)) + "\n" for r in zip(*cols)))

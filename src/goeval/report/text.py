@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-__all__ = ["format_summary", "format_diagnostics", "format_table"]
+__all__ = ["format_summary", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "format_report"]
 
 
 def format_table(rows: list[list[str]], header: list[str]) -> str:
@@ -51,3 +51,80 @@ def format_diagnostics(diag: dict[str, Any], keys: tuple[str, ...] = ()) -> str:
             continue
         _walk(k, v, out)
     return "\n".join(out)
+
+
+# ------------------------------------------------------------ console report
+_REMAPS = (("alt_id", "alt_id -> primary id"), ("replaced_by", "obsolete -> replaced_by"))
+_DROPS = (("unknown", "unknown term"), ("obsolete", "obsolete term (no single replaced_by)"))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def describe_reading(label: str, d: dict[str, Any]) -> str:
+    """One line saying what was read from a file and what was remapped or dropped, by reason.
+
+    ``d`` is the diagnostics of :func:`goeval.annotations.map_table` (and of
+    the evaluation's alignment with the truth, for predictions).
+    """
+    status = d.get("rows_by_term_status", {})
+    rows = int(d.get("rows_read", 0))
+    parts = [f"{label}: {_plural(rows, 'line')} read"]
+    if d.get("n_proteins") is not None:
+        parts[0] += f", {_plural(int(d['n_proteins']), 'protein')}"
+    remapped = [f"{status[k]:,} {text}" for k, text in _REMAPS if status.get(k)]
+    dropped = [f"{status[k]:,} {text}" for k, text in _DROPS if status.get(k)]
+    for key, text in (("gaf_rows_NOT_qualifier", "GAF row with a NOT qualifier"),
+                      ("gaf_rows_other_evidence", "GAF row with a non-experimental evidence code"),
+                      ("zero_scores_dropped", "score of 0"),
+                      ("entries_of_proteins_not_in_truth", "line of a protein without truth")):
+        if d.get(key):
+            dropped.append(f"{int(d[key]):,} {text}")
+    if d.get("duplicate_pairs"):
+        dropped.append(f"{int(d['duplicate_pairs']):,} duplicate (protein, term) pair"
+                       + (" (maximum score kept)" if "zero_scores_dropped" in d else ""))
+    if remapped:
+        parts.append("remapped: " + ", ".join(remapped))
+    if dropped:
+        parts.append("dropped: " + ", ".join(dropped))
+    if d.get("proteins_not_in_truth"):
+        parts.append(f"{_plural(int(d['proteins_not_in_truth']), 'protein')} without truth ignored")
+    if d.get("header_lines"):
+        parts.append("header line skipped")
+    return "; ".join(parts)
+
+
+def describe_ia(d: dict[str, Any]) -> str:
+    """One line about an IA file: terms read, unknown, missing (in the evaluated namespaces)."""
+    parts = [f"IA {d.get('source', '')}: {_plural(int(d.get('rows', 0)), 'term')} read"]
+    for key, text in (("terms_not_in_ontology", "not in the ontology (ignored)"),
+                      ("alt_ids_remapped", "given by alt_id (remapped)"),
+                      ("non_finite_set_to_zero", "non-finite value set to 0"),
+                      ("duplicate_terms", "listed twice with the same value"),
+                      ("ontology_terms_missing_from_file", "evaluated terms missing from the file (ia 0)")):
+        if d.get(key):
+            parts.append(f"{int(d[key]):,} {text}")
+    return "; ".join(parts)
+
+
+def format_report(diag: dict[str, Any]) -> list[str]:
+    """The console lines of a run's diagnostics: inputs, drops and remaps by reason.
+
+    Reads the sections a run fills (``skipped_files``, ``truth``, ``ia``,
+    ``targets``, ``methods``); absent sections print nothing.
+    """
+    lines: list[str] = []
+    for path, reason in diag.get("skipped_files", []):
+        lines.append(f"skipped {path}: {reason}")
+    if "truth" in diag:
+        lines.append(describe_reading(f"truth {diag['truth'].get('source', '')}", diag["truth"]))
+    if isinstance(diag.get("ia"), dict) and "rows" in diag["ia"]:
+        lines.append(describe_ia(diag["ia"]))
+    tg = diag.get("targets")
+    if tg:
+        lines.append(f"targets: {tg['listed']:,} listed, {tg['listed'] - tg['without_truth']:,} with truth"
+                     + (f", {tg['without_truth']:,} without truth (ignored)" if tg["without_truth"] else ""))
+    for name, d in diag.get("methods", {}).items():
+        lines.append(describe_reading(name, d))
+    return lines

@@ -1,0 +1,69 @@
+"""One diagnostics type for every stage and command.
+
+:class:`Diagnostics` is a dictionary of counts (JSON-ready: what was read,
+mapped, remapped, dropped, by reason) plus the warnings raised while it was
+filled. Every command prints it through one formatter
+(:func:`goeval.report.text.format_report`), so what was dropped is said on
+the console, not only in ``diagnostics.json``.
+
+Warnings go through :meth:`Diagnostics.warn`: the message is kept under
+``"warnings"`` and issued once as a :class:`~goeval.errors.GoevalWarning`
+(the command line prints it as one line, ``goeval: warning: ...``).
+
+Run-to-run timings are kept apart (:attr:`Diagnostics.timings`), so the
+JSON written for a run depends only on its inputs and options.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from goeval.errors import GoevalWarning
+
+__all__ = ["Diagnostics"]
+
+
+class Diagnostics(dict):
+    """Counts of a run (a ``dict``) with its warnings and, apart, its timings.
+
+    Examples
+    --------
+    >>> d = Diagnostics(truth={"rows_read": 3})
+    >>> d.add_timing("read", 0.5)
+    >>> sorted(d), d.timings
+    (['truth'], {'read': 0.5})
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.timings: dict[str, float] = {}
+
+    @property
+    def warnings(self) -> list[str]:
+        """Warnings raised so far (also under the ``"warnings"`` key)."""
+        return list(self.get("warnings", []))
+
+    def warn(self, message: str, *, stacklevel: int = 2) -> None:
+        """Record ``message`` and issue it once as a :class:`GoevalWarning`."""
+        seen = self.setdefault("warnings", [])
+        if message in seen:
+            return
+        seen.append(message)
+        warnings.warn(message, GoevalWarning, stacklevel=stacklevel + 1)
+
+    def add_timing(self, stage: str, seconds: float) -> None:
+        """Add ``seconds`` to the time of ``stage``."""
+        self.timings[stage] = self.timings.get(stage, 0.0) + float(seconds)
+
+    @classmethod
+    def wrap(cls, d: dict[str, Any] | None) -> "Diagnostics":
+        """``d`` as a :class:`Diagnostics` (itself if it already is one).
+
+        A ``"timings_seconds"`` key is moved to :attr:`timings`.
+        """
+        if isinstance(d, cls):
+            return d
+        out = cls(d or {})
+        out.timings.update(out.pop("timings_seconds", {}) or {})
+        return out
