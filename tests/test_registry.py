@@ -316,3 +316,12 @@ def test_sweep_stats_combine_is_the_sum_of_chunks():
     before = parts[0].sums["pr"].copy()
     _ = parts[0] + parts[1]
     assert_array_equal(parts[0].sums["pr"], before)  # + does not modify its operands
+
+
+def test_registry_agrees_with_the_independent_oracle_table():
+    """The set-based oracle of tests/test_sweep.py declares the same optima by hand."""
+    from test_sweep import ORACLE_OPTIMA
+
+    assert NAMES == list(ORACLE_OPTIMA)
+    for m in PROTEIN_MEASURES:
+        assert (m.column, m.direction, m.coverage, m.precision, m.recall, m.ru, m.mi) == ORACLE_OPTIMA[m.name], m.name
