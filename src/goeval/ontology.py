@@ -489,11 +489,14 @@ class _AltClaims:
     def claim(self, alt: str, term: str) -> bool:
         """Record ``alt`` as an alt_id of ``term``; False when it conflicts (not used)."""
         if alt in self.index:
-            kind, text = "equal_to_live_id", f"{alt} (alt_id of {term}) is the id of a live term; the live term is kept"
+            kind = "equal_to_live_id"
+            text = f"{alt} (alt_id of {term}) is the id of a live term; the live term is kept"
         elif alt in self.owner:
-            kind, text = "claimed_by_several_terms", f"{alt} is an alt_id of {self.owner[alt]} and of {term}; mapped to {self.owner[alt]}"
+            kind = "claimed_by_several_terms"
+            text = f"{alt} is an alt_id of {self.owner[alt]} and of {term}; mapped to {self.owner[alt]}"
         elif alt in self.obsolete:
-            kind, text = "equal_to_obsolete_id", f"{alt} (alt_id of {term}) is the id of an obsolete term; mapped as that term"
+            kind = "equal_to_obsolete_id"
+            text = f"{alt} (alt_id of {term}) is the id of an obsolete term; mapped as that term"
         else:
             self.owner[alt] = term
             return True
@@ -556,21 +559,28 @@ def _follow_replacements(obsolete: dict[str, dict[str, Any]], canon: Any) -> dic
     return result
 
 
-def _redirects(live: list[dict[str, Any]], obsolete: dict[str, dict[str, Any]], order: _Order,
-               index: dict[str, int], fallback_ns: str, ns_order: list[str], src: str) -> _Redirects:
-    """Map alt_ids and obsolete ids to live terms (or to a drop), counting every case."""
+def _alt_ids(
+    live: list[dict[str, Any]], obsolete: dict[str, dict[str, Any]], order: _Order, index: dict[str, int], n_ns: int
+) -> tuple[dict[str, tuple[int, int]], np.ndarray, dict[str, str], _AltClaims]:
+    """alt_ids of live terms (redirects and per-namespace counts), alt_ids of obsolete terms, conflicts."""
     claims = _AltClaims(index, obsolete)
-    redirect: dict[str, tuple[int, int]] = {}
-    alt_count = np.zeros(len(ns_order), dtype=np.int64)
+    live_alt: dict[str, tuple[int, int]] = {}
+    alt_count = np.zeros(n_ns, dtype=np.int64)
     for term in live:
         k = index[term["id"]]
         for a in term.get("alt_id", ()):
             if claims.claim(a, term["id"]):
-                redirect[a] = (k, TermStatus.ALT_ID)
+                live_alt[a] = (k, TermStatus.ALT_ID)
                 alt_count[order.nsv[k]] += 1
     obsolete_alt = {a: tid for tid, t in obsolete.items() for a in t.get("alt_id", ()) if claims.claim(a, tid)}
+    return live_alt, alt_count, obsolete_alt, claims
 
-    live_alt = dict(redirect)
+
+def _redirects(live: list[dict[str, Any]], obsolete: dict[str, dict[str, Any]], order: _Order,
+               index: dict[str, int], fallback_ns: str, ns_order: list[str], src: str) -> _Redirects:
+    """Map alt_ids and obsolete ids to live terms (or to a drop), counting every case."""
+    live_alt, alt_count, obsolete_alt, claims = _alt_ids(live, obsolete, order, index, len(ns_order))
+    redirect = dict(live_alt)
 
     def canon(t: str) -> tuple[str, str]:
         if t in index:
