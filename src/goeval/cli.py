@@ -1,7 +1,8 @@
 """Command-line interface: ``goeval <command> ...``.
 
 Each subcommand lives in a module of :mod:`goeval.commands` that defines
-``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
+``add_arguments(parser)`` and ``run(args) -> int``; its one-line help is in
+:data:`goeval.commands.COMMANDS`.
 User errors (:class:`goeval.errors.GoevalError`, missing files) end with a
 one-paragraph message on stderr and exit status 2, never a traceback.
 
@@ -18,28 +19,15 @@ import importlib
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from goeval import __version__
+from goeval.commands import COMMANDS
 from goeval.errors import GoevalError
 
 __all__ = ["get_parser", "main", "console"]
-
-#: Subcommands (module name, one-line help), in the order ``goeval --help`` lists them.
-COMMANDS: tuple[tuple[str, str], ...] = (
-    ("demo", "evaluate the bundled CAFA2 MFO BLAST baseline (no arguments needed)"),
-    ("evaluate", "evaluate predictions against a ground truth: curves, Fmax, weighted Fmax, Smin"),
-    ("info", "summarize an ontology: terms, roots, edges, alt_ids, obsolete terms per namespace"),
-    ("ia", "estimate information accretion ia(v) = -log2 Pr(v | parents) from annotations"),
-    ("propagate", "propagate annotations (ancestor closure) or predictions (max / fill) through the ontology"),
-    ("retrieval", "term-centric evaluation: TAP-k per GO term, AUC of interpolated P/R, ROC AUC and AP"),
-    ("tapk", "TAP-k (and ROC_n, MAP, TAP curve) of retrieval lists in the reference tool's format"),
-    ("biocreative", "validate a BioCreative II.5 result file and compute its AUC of the interpolated P/R curve"),
-    ("baseline", "predict with a baseline: naive, blast, gotcha, diamondscore, knn-identity"),
-    ("align", "align protein sequences with DIAMOND or BLAST+ into a hit table"),
-)
-
 
 def _load(name: str):  # noqa: ANN202 - module
     return importlib.import_module(f"goeval.commands.{name}")
@@ -61,12 +49,12 @@ def get_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"goeval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, help_text in COMMANDS:
+    for name, help_text in COMMANDS.items():
         if only is not None and name != only:
             sub.add_parser(name, help=help_text, add_help=False)
             continue
         mod = _load(name)
-        p = sub.add_parser(mod.NAME, help=help_text, description=getattr(mod, "DESCRIPTION", help_text))
+        p = sub.add_parser(name, help=help_text, description=getattr(mod, "DESCRIPTION", help_text))
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
@@ -123,14 +111,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     interruption) are killed and reaped before this returns.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    names = {n for n, _ in COMMANDS}
+    names = set(COMMANDS)
     chosen = next((a for a in argv if not a.startswith("-")), None)
     parser = get_parser(only=chosen if chosen in names else None)
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
         parser.print_help()
         return 2
-    with _signals_unwind():
+    with _signals_unwind(), warnings.catch_warnings():
+        from goeval.commands._common import show_warnings
+
+        show_warnings()
         try:
             return _run(args)
         finally:

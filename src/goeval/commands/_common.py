@@ -7,8 +7,6 @@ import sys
 import warnings
 from typing import Any
 
-from goeval.errors import InvalidParameterError
-
 __all__ = [
     "add_ontology",
     "relations_arg",
@@ -100,7 +98,3 @@ def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
     from goeval.report.text import format_report
 
     say(args, *format_report(diagnostics))
-
-
-def fail(message: str) -> None:
-    raise InvalidParameterError(message)

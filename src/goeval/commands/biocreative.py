@@ -10,8 +10,6 @@ from typing import Any
 from goeval.io.biocreative import TASKS, read_gold, read_results
 from goeval.metrics.iprauc import act_ipr_auc, ipr_auc_by_document
 
-NAME = "biocreative"
-HELP = "AUC of the interpolated P/R curve of BioCreative II.5 results (INT, IPT, ACT)"
 DESCRIPTION = """\
 Validate a BioCreative II.5 result file as the evaluation page requires (tab
 -separated columns per task, ranks 1, 2, 3, ... per document, confidence in

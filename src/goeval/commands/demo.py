@@ -7,8 +7,6 @@ import argparse
 from goeval.commands.evaluate import add_evaluation_options, run_evaluation
 from goeval.data import example_path
 
-NAME = "demo"
-HELP = "evaluate the bundled CAFA2 MFO BLAST baseline (no arguments needed)"
 DESCRIPTION = (
     "Runs goeval evaluate on the bundled CAFA2 molecular-function no-knowledge slice (MIT licence): "
     "ontology, ground truth of 421 targets, the BLAST baseline BB4S and CAFA2's information accretion. "

@@ -8,8 +8,6 @@ from pathlib import Path
 
 from goeval.commands._common import add_ontology, add_option_fields, options_from_args, report_lines, say, show_warnings
 
-NAME = "evaluate"
-HELP = "evaluate predictions against a ground truth: curves, Fmax, weighted Fmax, Smin"
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
     "(directories are walked; README, logs and hidden folders are skipped and listed). "

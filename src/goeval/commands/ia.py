@@ -6,8 +6,6 @@ import argparse
 
 from goeval.commands._common import add_ontology, report_lines, say, show_warnings
 
-NAME = "ia"
-HELP = "estimate information accretion ia(v) = -log2 Pr(v | parents) from annotations"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

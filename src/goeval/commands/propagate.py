@@ -6,8 +6,6 @@ import argparse
 
 from goeval.commands._common import add_ontology, say
 
-NAME = "propagate"
-HELP = "propagate annotations (ancestor closure) or predictions (max / fill) through the ontology"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

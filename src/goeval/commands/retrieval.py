@@ -6,8 +6,6 @@ import argparse
 
 from goeval.commands._common import add_ontology, comma_list, report_lines, say, show_warnings
 
-NAME = "retrieval"
-HELP = "term-centric evaluation: TAP-k per GO term, AUC of interpolated P/R, ROC AUC and AP"
 DESCRIPTION = (
     "Each GO term is a query; its list is the benchmark proteins ranked by propagated score. "
     "Reports TAP-k (Carroll et al. 2010), the BioCreative II.5 AUC iP/R and CAFA's term-centric ROC AUC / AP, "

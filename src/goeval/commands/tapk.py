@@ -14,8 +14,6 @@ from goeval.io.retrieval_lists import read_retrieval_lists
 from goeval.metrics.ranking import average_precision_lists, mean_average_precision, pooled_roc_n_score, roc_n_scores
 from goeval.metrics.tapk import RetrievalLists, TapCurve, TapkResult, tap_curve, tap_k
 
-NAME = "tapk"
-HELP = "TAP-k (threshold average precision) of retrieval lists"
 DESCRIPTION = """\
 Threshold Average Precision at a median of k errors per query (Carroll et al.
 2010) of the retrieval lists in FILE, in the reference TAP-k tool's format:
