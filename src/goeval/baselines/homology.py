@@ -57,7 +57,7 @@ def gotcha_weight(evalue: np.ndarray) -> np.ndarray:
     """
     with np.errstate(divide="ignore"):
         w = -np.log10(np.asarray(evalue, dtype=np.float64))
-    return np.minimum(GOTCHA_MAX_WEIGHT, np.maximum(0.0, w))
+    return np.minimum(GOTCHA_MAX_WEIGHT, np.maximum(0.0, w)) + 0.0  # + 0.0: -log10(1) = -0.0 becomes 0.0
 
 
 def _max_score(u: UsableHits, hits: HitTable, ptr: np.ndarray, cols: np.ndarray) -> tuple[NamespaceScores, dict[str, int]]:
