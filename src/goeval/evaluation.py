@@ -505,14 +505,3 @@ def evaluate_annotations(
                             terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag)
     return summarize(stats, opts, ia is not None, diagnostics=diag)
 
-
-def check_options(
-    thresholds: str | float, normalization: str, propagation: str, protein_weighting: str, k: float
-) -> np.ndarray | None:
-    """Validate evaluation options; return the threshold grid (None: exact).
-
-    Kept for callers not yet using :class:`~goeval.options.EvaluationOptions`
-    (``EvaluationOptions.resolve(...).grid`` is the same check).
-    """
-    return EvaluationOptions.resolve(thresholds=thresholds, normalization=normalization, propagation=propagation,
-                                     protein_weighting=protein_weighting, k=k).grid
