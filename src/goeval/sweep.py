@@ -18,6 +18,7 @@ This is the multi-threshold analogue of scikit-learn's
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -25,7 +26,7 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["SweepStats", "sweep", "grid_thresholds", "exact_thresholds", "STAT_NAMES", "STAT_DEFINITIONS"]
+__all__ = ["SweepStats", "sweep", "grid_thresholds", "exact_thresholds", "MAX_GRID_THRESHOLDS", "STAT_NAMES", "STAT_DEFINITIONS"]
 
 #: Per-protein quantities of a predicted set at one threshold (``sweep``
 #: sums them over proteins): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when
@@ -178,6 +179,11 @@ class SweepStats:
                           self.n[b], self.n_true[b], self.it_sum[b], self.it2_sum[b])
 
 
+#: Largest number of grid thresholds accepted (a step of 1e-7). Each threshold
+#: costs a few hundred bytes per curve and per method and namespace; a smaller
+#: step would need gigabytes before any input is read.
+MAX_GRID_THRESHOLDS = 10_000_000
+
 def grid_thresholds(step: float) -> np.ndarray:
     """Thresholds ``tau_j = j / N`` for ``j = 1 .. N``, ``N = round(1 / step)``.
 
@@ -187,14 +193,20 @@ def grid_thresholds(step: float) -> np.ndarray:
     Raises
     ------
     InvalidParameterError
-        Unless ``0 < step <= 1`` and ``1 / step`` is an integer.
+        Unless ``0 < step <= 1``, ``1 / step`` is an integer and the grid has
+        at most :data:`MAX_GRID_THRESHOLDS` thresholds.
     """
-    if not (0 < step <= 1):
+    if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step <= 1):
         raise InvalidParameterError(f"The threshold step must lie in (0, 1]; got {step!r}.")
     n = int(round(1.0 / step))
     if abs(n * step - 1.0) > 1e-9:
         raise InvalidParameterError(
             f"The threshold step must divide 1 exactly (e.g. 0.01, 0.05, 0.1); got {step!r}."
+        )
+    if n > MAX_GRID_THRESHOLDS:
+        raise InvalidParameterError(
+            f"The threshold step {step!r} gives {n:,} thresholds (at most {MAX_GRID_THRESHOLDS:,}); "
+            "use a larger step, or 'exact' for every distinct score."
         )
     return np.arange(1, n + 1) / n
 
