@@ -1,0 +1,535 @@
+"""k-fold cross-validation of the baselines (Clark & Radivojac 2013, §4.1; CONVENTIONS §6).
+
+Per namespace o:
+
+* **benchmark proteins**: proteins annotated in o that have a sequence,
+  i.e. occur as a query of the hit table (an all-vs-all search lists every
+  sequence, at least through its self hit), or those of a given list;
+* **training set of fold f**: every protein annotated in o whose fold is
+  not f, with or without a sequence;
+* **IA of fold f**: estimated on fold f's training annotations only
+  (:func:`goeval.benchmarks.folds.fold_ia`) and used for fold f's truth and
+  predictions alike;
+* **pooling**: the sufficient statistics (:class:`~goeval.sweep.SweepStats`)
+  of the folds, over one common threshold set (the grid, or the union of
+  the distinct propagated scores of every fold), are added and summarized
+  once, so curves and optima are over the whole benchmark at once;
+  benchmark proteins without a usable hit keep an empty prediction and stay
+  in the denominators.
+
+The work per fold is one baseline call per (method, namespace) on the
+fold's benchmark proteins and the hits of their queries, and one sweep per
+(method, namespace); the propagated annotations are computed once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+import scipy.sparse as sp
+
+from goeval.annotations import Annotations, propagate
+from goeval.baselines import HIT_METHODS, METHODS, naive_scores
+from goeval.benchmarks.folds import fold_ia, fold_of
+from goeval.diagnostics import Diagnostics
+from goeval.errors import InvalidParameterError
+from goeval.evaluation import EvaluationResult, namespace_stats, summarize, term_mask
+from goeval.ia import information_content
+from goeval.io.hits import HitTable
+from goeval.ontology import Ontology
+from goeval.options import EvaluationOptions
+from goeval.sweep import SweepStats
+
+__all__ = ["CrossValidation", "cross_validate", "table1_records", "TABLE1_COLUMNS"]
+
+#: Entries of one naive prediction block (proteins x terms) swept at once; bounds memory.
+NAIVE_CHUNK_ENTRIES = 1 << 22
+
+#: Columns of ``table1.tsv`` (CR13 Table 1 layout, plus weighted Fmax and coverage).
+TABLE1_COLUMNS = (
+    "namespace", "method", "fmax", "fmax_threshold", "fmax_coverage", "fmax_ru", "fmax_mi",
+    "smin", "smin_threshold", "smin_ru", "smin_mi", "wfmax", "wfmax_threshold",
+)
+
+
+@dataclass
+class CrossValidation:
+    """Result of :func:`cross_validate`.
+
+    Attributes
+    ----------
+    result : EvaluationResult
+        Pooled curves and optima, in the format of :func:`goeval.evaluate`.
+    stats : dict of (method, namespace) to SweepStats
+        The pooled sufficient statistics.
+    table1 : list of dict
+        One record per (namespace, method), columns :data:`TABLE1_COLUMNS`.
+    information : dict of str to dict
+        Per namespace: ``proteins``, ``mean`` and ``std`` (bits) of i(T) over
+        the benchmark proteins, each with its fold's IA.
+    proteins, folds : ndarray
+        The annotated proteins and their folds (the assignment used).
+    ia : dict of int to ndarray
+        Fold -> information accretion (bits per term index).
+    predictions : dict of str to list of Annotations
+        Per method, the per-(fold, namespace) predictions of the benchmark
+        proteins (empty unless ``keep_predictions``); for naive, one row per
+        (fold, namespace) named ``*`` holding the list every target got.
+    diagnostics : Diagnostics
+        Every count: proteins per fold, benchmark sizes, hits by reason.
+    """
+
+    result: EvaluationResult
+    stats: dict[tuple[str, str], SweepStats]
+    table1: list[dict[str, Any]]
+    information: dict[str, dict[str, float]]
+    proteins: np.ndarray
+    folds: np.ndarray
+    ia: dict[int, np.ndarray]
+    predictions: dict[str, list[tuple[int, str, np.ndarray, Annotations]]] = field(default_factory=dict)
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+
+
+@dataclass
+class _Setup:
+    """Everything fixed across folds."""
+
+    ontology: Ontology
+    truth: Annotations  # propagated, annotated proteins only
+    folds: np.ndarray  # per truth row
+    in_ns: np.ndarray  # bool (n_proteins, n_namespaces): annotated in the namespace
+    bench: np.ndarray  # bool (n_proteins,): has a sequence / listed
+    labels: list[str]
+    methods: list[str]
+    options: EvaluationOptions
+    allowed: np.ndarray
+    hits: HitTable | None
+    filters: dict[str, float | None]
+    query_row: np.ndarray | None  # per hit row: truth row of its query (-1: none)
+
+
+def _check_methods(methods: Any, hits: HitTable | None) -> list[str]:
+    items = [methods] if isinstance(methods, str) else list(methods)
+    bad = [m for m in items if m not in METHODS]
+    if not items or bad or len(set(items)) != len(items):
+        raise InvalidParameterError(
+            f"The 'methods' parameter of cross_validate must list distinct names among {', '.join(METHODS)}; got {items!r}.")
+    if hits is None and any(m != "naive" for m in items):
+        raise InvalidParameterError("The 'hits' parameter of cross_validate is needed for the methods "
+                                    f"{[m for m in items if m != 'naive']}; got None.")
+    return items
+
+
+def _fold_table(folds: Any) -> tuple[np.ndarray, np.ndarray, str]:
+    if hasattr(folds, "proteins") and hasattr(folds, "folds"):
+        return np.asarray(folds.proteins, dtype=object), np.asarray(folds.folds, np.int64), str(getattr(folds, "source", ""))
+    if isinstance(folds, Mapping):
+        return np.asarray(list(folds), dtype=object), np.fromiter(folds.values(), np.int64, len(folds)), "<mapping>"
+    raise InvalidParameterError(
+        f"The 'folds' parameter of cross_validate must be a FoldTable or a mapping protein -> fold; got {type(folds).__name__}.")
+
+
+def _namespace_membership(truth: Annotations) -> np.ndarray:
+    """Bool (n_proteins, n_namespaces): the protein has a term of the namespace."""
+    m = truth.matrix.tocsr()
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+    out = np.zeros((m.shape[0], len(truth.ontology.namespaces)), bool)
+    out[rows, truth.ontology.namespace_of[m.indices]] = True
+    return out
+
+
+def _setup(ontology: Ontology, annotations: Annotations, hits: HitTable | None, folds: Any, methods: Any,
+           options: EvaluationOptions, benchmark: Any, filters: dict[str, float | None], diag: Diagnostics) -> _Setup:
+    if annotations.ontology is not ontology or annotations.is_scores:
+        raise InvalidParameterError("The 'annotations' parameter of cross_validate must hold truth annotations "
+                                    "mapped on the given ontology.")
+    methods = _check_methods(methods, hits)
+    labels = [ontology.labels[ontology.namespace_index(n)] for n in (options.namespaces or ontology.labels)]
+    tr = annotations if annotations.propagated else propagate(annotations)
+    keep = np.flatnonzero(np.diff(tr.matrix.tocsr().indptr) > 0)
+    tr = Annotations(tr.proteins[keep], tr.matrix.tocsr()[keep], ontology, True, dict(annotations.diagnostics))
+    fp, fv, source = _fold_table(folds)
+    fold = fold_of(tr.proteins, fp, fv)
+    missing = fold < 0
+    if missing.any():
+        ex = ", ".join(map(str, tr.proteins[missing][:5]))
+        raise InvalidParameterError(f"{int(missing.sum()):,} of the {tr.proteins.size:,} annotated proteins have no fold "
+                                    f"in {source} (e.g. {ex}); every annotated protein needs one.")
+    if np.unique(fold).size < 2:
+        raise InvalidParameterError(f"The folds of cross_validate must name at least 2 folds; got {np.unique(fold).tolist()}.")
+    diag["folds"] = {"source": source, "proteins_listed": int(fp.size), "annotated_proteins": int(tr.proteins.size),
+                     "listed_proteins_not_annotated": int(fp.size - np.isin(fp.astype(str), tr.proteins.astype(str)).sum()),
+                     "k": int(np.unique(fold).size)}
+    bench = _benchmark_mask(tr.proteins, hits, benchmark, diag)
+    qrow = None
+    if hits is not None:
+        pos = fold_of(hits.ids, tr.proteins, np.arange(tr.proteins.size))
+        qrow = pos[hits.query_codes]
+    return _Setup(ontology, tr, fold, _namespace_membership(tr), bench, labels, methods, options,
+                  term_mask(ontology, None, None, options.exclude_roots), hits, filters, qrow)
+
+
+def _benchmark_mask(proteins: np.ndarray, hits: HitTable | None, benchmark: Any, diag: Diagnostics) -> np.ndarray:
+    """Proteins with a sequence (queries of the hit table) or listed."""
+    if benchmark is not None:
+        listed = np.asarray(list(benchmark), dtype=object)
+        mask = np.isin(proteins.astype(str), listed.astype(str))
+        diag["benchmark_list"] = {"listed": int(np.unique(listed.astype(str)).size), "annotated": int(mask.sum())}
+        return mask
+    if hits is None:
+        raise InvalidParameterError("cross_validate needs 'hits' or a 'benchmark' list to choose its benchmark proteins.")
+    return np.isin(proteins.astype(str), hits.queries.astype(str))
+
+
+def _subset(ann: Annotations, rows: np.ndarray) -> Annotations:
+    return Annotations(ann.proteins[rows], ann.matrix[rows], ann.ontology, ann.propagated, {})
+
+
+def _fold_hits(s: _Setup, f: int) -> HitTable:
+    """The rows of the hit table whose query is a benchmark protein of fold f."""
+    qr = s.query_row
+    ok = qr >= 0
+    sel = np.flatnonzero(ok & (s.folds[np.where(ok, qr, 0)] == f) & s.bench[np.where(ok, qr, 0)])
+    h = s.hits
+    return HitTable(h.query_codes[sel], h.subject_codes[sel], h.ids, {k: v[sel] for k, v in h.values.items()},
+                    h.source, {"rows": int(sel.size)})
+
+
+# ------------------------------------------------------------ predictions
+@dataclass
+class _Block:
+    """One method's predictions for the benchmark proteins of one (fold, namespace).
+
+    For naive, ``pred`` is None and ``cols``/``vals`` hold the list every
+    protein gets (terms with a positive score).
+    """
+
+    fold: int
+    label: str
+    proteins: np.ndarray  # truth rows
+    pred: Annotations | None = None
+    cols: np.ndarray | None = None
+    vals: np.ndarray | None = None
+
+    def scores(self, lo: int, hi: int) -> np.ndarray:
+        """The block's scores within the column range [lo, hi)."""
+        if self.pred is None:
+            inside = (self.cols >= lo) & (self.cols < hi)
+            return self.vals[inside]
+        m = self.pred.matrix
+        return m.data[(m.indices >= lo) & (m.indices < hi)]
+
+
+def _add_counts(total: dict[str, Any], part: Mapping[str, Any]) -> None:
+    for k, v in part.items():
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            total[k] = total.get(k, 0) + int(v)
+
+
+def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[_Block]]:
+    """Predictions of every method for fold f, one block per namespace."""
+    onto = s.ontology
+    train = _subset(s.truth, np.flatnonzero(s.folds != f))
+    hits_f = _fold_hits(s, f) if s.hits is not None else None
+    out: dict[str, list[_Block]] = {m: [] for m in s.methods}
+    fd = diag["folds"]["per_fold"][str(f)] = {"proteins": int((s.folds == f).sum()), "namespaces": {}}
+    for label in s.labels:
+        j = onto.namespace_index(label)
+        rows = np.flatnonzero((s.folds == f) & s.bench & s.in_ns[:, j])
+        fd["namespaces"][label] = {"benchmark_proteins": int(rows.size),
+                                   "training_proteins": int((s.in_ns[:, j] & (s.folds != f)).sum())}
+        for m in s.methods:
+            if m == "naive":
+                sc, _ = naive_scores(onto, train, [label])
+                cols = np.flatnonzero(sc > 0)
+                out[m].append(_Block(f, label, rows, cols=cols, vals=sc[cols]))
+                continue
+            pred = HIT_METHODS[m](onto, train, hits_f, s.truth.proteins[rows], namespaces=[label], **s.filters)
+            nd = pred.diagnostics["namespaces"][label]
+            md = diag["methods"].setdefault(m, {}).setdefault(label, {})
+            _add_counts(md.setdefault("hits", {}), nd["hits"])
+            _add_counts(md, {k: nd[k] for k in ("targets_with_usable_hits", "targets_with_predictions", "predictions")})
+            out[m].append(_Block(f, label, rows, pred=pred))
+    return out
+
+
+# ------------------------------------------------------------ statistics
+def _exact_thresholds(s: _Setup, blocks: list[_Block], label: str) -> np.ndarray:
+    """Union of the distinct (allowed, positive) scores of every fold's block."""
+    lo, hi = (int(b) for b in s.ontology.bounds[s.ontology.namespace_index(label):][:2])
+    parts = []
+    for b in blocks:
+        if b.label != label:
+            continue
+        if b.pred is None:
+            keep = s.allowed[b.cols] & (b.cols >= lo) & (b.cols < hi)
+            parts.append(b.vals[keep])
+        else:
+            m = b.pred.matrix
+            parts.append(m.data[s.allowed[m.indices] & (m.indices >= lo) & (m.indices < hi)])
+    allv = np.concatenate(parts) if parts else np.zeros(0)
+    return np.unique(allv[(allv > 0) & np.isfinite(allv)])
+
+
+def _naive_chunks(b: _Block, onto: Ontology, floor: float) -> list[tuple[np.ndarray, Annotations]]:
+    """(truth rows, predictions) of a naive block in chunks of bounded size."""
+    keep = b.vals >= floor
+    cols, vals = b.cols[keep], b.vals[keep]
+    k = max(1, cols.size)
+    per = max(1, NAIVE_CHUNK_ENTRIES // k)
+    out = []
+    for a in range(0, b.proteins.size, per):
+        rows = b.proteins[a:a + per]
+        n = rows.size
+        m = sp.csr_array((np.tile(vals, n), np.tile(cols, n).astype(np.int32), np.arange(n + 1) * cols.size),
+                         shape=(n, onto.n_terms))
+        out.append((rows, Annotations(np.arange(n).astype(str).astype(object), m, onto, True, {})))
+    return out
+
+
+def _block_stats(s: _Setup, method: str, b: _Block, ia: np.ndarray, taus: np.ndarray,
+                 diag: dict[str, Any]) -> SweepStats | None:
+    """Statistics of one (method, fold, namespace) block over the common thresholds."""
+    if b.proteins.size == 0:
+        return None
+    opts = EvaluationOptions.resolve(s.options, namespaces=(b.label,))
+    if b.pred is None:
+        parts = []
+        for rows, pred in _naive_chunks(b, s.ontology, float(taus[0])):
+            truth = Annotations(pred.proteins, s.truth.matrix[rows], s.ontology, True, {})
+            st = _stats_or_empty(s, method, b.label, truth, pred, ia, opts, taus, diag)
+            if st is not None:
+                parts.append(st)
+        return SweepStats.combine(parts) if parts else None
+    truth = _subset(s.truth, b.proteins)
+    return _stats_or_empty(s, method, b.label, truth, b.pred, ia, opts, taus, diag)
+
+
+def _stats_or_empty(s: _Setup, method: str, label: str, truth: Annotations, pred: Annotations, ia: np.ndarray,
+                    opts: EvaluationOptions, taus: np.ndarray, diag: dict[str, Any]) -> SweepStats | None:
+    d: dict[str, Any] = {}
+    out = namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus, diagnostics=d)
+    _add_counts(diag, {"proteins_with_predictions": d["methods"][method]["namespaces"][label]["proteins_with_predictions"]})
+    st = out.get((method, label))
+    if st is not None:
+        return st
+    # No prediction at all in this block: every benchmark protein stays in the
+    # denominators with an empty set. One score below the lowest threshold (never
+    # predicted at any threshold) gives the sweep of exactly that.
+    lo, hi = (int(x) for x in s.ontology.bounds[s.ontology.namespace_index(label):][:2])
+    tm = truth.matrix.tocsr()
+    rows = np.repeat(np.arange(tm.shape[0]), np.diff(tm.indptr))
+    ok = s.allowed[tm.indices] & (tm.indices >= lo) & (tm.indices < hi)
+    if not ok.any() or not taus[0] / 2 > 0:
+        return None
+    r, term = int(rows[ok][0]), int(tm.indices[ok][0])
+    ptr = np.r_[np.zeros(r + 1, np.int64), np.ones(tm.shape[0] - r, np.int64)]
+    lonely = sp.csr_array((np.array([taus[0] / 2]), np.array([term], np.int32), ptr), shape=tm.shape)
+    pred = Annotations(truth.proteins, lonely, s.ontology, False, {})
+    return namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus)[(method, label)]
+
+
+def _information(s: _Setup, ia: dict[int, np.ndarray]) -> dict[str, dict[str, float]]:
+    """Mean and standard deviation of i(T) over the benchmark proteins (their fold's IA)."""
+    out = {}
+    for label in s.labels:
+        j = s.ontology.namespace_index(label)
+        lo, hi = int(s.ontology.bounds[j]), int(s.ontology.bounds[j + 1])
+        cols_mask = np.zeros(s.ontology.n_terms)
+        cols_mask[lo:hi] = s.allowed[lo:hi]
+        vals = []
+        for f, iav in ia.items():
+            rows = np.flatnonzero((s.folds == f) & s.bench & s.in_ns[:, j])
+            vals.append(information_content(iav * cols_mask, _subset(s.truth, rows)))
+        v = np.concatenate(vals) if vals else np.zeros(0)
+        out[label] = {"proteins": int(v.size), "mean": float(v.mean()) if v.size else float("nan"),
+                      "std": float(v.std()) if v.size else float("nan")}
+    return out
+
+
+def table1_records(summary_records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per (namespace, method) in the layout of CR13 Table 1 (:data:`TABLE1_COLUMNS`).
+
+    Fmax and Smin with their threshold, remaining uncertainty and
+    misinformation at that threshold (bits), and the weighted Fmax with its
+    threshold, from :func:`goeval.evaluation.summarize` records.
+    """
+    by_key: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in summary_records:
+        rec = by_key.setdefault((r["namespace"], r["method"]), {c: float("nan") for c in TABLE1_COLUMNS})
+        rec["namespace"], rec["method"] = r["namespace"], r["method"]
+        if r["measure"] == "fmax":
+            rec.update(fmax=r["value"], fmax_threshold=r["threshold"], fmax_coverage=r["coverage"],
+                       fmax_ru=r["ru"], fmax_mi=r["mi"])
+        elif r["measure"] == "smin":
+            rec.update(smin=r["value"], smin_threshold=r["threshold"], smin_ru=r["ru"], smin_mi=r["mi"])
+        elif r["measure"] == "wfmax":
+            rec.update(wfmax=r["value"], wfmax_threshold=r["threshold"])
+    return list(by_key.values())
+
+
+def _thresholds(s: _Setup, blocks: dict[str, list[_Block]]) -> dict[tuple[str, str], np.ndarray]:
+    if s.options.grid is not None:
+        return {(m, label): s.options.grid for m in s.methods for label in s.labels}
+    return {(m, label): _exact_thresholds(s, blocks[m], label) for m in s.methods for label in s.labels}
+
+
+def _pooled_stats(s: _Setup, blocks: dict[str, list[_Block]], ia: dict[int, np.ndarray],
+                  taus: dict[tuple[str, str], np.ndarray], diag: Diagnostics) -> dict[tuple[str, str], SweepStats]:
+    """Per-fold statistics added, keys in namespace order then method order."""
+    parts: dict[tuple[str, str], list[SweepStats]] = {}
+    for m in s.methods:
+        for b in blocks[m]:
+            t = taus[(m, b.label)]
+            if t.size == 0:
+                continue
+            md = diag["methods"].setdefault(m, {}).setdefault(b.label, {})
+            st = _block_stats(s, m, b, ia[b.fold], t, md)
+            if st is not None:
+                parts.setdefault((m, b.label), []).append(st)
+    return {(m, label): SweepStats.combine(parts[(m, label)]) for label in s.labels for m in s.methods
+            if (m, label) in parts}
+
+
+def cross_validate(
+    ontology: Ontology,
+    annotations: Annotations,
+    hits: HitTable | None,
+    folds: Any,
+    *,
+    methods: Any = ("naive", "blast", "gotcha"),
+    options: EvaluationOptions | None = None,
+    pseudocount: float = 1.0,
+    benchmark: Any = None,
+    max_evalue: float | None = None,
+    min_identity: float | None = None,
+    min_coverage: float | None = None,
+    keep_predictions: bool = False,
+) -> CrossValidation:
+    """Cross-validate baselines and evaluate them with pooled statistics (CR13 §4.1).
+
+    Parameters
+    ----------
+    ontology : Ontology
+    annotations : Annotations
+        Annotations of every protein (truth and training; e.g. several
+        species files merged by :func:`goeval.load_annotations`).
+    hits : HitTable or None
+        All-vs-all hits (:func:`goeval.io.hits.read_hits`); its queries are
+        the proteins with a sequence. May be None for naive with ``benchmark``.
+    folds : FoldTable or mapping of str to int
+        Fold of every annotated protein (:func:`goeval.io.folds.read_folds`,
+        or :func:`goeval.benchmarks.assign_folds`); proteins not annotated
+        are counted and ignored.
+    methods : sequence of str
+        Among :data:`goeval.baselines.METHODS`.
+    options : EvaluationOptions, optional
+        As for :func:`goeval.evaluate` (thresholds ``'exact'`` or a step,
+        namespaces, normalization...).
+    pseudocount : float
+        Pseudo-count of the per-fold IA (CR13 §4: 1).
+    benchmark : sequence of str, optional
+        Benchmark proteins instead of the queries of ``hits``.
+    max_evalue, min_identity, min_coverage : float, optional
+        Hit filters (off by default).
+    keep_predictions : bool
+        Keep every fold's predictions (for writing them).
+
+    Returns
+    -------
+    CrossValidation
+
+    Raises
+    ------
+    InvalidParameterError
+        An unknown method, hits missing for a hit method, an annotated
+        protein without a fold, fewer than two folds.
+    """
+    opts = EvaluationOptions.resolve(options)
+    diag = Diagnostics()
+    filters = {"max_evalue": max_evalue, "min_identity": min_identity, "min_coverage": min_coverage}
+    s = _setup(ontology, annotations, hits, folds, methods, opts, benchmark, filters, diag)
+    diag["folds"]["per_fold"] = {}
+    diag["methods"] = {}
+    _benchmark_counts(s, diag)
+    ia = fold_ia(ontology, s.truth, s.folds, pseudocount)
+    labels = [int(f) for f in np.unique(s.folds)]
+    blocks: dict[str, list[_Block]] = {m: [] for m in s.methods}
+    stats_parts: list[dict[tuple[str, str], SweepStats]] = []
+    for f in labels:  # with a grid, each fold is swept at once and its predictions dropped
+        fb = _fold_blocks(s, f, diag)
+        if opts.grid is not None:
+            stats_parts.append(_pooled_stats(s, fb, ia, _thresholds(s, fb), diag))
+        if opts.grid is None or keep_predictions:
+            for m in s.methods:
+                blocks[m].extend(fb[m])
+    if opts.grid is None:
+        stats = _pooled_stats(s, blocks, ia, _thresholds(s, blocks), diag)
+    else:
+        keys = [(m, label) for label in s.labels for m in s.methods]
+        stats = {k: SweepStats.combine([p[k] for p in stats_parts if k in p]) for k in keys
+                 if any(k in p for p in stats_parts)}
+    _hit_totals(s, diag)
+    result = summarize(stats, opts, True, diagnostics=diag)
+    return CrossValidation(result, stats, table1_records(result.summary_records), _information(s, ia),
+                           s.truth.proteins, s.folds, ia, blocks if keep_predictions else {}, Diagnostics.wrap(result.diagnostics))
+
+
+def _benchmark_counts(s: _Setup, diag: Diagnostics) -> None:
+    diag["benchmark"] = {}
+    for label in s.labels:
+        j = s.ontology.namespace_index(label)
+        ann = s.in_ns[:, j]
+        diag["benchmark"][label] = {"annotated_proteins": int(ann.sum()), "benchmark_proteins": int((ann & s.bench).sum()),
+                                    "annotated_not_benchmark": int((ann & ~s.bench).sum())}
+
+
+def _hit_totals(s: _Setup, diag: Diagnostics) -> None:
+    """Rows of the hit table whose query is no benchmark protein, and per-namespace gaps."""
+    if s.hits is None:
+        return
+    qr = s.query_row
+    ok = qr >= 0
+    is_bench = ok & s.bench[np.where(ok, qr, 0)]
+    diag["hits"] = {"rows": len(s.hits), "query_not_annotated_or_not_benchmark": int((~is_bench).sum()),
+                    "query_of_a_benchmark_protein": int(is_bench.sum())}
+    for m, per_ns in diag["methods"].items():
+        for label, d in per_ns.items():
+            if "targets_with_usable_hits" in d:
+                d["benchmark_proteins_without_usable_hits"] = (
+                    diag["benchmark"][label]["benchmark_proteins"] - d["targets_with_usable_hits"])
+
+
+def pooled_predictions(cv: CrossValidation, method: str, ontology: Ontology, min_score: float = 0.0) -> Annotations:
+    """One method's predictions of every benchmark protein, pooled over folds and namespaces.
+
+    Needs ``cross_validate(..., keep_predictions=True)``. Scores below
+    ``min_score`` are left out (e.g. the lowest threshold of a grid: such
+    scores are predicted at no threshold of the run).
+    """
+    blocks = cv.predictions.get(method)
+    if blocks is None:
+        raise InvalidParameterError(f"No predictions of {method!r} were kept; run cross_validate with keep_predictions=True.")
+    names, cols, vals = [], [], []
+    for b in blocks:
+        if b.pred is None:
+            keep = b.vals >= min_score
+            k = int(keep.sum())
+            names.append(np.repeat(cv.proteins[b.proteins], k))
+            cols.append(np.tile(b.cols[keep], b.proteins.size))
+            vals.append(np.tile(b.vals[keep], b.proteins.size))
+            continue
+        m = b.pred.matrix.tocsr()
+        keep = m.data >= min_score
+        names.append(np.repeat(b.pred.proteins, np.diff(m.indptr))[keep])
+        cols.append(m.indices[keep])
+        vals.append(m.data[keep])
+    allp = np.concatenate(names) if names else np.zeros(0, object)
+    uniq, first, inv = np.unique(allp.astype(str), return_index=True, return_inverse=True)
+    c = np.concatenate(cols).astype(np.int64) if cols else np.zeros(0, np.int64)
+    v = np.concatenate(vals) if vals else np.zeros(0)
+    m = sp.coo_array((v, (inv, c)), shape=(uniq.size, ontology.n_terms)).tocsr()
+    m.sort_indices()
+    return Annotations(np.asarray(uniq, dtype=object), sp.csr_array(m), ontology, True, {"method": method})
