@@ -248,15 +248,19 @@ def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptio
 
 def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: EvaluationOptions, *,
                  ia: Any, ia_annotations: Any, targets: Any, terms_of_interest: Any, excluded_terms: Any,
-                 diag: Diagnostics) -> _Inputs:
+                 diag: Diagnostics, threads: int | None = None) -> _Inputs:
     """Finish started reads, read the rest, map everything on the ontology.
 
-    The prediction files not already started are read in a thread while the
-    ontology is parsed (pyarrow releases the GIL).
+    The prediction files not already started are read in ``threads``
+    threads (default: all cores) while the ontology is parsed (pyarrow
+    releases the GIL); mapping happens in file order, so results do not
+    depend on the number of threads.
     """
+    import os
+
     clock = perf_counter()
     paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(paths) or 1))) as pool:
         futures = {name: pool.submit(read_predictions, p) for name, p in paths.items()}
         try:
             onto = ontology if isinstance(ontology, Ontology) else build_ontology(
@@ -296,6 +300,8 @@ def evaluate(
     terms_of_interest: Sequence[str] | PathLike | None = None,
     excluded_terms: Sequence[str] | PathLike | None = None,
     pattern: str | None = None,
+    preset: str | None = None,
+    threads: int | None = None,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -326,6 +332,13 @@ def evaluate(
         Restrict the evaluation to / remove these terms.
     pattern : str, optional
         Glob choosing the prediction files in directories (``*.tsv.gz``).
+    preset : {'cafa5'}, optional
+        Start from a named option set (:data:`goeval.options.PRESETS`);
+        ``options`` must then be None, keywords override the preset.
+        ``'cafa5'`` needs IA.
+    threads : int, optional
+        Threads reading prediction files (default: all cores). Results do not
+        depend on it.
 
     Returns
     -------
@@ -358,7 +371,9 @@ def evaluate(
     >>> round(float(row["value"]), 3), float(row["threshold"])
     (0.486, 0.46)
     """
-    opts = EvaluationOptions.resolve(options, **option_overrides)
+    opts = _options(options, preset, option_overrides, ia is not None or ia_annotations is not None)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise InvalidParameterError(f"The 'threads' parameter of evaluate must be an integer >= 1; got {threads!r}.")
     diag = Diagnostics()
     _check_input_paths(truth, ia, ia_annotations, targets)
     if isinstance(ontology, (str, Path)):
@@ -370,11 +385,24 @@ def evaluate(
         started.append(ontology)
     try:
         inputs = _load_inputs(ontology, truth, preds, opts, ia=ia, ia_annotations=ia_annotations, targets=targets,
-                              terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diag=diag)
+                              terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diag=diag,
+                              threads=threads)
     finally:
         for s in started:
             _cancel(s)
     return _evaluate_inputs(inputs, opts)
+
+
+def _options(options: EvaluationOptions | None, preset: str | None, overrides: dict[str, Any],
+             with_ia: bool) -> EvaluationOptions:
+    if preset is None:
+        return EvaluationOptions.resolve(options, **overrides)
+    if options is not None:
+        raise InvalidParameterError("Give either 'options' or 'preset', not both.")
+    opts = EvaluationOptions.preset(preset, **overrides)
+    if preset == "cafa5" and not with_ia:
+        raise InvalidParameterError("The cafa5 preset scores the IA-weighted Fmax: give 'ia' (CAFA 5's IA.txt).")
+    return opts
 
 
 def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions):  # noqa: ANN202 - EvaluationResult

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import signal
 import sys
 import threading
@@ -28,6 +29,42 @@ from goeval.commands import COMMANDS
 from goeval.errors import GoevalError
 
 __all__ = ["get_parser", "main", "console"]
+
+def _common_options() -> argparse.ArgumentParser:
+    """``-v``, ``-q`` and ``--log-level``, shared by every command."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("messages (on stderr; results go to files or stdout)")
+    g.add_argument("-v", "--verbose", action="store_true", help="also print debugging messages")
+    g.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors (no tables)")
+    g.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
+                   help="message level (default info; -v: debug; -q: warning)")
+    return p
+
+
+class _MessageFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        return text if record.levelno < logging.WARNING else f"goeval: {record.levelname.lower()}: {text}"
+
+
+@contextmanager
+def _messages(args: argparse.Namespace) -> Iterator[None]:
+    """Route the ``goeval`` loggers to stderr at the level the options ask for."""
+    level = args.log_level or ("warning" if args.quiet else "debug" if args.verbose else "info")
+    log = logging.getLogger("goeval")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_MessageFormatter())
+    old = (log.level, log.propagate)
+    log.addHandler(handler)
+    log.setLevel(level.upper())
+    log.propagate = False
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(old[0])
+        log.propagate = old[1]
+
 
 def _load(name: str):  # noqa: ANN202 - module
     return importlib.import_module(f"goeval.commands.{name}")
@@ -49,12 +86,13 @@ def get_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"goeval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = _common_options()
     for name, help_text in COMMANDS.items():
         if only is not None and name != only:
             sub.add_parser(name, help=help_text, add_help=False)
             continue
         mod = _load(name)
-        p = sub.add_parser(name, help=help_text, description=getattr(mod, "DESCRIPTION", help_text))
+        p = sub.add_parser(name, help=help_text, description=getattr(mod, "DESCRIPTION", help_text), parents=[common])
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
@@ -118,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "_run"):
         parser.print_help()
         return 2
-    with _signals_unwind(), warnings.catch_warnings():
+    with _signals_unwind(), warnings.catch_warnings(), _messages(args):
         from goeval.commands._common import show_warnings
 
         show_warnings()

@@ -30,7 +30,7 @@ import numpy as np
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.sweep import MAX_GRID_THRESHOLDS, grid_thresholds
 
-__all__ = ["EvaluationOptions", "FIELDS"]
+__all__ = ["EvaluationOptions", "FIELDS", "PRESETS"]
 
 _NORMALIZATIONS = ("cafa", "pred", "gt")
 _PROPAGATIONS = ("max", "fill")
@@ -70,6 +70,9 @@ class EvaluationOptions:
         Relations followed when an ontology is loaded from a path.
     pseudocount : float, default 1
         Pseudo-count of an IA estimated from annotations (``ia_annotations``).
+    max_terms : int or None, default None
+        Keep only the ``max_terms`` best-scoring terms of each protein in each
+        namespace, after reading and before propagation (CAFA 5 used 500).
 
     Raises
     ------
@@ -95,6 +98,8 @@ class EvaluationOptions:
         "relations to follow (default: is_a,part_of)", metavar="R1,R2"))
     pseudocount: float = field(default=1.0, metadata=_help(
         "pseudo-count of an IA estimated with --ia-annotations (default 1)", metavar="C"))
+    max_terms: int | None = field(default=None, metadata=_help(
+        "keep the N best-scoring terms per protein and namespace, before propagation (CAFA 5: 500)", metavar="N"))
 
     def __post_init__(self) -> None:
         check_choice(self.normalization, "normalization", "evaluate", _NORMALIZATIONS)
@@ -110,6 +115,10 @@ class EvaluationOptions:
                 math.isfinite(self.pseudocount) and self.pseudocount >= 0):
             raise InvalidParameterError(
                 f"The 'pseudocount' parameter of evaluate must be a number >= 0; got {self.pseudocount!r}.")
+        if self.max_terms is not None and (isinstance(self.max_terms, bool) or not isinstance(
+                self.max_terms, (int, np.integer)) or self.max_terms < 1):
+            raise InvalidParameterError(
+                f"The 'max_terms' parameter of evaluate must be an integer >= 1 or None; got {self.max_terms!r}.")
         object.__setattr__(self, "thresholds", _check_thresholds(self.thresholds))
         object.__setattr__(self, "namespaces", _check_names(self.namespaces, "namespaces", allow_none=True))
         object.__setattr__(self, "relations", _check_names(self.relations, "relations", allow_none=False))
@@ -136,6 +145,23 @@ class EvaluationOptions:
                 f"The 'options' parameter of evaluate must be an EvaluationOptions; got {type(options).__name__}.")
         base = options if options is not None else cls()
         return replace(base, **overrides) if overrides else base
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> "EvaluationOptions":
+        """The options of a named preset (see :data:`PRESETS`), with ``overrides``.
+
+        ``cafa5``: the Kaggle CAFA 5 scoring (CAFA-evaluator run with
+        ``-prop fill -norm cafa -th_step 0.001 -max_terms 500`` and an IA
+        file): fill propagation, cafa normalization, the 0.001 grid, 500
+        terms per protein and namespace.
+
+        Raises
+        ------
+        InvalidParameterError
+            An unknown preset name or an invalid override.
+        """
+        check_choice(name, "preset", "evaluate", tuple(PRESETS))
+        return cls.resolve(**{**PRESETS[name], **overrides})
 
     @property
     def grid(self) -> np.ndarray | None:
@@ -193,6 +219,11 @@ def _check_names(value: Any, name: str, *, allow_none: bool) -> tuple[str, ...] 
         raise InvalidParameterError(f"The {name!r} parameter of evaluate lists {dup} more than once; got {value!r}.")
     return items
 
+
+#: Named option sets: ``EvaluationOptions.preset(name)``, ``--preset NAME``.
+PRESETS: dict[str, dict[str, Any]] = {
+    "cafa5": {"propagation": "fill", "normalization": "cafa", "thresholds": 0.001, "max_terms": 500},
+}
 
 #: The option fields in declaration order (the command line builds its flags from them).
 FIELDS = tuple(fields(EvaluationOptions))

@@ -55,7 +55,7 @@ def test_ia_command(tiny_obo, tmp_path, capsys):
     ann.write_text("protein\tterm\nP1\tGO:0000004\nP2\tGO:0000005\nP3\tGO:0000012\nP4\tGO:0000006\nP5\tGO:9999999\n")
     out = tmp_path / "ia.tsv"
     assert main(["ia", "--ontology", str(tiny_obo), "--annotations", str(ann), "--out", str(out)]) == 0
-    text = capsys.readouterr().out
+    text = capsys.readouterr().err  # messages go to stderr
     assert "remapped: 1 alt_id -> primary id, 1 obsolete -> replaced_by" in text and "dropped: 1 unknown term" in text
     ia = pd.read_csv(out, sep="\t", header=None, names=["term", "ia"])
     # every live term of the annotated namespace (BPO), unseen ones included
@@ -83,7 +83,7 @@ def test_evaluate_command(tiny_obo, tmp_path, capsys):
     out = tmp_path / "res"
     assert main(["evaluate", "--ontology", str(tiny_obo), "--truth", str(truth), "--predictions", str(preds),
                  "--out", str(out), "--thresholds", "0.1"]) == 0
-    text = capsys.readouterr().out
+    text = capsys.readouterr().err  # messages on stderr
     assert "1 protein without truth ignored" in text
     summary = pd.read_csv(out / "summary.tsv", sep="\t")
     fmax = summary[summary.measure == "fmax"].set_index("method")["value"]

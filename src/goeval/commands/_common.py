@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import warnings
 from typing import Any
@@ -15,6 +16,7 @@ __all__ = [
     "add_option_fields",
     "options_from_args",
     "say",
+    "show",
     "report_lines",
 ]
 
@@ -52,7 +54,7 @@ def add_option_fields(p: argparse.ArgumentParser, skip: tuple[str, ...] = ("rela
         meta = dict(f.metadata)
         kwargs: dict[str, Any] = {"dest": f.name, "help": meta.pop("help")}
         if f.type in (bool, "bool"):
-            p.add_argument(flag, action="store_true", **kwargs)
+            p.add_argument(flag, action="store_true", default=argparse.SUPPRESS, **kwargs)
             continue
         if "choices" in meta:
             kwargs["choices"] = meta.pop("choices")
@@ -60,15 +62,22 @@ def add_option_fields(p: argparse.ArgumentParser, skip: tuple[str, ...] = ("rela
             kwargs["type"] = comma_list
         elif f.name in ("k", "pseudocount"):
             kwargs["type"] = float
-        p.add_argument(flag, default=f.default, **kwargs, **meta)
+        elif f.name == "max_terms":
+            kwargs["type"] = int
+        # no default here: an option not given is absent, so a preset's value stands
+        p.add_argument(flag, default=argparse.SUPPRESS, **kwargs, **meta)
 
 
 def options_from_args(args: argparse.Namespace):  # noqa: ANN201 - EvaluationOptions
-    """The validated :class:`~goeval.options.EvaluationOptions` of parsed arguments."""
+    """The validated :class:`~goeval.options.EvaluationOptions` of parsed arguments.
+
+    Options given on the command line override those of ``--preset``.
+    """
     from goeval.options import FIELDS, EvaluationOptions
 
     values = {f.name: getattr(args, f.name) for f in FIELDS if hasattr(args, f.name)}
-    return EvaluationOptions.resolve(**values)
+    preset = getattr(args, "preset", None)
+    return EvaluationOptions.preset(preset, **values) if preset else EvaluationOptions.resolve(**values)
 
 
 def show_warnings() -> None:
@@ -87,14 +96,21 @@ def show_warnings() -> None:
 
 
 def say(args: argparse.Namespace, *lines: str) -> None:
-    """Print ``lines`` on stdout unless ``--quiet``."""
+    """Log ``lines`` as messages (stderr; hidden by ``--quiet``, see :mod:`goeval.cli`)."""
+    log = logging.getLogger("goeval.cli")
+    for line in lines:
+        log.info(line)
+
+
+def show(args: argparse.Namespace, *lines: str) -> None:
+    """Print result ``lines`` (tables) on stdout unless ``--quiet``."""
     if not getattr(args, "quiet", False):
         for line in lines:
             print(line)
 
 
 def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
-    """Print what was read, remapped and dropped (by reason) unless ``--quiet``."""
+    """Say what was read, remapped and dropped (by reason), as messages."""
     from goeval.report.text import format_report
 
     say(args, *format_report(diagnostics))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from goeval.commands._common import say
 from goeval.commands.evaluate import add_evaluation_options, run_evaluation
 from goeval.data import example_path
 
@@ -16,11 +17,13 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_evaluation_options(p)
-    p.set_defaults(out="goeval_demo", thresholds=0.01)
+    p.set_defaults(out="goeval_demo")
 
 
 def run(args: argparse.Namespace) -> int:
+    if not hasattr(args, "thresholds") and not args.preset:
+        args.thresholds = 0.01  # the grid of the published values
     if args.ia is None and args.ia_annotations is None:
         args.ia = str(example_path("ia"))
-    print(f"goeval demo: CAFA2 MFO no-knowledge targets, BLAST baseline BB4S (thresholds: {args.thresholds})")
+    say(args, f"goeval demo: CAFA2 MFO no-knowledge targets, BLAST baseline BB4S (thresholds: {getattr(args, 'thresholds', args.preset)})")
     return run_evaluation(args, str(example_path("ontology")), str(example_path("truth")), [str(example_path("predictions"))])

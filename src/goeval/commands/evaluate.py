@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from goeval.commands._common import add_ontology, add_option_fields, options_from_args, report_lines, say, show_warnings
+from goeval.commands._common import add_ontology, add_option_fields, options_from_args, report_lines, say, show, show_warnings
 
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
@@ -21,11 +21,18 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ia-annotations", metavar="FILE", help="estimate IA from these annotations instead (pseudo-count --pseudocount)")
     p.add_argument("--out", default="goeval_results", metavar="DIR", help="output directory (default goeval_results/)")
     add_option_fields(p)
+    p.add_argument("--preset", choices=("cafa5",),
+                   help="cafa5: the Kaggle CAFA 5 scoring (fill propagation, cafa normalization, 0.001 grid, "
+                        "500 terms per namespace, IA required) and its score, the mean weighted Fmax; "
+                        "options given explicitly override the preset's")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="threads for reading prediction files (default: all cores); results do not depend on it")
+    p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
+                   help="format of the summary printed on stdout (default: a table)")
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
     p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
     p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
     p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB (e.g. '*.tsv.gz')")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -41,6 +48,14 @@ def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # 
     from goeval.io.paths import find_prediction_files
 
     opts = options_from_args(args)
+    if args.threads is not None and args.threads < 1:
+        from goeval.errors import InvalidParameterError
+
+        raise InvalidParameterError(f"The '--threads' parameter of evaluate must be >= 1; got {args.threads}.")
+    if getattr(args, "preset", None) == "cafa5" and not (args.ia or args.ia_annotations):
+        from goeval.errors import InvalidParameterError
+
+        raise InvalidParameterError("The cafa5 preset scores the IA-weighted Fmax: give --ia (CAFA 5's IA.txt).")
     for path, what in ((ontology, "ontology"), (truth, "truth"), (args.ia, "IA"), (args.ia_annotations, "IA annotations"),
                        (args.targets, "targets"), (args.terms_of_interest, "terms of interest"),
                        (args.exclude_terms, "excluded terms")):
@@ -85,11 +100,10 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     from goeval.api import evaluate
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.results import write_results
-    from goeval.report.text import format_summary
-
     show_warnings()
     res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
-                   targets=args.targets, terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms)
+                   targets=args.targets, terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms,
+                   threads=args.threads)
     diag = res.diagnostics
     if diag.get("nothing_evaluated"):
         from goeval.errors import GoevalError
@@ -102,10 +116,27 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     paths = write_results(args.out, res.curve_columns, res.summary_records, SUMMARY_COLUMNS, diag,
                           {**diag.timings, "total before writing": t_write - t0})
     report_lines(args, diag)
-    say(args, format_summary(res.summary_records),
-        f"results in {Path(paths['curves']).parent}/ (curves.tsv, summary.tsv, diagnostics.json, timings.json); "
+    show(args, _printed_summary(res.summary_records, args.format, SUMMARY_COLUMNS))
+    say(args, f"results in {Path(paths['curves']).parent}/ (curves.tsv, summary.tsv, diagnostics.json, timings.json); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0
+
+
+def _printed_summary(records: list, fmt: str, columns) -> str:  # noqa: ANN001
+    """The summary for stdout: a table, ``summary.tsv``'s text, or JSON records."""
+    if fmt == "json":
+        import json
+
+        from goeval.io.results import jsonable
+
+        return json.dumps(jsonable([{c: r.get(c) for c in columns} for r in records]), indent=1)
+    if fmt == "tsv":
+        from goeval.io.results import format_cell
+
+        return "\n".join(["\t".join(columns)] + ["\t".join(format_cell(r.get(c)) for c in columns) for r in records])
+    from goeval.report.text import format_summary
+
+    return format_summary(records)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import add_ontology, report_lines, say, show_warnings
+from goeval.commands._common import add_ontology, report_lines, say, show, show_warnings
 
 
 
@@ -17,7 +17,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", choices=("bayesian", "frequency"), default="bayesian",
                    help="bayesian: -log2((n(v)+c)/(n(Pa(v))+c)); frequency: the paper's term-frequency alternative")
     p.add_argument("--out", required=True, metavar="IA.tsv", help="output file term<TAB>ia (no header)")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     for label in est.namespaces:
         s = onto.namespace_slice(label)
         v = est.values[s]
-        say(args, f"{label}: {s.stop - s.start} terms, annotated {int((est.n_term[s] > 0).sum())}, "
+        show(args, f"{label}: {s.stop - s.start} terms, annotated {int((est.n_term[s] > 0).sum())}, "
                   f"ia mean {v.mean():.3f} max {v.max():.3f} bits")
     extra = format_diagnostics({k: v for k, v in est.diagnostics.items() if k in ("zero_parent_count", "negative")})
     if extra:

@@ -15,7 +15,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=("max", "fill"), default="max", help="score propagation for predictions")
     p.add_argument("--kind", choices=("auto", "annotations", "predictions"), default="auto",
                    help="input kind (auto: 3 columns = predictions)")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
 def _is_predictions(path: str) -> bool:

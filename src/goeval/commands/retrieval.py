@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import add_ontology, comma_list, report_lines, say, show_warnings
+from goeval.commands._common import add_ontology, comma_list, report_lines, say, show, show_warnings
 
 DESCRIPTION = (
     "Each GO term is a query; its list is the benchmark proteins ranked by propagated score. "
@@ -31,7 +31,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line")
     p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB")
     p.add_argument("--out", default="goeval_retrieval", metavar="DIR", help="output directory")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
 def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFiles
@@ -95,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
                     + [f"{r.get(f'tap_{k}', float('nan')):.4f}" for k in ks]
                     + [f"{r.get('ipr_auc', float('nan')):.4f}", f"{r.get('peak_tap', float('nan')):.4f}",
                        str(r["auc_terms"]), f"{r['macro_roc_auc']:.4f}", f"{r['macro_average_precision']:.4f}"])
-    say(args, format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
-                                  "AUC terms", "ROC AUC", "AP"]),
-        f"results in {args.out}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics.json)")
+    show(args, format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
+                                   "AUC terms", "ROC AUC", "AP"]))
+    say(args, f"results in {args.out}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics.json)")
     return 0
 
 
