@@ -42,7 +42,7 @@ from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
 
-__all__ = ["CrossValidation", "cross_validate", "table1_records", "TABLE1_COLUMNS"]
+__all__ = ["CrossValidation", "cross_validate", "table1_records", "pooled_predictions", "annotated_namespaces", "TABLE1_COLUMNS"]
 
 #: Entries of one naive prediction block (proteins x terms) swept at once; bounds memory.
 NAIVE_CHUNK_ENTRIES = 1 << 22
@@ -131,7 +131,7 @@ def _fold_table(folds: Any) -> tuple[np.ndarray, np.ndarray, str]:
         f"The 'folds' parameter of cross_validate must be a FoldTable or a mapping protein -> fold; got {type(folds).__name__}.")
 
 
-def _namespace_membership(truth: Annotations) -> np.ndarray:
+def annotated_namespaces(truth: Annotations) -> np.ndarray:
     """Bool (n_proteins, n_namespaces): the protein has a term of the namespace."""
     m = truth.matrix.tocsr()
     rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
@@ -167,7 +167,7 @@ def _setup(ontology: Ontology, annotations: Annotations, hits: HitTable | None, 
     if hits is not None:
         pos = fold_of(hits.ids, tr.proteins, np.arange(tr.proteins.size))
         qrow = pos[hits.query_codes]
-    return _Setup(ontology, tr, fold, _namespace_membership(tr), bench, labels, methods, options,
+    return _Setup(ontology, tr, fold, annotated_namespaces(tr), bench, labels, methods, options,
                   term_mask(ontology, None, None, options.exclude_roots), hits, filters, qrow)
 
 

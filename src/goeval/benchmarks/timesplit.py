@@ -1,0 +1,364 @@
+"""CAFA time splits: no-, limited- and partial-knowledge targets (CONVENTIONS §6).
+
+Between annotations at t0 and t1 (mapped on one ontology), per namespace o:
+
+* **NK** (no knowledge): no annotation in any namespace at t0, some in o at t1;
+* **LK** (limited knowledge): annotated at t0 in another namespace but not
+  in o, annotated in o at t1;
+* **PK** (partial knowledge): annotated in o at t0 and gaining new terms in
+  o by t1 (the propagated t1 set has a term the propagated t0 set lacks);
+  evaluated with the t0 terms as *known*: each protein's known terms
+  (propagated) leave its truth and its predictions (:func:`remove_known`,
+  the CAFA3 / CAFA-evaluator partial-knowledge rule).
+
+The truth of a target is its t1 annotation in o (as annotated, unpropagated;
+for PK the known terms are removed at evaluation). Optionally the targets
+are restricted to proteins with a sequence, and, as in CAFA3, the targets
+whose only new term of the namespace is protein binding (GO:0005515) are
+dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+import scipy.sparse as sp
+
+from goeval._csr import column_block, select_columns
+from goeval.annotations import Annotations, propagate
+from goeval.benchmarks.cv import annotated_namespaces
+from goeval.errors import InvalidParameterError
+from goeval.evaluation import term_mask
+from goeval.ontology import Ontology
+from goeval.options import EvaluationOptions
+from goeval.sweep import SweepStats, exact_thresholds, sweep
+
+__all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "known_stats", "evaluate_time_split"]
+
+#: Target kinds, in report order.
+KINDS = ("NK", "LK", "PK")
+#: The term CAFA3 removed when it was an MFO target's only new annotation.
+PROTEIN_BINDING = "GO:0005515"
+
+
+@dataclass
+class TimeSplit:
+    """Targets of a time split and their truth.
+
+    Attributes
+    ----------
+    targets : dict of str to dict of str to ndarray
+        Kind (``NK``, ``LK``, ``PK``) -> namespace label -> sorted protein ids.
+    truth : Annotations
+        t1 annotations (unpropagated) of every target, restricted to the
+        namespaces in which the protein is a target.
+    known : Annotations
+        t0 annotations (propagated) of the PK targets, in their PK namespaces.
+    diagnostics : dict
+        Counts: candidates, without sequence, binding-only dropped, kept.
+    """
+
+    targets: dict[str, dict[str, np.ndarray]]
+    truth: Annotations
+    known: Annotations
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+    def truth_of(self, kind: str) -> Annotations:
+        """The truth restricted to the targets of one kind (in their namespaces)."""
+        return _restrict(self.truth, {label: t for label, t in self.targets[kind].items()})
+
+
+def _rows_of(proteins: np.ndarray, universe: np.ndarray) -> np.ndarray:
+    index = {p: i for i, p in enumerate(universe.tolist())}
+    return np.fromiter((index.get(p, -1) for p in proteins.tolist()), np.int64, proteins.size)
+
+
+def _membership(ann: Annotations, universe: np.ndarray) -> np.ndarray:
+    """Bool (len(universe), n_namespaces): annotated in the namespace."""
+    out = np.zeros((universe.size, len(ann.ontology.namespaces)), bool)
+    rows = _rows_of(ann.proteins, universe)
+    ok = rows >= 0
+    out[rows[ok]] = annotated_namespaces(ann)[ok]
+    return out
+
+
+def _restrict(ann: Annotations, keep: Mapping[str, np.ndarray]) -> Annotations:
+    """Entries of ``ann`` in namespace ``label`` for the proteins ``keep[label]`` only."""
+    onto = ann.ontology
+    m = ann.matrix.tocsr()
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+    ok = np.zeros(m.nnz, bool)
+    for label, prots in keep.items():
+        j = onto.namespace_index(label)
+        chosen = np.isin(ann.proteins.astype(str), np.asarray(prots, dtype=object).astype(str))
+        ok |= chosen[rows] & (onto.namespace_of[m.indices] == j)
+    counts = np.bincount(rows[ok], minlength=m.shape[0])
+    sel = np.flatnonzero(counts > 0)
+    sub = sp.csr_array((m.data[ok], m.indices[ok], np.r_[0, np.cumsum(counts)]), shape=m.shape)[sel]
+    return Annotations(ann.proteins[sel], sp.csr_array(sub), onto, ann.propagated, dict(ann.diagnostics))
+
+
+def _new_terms(t0p: Annotations, t1: Annotations, universe: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per (protein of universe, namespace): count of propagated t1 terms not in t0,
+    and whether the only unpropagated new t1 term is protein binding."""
+    onto = t1.ontology
+    n_ns = len(onto.namespaces)
+    t1p = propagate(t1)
+    keys0 = _keys(t0p, universe)
+    new = np.zeros((universe.size, n_ns), np.int64)
+    r1, c1 = _entries(t1p, universe)
+    fresh = ~np.isin(r1 * onto.n_terms + c1, keys0)
+    np.add.at(new, (r1[fresh], onto.namespace_of[c1[fresh]]), 1)
+    binding_only = np.zeros((universe.size, n_ns), bool)
+    idx, _ = onto.resolve([PROTEIN_BINDING])
+    if idx[0] >= 0:
+        b = int(idx[0])
+        r, c = _entries(t1, universe)
+        fresh = ~np.isin(r * onto.n_terms + c, keys0)
+        n_fresh = np.zeros((universe.size, n_ns), np.int64)
+        np.add.at(n_fresh, (r[fresh], onto.namespace_of[c[fresh]]), 1)
+        has_b = np.zeros(universe.size, bool)
+        has_b[r[fresh & (c == b)]] = True
+        binding_only[:, onto.namespace_of[b]] = has_b & (n_fresh[:, onto.namespace_of[b]] == 1)
+    return new, binding_only
+
+
+def _entries(ann: Annotations, universe: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m = ann.matrix.tocsr()
+    pos = _rows_of(ann.proteins, universe)
+    rows = np.repeat(pos, np.diff(m.indptr))
+    return rows, m.indices.astype(np.int64)
+
+
+def _keys(ann: Annotations, universe: np.ndarray) -> np.ndarray:
+    r, c = _entries(ann, universe)
+    return np.sort(r * ann.ontology.n_terms + c)
+
+
+def time_split_targets(
+    ontology: Ontology,
+    t0: Annotations,
+    t1: Annotations,
+    *,
+    namespaces: Any = None,
+    sequences: Any = None,
+    drop_binding_only: bool = False,
+) -> TimeSplit:
+    """No-, limited- and partial-knowledge targets between two annotation snapshots.
+
+    Parameters
+    ----------
+    ontology : Ontology
+    t0, t1 : Annotations
+        Annotations at t0 and t1 on ``ontology`` (e.g. experimental GOA).
+    namespaces : sequence of str, optional
+        Namespace labels or names; default all.
+    sequences : sequence of str, optional
+        Proteins with a sequence (FASTA ids, or the queries of a hit table);
+        targets without one are dropped (counted).
+    drop_binding_only : bool
+        Drop the targets whose only new term of the namespace of protein
+        binding (GO:0005515, MFO) is protein binding, as CAFA3 did.
+
+    Returns
+    -------
+    TimeSplit
+    """
+    for a, name in ((t0, "t0"), (t1, "t1")):
+        if a.ontology is not ontology or a.is_scores:
+            raise InvalidParameterError(f"The {name!r} parameter of time_split_targets must hold annotations on the given ontology.")
+    labels = [ontology.labels[ontology.namespace_index(n)] for n in (namespaces or ontology.labels)]
+    t0p = propagate(t0)
+    universe = np.asarray(sorted(set(t0.proteins.tolist()) | set(t1.proteins.tolist())), dtype=object)
+    in0, in1 = _membership(t0p, universe), _membership(t1, universe)
+    new, binding_only = _new_terms(t0p, t1, universe)
+    any0 = in0.any(axis=1)
+    has_seq = np.ones(universe.size, bool) if sequences is None else np.isin(
+        universe.astype(str), np.asarray(list(sequences), dtype=object).astype(str))
+    targets: dict[str, dict[str, np.ndarray]] = {k: {} for k in KINDS}
+    diag: dict[str, Any] = {"proteins_t0": int(t0.proteins.size), "proteins_t1": int(t1.proteins.size),
+                            "sequence_restriction": sequences is not None, "targets": {}}
+    for label in labels:
+        j = ontology.namespace_index(label)
+        cand = {"NK": ~any0 & in1[:, j], "LK": any0 & ~in0[:, j] & in1[:, j], "PK": in0[:, j] & (new[:, j] > 0)}
+        for kind, c in cand.items():
+            d = {"candidates": int(c.sum()), "without_sequence": int((c & ~has_seq).sum())}
+            c = c & has_seq
+            if drop_binding_only:
+                d["binding_only_dropped"] = int((c & binding_only[:, j]).sum())
+                c = c & ~binding_only[:, j]
+            d["targets"] = int(c.sum())
+            targets[kind][label] = universe[c]
+            diag["targets"].setdefault(kind, {})[label] = d
+    truth = _restrict(t1, {label: np.concatenate([targets[k][label] for k in KINDS]) for label in labels})
+    known = _restrict(t0p, {label: targets["PK"][label] for label in labels})
+    diag["truth_pairs"] = {k: {label: int(_restrict(t1, {label: targets[k][label]}).matrix.nnz) for label in labels}
+                           for k in KINDS}
+    return TimeSplit(targets, truth, known, diag)
+
+
+# --------------------------------------------------------- known terms (PK)
+def remove_known(truth: Annotations, predictions: Mapping[str, Annotations], known: Annotations,
+                 propagation: str = "max") -> tuple[Annotations, dict[str, Annotations]]:
+    """Remove each protein's known terms from its truth and its predictions.
+
+    The partial-knowledge rule of CAFA3 and CAFA-evaluator: truth and
+    predictions are propagated (predictions with ``propagation``), then every
+    (protein, term) pair of the propagated known annotations is dropped from
+    both. A protein whose truth becomes empty has nothing new to predict and
+    leaves the benchmark.
+
+    Parameters
+    ----------
+    truth : Annotations
+    predictions : mapping of str to Annotations
+    known : Annotations
+        Known (e.g. t0) annotations; propagated here.
+    propagation : {'max', 'fill'}
+
+    Returns
+    -------
+    truth, predictions
+        Propagated (``propagated=True``) and without the known pairs; rows
+        of empty truth are dropped. Their sets are no longer closed under
+        ancestors (a known ancestor is gone): evaluate them without
+        propagating again (:func:`known_stats`). ``diagnostics`` counts the
+        ``known_pairs_removed``.
+    """
+    kp = known if known.propagated else propagate(known)
+    universe = np.asarray(kp.proteins, dtype=object)
+    keys = _keys(kp, universe)
+
+    def strip(ann: Annotations, mode: str, drop_empty: bool) -> Annotations:
+        a = ann if ann.propagated else propagate(ann, mode)
+        m = a.matrix.tocsr()
+        r, c = _entries(a, universe)
+        gone = (r >= 0) & np.isin(r * a.ontology.n_terms + c, keys)
+        rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[~gone]
+        counts = np.bincount(rows, minlength=m.shape[0])
+        out = sp.csr_array((m.data[~gone], m.indices[~gone], np.r_[0, np.cumsum(counts)]), shape=m.shape)
+        sel = np.flatnonzero(counts > 0) if drop_empty else np.arange(m.shape[0])
+        diag = dict(a.diagnostics, known_pairs_removed=int(gone.sum()))
+        return Annotations(a.proteins[sel], sp.csr_array(out[sel]), a.ontology, True, diag)
+
+    return strip(truth, "max", True), {k: strip(p, propagation, False) for k, p in predictions.items()}
+
+
+def known_stats(ontology: Ontology, truth: Annotations, predictions: Mapping[str, Annotations], known: Annotations,
+                ia: np.ndarray | None, options: EvaluationOptions | None = None) -> dict[tuple[str, str], SweepStats]:
+    """Sufficient statistics of every (method, namespace) with the known terms removed.
+
+    As :func:`goeval.evaluation.namespace_stats` (benchmark proteins: non-empty
+    truth after the removal; thresholds from ``options``, exact by default),
+    on the output of :func:`remove_known`, without propagating again.
+    ``options.root_as_prediction`` is not supported here.
+    """
+    opts = EvaluationOptions.resolve(options)
+    if opts.root_as_prediction:
+        raise InvalidParameterError("The 'root_as_prediction' option is not supported with known terms.")
+    tr, preds = remove_known(truth, predictions, known, opts.propagation)
+    allowed = term_mask(ontology, None, None, opts.exclude_roots)
+    tm = tr.matrix.tocsr()
+    out: dict[tuple[str, str], SweepStats] = {}
+    for label in [ontology.labels[ontology.namespace_index(n)] for n in (opts.namespaces or ontology.labels)]:
+        j = ontology.namespace_index(label)
+        lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+        t_ptr, t_cols, _ = column_block(tm, lo, hi)
+        t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
+        bench = np.flatnonzero(np.diff(t_ptr) > 0)
+        if bench.size == 0:
+            continue
+        t_ptr, t_cols, _ = column_block(sp.csr_array((np.ones(t_cols.size, bool), t_cols, t_ptr), shape=tm.shape), lo, hi, bench)
+        for name, p in preds.items():
+            rows = _rows_of(np.asarray(p.proteins, dtype=object), tr.proteins[bench])
+            ok = np.flatnonzero(rows >= 0)
+            order = ok[np.argsort(rows[ok], kind="stable")]
+            p_ptr, p_cols, p_data = column_block(p.matrix.tocsr()[order], lo, hi)
+            p_ptr, p_cols, p_data = select_columns(p_ptr, p_cols, p_data, allowed)
+            if p_cols.size == 0:
+                continue
+            counts = np.zeros(bench.size, np.int64)
+            counts[rows[order]] = np.diff(p_ptr)
+            taus = opts.grid if opts.grid is not None else exact_thresholds(p_data)
+            out[(name, label)] = sweep(np.r_[0, np.cumsum(counts)], p_cols - lo, p_data, t_ptr, t_cols - lo, hi - lo,
+                                       taus, None if ia is None else np.asarray(ia)[lo:hi])
+    return out
+
+
+# ------------------------------------------------------ baselines on a split
+def _predictions(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], targets: np.ndarray,
+                 labels: list[str], floor: float, filters: dict[str, Any]) -> dict[str, Annotations]:
+    """Baselines trained on t0 for ``targets`` (naive: scores below ``floor`` left out)."""
+    from goeval.baselines import HIT_METHODS, naive_scores
+
+    out = {}
+    for m in methods:
+        if m != "naive":
+            out[m] = HIT_METHODS[m](ontology, t0, hits, targets, namespaces=labels, **filters)
+            continue
+        sc, per_ns = naive_scores(ontology, t0, labels)
+        cols = np.flatnonzero((sc > 0) & (sc >= floor))
+        n = targets.size
+        mat = sp.csr_array((np.tile(sc[cols], n), np.tile(cols, n).astype(np.int32), np.arange(n + 1) * cols.size),
+                           shape=(n, ontology.n_terms))
+        out[m] = Annotations(np.asarray(targets, dtype=object), mat, ontology, True, {"namespaces": per_ns})
+    return out
+
+
+def evaluate_time_split(
+    ontology: Ontology,
+    t0: Annotations,
+    split: TimeSplit,
+    hits: Any = None,
+    *,
+    methods: Any = ("naive", "blast", "gotcha"),
+    options: EvaluationOptions | None = None,
+    pseudocount: float = 1.0,
+    kinds: Any = ("NK", "LK"),
+    max_evalue: float | None = None,
+    min_identity: float | None = None,
+    min_coverage: float | None = None,
+) -> dict[str, Any]:
+    """Train the baselines on t0 and evaluate them on each kind of target.
+
+    The IA is estimated on the t0 annotations (``pseudocount``); no t1
+    annotation enters it. PK targets are evaluated with their t0 terms as
+    known (:func:`known_stats`). With a grid, naive scores below its lowest
+    threshold (never predicted at any threshold) are not materialized.
+
+    Returns
+    -------
+    dict of str to EvaluationResult
+        Kind -> pooled-over-namespaces result (as :func:`goeval.evaluate`).
+    """
+    from goeval.baselines import METHODS
+    from goeval.evaluation import namespace_stats, summarize
+    from goeval.ia import information_accretion
+
+    opts = EvaluationOptions.resolve(options)
+    methods = [methods] if isinstance(methods, str) else list(methods)
+    bad = [m for m in methods if m not in METHODS] + [k for k in kinds if k not in KINDS]
+    if bad or (hits is None and any(m != "naive" for m in methods)):
+        raise InvalidParameterError(f"The 'methods' and 'kinds' parameters of evaluate_time_split must name "
+                                    f"{', '.join(METHODS)} (hit methods need hits) and {', '.join(KINDS)}; got {bad or methods}.")
+    labels = [ontology.labels[ontology.namespace_index(n)] for n in (opts.namespaces or ontology.labels)]
+    ia = information_accretion(ontology, t0, pseudocount).values
+    floor = float(opts.grid[0]) if opts.grid is not None else 0.0
+    filters = {"max_evalue": max_evalue, "min_identity": min_identity, "min_coverage": min_coverage}
+    results = {}
+    for kind in kinds:
+        per_ns = {label: split.targets[kind].get(label, np.zeros(0, object)) for label in labels}
+        targets = np.asarray(sorted(set(np.concatenate(list(per_ns.values())).tolist())), dtype=object)
+        if targets.size == 0:
+            continue
+        preds = _predictions(ontology, t0, hits, methods, targets, labels, floor, filters)
+        truth = _restrict(split.truth, per_ns)
+        diag: dict[str, Any] = {"kind": kind, "targets": {k: int(v.size) for k, v in per_ns.items()}}
+        if kind == "PK":
+            stats = known_stats(ontology, truth, preds, _restrict(split.known, per_ns), ia, opts)
+        else:
+            stats = namespace_stats(ontology, truth, preds, ia, opts, diagnostics=diag)
+        results[kind] = summarize(stats, opts, True, diagnostics=diag)
+    return results
