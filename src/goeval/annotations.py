@@ -30,11 +30,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval._csr import column_block, gather_rows
-from goeval.errors import check_choice
+from goeval.errors import InvalidParameterError, check_choice
 from goeval.io.tables import PairTable
 from goeval.ontology import Ontology, TermStatus
 
-__all__ = ["Annotations", "map_table", "propagate", "propagate_rows", "is_consistent", "PROPAGATION_BUFFER_CELLS"]
+__all__ = [
+    "Annotations", "map_table", "merge_annotations", "propagate", "propagate_rows", "is_consistent",
+    "PROPAGATION_BUFFER_CELLS",
+]
 
 #: Default size of the dense working buffer of :func:`propagate_rows` (float64 cells, 16 MiB).
 PROPAGATION_BUFFER_CELLS = 1 << 21
@@ -453,3 +456,44 @@ def is_consistent(annotations: Annotations) -> bool:
     if m.dtype == np.bool_:
         return True
     return bool((m.data[pos] >= v).all())
+
+
+def merge_annotations(parts: list[Annotations]) -> Annotations:
+    """Union of several annotation sets on one ontology (e.g. one file per species).
+
+    A protein present in several parts gets the union of its terms; the
+    result is propagated when every part is. ``diagnostics`` keeps each
+    part's diagnostics and counts the proteins found in more than one part.
+    """
+    if not parts:
+        raise InvalidParameterError("The 'parts' parameter of merge_annotations must hold at least one Annotations; got none.")
+    onto = parts[0].ontology
+    if any(p.ontology is not onto for p in parts) or any(p.is_scores for p in parts):
+        raise InvalidParameterError("The 'parts' parameter of merge_annotations must hold truth annotations on one Ontology object.")
+    allp = np.concatenate([np.asarray(p.proteins, dtype=object) for p in parts])
+    uniq, first, inv = np.unique(allp.astype(str), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # first-appearance order
+    pos = np.empty(uniq.size, np.int64)
+    pos[order] = np.arange(uniq.size)
+    offsets = np.cumsum([0] + [p.matrix.shape[0] for p in parts])
+    rows, cols = [], []
+    for k, p in enumerate(parts):
+        coo = p.matrix.tocoo()
+        rows.append(pos[inv[offsets[k] + coo.row]])
+        cols.append(coo.col.astype(np.int64))
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    m = sp.coo_array((np.ones(r.size, bool), (r, c)), shape=(uniq.size, onto.n_terms)).tocsr()
+    m.sum_duplicates()
+    m.sort_indices()
+    diag: dict[str, Any] = {"source": ", ".join(str(p.diagnostics.get("source")) for p in parts),
+                            "parts": [p.diagnostics for p in parts],
+                            "proteins_in_several_parts": int(allp.size - uniq.size)}
+    for key in ("rows_read", "duplicate_pairs", "proteins_without_kept_rows", "gaf_rows_NOT_qualifier",
+                "gaf_rows_other_evidence"):
+        diag[key] = int(sum(int(p.diagnostics.get(key, 0) or 0) for p in parts))
+    status: dict[str, int] = {}
+    for p in parts:
+        for k, v in p.diagnostics.get("rows_by_term_status", {}).items():
+            status[k] = status.get(k, 0) + int(v)
+    diag["rows_by_term_status"] = status
+    return Annotations(allp[first[order]], sp.csr_array(m), onto, all(p.propagated for p in parts), diag)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from goeval.annotations import Annotations, map_table
+from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.io import _files
@@ -90,43 +90,13 @@ def load_annotations(
     -------
     Annotations
         Not propagated; ``diagnostics`` counts every remapped or dropped row
-        (per file under ``"files"`` when there are several).
+        (per file under ``"parts"`` when there are several).
     """
     paths = [path] if isinstance(path, (str, Path)) else list(path)
     if not paths:
         raise InvalidParameterError("The 'path' parameter of load_annotations must name at least one file.")
     parts = [map_table(_read_annotation_table(p, evidence, gaf), ontology) for p in paths]
-    if len(parts) == 1:
-        return parts[0]
-    return _merge(parts, ontology)
-
-
-def _merge(parts: list[Annotations], ontology: Ontology) -> Annotations:
-    """Union of several truth annotations (rows by protein id)."""
-    import scipy.sparse as sp
-
-    proteins, inverse = np.unique(np.concatenate([a.proteins for a in parts]).astype(str), return_inverse=True)
-    offsets = np.cumsum([0] + [a.proteins.size for a in parts])
-    rows, cols = [], []
-    for a, off in zip(parts, offsets):
-        m = a.matrix.tocoo()
-        rows.append(inverse[off + m.row])
-        cols.append(m.col)
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    m = sp.csr_array((np.ones(r.size, bool), (r, c)), shape=(proteins.size, ontology.n_terms))
-    m.sum_duplicates()
-    diag: dict[str, Any] = {"source": ", ".join(str(a.diagnostics.get("source")) for a in parts),
-                            "files": [a.diagnostics for a in parts]}
-    for key in ("rows_read", "duplicate_pairs", "proteins_without_kept_rows", "gaf_rows_NOT_qualifier",
-                "gaf_rows_other_evidence"):
-        diag[key] = int(sum(int(a.diagnostics.get(key, 0) or 0) for a in parts))
-    status: dict[str, int] = {}
-    for a in parts:
-        for k, v in a.diagnostics.get("rows_by_term_status", {}).items():
-            status[k] = status.get(k, 0) + int(v)
-    diag["rows_by_term_status"] = status
-    diag["pairs_in_several_files"] = int(sum(a.matrix.nnz for a in parts) - m.nnz)
-    return Annotations(np.asarray(proteins, dtype=object), m, ontology, False, diag)
+    return parts[0] if len(parts) == 1 else merge_annotations(parts)
 
 
 def load_predictions(path: PathLike, ontology: Ontology) -> Annotations:

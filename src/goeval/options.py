@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
-from goeval.sweep import MAX_GRID_THRESHOLDS, grid_thresholds
+from goeval.sweep import grid_thresholds
 
 __all__ = ["EvaluationOptions", "FIELDS", "PRESETS"]
 

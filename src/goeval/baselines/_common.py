@@ -10,7 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval._csr import column_block, gather_rows
-from goeval.annotations import Annotations, propagate
+from goeval.annotations import Annotations, merge_annotations, propagate
 from goeval.errors import InvalidParameterError
 from goeval.ontology import Ontology
 
@@ -178,32 +178,5 @@ def assemble(ontology: Ontology, targets: np.ndarray, parts: list[NamespaceScore
     return pred if max_terms is None else top_terms(pred, max_terms)
 
 
-def combine_annotations(parts: list[Annotations]) -> Annotations:
-    """Union of several annotation sets on one ontology (e.g. one file per species).
-
-    A protein present in several parts gets the union of its terms; the
-    result is propagated when every part is. ``diagnostics`` keeps each
-    part's diagnostics and counts the proteins found in more than one part.
-    """
-    if not parts:
-        raise InvalidParameterError("The 'parts' parameter of combine_annotations must hold at least one Annotations; got none.")
-    onto = parts[0].ontology
-    if any(p.ontology is not onto for p in parts) or any(p.is_scores for p in parts):
-        raise InvalidParameterError("The 'parts' parameter of combine_annotations must hold truth annotations on one Ontology object.")
-    allp = np.concatenate([np.asarray(p.proteins, dtype=object) for p in parts])
-    uniq, first, inv = np.unique(allp.astype(str), return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")  # first-appearance order
-    pos = np.empty(uniq.size, np.int64)
-    pos[order] = np.arange(uniq.size)
-    offsets = np.cumsum([0] + [p.matrix.shape[0] for p in parts])
-    rows, cols = [], []
-    for k, p in enumerate(parts):
-        coo = p.matrix.tocoo()
-        rows.append(pos[inv[offsets[k] + coo.row]])
-        cols.append(coo.col.astype(np.int64))
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    m = sp.coo_array((np.ones(r.size, bool), (r, c)), shape=(uniq.size, onto.n_terms)).tocsr()
-    m.sum_duplicates()
-    m.sort_indices()
-    diag = {"parts": [p.diagnostics for p in parts], "proteins_in_several_parts": int(allp.size - uniq.size)}
-    return Annotations(allp[first[order]], sp.csr_array(m), onto, all(p.propagated for p in parts), diag)
+#: Union of several annotation sets (kept under its first name).
+combine_annotations = merge_annotations

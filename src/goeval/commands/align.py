@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import comma_list
+from goeval.commands._common import comma_list, say
 
-NAME = "align"
-HELP = "align query sequences against a database with DIAMOND or BLAST+ and write a hit table"
 DESCRIPTION = (
     "Run DIAMOND (diamond makedb + blastp) or NCBI BLAST+ (makeblastdb + blastp) in a temporary "
     "directory and write the hits as tab-separated -outfmt 6 (the 12 standard columns by default), "
@@ -51,6 +49,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from goeval.io._files import check_input, check_output_file
+
+    check_input(args.query, "query FASTA")
+    check_input(args.db, "database FASTA")
+    check_output_file(args.out)
     from goeval.io.aligners import align
     from goeval.io.hits import STANDARD_COLUMNS
 
@@ -60,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
     for what in ("query", "db"):
         c = res.counts[what]
         bad = c["non_amino_acid_total"]
-        print(f"{c['source']}: {c['records']} sequences, {c['residues']} residues"
+        say(args, f"{c['source']}: {c['records']} sequences, {c['residues']} residues"
               + (f", {c['uniprot_ids_reduced']} UniProt ids reduced to accessions" if c["uniprot_ids_reduced"] else "")
               + (f", {bad} non-amino-acid characters removed {c['non_amino_acid']}" if bad else ""))
-    print(f"{res.version}: {res.seconds:.1f} s")
-    print(f"wrote {res.hits} hits to {res.out} (columns: {' '.join(res.columns)})")
+    say(args, f"{res.version}: {res.seconds:.1f} s")
+    say(args, f"wrote {res.hits} hits to {res.out} (columns: {' '.join(res.columns)})")
     return 0

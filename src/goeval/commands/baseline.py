@@ -6,10 +6,8 @@ import argparse
 import time
 from typing import Any
 
-from goeval.commands._common import add_ontology, comma_list, show_warnings
+from goeval.commands._common import add_ontology, comma_list, say
 
-NAME = "baseline"
-HELP = "baseline predictions: naive, blast, gotcha, diamondscore, knn-identity"
 DESCRIPTION = (
     "Make baseline predictions from training annotations (and, except for naive, a BLAST/DIAMOND "
     "hit table): scores in [0, 1], max-consistent, per namespace, written as target<TAB>term<TAB>score "
@@ -81,37 +79,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _load_training(args: argparse.Namespace, onto: Any) -> Any:
     from goeval.api import load_annotations
-    from goeval.baselines import combine_annotations
+    from goeval.report.text import describe_reading
 
-    parts = []
-    for path in args.train:
-        ann = load_annotations(path, onto)
-        d = ann.diagnostics
-        st = d.get("rows_by_term_status", {})
-        print(f"{path}: {d.get('rows_read', 0)} rows, {ann.matrix.shape[0]} proteins; alt_id remapped "
-              f"{st.get('alt_id', 0)}, obsolete replaced {st.get('replaced_by', 0)}, obsolete dropped "
-              f"{st.get('obsolete', 0)}, unknown dropped {st.get('unknown', 0)}, duplicates {d.get('duplicate_pairs', 0)}")
-        parts.append(ann)
-    train = combine_annotations(parts)
-    if len(parts) > 1:
-        print(f"training set: {train.matrix.shape[0]} proteins "
-              f"({train.diagnostics['proteins_in_several_parts']} found in more than one file)")
+    train = load_annotations(args.train, onto)
+    d = dict(train.diagnostics, n_proteins=int(train.matrix.shape[0]))
+    for part in d.get("parts", []):
+        say(args, describe_reading(f"  {part.get('source')}", part))
+    say(args, describe_reading("training set " + ", ".join(map(str, args.train)), d))
+    if d.get("proteins_in_several_parts"):
+        say(args, f"training set: {d['proteins_in_several_parts']:,} proteins found in more than one file (terms merged)")
     return train
 
 
-def _print_namespaces(diag: dict[str, Any]) -> None:
+def _print_namespaces(args: argparse.Namespace, diag: dict[str, Any]) -> None:
     from goeval.baselines import REASONS
 
     for label, d in diag["namespaces"].items():
         h = d.get("hits")
         if h is None:
-            print(f"{label}: {d['training_proteins']} training proteins, {d['terms_seen']} terms seen")
+            say(args, f"{label}: {d['training_proteins']} training proteins, {d['terms_seen']} terms seen")
             continue
         dropped = ", ".join(f"{r.replace('_', ' ')} {h[r]}" for r in REASONS)
-        print(f"{label}: {d['training_proteins']} training proteins; hits {h['rows']}: usable {h['usable']}; "
+        say(args, f"{label}: {d['training_proteins']} training proteins; hits {h['rows']}: usable {h['usable']}; "
               f"dropped: {dropped}")
         extra = f", {d['targets_with_zero_total_weight']} with zero total weight" if "targets_with_zero_total_weight" in d else ""
-        print(f"{label}: targets with usable hits {d['targets_with_usable_hits']}, with predictions "
+        say(args, f"{label}: targets with usable hits {d['targets_with_usable_hits']}, with predictions "
               f"{d['targets_with_predictions']}{extra}; {d['predictions']} scores")
 
 
@@ -130,33 +122,46 @@ def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) ->
 
     if args.max_terms is not None:
         pred = naive(onto, train, targets, args.namespaces, max_terms=args.max_terms)
-        _print_namespaces(pred.diagnostics)
+        _print_namespaces(args, pred.diagnostics)
         return _write(args, onto, pred)
     scores, per_ns = naive_scores(onto, train, args.namespaces)
-    _print_namespaces({"namespaces": per_ns})
+    _print_namespaces(args, {"namespaces": per_ns})
     from goeval.baselines.hits import unique_targets
 
     tlist, repeated = unique_targets(targets)
     if repeated:
-        print(f"targets: {repeated} repeated ids dropped")
+        say(args, f"targets: {repeated} repeated ids dropped")
     cols = np.flatnonzero(scores > 0)
     return write_naive(args.out, tlist, onto.ids[cols], scores[cols], fmt=args.format, author=args.author,
                        model=args.model, keywords=["goeval baseline naive"])
 
 
+def _check_before_work(args: argparse.Namespace) -> None:
+    """Every input exists and the output can be written, before anything is parsed."""
+    from goeval.io._files import check_input, check_output_file
+
+    check_input(args.ontology, "ontology")
+    for path in args.train:
+        check_input(path, "training annotations")
+    for path, what in ((getattr(args, "hits", None), "hits"), (args.targets, "targets")):
+        if path is not None:
+            check_input(path, what)
+    check_output_file(args.out)
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_before_work(args)
     from goeval.api import load_ontology
     from goeval.baselines import HIT_METHODS
     from goeval.io.tables import read_id_list
 
-    show_warnings()
     t0 = time.perf_counter()
     onto = load_ontology(args.ontology, args.relations)
     train = _load_training(args, onto)
     targets = None
     if args.targets is not None:
         targets = read_id_list(args.targets)
-        print(f"{args.targets}: {targets.size} targets")
+        say(args, f"{args.targets}: {targets.size} targets")
     if args.method == "naive":
         n = _run_naive(args, onto, train, targets)
     else:
@@ -164,15 +169,15 @@ def run(args: argparse.Namespace) -> int:
 
         hits = read_hits(args.hits, args.hit_columns)
         c = hits.counts
-        print(f"{args.hits}: {len(hits)} hits, {hits.queries.size} queries, {hits.ids.size} sequences"
+        say(args, f"{args.hits}: {len(hits)} hits, {hits.queries.size} queries, {hits.ids.size} sequences"
               + (f"; {c['comment_lines']} comment lines" if c.get("comment_lines") else "")
-              + (f"; header line skipped" if c.get("header_lines") else ""))
+              + ("; header line skipped" if c.get("header_lines") else ""))
         pred = HIT_METHODS[args.method](
             onto, train, hits, targets, namespaces=args.namespaces, max_evalue=args.max_evalue,
             min_identity=args.min_identity, min_coverage=args.min_coverage, max_terms=args.max_terms)
-        _print_namespaces(pred.diagnostics)
+        _print_namespaces(args, pred.diagnostics)
         if "max_terms_dropped" in pred.diagnostics:
-            print(f"--max-terms {args.max_terms}: {pred.diagnostics['max_terms_dropped']} scores dropped")
+            say(args, f"--max-terms {args.max_terms}: {pred.diagnostics['max_terms_dropped']} scores dropped")
         n = _write(args, onto, pred)
-    print(f"wrote {n} predictions to {args.out} ({time.perf_counter() - t0:.1f} s)")
+    say(args, f"wrote {n} predictions to {args.out} ({time.perf_counter() - t0:.1f} s)")
     return 0

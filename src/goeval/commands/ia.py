@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     idx = est.terms()
     write_ia(args.out, onto.ids[idx], est.values[idx])
     d = dict(ann.diagnostics, n_proteins=int(ann.matrix.shape[0]))
-    for part in d.get("files", []):
+    for part in d.get("parts", []):
         say(args, describe_reading(f"  {part.get('source')}", part))
     report_lines(args, {})
     say(args, describe_reading(", ".join(map(str, args.annotations)) if len(args.annotations) > 1 else args.annotations[0], d))

@@ -7,8 +7,6 @@ import json
 
 from goeval.commands._common import relations_arg
 
-NAME = "info"
-HELP = "summarize an ontology: terms, roots, edges, alt_ids, obsolete terms per namespace"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -269,8 +269,8 @@ def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
     if not edits:
         return text
     parts, last = [], 0
-    for start, end, replacement in edits:
-        parts += [text[last:start], replacement]
+    for begin, end, replacement in edits:
+        parts += [text[last:begin], replacement]
         last = end
     parts.append(text[last:])
     return "".join(parts)
