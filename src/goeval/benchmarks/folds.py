@@ -49,7 +49,7 @@ def assign_folds(proteins: Any, k: int, seed: int = 0) -> np.ndarray:
     Examples
     --------
     >>> assign_folds(["c", "a", "b", "a"], 2, seed=1).tolist()
-    [0, 1, 0, 1]
+    [1, 0, 0, 0]
     """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
         raise InvalidParameterError(f"The 'k' parameter of assign_folds must be an integer >= 2; got {k!r}.")

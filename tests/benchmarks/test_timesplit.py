@@ -1,0 +1,82 @@
+"""Time split: target sets by hand, the protein-binding and sequence filters, known terms."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import goeval
+from goeval.benchmarks.timesplit import evaluate_time_split, known_stats, remove_known, time_split_targets
+from goeval.evaluation import namespace_stats
+from conftest import DATA
+
+D = DATA / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def snap():
+    onto = goeval.load_ontology(D / "toy.obo")
+    return onto, goeval.load_annotations(D / "t0.tsv", onto), goeval.load_annotations(D / "t1.tsv", onto)
+
+
+def lists(split):
+    return {k: {ns: v.tolist() for ns, v in per.items()} for k, per in split.targets.items()}
+
+
+def test_targets_by_hand(snap):
+    onto, t0, t1 = snap
+    split = time_split_targets(onto, t0, t1)
+    # t0: a MF{2}; b BP{11}; c MF{4} BP{11}; d MF{3}.  t1: a MF{4} BP{12}; b MF{5515}; c MF{2} BP{12};
+    # d MF{3}; e MF{3} BP{11}; f MF{5515}; g BP{12}
+    assert lists(split) == {"NK": {"BPO": ["e", "g"], "MFO": ["e", "f"]},
+                            "LK": {"BPO": ["a"], "MFO": ["b"]},
+                            "PK": {"BPO": ["c"], "MFO": ["a"]}}  # c's MF {2} and d's {3} are not new
+    assert split.diagnostics["targets"]["NK"]["MFO"] == {"candidates": 2, "without_sequence": 0, "targets": 2}
+    f = split.truth_of("LK").to_frame()
+    assert sorted(zip(f["protein"], f["term"])) == [("a", "GO:0000012"), ("b", "GO:0005515")]
+    k = split.known.to_frame()
+    assert sorted(zip(k["protein"], k["term"])) == [("a", "GO:0000001"), ("a", "GO:0000002"),
+                                                     ("c", "GO:0000010"), ("c", "GO:0000011")]
+
+
+def test_binding_only_and_sequences(snap):
+    onto, t0, t1 = snap
+    split = time_split_targets(onto, t0, t1, drop_binding_only=True, sequences=["a", "b", "c", "e", "f"])
+    assert lists(split)["NK"] == {"BPO": ["e"], "MFO": ["e"]}  # f: binding only; g: no sequence
+    assert lists(split)["LK"] == {"BPO": ["a"], "MFO": []}  # b: binding only
+    d = split.diagnostics["targets"]
+    assert d["NK"]["MFO"] == {"candidates": 2, "without_sequence": 0, "binding_only_dropped": 1, "targets": 1}
+    assert d["NK"]["BPO"]["without_sequence"] == 1
+
+
+def test_remove_known_by_hand(snap):
+    onto, t0, t1 = snap
+    truth = goeval.Annotations.from_pairs(onto, ["a", "a"], ["GO:0000004", "GO:0000012"])
+    pred = goeval.Annotations.from_pairs(onto, ["a", "a", "a"], ["GO:0000004", "GO:0000003", "GO:0000011"],
+                                         [0.5, 0.7, 0.2])
+    known = goeval.Annotations.from_pairs(onto, ["a"], ["GO:0000002"])
+    tr, pr = remove_known(truth, {"m": pred}, known)
+    assert sorted(tr.to_frame()["term"]) == ["GO:0000004", "GO:0000010", "GO:0000011", "GO:0000012"]
+    got = dict(zip(pr["m"].to_frame()["term"], pr["m"].to_frame()["score"]))
+    # propagated, then GO:1 and GO:2 (known) removed
+    assert got == {"GO:0000004": 0.5, "GO:0000003": 0.7, "GO:0000011": 0.2, "GO:0000010": 0.2}
+    assert tr.diagnostics["known_pairs_removed"] == 2 and pr["m"].diagnostics["known_pairs_removed"] == 2
+    # without known pairs the statistics are those of namespace_stats
+    empty = goeval.Annotations.from_pairs(onto, ["zz"], ["GO:0000002"])
+    a = known_stats(onto, truth, {"m": pred}, empty, None)
+    b = namespace_stats(onto, truth, {"m": pred})
+    assert a.keys() == b.keys()
+    for key in a:
+        for name in a[key].sums:
+            np.testing.assert_allclose(a[key].sums[name], b[key].sums[name])
+
+
+def test_evaluate_time_split_runs_every_kind(snap):
+    onto, t0, t1 = snap
+    split = time_split_targets(onto, t0, t1)
+    res = evaluate_time_split(onto, t0, split, methods=["naive"], kinds=("NK", "LK", "PK"))
+    assert set(res) == {"NK", "LK", "PK"}
+    nk = {(r["namespace"], r["measure"]): r for r in res["NK"].summary_records}
+    # naive on t0 MFO (a, c, d: root 3/3, GO:2 2/3, GO:4 1/3, GO:3 1/3); NK MFO e {1, 3}, f {1, 5515}
+    # tau = 2/3: P = {1, 2}: pr (1/2 + 1/2)/2, rc (1/2 + 1/2)/2 -> F 0.5; tau = 1: P = {1}: pr 1, rc 1/2 -> 2/3
+    assert nk[("MFO", "fmax")]["value"] == pytest.approx(2 / 3) and nk[("MFO", "fmax")]["threshold"] == 1.0
