@@ -426,6 +426,9 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
     _check_ia_coverage(diag, inputs)
     methods = diag.get("methods", {})
     for name, d in methods.items():
+        if d.get("missing_end"):
+            diag.warn(f"method {name}: {d.get('source')} has CAFA header lines but no final END line; "
+                      "the file may be truncated.")
         n = sum(ns.get("proteins_with_predictions", 0) for ns in d.get("namespaces", {}).values())
         if n == 0 and "nothing_evaluated" not in diag:
             diag.warn(f"method {name}: none of its {int(d.get('n_proteins', 0)):,} proteins is a benchmark protein "

@@ -401,3 +401,12 @@ def test_retrieval_ia_without_query_weights_is_honoured_and_explicit_conflict_fa
     assert "ia" in json.dumps(diag)
     assert main([*common, "--query-weights", "uniform", "--out", str(tmp_path / "r2")]) == 2
     assert "no use with --query-weights uniform" in capsys.readouterr().err
+
+
+def test_cafa_file_without_end_warns_about_truncation(tmp_path, capsys):
+    preds = tmp_path / "cut.txt"
+    preds.write_text("AUTHOR team\nMODEL 1\nKEYWORDS homolog\nP1\tGO:0000003\t0.5\nP2\tGO:0000002\t0.4\n")
+    assert main(["evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(EVAL / "truth.tsv"),
+                 "--predictions", str(preds), "--out", str(tmp_path / "o")]) == 0
+    err = capsys.readouterr().err
+    assert "goeval: warning: method cut:" in err and "no final END line; the file may be truncated" in err

@@ -53,7 +53,7 @@ def read_bytes(path: PathLike) -> bytes:
         if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
             raise InputFormatError(path, None, f"cannot read the file: {exc.strerror}") from None
         raise InputFormatError(path, None, f"cannot decompress the file: {exc}") from None
-    if not data.strip():
+    if not data.removeprefix(b"\xef\xbb\xbf").strip():
         raise InputFormatError(path, None, "the file is empty")
     return data
 

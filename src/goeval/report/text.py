@@ -92,6 +92,8 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
         parts.append(f"{_plural(int(d['proteins_not_in_truth']), 'protein')} without truth ignored")
     if d.get("header_lines"):
         parts.append("header line skipped")
+    if d.get("space_separated_lines"):
+        parts.append(f"{_plural(int(d['space_separated_lines']), 'line')} separated by spaces instead of tabs")
     return "; ".join(parts)
 
 
