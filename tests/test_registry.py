@@ -19,8 +19,17 @@ from numpy.testing import assert_allclose, assert_array_equal
 import goeval
 from goeval.annotations import propagate
 from goeval.errors import InvalidParameterError
-from goeval.metrics import best_index, protein_curve, protein_curves
-from goeval.metrics.registry import PROTEIN_MEASURES, TERM_MEASURES, Measure, get_measure, measures, register
+from goeval.metrics import aupr_score, best_index, protein_curve, protein_curves
+from goeval.metrics.registry import (
+    PROTEIN_AGGREGATES,
+    PROTEIN_AREAS,
+    PROTEIN_MEASURES,
+    TERM_MEASURES,
+    Measure,
+    get_measure,
+    measures,
+    register,
+)
 from goeval.sweep import SweepStats, exact_thresholds, sweep
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}
@@ -80,12 +89,14 @@ def matrices(onto, truth, pred):
 
 
 def values(y_true, y_score, ia, **kw) -> dict[str, float]:
-    """Every registered protein measure from the curves of protein_curve."""
+    """Every registered protein measure (optima and areas) from the curves of protein_curve."""
     cur = protein_curve(y_true, y_score, ia=ia, **kw)
     out = {}
     for ms in PROTEIN_MEASURES:
         i = best_index(cur[ms.column], ms.direction)
         out[ms.name] = float(cur[ms.column][i]) if i >= 0 else np.nan
+    for ms in PROTEIN_AREAS:
+        out[ms.name] = aupr_score(cur[ms.recall], cur[ms.column])
     return out
 
 
@@ -102,8 +113,13 @@ NAMES = [m.name for m in PROTEIN_MEASURES]
 # The registry itself
 # =====================================================================
 def test_protein_measures_in_summary_order():
-    assert NAMES == ["fmax", "wfmax", "fmax_micro", "smin", "wsmin"]
-    assert [m.name for m in measures("protein")] == NAMES
+    # the first five are the historical summary rows, in their order
+    assert NAMES == ["fmax", "wfmax", "fmax_micro", "smin", "wsmin", "wfmax_micro", "smin_terms", "max_coverage"]
+    assert [m.name for m in PROTEIN_AREAS] == ["aupr", "waupr"]
+    assert [m.name for m in PROTEIN_AGGREGATES] == ["cafa5_score"]
+    assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "cafa5_score"]
+    assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}
+    assert {m.reduce for m in PROTEIN_AREAS} == {"area"}
     assert all(m.kind == "term" for m in TERM_MEASURES)
 
 
@@ -124,13 +140,19 @@ def test_register_refuses_a_taken_name_and_checks_fields():
         Measure("x", "f", "up", False)
     with pytest.raises(InvalidParameterError):
         Measure("x", "f", "max", False, kind="gene")
+    with pytest.raises(InvalidParameterError, match="'reduce' parameter of Measure"):
+        Measure("x", "f", "max", False, reduce="median")
 
 
 def test_every_protein_measure_names_curve_columns():
     cols = set(goeval.metrics.CURVE_COLUMNS)
+    ia_cols = set(goeval.metrics.protein.IA_COLUMNS)
     for m in PROTEIN_MEASURES:
         assert {m.column, m.precision, m.recall, m.ru, m.mi, m.coverage} <= cols, m.name
-        assert m.needs_ia == (m.column in {"wf", "s", "ws"}), m.name
+        assert m.needs_ia == (m.column in ia_cols), m.name
+    for m in PROTEIN_AREAS + PROTEIN_AGGREGATES:
+        assert {m.column, m.recall} <= cols, m.name
+        assert m.needs_ia == (m.column in ia_cols), m.name
 
 
 # =====================================================================
@@ -208,6 +230,8 @@ def test_perfect_prediction_is_optimal(seed, normalization, protein_weighting):
                protein_weighting=protein_weighting)
     for ms in PROTEIN_MEASURES:
         assert v[ms.name] == pytest.approx(1.0 if ms.direction == "max" else 0.0, abs=1e-12), ms.name
+    for ms in PROTEIN_AREAS:
+        assert v[ms.name] == pytest.approx(1.0, abs=1e-12), ms.name
 
 
 @pytest.mark.parametrize("seed", SEEDS)

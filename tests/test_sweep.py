@@ -36,10 +36,11 @@ GRID_TRAPS = (0.03, 0.06, 0.07, 0.12, 0.14, 0.24, 0.29, 0.3, 0.57, 0.58, 0.99)
 #: Curve columns of goeval and the oracle (IA-based ones last).
 PLAIN_COLUMNS = (
     "n_proteins", "n_covered", "coverage", "precision", "recall", "f",
-    "precision_micro", "recall_micro", "f_micro",
+    "precision_micro", "recall_micro", "f_micro", "tp", "fp", "fn", "ru_terms", "mi_terms", "s_terms",
 )
 IA_CURVE_COLUMNS = (
     "n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws",
+    "wprecision_micro", "wrecall_micro", "wf_micro",
 )
 
 #: measure -> (curve column, max|min, coverage, precision, recall, ru, mi) at the optimum
@@ -49,7 +50,14 @@ ORACLE_OPTIMA = {
     "fmax_micro": ("f_micro", "max", "coverage", "precision_micro", "recall_micro", "ru", "mi"),
     "smin": ("s", "min", "coverage", "precision", "recall", "ru", "mi"),
     "wsmin": ("ws", "min", "coverage_w", "wprecision", "wrecall", "wru", "wmi"),
+    "wfmax_micro": ("wf_micro", "max", "coverage_w", "wprecision_micro", "wrecall_micro", "ru", "mi"),
+    "smin_terms": ("s_terms", "min", "coverage", "precision", "recall", "ru_terms", "mi_terms"),
+    "max_coverage": ("coverage", "max", "coverage", "precision", "recall", "ru", "mi"),
 }
+#: measures that exist without IA
+PLAIN_OPTIMA = ("fmax", "fmax_micro", "smin_terms", "max_coverage")
+#: area measure -> (recall column, precision column)
+ORACLE_AREAS = {"aupr": ("recall", "precision"), "waupr": ("wrecall", "wprecision")}
 
 
 # =====================================================================
@@ -236,6 +244,14 @@ def oracle_average(rows: list[dict[str, float]], normalization: str, protein_wei
     out["precision_micro"] = tp / npred if npred else 0.0
     out["recall_micro"] = tp / ntrue if ntrue else 0.0
     out["f_micro"] = harmonic(out["precision_micro"], out["recall_micro"])
+    # term counts summed over proteins; ru/mi in terms averaged like ru/mi ('pred': covered proteins)
+    out["tp"] = tp
+    out["fp"] = sum(r["P"] - r["tp"] for r in rows)
+    out["fn"] = sum(r["T"] - r["tp"] for r in rows)
+    sel_c = cov if normalization == "pred" else rows
+    out["ru_terms"] = fmean([r["T"] - r["tp"] for r in sel_c], len(sel_c))
+    out["mi_terms"] = fmean([r["P"] - r["tp"] for r in sel_c], len(sel_c))
+    out["s_terms"] = s_k(out["ru_terms"], out["mi_terms"], k)
     out["n_covered_w"] = mw
     out["coverage_w"] = mw / n
     it_all = math.fsum(r["i_t"] for r in rows)
@@ -257,6 +273,13 @@ def oracle_average(rows: list[dict[str, float]], normalization: str, protein_wei
     out["wmi"] = fmean([r["i_t"] * r["mi"] for r in sel], w)
     out["s"] = s_k(out["ru"], out["mi"], k)
     out["ws"] = s_k(out["wru"], out["wmi"], k)
+    # pooled information: sum over T∩P / sum over P, and / sum of i(T) ('pred': proteins with sum_P ia > 0)
+    ia_tp = math.fsum(r["ia_tp"] for r in rows)
+    ia_p = math.fsum(r["ia_p"] for r in rows)
+    it_micro = it_cov if normalization == "pred" else it_all
+    out["wprecision_micro"] = ia_tp / ia_p if ia_p > 0 else 0.0
+    out["wrecall_micro"] = ia_tp / it_micro if it_micro > 0 else 0.0
+    out["wf_micro"] = harmonic(out["wprecision_micro"], out["wrecall_micro"])
     return out
 
 
@@ -344,6 +367,21 @@ def oracle_optimum(curve: dict[str, np.ndarray], measure: str) -> dict[str, floa
             "precision": curve[pr][i], "recall": curve[rc][i], "ru": curve[ru][i], "mi": curve[mi][i]}
 
 
+def oracle_area(curve: dict[str, np.ndarray], measure: str) -> float:
+    """Area under the precision-recall curve, one rectangle at a time, as CAFA-evaluator's
+    notebook: precision replaced by its running maximum over ascending thresholds, the points
+    (recall 1, precision 0) and (recall 0, precision 1) added, each step from the higher-recall
+    point to the next one taken at the envelope of the next (lower-recall) point."""
+    rc_col, pr_col = ORACLE_AREAS[measure]
+    points = [(1.0, 0.0)]
+    best = -math.inf
+    for r, p in zip(curve[rc_col], curve[pr_col]):
+        best = max(best, float(p))
+        points.append((float(r), best))
+    points.append((0.0, 1.0))
+    return math.fsum((points[i - 1][0] - points[i][0]) * points[i][1] for i in range(1, len(points)))
+
+
 def assert_curves_equal(got, want: dict[str, dict[str, np.ndarray]], method: str, with_ia: bool = True) -> None:
     """Compare a goeval curves DataFrame (one method) with the oracle."""
     sub = got[got["method"] == method]
@@ -364,18 +402,22 @@ def assert_summary_equal(summary, want: dict[str, dict[str, np.ndarray]], method
     Value, threshold (the lowest among values equal up to rounding), and
     coverage, precision, recall, ru and mi at that threshold.
     """
-    measures = list(ORACLE_OPTIMA) if with_ia else ["fmax", "fmax_micro"]
+    measures = list(ORACLE_OPTIMA) if with_ia else list(PLAIN_OPTIMA)
+    areas = list(ORACLE_AREAS) if with_ia else ["aupr"]
     sub = summary[summary["method"] == method]
     assert sorted(sub["namespace"].unique()) == sorted(want)
     for ns, curve in want.items():
         rows = sub[sub["namespace"] == ns].set_index("measure")
-        assert sorted(rows.index) == sorted(measures)
+        assert sorted(rows.index) == sorted(measures + areas)
+        for area in areas:
+            assert_allclose(float(rows.loc[area, "value"]), oracle_area(curve, area), err_msg=f"{ns} {area}", **TOL)
+            assert rows.loc[area, ["threshold", "coverage", "precision", "recall", "ru", "mi"]].isna().all()
         for measure in measures:
             exp = oracle_optimum(curve, measure)
             row = rows.loc[measure]
             assert float(row["threshold"]) == exp["threshold"], (ns, measure, float(row["threshold"]), exp)
             for key, val in exp.items():
-                if not with_ia and key in ("ru", "mi"):
+                if not with_ia and key in ("ru", "mi") and ORACLE_OPTIMA[measure][5] in IA_CURVE_COLUMNS:
                     assert np.isnan(row[key])
                     continue
                 assert_allclose(float(row[key]), val, err_msg=f"{ns} {measure} {key}", **TOL)

@@ -29,8 +29,8 @@ import numpy as np
 from goeval._csr import column_block, select_columns
 from goeval.annotations import Annotations, propagate, propagate_rows
 from goeval.errors import InvalidParameterError
-from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, best_index, protein_curves
-from goeval.metrics.registry import PROTEIN_MEASURES
+from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
+from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats, exact_thresholds, sweep
@@ -41,6 +41,8 @@ __all__ = [
     "namespace_stats",
     "summarize",
     "optimum_records",
+    "area_records",
+    "keep_top_terms",
     "SUMMARY_COLUMNS",
 ]
 
@@ -58,14 +60,21 @@ class EvaluationResult:
     curves : pandas.DataFrame
         One row per (method, namespace, threshold) with coverage > 0.
     summary : pandas.DataFrame
-        One row per (method, namespace, measure): ``fmax``, ``wfmax``,
-        ``fmax_micro``, ``smin``, ``wsmin`` with the values at the optimum.
+        One row per (method, namespace, measure): the optima of
+        :data:`~goeval.metrics.registry.PROTEIN_MEASURES` (``fmax``,
+        ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ``wfmax_micro``,
+        ``smin_terms``, ``max_coverage``) with the values at the optimum,
+        then the areas of :data:`~goeval.metrics.registry.PROTEIN_AREAS`
+        (``aupr``, ``waupr``; no threshold).
     diagnostics : dict
         Every count from reading, mapping and propagation.
     curve_columns : dict of str to ndarray
         The curves as plain arrays (what ``curves`` is built from).
     summary_records : list of dict
         The summary rows as plain records.
+    stats : dict of (method, namespace) to SweepStats, or None
+        The sufficient statistics the curves were computed from (what
+        :mod:`goeval.compat` reads to build CAFA-evaluator's columns).
 
     Notes
     -----
@@ -74,10 +83,12 @@ class EvaluationResult:
     """
 
     def __init__(self, curve_columns: dict[str, np.ndarray], summary_records: list[dict[str, Any]],
-                 diagnostics: dict[str, Any] | None = None) -> None:
+                 diagnostics: dict[str, Any] | None = None,
+                 stats: Mapping[BlockKey, SweepStats] | None = None) -> None:
         self.curve_columns = curve_columns
         self.summary_records = summary_records
         self.diagnostics = diagnostics if diagnostics is not None else {}
+        self.stats = None if stats is None else dict(stats)
         self._frames: dict[str, Any] = {}
 
     @property
@@ -193,14 +204,69 @@ def _align_method(name: str, pred: Annotations, t_index: dict[str, int]) -> tupl
     return (pm if same else pm[order]), pos[order], d
 
 
+def keep_top_terms(pred: Annotations, n: int) -> Annotations:
+    """Keep the ``n`` highest-scoring terms of each protein in each namespace.
+
+    Applied to the predictions as read (before propagation, CAFA-evaluator's
+    ``-max_terms`` order). Ties at the cut are broken by depth (the term's
+    ``generation``: an ancestor before its descendants), then by term
+    identifier, so exactly ``min(n, predicted)`` terms are kept and the
+    result does not depend on the order of the lines of the file
+    (:func:`goeval.baselines.top_terms`, the same cut).
+
+    Parameters
+    ----------
+    pred : Annotations
+        Prediction scores.
+    n : int
+        Terms kept per protein and namespace (CAFA 5: 500).
+
+    Returns
+    -------
+    Annotations
+        ``diagnostics['max_terms_dropped']`` counts the (protein, term)
+        scores removed.
+
+    Raises
+    ------
+    InvalidParameterError
+        Unless ``n`` is an integer >= 1 and ``pred`` holds scores.
+
+    Notes
+    -----
+    CAFA-evaluator 1.3.0 (``parser.pred_parser``) keeps a line while the
+    protein's row holds at most ``n`` non-zero scores, i.e. up to ``n + 1``
+    terms, the first ones of the file whatever their scores
+    (``docs/cafaeval.md``). goeval does not reproduce that.
+
+    Examples
+    --------
+    >>> import goeval
+    >>> onto = goeval.ontology_from_edges([("a", "r"), ("b", "r"), ("c", "a")])
+    >>> pred = goeval.Annotations.from_pairs(onto, ["P", "P", "P"], ["a", "b", "c"], [0.2, 0.9, 0.5])
+    >>> top = keep_top_terms(pred, 2)
+    >>> sorted(onto.ids[top.matrix.indices].tolist()), top.diagnostics["max_terms_dropped"]
+    (['b', 'c'], 1)
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InvalidParameterError(f"The 'n' parameter of keep_top_terms must be an integer >= 1; got {n!r}.")
+    if not isinstance(pred, Annotations) or not pred.is_scores:
+        raise InvalidParameterError("The 'pred' parameter of keep_top_terms must be prediction scores (Annotations).")
+    from goeval.baselines import top_terms
+
+    return top_terms(pred, int(n))
+
+
 def prepare(
     ontology: Ontology,
     truth: Annotations,
     predictions: Mapping[str, Annotations],
     targets: Any,
     diag: dict[str, Any],
+    max_terms: int | None = None,
 ) -> Prepared:
-    """Propagate the truth once and align every method's rows with it."""
+    """Propagate the truth once and align every method's rows with it
+    (after keeping each method's ``max_terms`` best terms, if given)."""
     if truth.ontology is not ontology:
         raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
     tr = truth if truth.propagated else propagate(truth)
@@ -214,6 +280,8 @@ def prepare(
     for name, pred in predictions.items():
         if pred.ontology is not ontology:
             raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
+        if max_terms is not None:
+            pred = keep_top_terms(pred, max_terms)
         pm, target_row, diag["methods"][name] = _align_method(name, pred, t_index)
         aligned[name] = (pm, target_row)
     return Prepared(ontology, tm, tr.proteins, rows_all, aligned)
@@ -338,7 +406,9 @@ def namespace_stats(
     ia : ndarray of shape (n_terms,), optional
         Information accretion (bits).
     options : EvaluationOptions, optional
-        Thresholds, propagation, roots, namespaces (defaults if None).
+        Thresholds, propagation, roots, namespaces, ``max_terms`` (the
+        best terms kept per protein and namespace before propagation,
+        :func:`keep_top_terms`) (defaults if None).
     thresholds : ndarray of float64, optional
         One common, strictly increasing threshold set used for every block
         instead of ``options.thresholds`` - e.g. the union of the distinct
@@ -365,7 +435,7 @@ def namespace_stats(
     common = _check_common_thresholds(thresholds)
     allowed = term_mask(ontology, terms_of_interest, excluded_terms, opts.exclude_roots)
     ns_list = namespace_indices(ontology, opts.namespaces)  # unknown names fail before any work
-    prepared = prepare(ontology, truth, predictions, targets, diag)
+    prepared = prepare(ontology, truth, predictions, targets, diag, getattr(opts, "max_terms", None))
     out: dict[BlockKey, SweepStats] = {}
     for blk in namespace_blocks(prepared, ns_list, allowed, opts.propagation, diag):
         md = diag["methods"][blk.method]["namespaces"][blk.label]
@@ -406,6 +476,24 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
             "ru": float(curves[ms.ru][i]) if ms.ru in curves else np.nan,
             "mi": float(curves[ms.mi][i]) if ms.mi in curves else np.nan,
         })
+    return rows
+
+
+def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
+                 valid: np.ndarray) -> list[dict[str, Any]]:
+    """Summary rows of every registered area (:data:`PROTEIN_AREAS`) present in ``curves``.
+
+    The area is taken over the ``valid`` thresholds (coverage > 0),
+    ascending (:func:`~goeval.metrics.protein.aupr_score`); the columns
+    that describe one threshold are NaN.
+    """
+    rows = []
+    for ms in PROTEIN_AREAS:
+        if ms.column not in curves or ms.recall not in curves or not valid.any():
+            continue
+        value = aupr_score(curves[ms.recall][valid], curves[ms.column][valid])
+        rows.append({"method": method, "namespace": namespace, "measure": ms.name, "value": value,
+                     **{c: np.nan for c in SUMMARY_COLUMNS[4:]}})
     return rows
 
 
@@ -455,9 +543,10 @@ def summarize(
         frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
         frames.append(frame)
         records.extend(optimum_records(name, label, cur, ok))
+        records.extend(area_records(name, label, cur, ok))
     diag = {} if diagnostics is None else diagnostics
     diag["options"] = {**opts.as_dict(), "ia": with_ia}
-    return EvaluationResult(_concat_curves(frames, with_ia), records, diag)
+    return EvaluationResult(_concat_curves(frames, with_ia), records, diag, stats)
 
 
 def evaluate_annotations(

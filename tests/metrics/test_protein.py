@@ -29,12 +29,12 @@ from test_sweep import (
 import goeval
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import CURVE_COLUMNS, best_index, f_score, protein_curves, s_distance
-from goeval.metrics.registry import PROTEIN_MEASURES
+from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES
 from goeval.ontology import ontology_from_edges
 from goeval.sweep import grid_thresholds, sweep
 
-#: Names of the protein-centric measures, in summary order.
-MEASURE_NAMES = [m.name for m in PROTEIN_MEASURES]
+#: Names of the protein-centric measures, in summary order (optima, then areas).
+MEASURE_NAMES = [m.name for m in PROTEIN_MEASURES + PROTEIN_AREAS]
 
 
 def run(case: Case, scores=None, *, with_ia: bool = True, **options):
@@ -293,8 +293,8 @@ def test_optimum_over_a_plateau_is_at_the_lowest_threshold():
     res = goeval.evaluate(onto, truth, {"m": pred}, ia=ia, thresholds=0.01)
     assert res.curves["threshold"].max() == 0.5
     summary = res.summary.set_index("measure")
-    for measure in MEASURE_NAMES:
-        assert summary.loc[measure, "threshold"] == 0.01, measure
+    for measure in PROTEIN_MEASURES:
+        assert summary.loc[measure.name, "threshold"] == 0.01, measure.name
 
 
 def test_optimum_ties_within_rounding_take_the_lowest_threshold():
@@ -472,7 +472,8 @@ def test_unit_ia_without_roots_makes_weighted_equal_unweighted(seed, thresholds)
 @pytest.mark.parametrize("thresholds", ["exact", 0.01])
 @pytest.mark.parametrize("k", [1.0, 2.0, 3.0])
 def test_perfect_prediction(seed, thresholds, k):
-    """Predicting exactly the truth (score 1) gives Fmax 1, wFmax 1, Smin 0, wSmin 0 (any k)."""
+    """Predicting exactly the truth (score 1) gives Fmax 1, wFmax 1, Smin 0, wSmin 0 (any k),
+    full coverage and areas of 1."""
     case = random_case(seed, p_zero_ia=0.0)
     roots = {t for t in case.namespace_of if not any(c == t for c, _ in case.edges)}
     case.truth = [(p, t) for p, t in case.truth if t not in roots]  # every i(T) > 0
@@ -484,5 +485,7 @@ def test_perfect_prediction(seed, thresholds, k):
         assert namespaces
         assert sorted(summary.index) == sorted((ns, m) for ns in namespaces for m in MEASURE_NAMES)
         for (ns, measure), value in summary.items():
-            assert value == pytest.approx(0.0 if measure in ("smin", "wsmin") else 1.0, abs=1e-12), (ns, measure)
-        assert (res.summary["coverage"] == 1.0).all()
+            best = 0.0 if measure in ("smin", "wsmin", "smin_terms") else 1.0
+            assert value == pytest.approx(best, abs=1e-12), (ns, measure)
+        optima = res.summary[~res.summary["measure"].isin([m.name for m in PROTEIN_AREAS])]
+        assert (optima["coverage"] == 1.0).all()

@@ -6,7 +6,7 @@ Protein-centric (Clark & Radivojac 2013), scikit-learn shaped, on sparse
 
 * :func:`fmax_score`, :func:`smin_distance`, :func:`protein_curve`;
 * from sweep statistics: :func:`protein_curves`, :func:`f_score`,
-  :func:`s_distance`, :func:`best_index`.
+  :func:`s_distance`, :func:`best_index`; from a curve: :func:`aupr_score`.
 
 Retrieval and term-centric: :func:`tap_k`, :func:`tap_curve` (TAP-k),
 :func:`ipr_auc`, :func:`ipr_curve` (BioCreative II.5 AUC iP/R),
@@ -17,7 +17,7 @@ Retrieval and term-centric: :func:`tap_k`, :func:`tap_curve` (TAP-k),
 
 The measure registry: :class:`Measure`, :func:`register`,
 :func:`get_measure`, :func:`measures`, :data:`PROTEIN_MEASURES`,
-:data:`TERM_MEASURES`.
+:data:`PROTEIN_AREAS`, :data:`PROTEIN_AGGREGATES`, :data:`TERM_MEASURES`.
 
 Names are imported on first use, so ``import goeval.metrics`` (and the
 command line) stay fast.
@@ -42,6 +42,7 @@ _EXPORTS = {
     "f_score": "goeval.metrics.protein",
     "s_distance": "goeval.metrics.protein",
     "best_index": "goeval.metrics.protein",
+    "aupr_score": "goeval.metrics.protein",
     "CURVE_COLUMNS": "goeval.metrics.protein",
     "tap_k": "goeval.metrics.tapk",
     "tap_curve": "goeval.metrics.tapk",
@@ -65,6 +66,8 @@ _EXPORTS = {
     "get_measure": "goeval.metrics.registry",
     "measures": "goeval.metrics.registry",
     "PROTEIN_MEASURES": "goeval.metrics.registry",
+    "PROTEIN_AREAS": "goeval.metrics.registry",
+    "PROTEIN_AGGREGATES": "goeval.metrics.registry",
     "TERM_MEASURES": "goeval.metrics.registry",
 }
 

@@ -31,7 +31,7 @@ from goeval.sweep import SweepStats
 
 __all__ = [
     "protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "best_index",
-    "protein_curve", "fmax_score", "smin_distance",
+    "protein_curve", "fmax_score", "smin_distance", "aupr_score",
 ]
 
 #: Columns of the curves table, in order (IA-based ones only with IA).
@@ -39,8 +39,10 @@ CURVE_COLUMNS: tuple[str, ...] = (
     "threshold", "n_proteins", "n_covered", "coverage", "precision", "recall", "f",
     "precision_micro", "recall_micro", "f_micro",
     "n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws",
+    "tp", "fp", "fn", "ru_terms", "mi_terms", "s_terms", "wprecision_micro", "wrecall_micro", "wf_micro",
 )
-IA_COLUMNS = ("n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws")
+IA_COLUMNS = ("n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws",
+              "wprecision_micro", "wrecall_micro", "wf_micro")
 
 
 def f_score(pr: np.ndarray, rc: np.ndarray) -> np.ndarray:
@@ -146,6 +148,7 @@ def protein_curves(
     out["precision_micro"] = _div(s["tp"], s["npred"])
     out["recall_micro"] = _div(s["tp"], ntrue)
     out["f_micro"] = f_score(out["precision_micro"], out["recall_micro"])
+    _term_counts(out, stats, normalization, k)
     if not with_ia:
         return out
     mw = s["covered_w"]
@@ -161,7 +164,32 @@ def protein_curves(
     out["wru"], out["wmi"] = _ru_mi(info, normalization)
     out["s"] = s_distance(out["ru"], out["mi"], k)
     out["ws"] = s_distance(out["wru"], out["wmi"], k)
+    it_true = s["it_cov_w"] if normalization == "pred" else _total(stats.it_sum)
+    out["wprecision_micro"] = _div(s["ia_tp"], s["ia_pred"])
+    out["wrecall_micro"] = _div(s["ia_tp"], it_true)
+    out["wf_micro"] = f_score(out["wprecision_micro"], out["wrecall_micro"])
     return out
+
+
+def _term_counts(out: dict[str, np.ndarray], stats: SweepStats, normalization: str, k: float) -> None:
+    """``tp``, ``fp``, ``fn`` summed over proteins, and ru, mi, S counted in terms.
+
+    ``fn`` counts the missed terms of every benchmark protein (an uncovered
+    protein misses its whole truth); ``ru_terms``/``mi_terms`` are ``fn``/``fp``
+    averaged over ``n`` (``pred``: over the covered proteins, whose missed
+    terms are ``ntrue_cov - tp``).
+    """
+    s = stats.sums
+    out["tp"] = s["tp"].copy()
+    out["fp"] = s["npred"] - s["tp"]
+    out["fn"] = _total(stats.n_true) - s["tp"]
+    if normalization == "pred":
+        out["ru_terms"] = _div(s["ntrue_cov"] - s["tp"], s["covered"])
+        out["mi_terms"] = _div(out["fp"], s["covered"])
+    else:
+        n = _total(stats.n)
+        out["ru_terms"], out["mi_terms"] = _div(out["fn"], n), _div(out["fp"], n)
+    out["s_terms"] = s_distance(out["ru_terms"], out["mi_terms"], k)
 
 
 def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12) -> int:
@@ -180,6 +208,57 @@ def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *
     tol = rtol * max(1.0, abs(best))
     near = ok & (np.abs(v - best) <= tol)
     return int(np.flatnonzero(near)[0])
+
+
+def aupr_score(recall: np.ndarray, precision: np.ndarray) -> float:
+    """Area under a protein-centric precision-recall curve (higher is better).
+
+    The interpolation of CAFA-evaluator's plotting notebook (``plot.ipynb``,
+    ``cumulate = True``, ``add_extreme_points = True``): along ascending
+    thresholds the precision is replaced by its running maximum (the
+    envelope made monotone), the points (recall 1, precision 0) and
+    (recall 0, precision 1) are added at both ends, and each recall step is
+    a rectangle whose height is the envelope at its lower-recall end.
+
+    Parameters
+    ----------
+    recall, precision : ndarray of shape (n_thresholds,)
+        A curve over ascending thresholds (the rows of ``curves.tsv`` of one
+        method and namespace: coverage > 0).
+
+    Returns
+    -------
+    float
+        NaN for an empty curve.
+
+    Notes
+    -----
+    With thresholds :math:`\\tau_1 < \\dots < \\tau_K`, :math:`r_0 = 1`,
+    :math:`\\hat p_i = \\max_{j \\le i} p_j`:
+
+    .. math::
+
+        \\mathrm{AUPR} = \\sum_{i=1}^{K} (r_{i-1} - r_i)\\,\\hat p_i + r_K \\cdot 1
+
+    (the notebook's ``(rc.diff(-1).shift(1) * pr).sum()`` on the curve with
+    its two added points). The area depends on the thresholds of the curve
+    (exact or a grid).
+
+    Examples
+    --------
+    >>> aupr_score(np.array([0.8, 0.5, 0.2]), np.array([0.4, 0.3, 0.9]))  # 0.2*0.4 + 0.3*0.4 + 0.3*0.9 + 0.2
+    0.67
+    """
+    r = np.asarray(recall, dtype=np.float64)
+    p = np.asarray(precision, dtype=np.float64)
+    if r.shape != p.shape or r.ndim != 1:
+        raise InvalidParameterError(
+            f"The 'recall' and 'precision' parameters of aupr_score must be 1-d arrays of one shape; got {r.shape} and {p.shape}.")
+    if r.size == 0:
+        return float("nan")
+    envelope = np.maximum.accumulate(p)
+    steps = np.r_[1.0, r[:-1]] - r
+    return float(np.sum(np.r_[steps * envelope, r[-1]]))
 
 
 # ---------------------------------------------------------------------

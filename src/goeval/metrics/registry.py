@@ -6,7 +6,7 @@ direction of the optimum, whether it needs information accretion, and the
 curve columns reported beside it (CR13 Table 1 layout: threshold, coverage,
 precision, recall, ru, mi). The protein-centric summary of
 :func:`goeval.evaluation.summarize` is built from :data:`PROTEIN_MEASURES`
-in order; the term-centric measures name the columns of the
+(optima) and :data:`PROTEIN_AREAS` (areas under curves) in order; the term-centric measures name the columns of the
 :func:`goeval.evaluate_terms` summary. The shape follows ir_measures
 (``register(AP, ['MAP'])``) and ranx (metrics keyed by name).
 
@@ -34,6 +34,8 @@ __all__ = [
     "get_measure",
     "measures",
     "PROTEIN_MEASURES",
+    "PROTEIN_AREAS",
+    "PROTEIN_AGGREGATES",
     "TERM_MEASURES",
 ]
 
@@ -60,8 +62,14 @@ class Measure:
     aliases : tuple of str
         Other names accepted by :func:`get_measure` (case-insensitive).
     kind : {'protein', 'term'}
-        Protein-centric (optimum over thresholds of a curve) or term-centric
+        Protein-centric (from curves over thresholds) or term-centric
         (one value per method and namespace).
+    reduce : {'optimum', 'area', 'namespace_mean'}
+        How a protein-centric measure comes from its curves: the optimum of
+        ``column`` over thresholds, the area under the ``recall`` (x) /
+        ``column`` (y) curve (:func:`goeval.metrics.protein.aupr_score`), or
+        the mean over namespaces of the optimum of ``column`` (one value per
+        method, :func:`goeval.compat.cafa5_score`).
     description : str
         One line for documentation and reports.
     """
@@ -77,6 +85,7 @@ class Measure:
     coverage: str | None = None
     aliases: tuple[str, ...] = ()
     kind: str = "protein"
+    reduce: str = "optimum"
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -87,6 +96,11 @@ class Measure:
         if self.kind not in ("protein", "term"):
             raise InvalidParameterError(
                 f"The 'kind' parameter of Measure must be one of {{'protein', 'term'}}; got {self.kind!r}."
+            )
+        if self.reduce not in ("optimum", "area", "namespace_mean"):
+            raise InvalidParameterError(
+                "The 'reduce' parameter of Measure must be one of {'optimum', 'area', 'namespace_mean'}; "
+                f"got {self.reduce!r}."
             )
 
     @property
@@ -142,7 +156,8 @@ def measures(kind: str | None = None) -> tuple[Measure, ...]:
 def _protein(name: str, column: str, direction: str, needs_ia: bool, cols: tuple[str, str, str, str, str],
              aliases: tuple[str, ...], description: str) -> Measure:
     pr, rc, ru, mi, cov = cols
-    return register(Measure(name, column, direction, needs_ia, pr, rc, ru, mi, cov, aliases, "protein", description))
+    return register(Measure(name, column, direction, needs_ia, pr, rc, ru, mi, cov, aliases, "protein",
+                            description=description))
 
 
 #: Protein-centric measures in the order of the summary table (CR13 §3.2-3.4).
@@ -158,6 +173,39 @@ PROTEIN_MEASURES: tuple[Measure, ...] = (
              "minimum over thresholds of the semantic distance S_k = (ru^k + mi^k)^(1/k), bits"),
     _protein("wsmin", "ws", "min", True, ("wprecision", "wrecall", "wru", "wmi", "coverage_w"), ("wSmin",),
              "minimum semantic distance of the i(T)-weighted remaining uncertainty and misinformation, bits"),
+    _protein("wfmax_micro", "wf_micro", "max", True,
+             ("wprecision_micro", "wrecall_micro", "ru", "mi", "coverage_w"), ("wFmax_micro",),
+             "maximum F-measure of the pooled information-weighted precision and recall"),
+    _protein("smin_terms", "s_terms", "min", False,
+             ("precision", "recall", "ru_terms", "mi_terms", "coverage"), ("Smin_terms",),
+             "minimum of S_k over remaining uncertainty and misinformation counted in terms (CAFA-evaluator's s)"),
+    _protein("max_coverage", "coverage", "max", False, ("precision", "recall", "ru", "mi", "coverage"),
+             ("cov_max", "max_cov"),
+             "largest share of benchmark proteins with a prediction (at the lowest threshold reaching it)"),
+)
+
+
+def _area(name: str, precision: str, recall: str, needs_ia: bool, aliases: tuple[str, ...],
+          description: str) -> Measure:
+    return register(Measure(name, precision, "max", needs_ia, precision, recall, aliases=aliases,
+                            kind="protein", reduce="area", description=description))
+
+
+#: Protein-centric areas: one value per method and namespace from a whole curve
+#: (:func:`goeval.metrics.protein.aupr_score` of the ``recall`` and ``column`` curves).
+PROTEIN_AREAS: tuple[Measure, ...] = (
+    _area("aupr", "precision", "recall", False, ("AUPR", "aps"),
+          "area under the precision-recall curve, precision envelope made monotone, end points added"),
+    _area("waupr", "wprecision", "wrecall", True, ("wAUPR",),
+          "area under the information-weighted precision-recall curve (as aupr)"),
+)
+
+#: Protein-centric values of a whole method (namespace ``all`` in the summary),
+#: written on request (:func:`goeval.compat.cafa5_records`).
+PROTEIN_AGGREGATES: tuple[Measure, ...] = (
+    register(Measure("cafa5_score", "wf", "max", True, "wprecision", "wrecall", aliases=("CAFA5",),
+                     kind="protein", reduce="namespace_mean",
+                     description="mean over the benchmark's namespaces of the weighted Fmax (Kaggle CAFA 5)")),
 )
 
 
