@@ -7,8 +7,11 @@ j/100 (CONVENTIONS §4). The curves are compared where cafaeval's float tau
 equals j/100 exactly, and, through cafaeval's own parsing and metric
 functions, on the exact grid j/100 as well.
 
-Column mapping (goeval <- cafaeval): cafaeval's unweighted ``ru``/``mi`` are
-term counts; the information-based ones are ``ru_w``/``mi_w``/``s_w``.
+Column mapping (goeval <- cafaeval): cafaeval's unweighted ``ru``/``mi``/``s``
+are term counts (goeval's ``ru_terms``/``mi_terms``/``s_terms``); the
+information-based ones are ``ru_w``/``mi_w``/``s_w``. cafaeval's ``tp``,
+``fp``, ``fn`` are goeval's sums over proteins divided by the number of
+benchmark proteins (``-norm pred``: by the covered ones).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from cafaeval.evaluation import cafa_eval, evaluate_prediction  # noqa: E402
 from cafaeval.parser import gt_parser, obo_parser, pred_parser  # noqa: E402
 
 import goeval  # noqa: E402
+from goeval.evaluation import keep_top_terms  # noqa: E402
 
 # cafaeval 1.3.0 calls DataFrame.set_index(inplace=True), deprecated in recent pandas
 pytestmark = pytest.mark.filterwarnings("ignore:The inplace keyword")
@@ -37,10 +41,12 @@ pytestmark = pytest.mark.filterwarnings("ignore:The inplace keyword")
 PLAIN = {
     "n_covered": "n", "coverage": "cov", "precision": "pr", "recall": "rc", "f": "f",
     "precision_micro": "pr_micro", "recall_micro": "rc_micro", "f_micro": "f_micro",
+    "ru_terms": "ru", "mi_terms": "mi", "s_terms": "s", "tp_mean": "tp", "fp_mean": "fp", "fn_mean": "fn",
 }
 WEIGHTED = {
     "n_covered_w": "n_w", "coverage_w": "cov_w", "wprecision": "pr_w", "wrecall": "rc_w", "wf": "f_w",
     "ru": "ru_w", "mi": "mi_w", "s": "s_w",
+    "wprecision_micro": "pr_micro_w", "wrecall_micro": "rc_micro_w", "wf_micro": "f_micro_w",
 }
 NAMESPACES = {"biological_process": "BPO", "molecular_function": "MFO", "cellular_component": "CCO"}
 TOL = {"rtol": 1e-9, "atol": 1e-9}
@@ -95,9 +101,16 @@ def run_cafa_exact_grid(obo, pred_dir, gt, ia=None, norm="cafa") -> pd.DataFrame
     return tidy(df[df["cov"] > 0], exact_grid=True)
 
 
-def assert_parity(curves: pd.DataFrame, cafa: pd.DataFrame, *, with_ia: bool, js=None, skip=()) -> int:
-    """Every mapped column at every common (method, namespace, threshold)."""
+def assert_parity(curves: pd.DataFrame, cafa: pd.DataFrame, *, with_ia: bool, js=None, skip=(),
+                  norm: str = "cafa") -> int:
+    """Every mapped column at every common (method, namespace, threshold).
+
+    goeval's ``tp``/``fp``/``fn`` (sums) are divided as cafaeval divides them:
+    by the benchmark proteins, or the covered ones for ``pred``.
+    """
     js = EXACT_J if js is None else js
+    den = curves["n_covered" if norm == "pred" else "n_proteins"].to_numpy(dtype=float)
+    curves = curves.assign(**{f"{c}_mean": curves[c].to_numpy() / den for c in ("tp", "fp", "fn")})
     g = curves.assign(j=np.rint(curves["threshold"].to_numpy() * 100).astype(int))
     g = g[g["j"].isin(js)]
     cols = {**PLAIN, **(WEIGHTED if with_ia else {})}
@@ -179,9 +192,10 @@ def test_example_parity_other_normalizations(example, tmp_path, norm):
     obo, preds, gt = example
     ia = write_ia(obo, gt, tmp_path / "ia.tsv")
     res = goeval.evaluate(obo, gt, [preds], ia=ia, thresholds=0.01, normalization=norm)
-    skip = ("ru", "s", "recall_micro", "f_micro") if norm == "pred" else ()
+    skip = ("ru", "s", "recall_micro", "f_micro", "ru_terms", "s_terms", "fn_mean", "wrecall_micro",
+            "wf_micro") if norm == "pred" else ()
     assert_parity(res.curves, run_cafa_exact_grid(obo, preds, gt, ia, norm), with_ia=True,
-                  js=set(range(1, 100)), skip=skip)
+                  js=set(range(1, 100)), skip=skip, norm=norm)
 
 
 # =====================================================================
@@ -244,4 +258,148 @@ def test_synthetic_parity(synthetic, norm):
     assert diag["proteins_not_in_truth"] == 10
     assert set(res.curves["namespace"]) == {"BPO", "MFO", "CCO"}
     cafa = run_cafa_eval(d / "go_synth.obo", d / "predictions", d / "ground_truth.tsv", d / "IA.txt", norm)
-    assert assert_parity(res.curves, cafa, with_ia=True) > 2 * 3 * 60
+    assert assert_parity(res.curves, cafa, with_ia=True, norm=norm) > 2 * 3 * 60
+
+
+# =====================================================================
+# (d) --max-terms: the N best scores, not the first N + 1 lines
+# =====================================================================
+MAX_TERMS_OBO = "format-version: 1.2\n" + "".join(
+    f"\n[Term]\nid: GO:000000{i}\nname: {name}\nnamespace: molecular_function\n"
+    + ("" if i == 1 else "is_a: GO:0000001 ! root\n")
+    for i, name in enumerate(["root", "a", "b", "c", "d"], start=1)
+)
+#: file order differs from score order
+MAX_TERMS_LINES = [
+    ("P1", "b", 0.10), ("P1", "c", 0.20), ("P1", "a", 0.90), ("P1", "d", 0.80),
+    ("P2", "d", 0.30), ("P2", "b", 0.95), ("P2", "c", 0.60),
+]
+TERM_ID = {"root": "GO:0000001", "a": "GO:0000002", "b": "GO:0000003", "c": "GO:0000004", "d": "GO:0000005"}
+
+
+@pytest.fixture()
+def max_terms_case(tmp_path):
+    (tmp_path / "toy.obo").write_text(MAX_TERMS_OBO)
+    (tmp_path / "truth.tsv").write_text(f"P1\t{TERM_ID['a']}\nP2\t{TERM_ID['b']}\n")
+    (tmp_path / "all").mkdir()
+    (tmp_path / "all" / "m.tsv").write_text("".join(f"{p}\t{TERM_ID[t]}\t{s}\n" for p, t, s in MAX_TERMS_LINES))
+    return tmp_path
+
+
+def test_max_terms_keeps_the_best_scores_where_cafaeval_keeps_the_first_lines(max_terms_case):
+    """cafaeval -max_terms 2 keeps a line while the protein's row holds <= 2 scores: the
+    first 3 lines of each protein, whatever their scores. goeval keeps the 2 best scores."""
+    d = max_terms_case
+    ontologies = obo_parser(str(d / "toy.obo"), ("is_a", "part_of"), None, True)
+    truth = gt_parser(str(d / "truth.tsv"), ontologies)
+    pred = pred_parser(str(d / "all" / "m.tsv"), ontologies, truth, "max", 2)["molecular_function"]
+    onto = ontologies["molecular_function"]
+    name = {onto.terms_dict[TERM_ID[t]]["index"]: t for t in "abcd"}
+    kept_cafaeval = {p: {name[j] for j in np.flatnonzero(pred.matrix[i]) if j in name} for p, i in pred.ids.items()}
+    assert kept_cafaeval == {"P1": {"b", "c", "a"}, "P2": {"d", "b", "c"}}  # N + 1 terms, in file order
+
+    g_onto = goeval.load_ontology(d / "toy.obo")
+    top = keep_top_terms(goeval.load_predictions(d / "all" / "m.tsv", g_onto), 2)
+    m = top.matrix.tocsr()
+    kept_goeval = {p: {g_onto.ids[j] for j in m.indices[m.indptr[i]:m.indptr[i + 1]]} for i, p in enumerate(top.proteins)}
+    assert kept_goeval == {"P1": {TERM_ID["a"], TERM_ID["d"]}, "P2": {TERM_ID["b"], TERM_ID["c"]}}
+    assert top.diagnostics["max_terms_dropped"] == 3
+
+
+def test_max_terms_equals_cafaeval_on_the_file_cut_to_the_best_scores(max_terms_case):
+    """goeval --max-terms 2 on the whole file = cafaeval without -max_terms on the file holding
+    only each protein's 2 best lines; cafaeval's -max_terms 2 on the whole file differs."""
+    d = max_terms_case
+    best = sorted(MAX_TERMS_LINES, key=lambda x: (x[0], -x[2]))
+    cut = [x for x in best if sum(1 for y in best if y[0] == x[0] and y[2] > x[2]) < 2]
+    (d / "cut").mkdir()
+    (d / "cut" / "m.tsv").write_text("".join(f"{p}\t{TERM_ID[t]}\t{s}\n" for p, t, s in cut))
+    res = goeval.evaluate(d / "toy.obo", d / "truth.tsv", [d / "all"], thresholds=0.01, max_terms=2)
+    on_cut = run_cafa_eval(d / "toy.obo", d / "cut", d / "truth.tsv")
+    assert assert_parity(res.curves, on_cut, with_ia=False) > 0
+    # at tau = 0.05: P1 predicts {root, a, b, c} with cafaeval (precision 1/2), {root, a, d} with
+    # goeval (2/3); P2 {root, b, c, d} (1/2) and {root, b, c} (2/3)
+    theirs = run_cafa_eval_max_terms(d / "toy.obo", d / "all", d / "truth.tsv", 2).set_index("j")
+    ours = res.curves.set_index("threshold")
+    assert theirs.loc[5, "pr"] == pytest.approx(0.5) and ours.loc[0.05, "precision"] == pytest.approx(2 / 3)
+
+
+def run_cafa_eval_max_terms(obo, pred_dir, gt, max_terms: int) -> pd.DataFrame:
+    df, _ = cafa_eval(str(obo), str(pred_dir), str(gt), max_terms=max_terms, n_cpu=1, th_step=0.01)
+    return tidy(df, exact_grid=False)
+
+
+# =====================================================================
+# (e) the CAFA 5 preset (fill, cafa, step 0.001, 500 terms, IA) on the CAFA2 MFO slice
+# =====================================================================
+CAFA_TAUS_1000 = np.arange(0.001, 1, 0.001)  # cafaeval's grid at -th_step 0.001 (170 of 999 drift)
+PRESET_COLUMNS = {**PLAIN, **WEIGHTED}
+
+
+def explain_rows(cafa: pd.DataFrame, grid: pd.DataFrame, exact: pd.DataFrame, step: int = 1000) -> dict[str, int]:
+    """Every cafaeval row equals goeval's row at the same decimal threshold (where cafaeval's
+    float tau is that decimal) and, always, goeval's exact-threshold row at the smallest
+    distinct score >= cafaeval's float tau (P(tau) only changes at scores)."""
+    cols = {k: v for k, v in PRESET_COLUMNS.items() if not k.endswith("_mean")}
+    g = grid.set_index(np.rint(grid["threshold"].to_numpy() * step).astype(int))
+    taus = exact["threshold"].to_numpy()
+    counts = {"rows": 0, "decimal": 0, "drifted": 0}
+    for _, row in cafa.iterrows():
+        tau = float(row["tau"])
+        j = int(round(tau * step))
+        k = int(np.searchsorted(taus, tau, side="left"))
+        assert k < taus.size, tau
+        for ours, theirs in cols.items():
+            np.testing.assert_allclose(exact[ours].iloc[k], row[theirs], err_msg=f"{tau!r} {ours}", **TOL)
+            if tau == j / step:
+                np.testing.assert_allclose(g.loc[j, ours], row[theirs], err_msg=f"{tau!r} {ours}", **TOL)
+        counts["rows"] += 1
+        counts["decimal" if tau == j / step else "drifted"] += 1
+    return counts
+
+
+def run_preset(**overrides):
+    return goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+                           [goeval.example_path("predictions")], ia=goeval.example_path("ia"), preset="cafa5",
+                           **overrides)
+
+
+def test_cafa5_preset_against_cafaeval_metric_code(cafa2_mfo):
+    """cafaeval's parsers (-prop fill, -max_terms 500, IA) and metric code at a sample of its own
+    float thresholds (every 10th, and 0.465..0.480 around the optimum): equal to goeval's preset
+    where the float is the decimal, and to goeval's exact-threshold curve everywhere."""
+    from goeval.compat import cafa5_score
+
+    d = cafa2_mfo
+    ontologies = obo_parser(str(d / "mfo.obo"), ("is_a", "part_of"), str(d / "ia.tsv"), True)
+    truth = gt_parser(str(d / "truth.tsv"), ontologies)
+    prediction = pred_parser(str(d / "predictions" / "BB4S_mfo_NK.tsv"), ontologies, truth, "fill", 500)
+    idx = np.unique(np.r_[np.arange(0, 999, 10), np.arange(464, 480)])
+    df = evaluate_prediction(prediction, truth, ontologies, CAFA_TAUS_1000[idx], normalization="cafa", n_cpu=1)
+    df = df[df["cov"] > 0]
+    grid, exact = run_preset(), run_preset(thresholds="exact")
+    counts = explain_rows(df, grid.curves, exact.curves)
+    assert counts["drifted"] > 10 and counts["decimal"] > 80
+    # the score: goeval's weighted Fmax on the grid is at exactly 0.473; cafaeval's "0.473"
+    # (0.47300000000000003) drops the two scores of exactly 0.473 and gives the value of the
+    # next distinct score; the true optimum (exact thresholds) is at 0.4737
+    score, per = cafa5_score(grid)
+    wf = grid.summary.set_index("measure").loc["wfmax"]
+    assert per == {"MFO": score} and float(wf["threshold"]) == 0.473 and score == pytest.approx(0.411646, abs=1e-6)
+    row = df[df["tau"] == CAFA_TAUS_1000[472]].iloc[0]
+    assert row["tau"] != 0.473 and row["f_w"] == pytest.approx(0.411680, abs=1e-6)
+    ex = exact.curves
+    np.testing.assert_allclose(ex.loc[ex["threshold"] > 0.473, "wf"].iloc[0], row["f_w"], **TOL)
+    best_exact = exact.summary.set_index("measure").loc["wfmax"]
+    assert float(best_exact["threshold"]) == 0.4737 and float(best_exact["value"]) == pytest.approx(0.411809, abs=1e-6)
+
+
+@pytest.mark.slow
+def test_cafa5_preset_against_cafaeval_command(cafa2_mfo):
+    """The whole cafa_eval run with CAFA 5's flags (999 thresholds): every row explained."""
+    d = cafa2_mfo
+    df, best = cafa_eval(str(d / "mfo.obo"), str(d / "predictions"), str(d / "truth.tsv"), ia=str(d / "ia.tsv"),
+                         norm="cafa", prop="fill", max_terms=500, th_step=0.001, n_cpu=1)
+    counts = explain_rows(df.reset_index(), run_preset().curves, run_preset(thresholds="exact").curves)
+    assert counts == {"rows": 999, "decimal": 829, "drifted": 170}
+    assert float(best["f_w"]["f_w"].iloc[0]) == pytest.approx(0.411680, abs=1e-6)
