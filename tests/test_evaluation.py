@@ -445,3 +445,54 @@ def test_common_thresholds_are_checked():
     for bad in ([0.5, 0.2], [0.0, 0.5], [[0.5]], [0.5, np.nan]):
         with pytest.raises(InvalidParameterError, match="thresholds"):
             namespace_stats(onto, truth, preds, ia, thresholds=np.array(bad))
+
+
+# =====================================================================
+# max_terms: the N best scores per protein and namespace, before propagation
+# =====================================================================
+def oracle_top(scores: dict[tuple[str, str], float], case: Case, n: int) -> dict[tuple[str, str], float]:
+    """Each protein's n best own scores per namespace; ties by depth (longest path from a root),
+    then term id."""
+    parents: dict[str, set[str]] = {}
+    for c, p in case.edges:
+        parents.setdefault(c, set()).add(p)
+
+    def depth(t: str) -> int:
+        return 1 + max((depth(p) for p in parents.get(t, ())), default=-1)
+
+    groups: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for (p, t) in scores:
+        groups.setdefault((p, case.namespace_of[t]), []).append((p, t))
+    kept = {}
+    for keys in groups.values():
+        for key in sorted(keys, key=lambda k: (-scores[k], depth(k[1]), k[1]))[:n]:
+            kept[key] = scores[key]
+    return kept
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_max_terms_equals_evaluating_the_best_scores_only(seed, n):
+    case = random_case(seed)
+    res = run_case(case, thresholds=0.01, max_terms=n)
+    want = oracle_evaluate(case, thresholds=0.01, scores=oracle_top(case.scores, case, n))
+    assert_curves_equal(res.curves, want, "m")
+    assert_summary_equal(res.summary, want, "m")
+    dropped = len(case.scores) - len(oracle_top(case.scores, case, n))
+    assert res.diagnostics["methods"]["m"]["max_terms_dropped"] == dropped
+
+
+def test_keep_top_terms_breaks_ties_by_depth_then_id():
+    from goeval.evaluation import keep_top_terms
+
+    onto = ontology_from_edges([("a", "r"), ("b", "r"), ("c", "a"), ("d", "r")])
+    pred = goeval.Annotations.from_pairs(onto, ["P"] * 4, ["c", "d", "b", "a"], [0.5, 0.5, 0.5, 0.9])
+    top = keep_top_terms(pred, 3)
+    assert sorted(onto.ids[top.matrix.indices].tolist()) == ["a", "b", "d"]  # c is deeper
+    assert keep_top_terms(pred, 10).matrix.nnz == 4
+    for bad in (0, -1, 2.5, True, None):
+        with pytest.raises(InvalidParameterError, match="'n' parameter of keep_top_terms"):
+            keep_top_terms(pred, bad)
+    truth = goeval.Annotations.from_pairs(onto, ["P"], ["a"])
+    with pytest.raises(InvalidParameterError, match="prediction scores"):
+        keep_top_terms(truth, 2)

@@ -489,3 +489,35 @@ def test_perfect_prediction(seed, thresholds, k):
             assert value == pytest.approx(best, abs=1e-12), (ns, measure)
         optima = res.summary[~res.summary["measure"].isin([m.name for m in PROTEIN_AREAS])]
         assert (optima["coverage"] == 1.0).all()
+
+
+# =====================================================================
+# aupr_score by hand
+# =====================================================================
+def test_aupr_score_by_hand():
+    """Thresholds ascending; recall 0.9, 0.6, 0.6, 0.3 and precision 0.5, 0.4, 0.7, 0.6.
+    Envelope (running maximum): 0.5, 0.5, 0.7, 0.7. Rectangles from recall 1 (the added point
+    (1, 0)) down to 0 (the added point (0, 1)), each at the envelope of its lower-recall end:
+    (1 - 0.9) 0.5 + (0.9 - 0.6) 0.5 + 0 * 0.7 + (0.6 - 0.3) 0.7 + 0.3 * 1 = 0.71."""
+    from goeval.metrics import aupr_score
+
+    rc, pr = np.array([0.9, 0.6, 0.6, 0.3]), np.array([0.5, 0.4, 0.7, 0.6])
+    assert aupr_score(rc, pr) == pytest.approx(0.71, abs=1e-15)
+    # one point: (1 - r) p + r
+    assert aupr_score(np.array([0.4]), np.array([0.5])) == pytest.approx(0.6 * 0.5 + 0.4)
+    # a perfect curve, and an empty one
+    assert aupr_score(np.array([1.0]), np.array([1.0])) == 1.0
+    assert np.isnan(aupr_score(np.zeros(0), np.zeros(0)))
+    with pytest.raises(InvalidParameterError, match="'recall' and 'precision' parameters of aupr_score"):
+        aupr_score(np.zeros(2), np.zeros(3))
+
+
+def test_aupr_in_the_summary_is_the_area_of_the_curve_rows():
+    case = random_case(2)
+    res = run(case, thresholds=0.05)
+    from goeval.metrics import aupr_score
+
+    for (ns,), cur in res.curves.groupby(["namespace"]):
+        rows = res.summary[(res.summary["namespace"] == ns)].set_index("measure")["value"]
+        assert rows["aupr"] == aupr_score(cur["recall"].to_numpy(), cur["precision"].to_numpy())
+        assert rows["waupr"] == aupr_score(cur["wrecall"].to_numpy(), cur["wprecision"].to_numpy())
