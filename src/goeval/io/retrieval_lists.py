@@ -70,6 +70,120 @@ def _fields(line: str) -> list[str]:
     return [f for f in (x.strip(_WS) for x in _SEPARATORS.split(line.strip(_WS))) if f]
 
 
+class _BlockReader:
+    """The lists read so far, as columns, and where the reader stands.
+
+    ``state`` is ``"between"`` (a query line comes next), ``"need_t"`` (the
+    T(q) line) or ``"records"``; each line is handed to the step of its state.
+    """
+
+    def __init__(self, lines: list[str], path: str | os.PathLike[str] | None) -> None:
+        self.lines = lines
+        self.path = path
+        self.ids: list[str] = []
+        self.weights: list[float] = []
+        self.n_rel: list[int] = []
+        self.offsets: list[int] = [0]
+        self.scores: list[float] = []
+        self.rel: list[bool] = []
+        self.rec_line: list[int] = []
+        self.seen: dict[str, int] = {}
+        self.state = "between"
+        self.header_no = 0
+        self.found = 0
+
+    def fail(self, no: int, problem: str) -> InputFormatError:
+        return InputFormatError(self.path, no, problem, self.lines[no - 1])
+
+    def end_block(self) -> None:
+        """Close the current block (at a blank line or the end of the text)."""
+        if self.state == "need_t":
+            raise self.fail(self.header_no, _NO_T)
+        if self.state == "records":
+            self.offsets.append(len(self.scores))
+        self.state = "between"
+
+    def query_line(self, no: int, fields: list[str]) -> None:
+        """``query_id [weight]``: opens a block."""
+        if len(fields) > 2:
+            raise self.fail(no, "a query line holds 'query_id [weight]' (at most 2 fields)")
+        weight = 1.0
+        if len(fields) == 2:
+            try:
+                weight = float(fields[1])
+            except ValueError:
+                weight = math.nan
+            if not (math.isfinite(weight) and weight > 0):
+                raise self.fail(no, "the weight after the query id must be a positive number")
+        if fields[0] in self.seen:
+            first = self.seen[fields[0]]
+            raise self.fail(no, f"query id {fields[0]!r} already used on line {first}; ids must be unique")
+        self.seen[fields[0]] = no
+        self.ids.append(fields[0])
+        self.weights.append(weight)
+        self.header_no, self.state = no, "need_t"
+
+    def count_line(self, no: int, fields: list[str]) -> None:
+        """T(q), the number of relevant records, after the query line."""
+        if len(fields) != 1 or not fields[0].isdigit():
+            what = "a record line" if len(fields) >= 2 else "not a non-negative integer"
+            raise self.fail(no, f"expected T(q), the number of relevant records, after the query line; got {what}")
+        self.n_rel.append(int(fields[0]))
+        self.found, self.state = 0, "records"
+
+    def record_line(self, no: int, fields: list[str]) -> None:
+        """``0|1<TAB>score``: one record of the current list."""
+        if len(fields) < 2:
+            raise self.fail(no, "a record line holds 'relevance<TAB>score'")
+        if fields[0] not in ("0", "1"):
+            raise self.fail(no, "relevance (column 1) must be 0 or 1")
+        try:
+            score = float(fields[1])
+        except ValueError:
+            score = math.nan
+        if not math.isfinite(score):
+            raise self.fail(no, "score (column 2) must be a finite number")
+        if fields[0] == "1":
+            self.found += 1
+            if self.found > self.n_rel[-1]:
+                raise self.fail(no, f"more relevant records than T(q) = {self.n_rel[-1]} (line {self.header_no + 1}); "
+                                "T(q) must count every relevant record")
+        self.scores.append(score)
+        self.rel.append(fields[0] == "1")
+        self.rec_line.append(no)
+
+
+def _read_blocks(lines: list[str], path: str | os.PathLike[str] | None) -> _BlockReader:
+    """Read every block, checking each line; at least one list is required."""
+    reader = _BlockReader(lines, path)
+    step = {"between": reader.query_line, "need_t": reader.count_line, "records": reader.record_line}
+    for no, line in enumerate(lines, start=1):
+        fields = _fields(line)
+        if fields:
+            step[reader.state](no, fields)
+        else:
+            reader.end_block()
+    reader.end_block()
+    if not reader.ids:
+        raise InputFormatError(path, None, "no retrieval list found; expected blocks of 'query_id', T(q), records")
+    return reader
+
+
+def _check_ranked(reader: _BlockReader, s: np.ndarray, off: np.ndarray, higher_is_better: bool) -> None:
+    """Raise at the first record better than the record before it in its list."""
+    seg = np.repeat(np.arange(len(reader.ids)), np.diff(off))
+    same = seg[1:] == seg[:-1]
+    g = s if higher_is_better else -s
+    bad = np.flatnonzero(same & (g[1:] > g[:-1]))
+    if bad.size:
+        no = reader.rec_line[bad[0] + 1]
+        if higher_is_better:
+            hint = "scores must not increase down a list (for E-values, which ascend, use --evalue)"
+        else:
+            hint = "E-values must not decrease down a list (drop --evalue for scores, which descend)"
+        raise reader.fail(no, f"list {reader.ids[seg[bad[0]]]!r} is not ranked best-first: {hint}")
+
+
 def parse_retrieval_lists(
     text: str, *, path: str | os.PathLike[str] | None = None, higher_is_better: bool = True
 ) -> RetrievalLists:
@@ -80,97 +194,15 @@ def parse_retrieval_lists(
     spaces and tabs, with a byte-order mark stripped like a space.
     """
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
-    ids: list[str] = []
-    weights: list[float] = []
-    n_rel: list[int] = []
-    offsets: list[int] = [0]
-    scores: list[float] = []
-    rel: list[bool] = []
-    rec_line: list[int] = []
-    seen: dict[str, int] = {}
-    state = "between"  # "between" | "need_t" | "records"
-    header_no = 0
-    found = 0
-
-    def fail(no: int, problem: str) -> InputFormatError:
-        return InputFormatError(path, no, problem, lines[no - 1])
-
-    for no, line in enumerate(lines, start=1):
-        fields = _fields(line)
-        if not fields:
-            if state == "need_t":
-                raise fail(header_no, _NO_T)
-            if state == "records":
-                offsets.append(len(scores))
-            state = "between"
-            continue
-        if state == "between":
-            if len(fields) > 2:
-                raise fail(no, "a query line holds 'query_id [weight]' (at most 2 fields)")
-            weight = 1.0
-            if len(fields) == 2:
-                try:
-                    weight = float(fields[1])
-                except ValueError:
-                    weight = math.nan
-                if not (math.isfinite(weight) and weight > 0):
-                    raise fail(no, "the weight after the query id must be a positive number")
-            if fields[0] in seen:
-                raise fail(no, f"query id {fields[0]!r} already used on line {seen[fields[0]]}; ids must be unique")
-            seen[fields[0]] = no
-            ids.append(fields[0])
-            weights.append(weight)
-            header_no, state = no, "need_t"
-        elif state == "need_t":
-            if len(fields) != 1 or not fields[0].isdigit():
-                what = "a record line" if len(fields) >= 2 else "not a non-negative integer"
-                raise fail(no, f"expected T(q), the number of relevant records, after the query line; got {what}")
-            n_rel.append(int(fields[0]))
-            found, state = 0, "records"
-        else:
-            if len(fields) < 2:
-                raise fail(no, "a record line holds 'relevance<TAB>score'")
-            if fields[0] not in ("0", "1"):
-                raise fail(no, "relevance (column 1) must be 0 or 1")
-            try:
-                score = float(fields[1])
-            except ValueError:
-                score = math.nan
-            if not math.isfinite(score):
-                raise fail(no, "score (column 2) must be a finite number")
-            if fields[0] == "1":
-                found += 1
-                if found > n_rel[-1]:
-                    raise fail(no, f"more relevant records than T(q) = {n_rel[-1]} (line {header_no + 1}); "
-                               "T(q) must count every relevant record")
-            scores.append(score)
-            rel.append(fields[0] == "1")
-            rec_line.append(no)
-    if state == "need_t":
-        raise fail(header_no, _NO_T)
-    if state == "records":
-        offsets.append(len(scores))
-    if not ids:
-        raise InputFormatError(path, None, "no retrieval list found; expected blocks of 'query_id', T(q), records")
-
-    s = np.array(scores, dtype=np.float64)
-    off = np.array(offsets, dtype=np.int64)
-    seg = np.repeat(np.arange(len(ids)), np.diff(off))
-    same = seg[1:] == seg[:-1]
-    g = s if higher_is_better else -s
-    bad = np.flatnonzero(same & (g[1:] > g[:-1]))
-    if bad.size:
-        no = rec_line[bad[0] + 1]
-        if higher_is_better:
-            hint = "scores must not increase down a list (for E-values, which ascend, use --evalue)"
-        else:
-            hint = "E-values must not decrease down a list (drop --evalue for scores, which descend)"
-        raise fail(no, f"list {ids[seg[bad[0]]]!r} is not ranked best-first: {hint}")
+    reader = _read_blocks(lines, path)
+    s = np.array(reader.scores, dtype=np.float64)
+    off = np.array(reader.offsets, dtype=np.int64)
+    _check_ranked(reader, s, off, higher_is_better)
     return RetrievalLists(
-        ids=tuple(ids),
-        n_relevant=np.array(n_rel, dtype=np.int64),
-        weights=np.array(weights, dtype=np.float64),
+        ids=tuple(reader.ids),
+        n_relevant=np.array(reader.n_rel, dtype=np.int64),
+        weights=np.array(reader.weights, dtype=np.float64),
         offsets=off,
         scores=s,
-        relevance=np.array(rel, dtype=bool),
+        relevance=np.array(reader.rel, dtype=bool),
     )
