@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from goeval.errors import GoevalError, GoevalWarning, InvalidParameterError, check_choice
-from goeval.lists import RetrievalList, RetrievalLists
+from goeval.lists import Ranked, RetrievalList, RetrievalLists
 
 __all__ = [
     "InsufficientErrorsError",
@@ -176,6 +176,94 @@ def _median_fp(fp: NDArray[np.int64], w: NDArray[np.float64], quantile: float) -
     return int(fp[order][i]) if i is not None else 0
 
 
+def _check_tap_k_options(
+    k: int | None, quantile: float, threshold: float | None, insufficient: str, zero_relevant: str
+) -> None:
+    """Raise :class:`InvalidParameterError` for an option of :func:`tap_k` outside its domain."""
+    func = "tap_k"
+    check_choice(insufficient, "insufficient", func, ("lowest", "error", "pad"))
+    check_choice(zero_relevant, "zero_relevant", func, ("paper", "perl", "skip"))
+    if not (isinstance(quantile, (int, float)) and 0.0 < quantile <= 1.0):
+        raise InvalidParameterError(f"The 'quantile' parameter of {func} must be in (0, 1]; got {quantile!r}.")
+    if threshold is None:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise InvalidParameterError(f"The 'k' parameter of {func} must be an integer >= 1; got {k!r}.")
+    elif not np.isfinite(threshold):
+        raise InvalidParameterError(f"The 'threshold' parameter of {func} must be a finite number; got {threshold!r}.")
+
+
+def _error_cutoff(
+    r: Ranked, w: NDArray[np.float64], k: int, quantile: float, insufficient: str
+) -> tuple[float | None, bool]:
+    """The cutoff E_k in goodness units (``None``: no cutoff), and whether the fallback was used.
+
+    The k-th-error goodness of each list that has one, sorted best-first and
+    walked to ``quantile`` of the total weight; without enough such lists,
+    the ``insufficient`` policy applies.
+    """
+    kth = (~r.rel) & (r.pos + 1 - r.crel == k)
+    q_k, g_k = r.seg[kth], r.g[kth]
+    order = np.argsort(-g_k, kind="stable")
+    i = _walk_quantile(w[q_k[order]], quantile * w.sum())
+    if i is not None:
+        return float(g_k[order][i]), False
+    if insufficient == "error":
+        raise InsufficientErrorsError(
+            f"Fewer than {quantile} of the retrieval lists have {k} errors. "
+            "Choose a smaller k, or the 'lowest' policy for insufficient lists "
+            "(cutoff at the worst score) or 'pad' (no cutoff)."
+        )
+    return (None if insufficient == "pad" or r.g.size == 0 else float(r.g.min())), True
+
+
+def _apcp_at(
+    lists: RetrievalLists, r: Ranked, g0: float | None, *, terminal: bool
+) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """APCP of every list with the cutoff at goodness ``g0`` (inclusive; ``None``: every record).
+
+    Returns the APCP (eq. (1), with the terminal term ``p_n`` when
+    ``terminal``), the records inside the cutoff and the errors among them.
+    """
+    n_q = len(lists)
+    inside = np.ones(r.g.size, dtype=bool) if g0 is None else r.g >= g0
+    n_in = np.bincount(r.seg[inside], minlength=n_q)
+    hits = inside & r.rel
+    summed = np.bincount(r.seg[hits], weights=r.prec[hits], minlength=n_q)
+    has = n_in > 0
+    last = lists.offsets[:-1][has] + n_in[has] - 1
+    crel_last = np.zeros(n_q, dtype=np.int64)
+    crel_last[has] = r.crel[last]
+    if terminal:
+        term = np.zeros(n_q)
+        term[has] = r.prec[last]
+        summed = summed + term
+    apcp = summed / (lists.n_relevant + 1)
+    return apcp, n_in, n_in - crel_last
+
+
+def _apply_zero_relevant(
+    apcp: NDArray[np.float64], n_in: NDArray[np.int64], zero: NDArray[np.bool_], zero_relevant: str
+) -> NDArray[np.bool_]:
+    """Apply the T(q) = 0 policy to ``apcp`` in place; return the queries entering the mean."""
+    included = np.ones(apcp.size, dtype=bool)
+    if zero_relevant == "perl":
+        apcp[zero] = 1.0 / (n_in[zero] + 1)
+    elif zero_relevant == "skip":
+        included = ~zero
+        apcp[zero] = np.nan
+    return included
+
+
+def _weighted_tap(w: NDArray[np.float64], apcp: NDArray[np.float64], included: NDArray[np.bool_]) -> float:
+    """Weighted mean APCP of the included queries; NaN with a warning when they weigh nothing."""
+    w_in = w[included]
+    if w_in.sum() > 0:
+        return float(np.dot(w_in, apcp[included]) / w_in.sum())
+    warnings.warn("TAP-k is undefined: no query with positive weight is included; returning NaN.",
+                  GoevalWarning, stacklevel=3)
+    return float("nan")
+
+
 def tap_k(
     lists: RetrievalLists | Iterable[RetrievalList],
     k: int | None,
@@ -262,74 +350,21 @@ def tap_k(
     """
     func = "tap_k"
     lists = as_retrieval_lists(lists)
-    check_choice(insufficient, "insufficient", func, ("lowest", "error", "pad"))
-    check_choice(zero_relevant, "zero_relevant", func, ("paper", "perl", "skip"))
-    if not (isinstance(quantile, (int, float)) and 0.0 < quantile <= 1.0):
-        raise InvalidParameterError(f"The 'quantile' parameter of {func} must be in (0, 1]; got {quantile!r}.")
-    if threshold is None:
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise InvalidParameterError(f"The 'k' parameter of {func} must be an integer >= 1; got {k!r}.")
-    elif not np.isfinite(threshold):
-        raise InvalidParameterError(f"The 'threshold' parameter of {func} must be a finite number; got {threshold!r}.")
+    _check_tap_k_options(k, quantile, threshold, insufficient, zero_relevant)
     w = _weights(lists, weights, func)
-    n_q = len(lists)
     r = lists.ranked(higher_is_better)
     sign = 1.0 if higher_is_better else -1.0
-
-    fallback = False
     g0: float | None
     if threshold is not None:
-        g0 = sign * float(threshold)
+        g0, fallback = sign * float(threshold), False
     else:
-        kth = (~r.rel) & (r.pos + 1 - r.crel == k)
-        q_k, g_k = r.seg[kth], r.g[kth]
-        order = np.argsort(-g_k, kind="stable")
-        i = _walk_quantile(w[q_k[order]], quantile * w.sum())
-        if i is not None:
-            g0 = float(g_k[order][i])
-        else:
-            fallback = True
-            if insufficient == "error":
-                raise InsufficientErrorsError(
-                    f"Fewer than {quantile} of the retrieval lists have {k} errors. "
-                    "Choose a smaller k, or the 'lowest' policy for insufficient lists "
-                    "(cutoff at the worst score) or 'pad' (no cutoff)."
-                )
-            g0 = None if insufficient == "pad" or r.g.size == 0 else float(r.g.min())
-
-    inside = np.ones(r.g.size, dtype=bool) if g0 is None else r.g >= g0
-    n_in = np.bincount(r.seg[inside], minlength=n_q)
-    hits = inside & r.rel
-    summed = np.bincount(r.seg[hits], weights=r.prec[hits], minlength=n_q)
-    has = n_in > 0
-    last = lists.offsets[:-1][has] + n_in[has] - 1
-    crel_last = np.zeros(n_q, dtype=np.int64)
-    crel_last[has] = r.crel[last]
-    if not (insufficient == "pad" and fallback):
-        terminal = np.zeros(n_q)
-        terminal[has] = r.prec[last]
-        summed = summed + terminal
-    apcp = summed / (lists.n_relevant + 1)
-
-    zero = lists.n_relevant == 0
-    included = np.ones(n_q, dtype=bool)
-    if zero_relevant == "perl":
-        apcp[zero] = 1.0 / (n_in[zero] + 1)
-    elif zero_relevant == "skip":
-        included = ~zero
-        apcp[zero] = np.nan
-    fp = n_in - crel_last
-    w_in = w[included]
-    if w_in.sum() > 0:
-        tap = float(np.dot(w_in, apcp[included]) / w_in.sum())
-    else:
-        warnings.warn("TAP-k is undefined: no query with positive weight is included; returning NaN.",
-                      GoevalWarning, stacklevel=2)
-        tap = float("nan")
+        g0, fallback = _error_cutoff(r, w, k, quantile, insufficient)
+    apcp, n_in, fp = _apcp_at(lists, r, g0, terminal=not (insufficient == "pad" and fallback))
+    included = _apply_zero_relevant(apcp, n_in, lists.n_relevant == 0, zero_relevant)
     return TapkResult(
         k=None if k is None else int(k),
         cutoff=None if g0 is None else sign * g0,
-        tap=tap,
+        tap=_weighted_tap(w, apcp, included),
         apcp=apcp,
         fp_at_cutoff=fp,
         n_within=n_in,
