@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from goeval.errors import InputFormatError, InvalidParameterError
+from goeval.errors import GoevalError, InputFormatError, InvalidParameterError
 from goeval.io import _background as bg
 from goeval.io._background import cancel_all, live_children, should_fork, start
 
@@ -56,7 +56,8 @@ def test_result_travels_through_shared_memory_read_only():
     np.testing.assert_array_equal(out["scores"], np.linspace(0, 1, 100_000))
     assert out["names"].tolist() == ["a", "b"] and out["n"] == 100_000
     assert not out["scores"].flags.writeable
-    assert job.result() is out  # cached
+    with pytest.raises(GoevalError, match="already taken"):  # handed over, not kept alive here
+        job.result()
 
 
 def test_child_exception_is_reraised_with_its_line():
@@ -94,7 +95,7 @@ def test_not_forked_runs_lazily_in_process():
     calls = []
     job = start(lambda: calls.append(1) or 7, name="test", fork=False)
     assert not job.forked and calls == []
-    assert job.result() == 7 and job.result() == 7 and calls == [1]
+    assert job.result() == 7 and calls == [1]
 
 
 def test_no_descriptor_or_file_left_behind(tmp_path):

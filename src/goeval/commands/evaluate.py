@@ -78,7 +78,6 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     opts, found = _check_before_work(args, ontology, truth)
     # While this process is still small, start the first prediction file's read and
     # the ontology's parse (forked children for large inputs); then import the rest.
-    from goeval.io.obo import start_read_obo
     from goeval.io.tables import start_read_predictions
 
     files: dict = dict(found.files)
@@ -88,6 +87,8 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
         if first is not None:
             files[first] = start_read_predictions(files[first])
             started.append(files[first])
+        from goeval.io.obo import start_read_obo  # after the fork: the reader child stays smaller
+
         pending = start_read_obo(ontology)
         started.append(pending)
         return _evaluate_and_write(args, opts, pending, truth, files, found, t0)

@@ -13,8 +13,8 @@ run:
 * the child closes the parent's end of its own socket and of every other
   child's, so no process holds a pipe it does not use;
 * the result travels back pickled (protocol 5), with every large numpy
-  array out of band in one anonymous memory file (``memfd_create``): the
-  parent maps it read-only, and nothing is ever written to the file system,
+  array out of band in an anonymous memory file of its own
+  (``memfd_create``): the parent maps it read-only, and nothing is ever written to the file system,
   so a failed, interrupted or killed run cannot leave a file behind;
 * :meth:`Background.result` and :meth:`Background.cancel` reap the child;
   :func:`cancel_all` (called by the command line before it exits, and at
@@ -43,8 +43,8 @@ from goeval.errors import GoevalError, InvalidParameterError
 __all__ = ["Background", "start", "should_fork", "fork_mode", "cancel_all", "live_children"]
 
 _MODES = ("auto", "always", "never")
-_HEADER = struct.Struct("!QQ")  # length of the pickled metadata, total out-of-band bytes
-_ALIGN = 64
+_HEADER = struct.Struct("!QQ")  # length of the pickled metadata, number of out-of-band buffers
+_MAX_FDS = 200  # descriptors in one message (the kernel allows about 250)
 _LIVE: dict[int, "Background"] = {}
 
 
@@ -87,10 +87,10 @@ atexit.register(cancel_all)
 class Background:
     """A call ``fn(*args)`` running in a forked child (or deferred in-process).
 
-    Use :func:`start` to create one. ``result()`` returns the value (numpy
-    arrays in it are read-only views of shared memory), re-raising the
-    child's exception; ``cancel()`` stops the child. Both reap it, and both
-    may be called any number of times.
+    Use :func:`start` to create one. ``result()`` returns the value once
+    (numpy arrays in it are read-only views of shared memory), re-raising
+    the child's exception; ``cancel()`` stops the child and may be called
+    any number of times. Both reap the child.
     """
 
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], name: str) -> None:
@@ -99,7 +99,6 @@ class Background:
         self._pid: int | None = None
         self._sock: socket.socket | None = None
         self._done = False
-        self._value: Any = None
         self.forked = False  #: True when a child process was started for this call
 
     def _fork(self) -> None:
@@ -121,11 +120,13 @@ class Background:
     def result(self) -> Any:
         """The value of the call; re-raises its exception.
 
-        If the child died without answering (killed, out of memory), the
-        call is made again in this process.
+        The value is handed over, not kept: a second call is an error, so
+        that large arrays live only as long as the caller holds them. If the
+        child died without answering (killed, out of memory), the call is
+        made again in this process.
         """
         if self._done:
-            return self._value
+            raise GoevalError(f"the result of the {self.name} was already taken")
         try:
             if self._sock is None:
                 value = self._fn(*self._args)
@@ -134,7 +135,7 @@ class Background:
         except BaseException:
             self.cancel()
             raise
-        self._value, self._done = value, True
+        self._done = True
         self._fn, self._args = None, ()  # type: ignore[assignment]
         return value
 
@@ -240,27 +241,35 @@ def _child_main(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ..
 
 
 def _send_message(sock: socket.socket, message: tuple[str, Any]) -> None:  # pragma: no cover - child side
+    """Send ``message``: pickled metadata on the socket, each large buffer in its own memory file.
+
+    One memory file per buffer lets the parent release each array on its
+    own (a view kept alive on one array does not pin the others).
+    """
     buffers: list[pickle.PickleBuffer] = []
     meta = pickle.dumps(message, protocol=5, buffer_callback=buffers.append)
+    if len(buffers) > _MAX_FDS:  # too many descriptors for one message: everything in band
+        meta, buffers = pickle.dumps(message, protocol=5), []
     views = [b.raw() for b in buffers]
-    offsets, total = [], 0
-    for v in views:
-        total = -(-total // _ALIGN) * _ALIGN
-        offsets.append((total, v.nbytes))
-        total += v.nbytes
-    meta = pickle.dumps((offsets, meta), protocol=5)
-    fds: list[int] = []
-    if total:
-        fd = os.memfd_create("goeval-background", os.MFD_CLOEXEC)
-        os.ftruncate(fd, total)
-        with mmap.mmap(fd, total) as mm:
-            for (off, size), v in zip(offsets, views):
-                mm[off : off + size] = v
-        fds.append(fd)
-    socket.send_fds(sock, [_HEADER.pack(len(meta), total)], fds)
-    for fd in fds:
-        os.close(fd)
+    fds = []
+    try:
+        for v in views:
+            fd = os.memfd_create("goeval-background", os.MFD_CLOEXEC)
+            fds.append(fd)
+            os.ftruncate(fd, v.nbytes)
+            _write_at(fd, v.cast("B"), 0)  # written, not mapped: the pages never count in this child's RSS
+        meta = pickle.dumps(([v.nbytes for v in views], meta), protocol=5)
+        socket.send_fds(sock, [_HEADER.pack(len(meta), len(views))], fds)
+    finally:
+        for fd in fds:
+            os.close(fd)
     sock.sendall(meta)
+
+
+def _write_at(fd: int, data: memoryview, offset: int) -> None:  # pragma: no cover - child side
+    while data.nbytes:
+        n = os.pwrite(fd, data[: 1 << 30], offset)
+        data, offset = data[n:], offset + n
 
 
 # ----------------------------------------------------------------- parent side
@@ -277,21 +286,19 @@ def _recv_exact(sock: socket.socket, n: int, head: bytes = b"") -> bytes | None:
 
 def _recv_message(sock: socket.socket) -> tuple[str, Any] | None:
     """The child's message, or None when it closed the socket without one."""
-    data, fds, _flags, _addr = socket.recv_fds(sock, _HEADER.size, 1)
+    data, fds, _flags, _addr = socket.recv_fds(sock, _HEADER.size, _MAX_FDS)
     try:
         head = _recv_exact(sock, _HEADER.size, data) if data else None
         if head is None:
             return None
-        meta_len, total = _HEADER.unpack(head)
+        meta_len, n_buffers = _HEADER.unpack(head)
         meta = _recv_exact(sock, meta_len)
-        if meta is None or (total and not fds):
+        if meta is None or len(fds) != n_buffers:
             return None
-        offsets, inner = pickle.loads(meta)
-        mm = mmap.mmap(fds[0], total, access=mmap.ACCESS_READ) if total else None
+        sizes, inner = pickle.loads(meta)
+        buffers = [memoryview(mmap.mmap(fd, size, access=mmap.ACCESS_READ)) if size else memoryview(b"")
+                   for fd, size in zip(fds, sizes)]
     finally:
         for fd in fds:
             os.close(fd)
-    if mm is None:
-        return pickle.loads(inner)
-    view = memoryview(mm)
-    return pickle.loads(inner, buffers=[view[off : off + size] for off, size in offsets])
+    return pickle.loads(inner, buffers=buffers)

@@ -371,6 +371,7 @@ class PendingOntology:
         if self._value is None:
             try:
                 self._value = self._finish()
+                self._finish = None  # let go of the checked lines (tens of MB for GO)
             finally:
                 self.cancel()
         return self._value
