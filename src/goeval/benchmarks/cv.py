@@ -296,13 +296,13 @@ def _block_stats(s: _Setup, method: str, b: _Block, ia: np.ndarray, taus: np.nda
         return None
     opts = EvaluationOptions.resolve(s.options, namespaces=(b.label,))
     if b.pred is None:
-        parts = []
+        acc = None
         for rows, pred in _naive_chunks(b, s.ontology, float(taus[0])):
             truth = Annotations(pred.proteins, s.truth.matrix[rows], s.ontology, True, {})
             st = _stats_or_empty(s, method, b.label, truth, pred, ia, opts, taus, diag)
             if st is not None:
-                parts.append(st)
-        return SweepStats.combine(parts) if parts else None
+                acc = st if acc is None else acc.__iadd__(st)
+        return acc
     truth = _subset(s.truth, b.proteins)
     return _stats_or_empty(s, method, b.label, truth, b.pred, ia, opts, taus, diag)
 
@@ -379,7 +379,7 @@ def _thresholds(s: _Setup, blocks: dict[str, list[_Block]]) -> dict[tuple[str, s
 def _pooled_stats(s: _Setup, blocks: dict[str, list[_Block]], ia: dict[int, np.ndarray],
                   taus: dict[tuple[str, str], np.ndarray], diag: Diagnostics) -> dict[tuple[str, str], SweepStats]:
     """Per-fold statistics added, keys in namespace order then method order."""
-    parts: dict[tuple[str, str], list[SweepStats]] = {}
+    total: dict[tuple[str, str], SweepStats] = {}  # running sums: exact threshold sets can be millions long
     for m in s.methods:
         for b in blocks[m]:
             t = taus[(m, b.label)]
@@ -387,10 +387,13 @@ def _pooled_stats(s: _Setup, blocks: dict[str, list[_Block]], ia: dict[int, np.n
                 continue
             md = diag["methods"].setdefault(m, {}).setdefault(b.label, {})
             st = _block_stats(s, m, b, ia[b.fold], t, md)
-            if st is not None:
-                parts.setdefault((m, b.label), []).append(st)
-    return {(m, label): SweepStats.combine(parts[(m, label)]) for label in s.labels for m in s.methods
-            if (m, label) in parts}
+            if st is None:
+                continue
+            if (m, b.label) in total:
+                total[(m, b.label)] += st
+            else:
+                total[(m, b.label)] = st
+    return {(m, label): total[(m, label)] for label in s.labels for m in s.methods if (m, label) in total}
 
 
 def cross_validate(
