@@ -216,6 +216,111 @@ def _nanmean(a: NDArray[np.float64]) -> float:
     return float(a[ok].mean()) if ok.any() else float("nan")
 
 
+def _check_term_centric_inputs(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix,
+                                min_positives: int) -> None:
+    if isinstance(min_positives, bool) or not isinstance(min_positives, (int, np.integer)) or min_positives < 1:
+        raise InvalidParameterError(
+            f"The 'min_positives' parameter of term_centric_scores must be an integer >= 1; got {min_positives!r}."
+        )
+    if truth.shape != scores.shape:
+        raise InvalidParameterError(
+            f"truth and scores must have the same shape; got {truth.shape} and {scores.shape}."
+        )
+
+
+def _selected_terms(
+    truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix, min_positives: int
+) -> tuple[sp.csc_array, sp.csc_array, NDArray[np.int64], NDArray[np.int64]]:
+    """The terms with at least ``min_positives`` truth proteins.
+
+    Returns their truth and score columns (CSC, no duplicates or stored
+    zeros, sorted indices), their column indices and their positives.
+    """
+    t = sp.csc_array(truth, dtype=bool)
+    t.sum_duplicates()
+    t.eliminate_zeros()
+    npos_all = np.diff(t.indptr)
+    sel = np.flatnonzero(npos_all >= min_positives)
+    t = t[:, sel]
+    t.sort_indices()
+    s = sp.csc_array(scores, dtype=np.float64)[:, sel]
+    s.sum_duplicates()
+    s.eliminate_zeros()
+    s.sort_indices()
+    if np.isnan(s.data).any():
+        raise InvalidParameterError("scores must not contain NaN.")
+    return t, s, sel, npos_all[sel].astype(np.int64)
+
+
+def _positive_flags(t: sp.csc_array, s: sp.csc_array, n_prot: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Column of each stored score, and 1 where its protein is a positive of that term (else 0)."""
+    m = t.shape[1]
+    tcol = np.repeat(np.arange(m, dtype=np.int64), np.diff(t.indptr))
+    scol = np.repeat(np.arange(m, dtype=np.int64), np.diff(s.indptr))
+    tkeys = tcol * n_prot + t.indices
+    skeys = scol * n_prot + s.indices
+    at = np.searchsorted(tkeys, skeys)
+    flag = np.zeros(skeys.size, dtype=np.int64)
+    inb = at < tkeys.size
+    flag[inb] = tkeys[at[inb]] == skeys[inb]
+    return scol, flag
+
+
+def _tie_groups(
+    s: sp.csc_array, scol: NDArray[np.int64], flag: NDArray[np.int64], npos: NDArray[np.int64], n_prot: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Groups of equal score per term, terms in order and scores descending.
+
+    Returns each group's term and its positive and negative proteins. The
+    proteins without a stored score form one group of score 0 per term.
+    """
+    m = npos.size
+    # one synthetic entry per term for its block of proteins with score 0
+    n_zero = n_prot - np.diff(s.indptr)
+    zpos = npos - np.bincount(scol, weights=flag, minlength=m).astype(np.int64)
+    has_zero = n_zero > 0
+    col = np.concatenate([scol, np.flatnonzero(has_zero)])
+    val = np.concatenate([s.data, np.zeros(int(has_zero.sum()))])
+    pos = np.concatenate([flag, zpos[has_zero]])
+    neg = np.concatenate([1 - flag, (n_zero - zpos)[has_zero]])
+    order = np.lexsort((-val, col))
+    col, val, pos, neg = col[order], val[order], pos[order], neg[order]
+    new = np.ones(col.size, dtype=bool)
+    new[1:] = (col[1:] != col[:-1]) | (val[1:] != val[:-1])
+    starts = np.flatnonzero(new)
+    gcol = col[starts]
+    gpos = np.add.reduceat(pos, starts) if starts.size else np.zeros(0, np.int64)
+    gneg = np.add.reduceat(neg, starts) if starts.size else np.zeros(0, np.int64)
+    return gcol, gpos, gneg
+
+
+def _auc_and_ap(
+    gcol: NDArray[np.int64], gpos: NDArray[np.int64], gneg: NDArray[np.int64], npos: NDArray[np.int64], n_prot: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """ROC AUC (NaN, with a warning, for terms without negatives) and AP per term from its tie groups."""
+    m = npos.size
+    cstart = np.searchsorted(gcol, np.arange(m))
+    tps = np.cumsum(gpos)
+    fps = np.cumsum(gneg)
+    tps = tps - np.concatenate([[0], tps])[cstart][gcol]
+    fps = fps - np.concatenate([[0], fps])[cstart][gcol]
+    area2 = gneg * (2 * tps - gpos)
+    nneg = n_prot - npos
+    auc2 = np.add.reduceat(area2, cstart) if m else np.zeros(0, np.int64)
+    auc = np.full(m, np.nan)
+    ok = nneg > 0
+    auc[ok] = auc2[ok] / (2.0 * npos[ok] * nneg[ok])
+    if not ok.all():
+        warnings.warn(
+            f"ROC AUC is undefined for {int((~ok).sum())} terms annotated to every protein; they get NaN.",
+            GoevalWarning,
+            stacklevel=3,
+        )
+    prec_gain = np.where(gpos > 0, gpos * (tps / np.maximum(tps + fps, 1)), 0.0)
+    ap = (np.add.reduceat(prec_gain, cstart) if m else np.zeros(0)) / np.maximum(npos, 1)
+    return auc, ap
+
+
 def term_centric_scores(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix,
                         min_positives: int = 10) -> TermCentricResult:
     r"""ROC AUC and average precision per GO term over proteins ranked by score ([CAFA2]_).
@@ -254,73 +359,12 @@ def term_centric_scores(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp
     processed together: one lexicographic sort of the stored scores, one
     block of zero scores per term, segment sums; no dense matrix.
     """
-    if isinstance(min_positives, bool) or not isinstance(min_positives, (int, np.integer)) or min_positives < 1:
-        raise InvalidParameterError(
-            f"The 'min_positives' parameter of term_centric_scores must be an integer >= 1; got {min_positives!r}."
-        )
-    if truth.shape != scores.shape:
-        raise InvalidParameterError(
-            f"truth and scores must have the same shape; got {truth.shape} and {scores.shape}."
-        )
+    _check_term_centric_inputs(truth, scores, min_positives)
     n_prot = truth.shape[0]
-    t = sp.csc_array(truth, dtype=bool)
-    t.sum_duplicates()
-    t.eliminate_zeros()
-    npos_all = np.diff(t.indptr)
-    sel = np.flatnonzero(npos_all >= min_positives)
-    t = t[:, sel]
-    t.sort_indices()
-    s = sp.csc_array(scores, dtype=np.float64)[:, sel]
-    s.sum_duplicates()
-    s.eliminate_zeros()
-    s.sort_indices()
-    if np.isnan(s.data).any():
-        raise InvalidParameterError("scores must not contain NaN.")
-    m = sel.size
-    npos = npos_all[sel].astype(np.int64)
-    tcol = np.repeat(np.arange(m, dtype=np.int64), np.diff(t.indptr))
-    scol = np.repeat(np.arange(m, dtype=np.int64), np.diff(s.indptr))
-    tkeys = tcol * n_prot + t.indices
-    skeys = scol * n_prot + s.indices
-    at = np.searchsorted(tkeys, skeys)
-    flag = np.zeros(skeys.size, dtype=np.int64)
-    inb = at < tkeys.size
-    flag[inb] = tkeys[at[inb]] == skeys[inb]
-    # one synthetic entry per term for its block of proteins with score 0
-    n_zero = n_prot - np.diff(s.indptr)
-    zpos = npos - np.bincount(scol, weights=flag, minlength=m).astype(np.int64)
-    has_zero = n_zero > 0
-    col = np.concatenate([scol, np.flatnonzero(has_zero)])
-    val = np.concatenate([s.data, np.zeros(int(has_zero.sum()))])
-    pos = np.concatenate([flag, zpos[has_zero]])
-    neg = np.concatenate([1 - flag, (n_zero - zpos)[has_zero]])
-    order = np.lexsort((-val, col))
-    col, val, pos, neg = col[order], val[order], pos[order], neg[order]
-    new = np.ones(col.size, dtype=bool)
-    new[1:] = (col[1:] != col[:-1]) | (val[1:] != val[:-1])
-    starts = np.flatnonzero(new)
-    gcol = col[starts]
-    gpos = np.add.reduceat(pos, starts) if starts.size else np.zeros(0, np.int64)
-    gneg = np.add.reduceat(neg, starts) if starts.size else np.zeros(0, np.int64)
-    cstart = np.searchsorted(gcol, np.arange(m))
-    tps = np.cumsum(gpos)
-    fps = np.cumsum(gneg)
-    tps = tps - np.concatenate([[0], tps])[cstart][gcol]
-    fps = fps - np.concatenate([[0], fps])[cstart][gcol]
-    area2 = gneg * (2 * tps - gpos)
-    nneg = n_prot - npos
-    auc2 = np.add.reduceat(area2, cstart) if m else np.zeros(0, np.int64)
-    auc = np.full(m, np.nan)
-    ok = nneg > 0
-    auc[ok] = auc2[ok] / (2.0 * npos[ok] * nneg[ok])
-    if not ok.all():
-        warnings.warn(
-            f"ROC AUC is undefined for {int((~ok).sum())} terms annotated to every protein; they get NaN.",
-            GoevalWarning,
-            stacklevel=2,
-        )
-    prec_gain = np.where(gpos > 0, gpos * (tps / np.maximum(tps + fps, 1)), 0.0)
-    ap = (np.add.reduceat(prec_gain, cstart) if m else np.zeros(0)) / np.maximum(npos, 1)
+    t, s, sel, npos = _selected_terms(truth, scores, min_positives)
+    scol, flag = _positive_flags(t, s, n_prot)
+    gcol, gpos, gneg = _tie_groups(s, scol, flag, npos, n_prot)
+    auc, ap = _auc_and_ap(gcol, gpos, gneg, npos, n_prot)
     return TermCentricResult(
         term_index=sel.astype(np.int64),
         n_positives=npos,
