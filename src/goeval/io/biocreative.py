@@ -160,6 +160,107 @@ class _Group:
         self.first_line = line
 
 
+class _ResultChecker:
+    """Checks the lines of a result file one by one: the issues found so far,
+    the hits already seen and the rank groups (documents; ACT: classes)."""
+
+    def __init__(self, task: str, rank_file_order: bool) -> None:
+        self.task = task
+        self.n_fields = _RESULT_FIELDS[task]
+        self.unit = "class" if task == "ACT" else "document"
+        self.rank_file_order = rank_file_order
+        self.issues: list[ValidationIssue] = []
+        self.seen: dict[object, tuple[int, tuple[str, ...]]] = {}
+        self.groups: dict[str, _Group] = {}
+
+    def add(self, no: int, code: str, message: str) -> None:
+        self.issues.append(ValidationIssue(no, code, message))
+
+    def check_line(self, no: int, line: str) -> None:
+        """Report every problem of line ``no`` and record it in its rank group."""
+        fields = self.fields(no, line)
+        if fields is None:
+            return
+        doc, hit, rank_s, conf_s = fields[0], tuple(fields[1:-2]), fields[-2], fields[-1]
+        group_key = self.check_duplicate(no, doc, hit)
+        rank = self.rank(no, rank_s)
+        conf = self.confidence(no, conf_s)
+        if group_key is None:
+            return
+        g = self.groups.setdefault(group_key, _Group(no))
+        if self.rank_file_order:
+            self.check_sequence(no, g, rank, conf, conf_s)
+        elif rank is not None:
+            g.entries.append((rank, no, conf, conf_s))
+
+    def fields(self, no: int, line: str) -> list[str] | None:
+        """The stripped fields, or None after reporting a blank line, a wrong field count or an empty field."""
+        if not line.strip(_WS):
+            self.add(no, "BLANK_LINE", "blank line")
+            return None
+        fields = line.split("\t")
+        if len(fields) != self.n_fields:
+            self.add(no, "COLUMNS", f"expected {self.n_fields} tab-separated fields, found {len(fields)}")
+            return None
+        if any(not f.strip(_WS) for f in fields):
+            self.add(no, "EMPTY_FIELD", "empty field")
+            return None
+        return [f.strip(_WS) for f in fields]
+
+    def check_duplicate(self, no: int, doc: str, hit: tuple[str, ...]) -> str | None:
+        """Report a repeated hit (ACT: a class that is not 0 or 1, a document
+        classified again); return the line's rank group (None: no valid class)."""
+        group_key: str | None = doc
+        if self.task == "ACT":
+            group_key = hit[0] if hit[0] in ("0", "1") else None
+            if group_key is None:
+                self.add(no, "CLASS_FORMAT", f"classification {hit[0]!r} is not 0 or 1")
+            key: object = doc
+        elif self.task == "IPT":
+            key = (doc, tuple(sorted(hit)))
+        else:
+            key = (doc, hit)
+        if key in self.seen:
+            first, first_hit = self.seen[key]
+            swapped = self.task == "IPT" and first_hit != hit
+            self.add(no, "DUPLICATE", f"duplicate of line {first}" + (" (swapped pair)" if swapped else ""))
+        else:
+            self.seen[key] = (no, hit)
+        return group_key
+
+    def rank(self, no: int, rank_s: str) -> int | None:
+        """The rank, or None after reporting one that is not a positive integer."""
+        if _INT_RE.fullmatch(rank_s) is None:
+            self.add(no, "RANK_FORMAT", f"rank {rank_s!r} is not an integer")
+        elif int(rank_s) < 1:
+            self.add(no, "RANK_FORMAT", f"rank {rank_s!r} is not a positive integer")
+        else:
+            return int(rank_s)
+        return None
+
+    def confidence(self, no: int, conf_s: str) -> float | None:
+        """The confidence, or None after reporting one that is not a number in ]0..1]."""
+        if _NUM_RE.fullmatch(conf_s) is None:
+            self.add(no, "CONF_FORMAT", f"confidence {conf_s!r} is not a number")
+        elif not 0.0 < float(conf_s) <= 1.0:
+            self.add(no, "CONF_RANGE", f"confidence {conf_s!r} not in ]0..1]")
+        else:
+            return float(conf_s)
+        return None
+
+    def check_sequence(self, no: int, g: _Group, rank: int | None, conf: float | None, conf_s: str) -> None:
+        """Ranks 1, 2, 3, ... and non-increasing confidences in file order."""
+        expected = g.last_rank + 1
+        if rank is not None and rank != expected:
+            message = f"rank {rank}, expected {expected} (ranks must run 1,2,3,... per {self.unit})"
+            self.add(no, "RANK_SEQUENCE", message)
+        g.last_rank = rank if rank is not None else expected
+        if conf is not None:
+            if g.last_conf is not None and conf > g.last_conf[0]:
+                self.add(no, "CONF_ORDER", f"confidence {conf_s} higher than at the previous rank ({g.last_conf[1]})")
+            g.last_conf = (conf, conf_s)
+
+
 def validate_result_lines(lines: Iterable[str], task: str, *, rank_file_order: bool = True) -> list[ValidationIssue]:
     """Check the lines of a result file ([BC]_ §3.2); return every issue.
 
@@ -181,75 +282,13 @@ def validate_result_lines(lines: Iterable[str], task: str, *, rank_file_order: b
     _check_task(task, "validate_result_lines")
     lines = [ln[:-1] if ln.endswith("\n") else ln for ln in lines]
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
-    n_fields = _RESULT_FIELDS[task]
-    unit = "class" if task == "ACT" else "document"
-    issues: list[ValidationIssue] = []
-    seen: dict[object, tuple[int, tuple[str, ...]]] = {}
-    groups: dict[str, _Group] = {}
+    checker = _ResultChecker(task, rank_file_order)
     for no, line in enumerate(lines[: _last_content(lines)], start=1):
-        def add(code: str, message: str, no: int = no) -> None:
-            issues.append(ValidationIssue(no, code, message))
-
-        if not line.strip(_WS):
-            add("BLANK_LINE", "blank line")
-            continue
-        fields = line.split("\t")
-        if len(fields) != n_fields:
-            add("COLUMNS", f"expected {n_fields} tab-separated fields, found {len(fields)}")
-            continue
-        if any(not f.strip(_WS) for f in fields):
-            add("EMPTY_FIELD", "empty field")
-            continue
-        fields = [f.strip(_WS) for f in fields]
-        doc, hit, rank_s, conf_s = fields[0], tuple(fields[1:-2]), fields[-2], fields[-1]
-        group_key: str | None = doc
-        if task == "ACT":
-            group_key = hit[0] if hit[0] in ("0", "1") else None
-            if group_key is None:
-                add("CLASS_FORMAT", f"classification {hit[0]!r} is not 0 or 1")
-            key: object = doc
-        elif task == "IPT":
-            key = (doc, tuple(sorted(hit)))
-        else:
-            key = (doc, hit)
-        if key in seen:
-            first, first_hit = seen[key]
-            swapped = task == "IPT" and first_hit != hit
-            add("DUPLICATE", f"duplicate of line {first}" + (" (swapped pair)" if swapped else ""))
-        else:
-            seen[key] = (no, hit)
-        rank: int | None = None
-        if _INT_RE.fullmatch(rank_s) is None:
-            add("RANK_FORMAT", f"rank {rank_s!r} is not an integer")
-        elif int(rank_s) < 1:
-            add("RANK_FORMAT", f"rank {rank_s!r} is not a positive integer")
-        else:
-            rank = int(rank_s)
-        conf: float | None = None
-        if _NUM_RE.fullmatch(conf_s) is None:
-            add("CONF_FORMAT", f"confidence {conf_s!r} is not a number")
-        elif not 0.0 < float(conf_s) <= 1.0:
-            add("CONF_RANGE", f"confidence {conf_s!r} not in ]0..1]")
-        else:
-            conf = float(conf_s)
-        if group_key is None:
-            continue
-        g = groups.setdefault(group_key, _Group(no))
-        if rank_file_order:
-            expected = g.last_rank + 1
-            if rank is not None and rank != expected:
-                add("RANK_SEQUENCE", f"rank {rank}, expected {expected} (ranks must run 1,2,3,... per {unit})")
-            g.last_rank = rank if rank is not None else expected
-            if conf is not None:
-                if g.last_conf is not None and conf > g.last_conf[0]:
-                    add("CONF_ORDER", f"confidence {conf_s} higher than at the previous rank ({g.last_conf[1]})")
-                g.last_conf = (conf, conf_s)
-        elif rank is not None:
-            g.entries.append((rank, no, conf, conf_s))
+        checker.check_line(no, line)
     if not rank_file_order:
-        for g in groups.values():
-            issues.extend(_check_rank_set(g, unit))
-    return sorted(issues, key=lambda i: (i.line, i.code))
+        for g in checker.groups.values():
+            checker.issues.extend(_check_rank_set(g, checker.unit))
+    return sorted(checker.issues, key=lambda i: (i.line, i.code))
 
 
 def _check_rank_set(g: _Group, unit: str) -> list[ValidationIssue]:
