@@ -125,6 +125,73 @@ def _counts(ontology: Ontology, truth: sp.csr_array) -> tuple[np.ndarray, np.nda
     return n_term, n_par
 
 
+def _check_ia_options(pseudocount: float, method: str) -> None:
+    check_choice(method, "method", "information_accretion", ("bayesian", "frequency"))
+    if not (np.isfinite(pseudocount) and pseudocount >= 0):
+        raise InvalidParameterError(
+            f"The 'pseudocount' parameter of information_accretion must be a finite number >= 0; got {pseudocount!r}."
+        )
+
+
+def _truth_matrix(annotations: Annotations) -> sp.csr_array:
+    """The propagated truth sets as CSR (propagated here if they are not yet)."""
+    if not annotations.propagated:
+        annotations = propagate(annotations)
+    if annotations.is_scores:
+        raise InvalidParameterError("information_accretion needs truth annotations (bool), not prediction scores.")
+    return annotations.matrix.tocsr()
+
+
+def _check_finite_without_pseudocount(
+    ontology: Ontology, counted: np.ndarray, n_term: np.ndarray, n_par: np.ndarray
+) -> None:
+    """With ``c = 0``, raise if a counted term has ``n(v) = 0 < n(P(v))`` (infinite ia)."""
+    inf = counted & (n_term == 0) & (n_par > 0)
+    if inf.any():
+        ex = ", ".join(ontology.ids[np.flatnonzero(inf)[:5]])
+        raise GoevalError(
+            f"With pseudocount 0, {int(inf.sum())} terms have n(v) = 0 < n(P(v)) and an infinite "
+            f"information accretion (e.g. {ex}); use a pseudocount > 0 (the paper uses 1)."
+        )
+
+
+def _bayesian_ia(n_term: np.ndarray, n_par: np.ndarray, c: float, counted: np.ndarray) -> np.ndarray:
+    """``ia(v) = -log2((n(v) + c) / (n(P(v)) + c))`` on the counted terms, 0 elsewhere."""
+    values = np.zeros(n_term.size)
+    ok = counted & ~((n_par + c) == 0)
+    values[ok] = -np.log2((n_term[ok] + c) / (n_par[ok] + c))
+    return values
+
+
+def _frequency_information(
+    ontology: Ontology, n_term: np.ndarray, n_par: np.ndarray, c: float,
+    roots: np.ndarray, present: np.ndarray, in_present: np.ndarray,
+) -> np.ndarray:
+    """``i(v) = -log2((n(v) + c) / (N + c))``, ``N`` the proteins of the namespace (0 where undefined)."""
+    nsof = ontology.namespace_of
+    per_ns = {j: n_par[roots & (nsof == j)].max(initial=0) for j in present.tolist()}
+    total = np.array([per_ns.get(j, 0) for j in nsof], dtype=np.float64)
+    ok = in_present & ((n_term + c) > 0) & ((total + c) > 0)
+    i_v = np.zeros(ontology.n_terms)
+    i_v[ok] = -np.log2((n_term[ok] + c) / (total[ok] + c))
+    return i_v
+
+
+def _ia_from_information(ontology: Ontology, i_v: np.ndarray, roots: np.ndarray) -> np.ndarray:
+    """``ia(v) = i(v) - sum of ia(u)`` over the proper ancestors ``u``, one generation at a time."""
+    values = np.zeros(ontology.n_terms)
+    anc = ontology.ancestors_csr
+    gen_order = np.argsort(ontology.generation, kind="stable")
+    cuts = np.flatnonzero(np.diff(ontology.generation[gen_order])) + 1
+    for blk in np.split(gen_order, cuts):  # one vectorized step per generation
+        sub = anc[blk]
+        rows = np.repeat(np.arange(blk.size), np.diff(sub.indptr))
+        other = sub.indices != blk[rows]
+        s = np.bincount(rows[other], weights=values[sub.indices[other]], minlength=blk.size)
+        values[blk] = np.where(roots[blk], 0.0, i_v[blk] - s)
+    return values
+
+
 def information_accretion(
     ontology: Ontology,
     annotations: Annotations,
@@ -186,53 +253,25 @@ def information_accretion(
     >>> [ia[t] for t in "abcde"]
     [0.0, 1.0, 0.0, 1.0, 2.0]
     """
-    check_choice(method, "method", "information_accretion", ("bayesian", "frequency"))
-    if not (np.isfinite(pseudocount) and pseudocount >= 0):
-        raise InvalidParameterError(
-            f"The 'pseudocount' parameter of information_accretion must be a finite number >= 0; got {pseudocount!r}."
-        )
-    if not annotations.propagated:
-        annotations = propagate(annotations)
-    if annotations.is_scores:
-        raise InvalidParameterError("information_accretion needs truth annotations (bool), not prediction scores.")
-    truth = annotations.matrix.tocsr()
+    _check_ia_options(pseudocount, method)
+    truth = _truth_matrix(annotations)
     n_term, n_par = _counts(ontology, truth)
     nsof = ontology.namespace_of
     present = np.unique(nsof[truth.indices]) if truth.nnz else np.zeros(0, np.int64)
     in_present = np.isin(nsof, present)
     c = float(pseudocount)
-    values = np.zeros(ontology.n_terms)
     roots = np.diff(ontology.parents.indptr) == 0
     diag: dict[str, Any] = {"proteins": int(truth.shape[0]), "pseudocount": c, "method": method}
     zero_par = in_present & ~roots & (n_par == 0)
     if c == 0:
-        inf = in_present & ~roots & (n_term == 0) & (n_par > 0)
-        if inf.any():
-            ex = ", ".join(ontology.ids[np.flatnonzero(inf)[:5]])
-            raise GoevalError(
-                f"With pseudocount 0, {int(inf.sum())} terms have n(v) = 0 < n(P(v)) and an infinite "
-                f"information accretion (e.g. {ex}); use a pseudocount > 0 (the paper uses 1)."
-            )
+        _check_finite_without_pseudocount(ontology, in_present & ~roots, n_term, n_par)
     diag["zero_parent_count"] = int(zero_par.sum())
     with np.errstate(divide="ignore", invalid="ignore"):
         if method == "bayesian":
-            ok = in_present & ~roots & ~((n_par + c) == 0)
-            values[ok] = -np.log2((n_term[ok] + c) / (n_par[ok] + c))
+            values = _bayesian_ia(n_term, n_par, c, in_present & ~roots)
         else:
-            per_ns = {j: n_par[roots & (nsof == j)].max(initial=0) for j in present.tolist()}
-            total = np.array([per_ns.get(j, 0) for j in nsof], dtype=np.float64)
-            ok = in_present & ((n_term + c) > 0) & ((total + c) > 0)
-            i_v = np.zeros(ontology.n_terms)
-            i_v[ok] = -np.log2((n_term[ok] + c) / (total[ok] + c))
-            anc = ontology.ancestors_csr
-            gen_order = np.argsort(ontology.generation, kind="stable")
-            cuts = np.flatnonzero(np.diff(ontology.generation[gen_order])) + 1
-            for blk in np.split(gen_order, cuts):  # one vectorized step per generation
-                sub = anc[blk]
-                rows = np.repeat(np.arange(blk.size), np.diff(sub.indptr))
-                other = sub.indices != blk[rows]
-                s = np.bincount(rows[other], weights=values[sub.indices[other]], minlength=blk.size)
-                values[blk] = np.where(roots[blk], 0.0, i_v[blk] - s)
+            i_v = _frequency_information(ontology, n_term, n_par, c, roots, present, in_present)
+            values = _ia_from_information(ontology, i_v, roots)
             values[~in_present] = 0.0
     values[roots] = 0.0
     values[~np.isfinite(values)] = 0.0
