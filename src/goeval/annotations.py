@@ -118,9 +118,21 @@ def map_table(table: PairTable, ontology: Ontology) -> Annotations:
     dropped. Every such row is counted in ``diagnostics``.
     """
     idx, status = ontology.resolve(table.terms)
-    row_status_counts = np.bincount(status[table.term_codes], minlength=len(TermStatus.NAMES)) if len(table) else np.zeros(5, np.int64)
-    diag: dict[str, Any] = {"source": table.source, "rows_read": len(table), **table.counts}
+    diag = _term_status_diagnostics(table, status)
+    rows, cols, scores = _kept_rows(table, idx, diag)
+    proteins, rows = _renumber_proteins(table.proteins, rows, diag)
+    m = _build_matrix(rows, cols, scores, proteins.size, ontology.n_terms, diag)
+    return Annotations(proteins, m, ontology, False, diag)
+
+
+def _term_status_diagnostics(table: PairTable, status: np.ndarray) -> dict[str, Any]:
+    """The table's counts, its rows by term status and examples of the remapped and dropped terms."""
     names = TermStatus.NAMES
+    if len(table):
+        row_status_counts = np.bincount(status[table.term_codes], minlength=len(names))
+    else:
+        row_status_counts = np.zeros(5, np.int64)
+    diag: dict[str, Any] = {"source": table.source, "rows_read": len(table), **table.counts}
     diag["rows_by_term_status"] = {names[k]: int(row_status_counts[k]) for k in range(len(names))}
     for code, label in (
         (TermStatus.UNKNOWN, "unknown_terms"), (TermStatus.OBSOLETE, "obsolete_terms_dropped"),
@@ -129,7 +141,13 @@ def map_table(table: PairTable, ontology: Ontology) -> Annotations:
         bad = np.flatnonzero(status == code)
         if bad.size:
             diag[label] = {"distinct": int(bad.size), "examples": sorted(table.terms[bad].tolist())[:10]}
-    n_terms = ontology.n_terms
+    return diag
+
+
+def _kept_rows(
+    table: PairTable, idx: np.ndarray, diag: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Protein codes, term indices and scores of the rows with a known term (and a score > 0)."""
     cols = idx.astype(np.int32)[table.term_codes]  # int32: half the memory of int64
     rows = table.protein_codes
     scores = table.scores
@@ -140,42 +158,64 @@ def map_table(table: PairTable, ontology: Ontology) -> Annotations:
     if not keep.all():
         rows, cols = rows[keep], cols[keep]
         scores = None if scores is None else scores[keep]
-    del keep
-    # keep the proteins that still have a row, in order of first appearance of their code
-    used = np.zeros(table.proteins.size, bool)
+    return rows, cols, scores
+
+
+def _renumber_proteins(
+    all_proteins: np.ndarray, rows: np.ndarray, diag: dict[str, Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The proteins that still have a row, in order of first appearance of their code, and the rows renumbered."""
+    used = np.zeros(all_proteins.size, bool)
     used[rows] = True
-    diag["proteins_without_kept_rows"] = int(table.proteins.size - used.sum())
-    proteins = table.proteins[used]
+    diag["proteins_without_kept_rows"] = int(all_proteins.size - used.sum())
+    proteins = all_proteins[used]
     if not used.all():
         rows = (np.cumsum(used, dtype=np.int64) - 1).astype(np.int32)[rows]
+    return proteins, rows
+
+
+def _build_matrix(
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray | None, n_rows: int, n_terms: int,
+    diag: dict[str, Any],
+) -> sp.csr_array:
+    """The CSR matrix of the pairs, duplicated pairs counted and merged (scores: their maximum)."""
     key = rows.astype(np.int64) * n_terms + cols
     key.sort()
     dup = int(np.count_nonzero(key[1:] == key[:-1])) if key.size else 0
     diag["duplicate_pairs"] = dup
-    if scores is None or dup:
-        if scores is None:
-            key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key
-            data = np.ones(key.size, bool)
-        else:  # keep the maximum score of duplicated pairs
-            key = rows.astype(np.int64) * n_terms + cols
-            order = np.lexsort((-scores, key))
-            key, scores = key[order], scores[order]
-            first = np.r_[True, key[1:] != key[:-1]]
-            key, data = key[first], scores[first]
-        r, c = np.divmod(key, n_terms)
+    if scores is not None and not dup:
         del key
-        indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=proteins.size))]
-        m = sp.csr_array((data, c.astype(np.int32), indptr), shape=(proteins.size, n_terms))
-    else:  # no duplicates: group the rows
+        return _group_rows(rows, cols, scores, n_rows, n_terms)
+    if scores is None:
+        key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key
+        data = np.ones(key.size, bool)
+    else:
         del key
-        indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=proteins.size))]
-        if rows.size and bool((rows[1:] >= rows[:-1]).all()):  # already grouped: no copy at all
-            m = sp.csr_array((scores, cols, indptr), shape=(proteins.size, n_terms))
-        else:  # stable sort, about linear on nearly grouped files
-            order = np.argsort(rows, kind="stable")
-            m = sp.csr_array((scores[order], cols[order], indptr), shape=(proteins.size, n_terms))
-            del order
-    return Annotations(proteins, m, ontology, False, diag)
+        key, data = _max_of_duplicates(rows, cols, scores, n_terms)
+    r, c = np.divmod(key, n_terms)
+    del key
+    indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n_rows))]
+    return sp.csr_array((data, c.astype(np.int32), indptr), shape=(n_rows, n_terms))
+
+
+def _max_of_duplicates(
+    rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_terms: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct (row, term) keys and the maximum score of each."""
+    key = rows.astype(np.int64) * n_terms + cols
+    order = np.lexsort((-scores, key))
+    key, scores = key[order], scores[order]
+    first = np.r_[True, key[1:] != key[:-1]]
+    return key[first], scores[first]
+
+
+def _group_rows(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_terms: int) -> sp.csr_array:
+    """The CSR matrix of distinct pairs, grouped by row (input order within a row)."""
+    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=n_rows))]
+    if rows.size and bool((rows[1:] >= rows[:-1]).all()):  # already grouped: no copy at all
+        return sp.csr_array((scores, cols, indptr), shape=(n_rows, n_terms))
+    order = np.argsort(rows, kind="stable")  # stable sort, about linear on nearly grouped files
+    return sp.csr_array((scores[order], cols[order], indptr), shape=(n_rows, n_terms))
 
 
 def propagate_rows(
