@@ -256,7 +256,6 @@ def cafa_eval(obo_file: Any, pred_dir: Any, gt_file: Any, ia: Any = None, no_orp
 
     Examples
     --------
-    >>> import goeval, importlib.util  # doctest: +SKIP
     >>> df, best = cafa_eval("go.obo", "predictions/", "truth.tsv", ia="IA.txt")  # doctest: +SKIP
     >>> best["f_w"][["f_w", "cov_max"]]  # doctest: +SKIP
     """
@@ -307,6 +306,15 @@ def cafa5_score(result: Any, method: str | None = None) -> tuple[float, dict[str
     InvalidParameterError
         Without IA-based results, for an unknown method, or for no method
         given when there are several.
+
+    Examples
+    --------
+    >>> import goeval
+    >>> res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+    ...                       [goeval.example_path("predictions")], ia=goeval.example_path("ia"), preset="cafa5")
+    >>> score, per = cafa5_score(res)
+    >>> round(score, 4), list(per)
+    (0.4116, ['MFO'])
     """
     methods = list(dict.fromkeys(r["method"] for r in result.summary_records))
     if method is None:

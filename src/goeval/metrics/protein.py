@@ -18,6 +18,13 @@ proteins (``|P_i| > 0``; for ``wpr``: ``sum_P ia > 0``), the rest over all
 ``n``; ``pred`` - all over the covered proteins; ``gt`` - all over ``n``.
 ``wru``/``wmi`` are the ``i(T_i)``-weighted means of eqs. (4)-(5);
 ``S_k = (ru^k + mi^k)^{1/k}`` (eq. 6); ``F = 2 pr rc / (pr + rc)``.
+
+CAFA-evaluator's columns: ``tp``, ``fp``, ``fn`` summed over the benchmark
+proteins (``|T ∩ P|``, ``|P - T|``, ``|T - P|``); ``ru_terms``, ``mi_terms``,
+``s_terms`` - ru, mi and S counting terms instead of bits, averaged like
+``ru``; ``wprecision_micro = sum ia(T ∩ P) / sum ia(P)`` and
+``wrecall_micro = sum ia(T ∩ P) / sum i(T)`` pooled over proteins
+(``pred``: the proteins with ``sum_P ia > 0``).
 """
 
 from __future__ import annotations
