@@ -480,19 +480,3 @@ def test_max_terms_equals_evaluating_the_best_scores_only(seed, n):
     assert_summary_equal(res.summary, want, "m")
     dropped = len(case.scores) - len(oracle_top(case.scores, case, n))
     assert res.diagnostics["methods"]["m"]["max_terms_dropped"] == dropped
-
-
-def test_keep_top_terms_breaks_ties_by_depth_then_id():
-    from goeval.evaluation import keep_top_terms
-
-    onto = ontology_from_edges([("a", "r"), ("b", "r"), ("c", "a"), ("d", "r")])
-    pred = goeval.Annotations.from_pairs(onto, ["P"] * 4, ["c", "d", "b", "a"], [0.5, 0.5, 0.5, 0.9])
-    top = keep_top_terms(pred, 3)
-    assert sorted(onto.ids[top.matrix.indices].tolist()) == ["a", "b", "d"]  # c is deeper
-    assert keep_top_terms(pred, 10).matrix.nnz == 4
-    for bad in (0, -1, 2.5, True, None):
-        with pytest.raises(InvalidParameterError, match="'n' parameter of keep_top_terms"):
-            keep_top_terms(pred, bad)
-    truth = goeval.Annotations.from_pairs(onto, ["P"], ["a"])
-    with pytest.raises(InvalidParameterError, match="prediction scores"):
-        keep_top_terms(truth, 2)

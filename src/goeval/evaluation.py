@@ -29,6 +29,7 @@ import numpy as np
 from goeval._csr import column_block, select_columns
 from goeval.annotations import Annotations, propagate, propagate_rows
 from goeval.errors import InvalidParameterError
+from goeval.max_terms import keep_top_terms
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
 from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES
 from goeval.ontology import Ontology
@@ -202,59 +203,6 @@ def _align_method(name: str, pred: Annotations, t_index: dict[str, int]) -> tupl
     order = present[np.argsort(pos[present], kind="stable")]
     same = order.size == pm.shape[0] and bool((order == np.arange(order.size)).all())
     return (pm if same else pm[order]), pos[order], d
-
-
-def keep_top_terms(pred: Annotations, n: int) -> Annotations:
-    """Keep the ``n`` highest-scoring terms of each protein in each namespace.
-
-    Applied to the predictions as read (before propagation, CAFA-evaluator's
-    ``-max_terms`` order). Ties at the cut are broken by depth (the term's
-    ``generation``: an ancestor before its descendants), then by term
-    identifier, so exactly ``min(n, predicted)`` terms are kept and the
-    result does not depend on the order of the lines of the file
-    (:func:`goeval.baselines.top_terms`, the same cut).
-
-    Parameters
-    ----------
-    pred : Annotations
-        Prediction scores.
-    n : int
-        Terms kept per protein and namespace (CAFA 5: 500).
-
-    Returns
-    -------
-    Annotations
-        ``diagnostics['max_terms_dropped']`` counts the (protein, term)
-        scores removed.
-
-    Raises
-    ------
-    InvalidParameterError
-        Unless ``n`` is an integer >= 1 and ``pred`` holds scores.
-
-    Notes
-    -----
-    CAFA-evaluator 1.3.0 (``parser.pred_parser``) keeps a line while the
-    protein's row holds at most ``n`` non-zero scores, i.e. up to ``n + 1``
-    terms, the first ones of the file whatever their scores
-    (``docs/cafaeval.md``). goeval does not reproduce that.
-
-    Examples
-    --------
-    >>> import goeval
-    >>> onto = goeval.ontology_from_edges([("a", "r"), ("b", "r"), ("c", "a")])
-    >>> pred = goeval.Annotations.from_pairs(onto, ["P", "P", "P"], ["a", "b", "c"], [0.2, 0.9, 0.5])
-    >>> top = keep_top_terms(pred, 2)
-    >>> sorted(onto.ids[top.matrix.indices].tolist()), top.diagnostics["max_terms_dropped"]
-    (['b', 'c'], 1)
-    """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise InvalidParameterError(f"The 'n' parameter of keep_top_terms must be an integer >= 1; got {n!r}.")
-    if not isinstance(pred, Annotations) or not pred.is_scores:
-        raise InvalidParameterError("The 'pred' parameter of keep_top_terms must be prediction scores (Annotations).")
-    from goeval.baselines import top_terms
-
-    return top_terms(pred, int(n))
 
 
 def prepare(

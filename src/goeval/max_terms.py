@@ -1,0 +1,139 @@
+"""The N best-scoring terms of each protein and namespace (``--max-terms``).
+
+CAFA 5 scored at most 500 terms per protein and namespace. :func:`keep_top_terms`
+keeps the ``n`` highest scores of each (protein, namespace); ties at the cut
+are broken by depth (the term's ``generation``, an ancestor before its
+descendants), then by term identifier, so exactly ``min(n, predicted)`` terms
+are kept, whatever the order of the lines of the file, and a max-consistent
+prediction stays closed under ancestors (an ancestor scores at least as high
+and, when equal, sorts first). This is the cut of
+:func:`goeval.baselines.top_terms`.
+
+CAFA-evaluator 1.3.0 (``parser.pred_parser``) instead keeps a line while the
+protein's row holds at most ``n`` non-zero scores: up to ``n + 1`` terms, the
+first ones of the file whatever their scores (``docs/cafaeval.md``). goeval
+does not reproduce that.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from goeval.annotations import Annotations
+from goeval.errors import InvalidParameterError
+from goeval.ontology import Ontology
+
+__all__ = ["keep_top_terms", "top_terms_mask", "tie_rank"]
+
+
+def tie_rank(ontology: Ontology) -> np.ndarray:
+    """Rank of every term by (generation, identifier): the order of ties at the cut.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_terms,)
+    """
+    id_rank = np.empty(ontology.n_terms, np.int64)
+    id_rank[np.argsort(np.asarray(ontology.ids).astype(str), kind="stable")] = np.arange(ontology.n_terms)
+    rank = np.empty(ontology.n_terms, np.int64)
+    rank[np.lexsort((id_rank, ontology.generation))] = np.arange(ontology.n_terms)
+    return rank
+
+
+def top_terms_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int, ontology: Ontology) -> np.ndarray:
+    """Mask of the ``n`` best cells of each (row, namespace).
+
+    Parameters
+    ----------
+    rows, cols : ndarray of int, shape (nnz,)
+        Cells (protein row, global term index), each at most once.
+    data : ndarray of float64, shape (nnz,)
+        Scores.
+    n : int
+        Cells kept per (row, namespace).
+    ontology : Ontology
+
+    Returns
+    -------
+    ndarray of bool, shape (nnz,)
+
+    Notes
+    -----
+    Only the (row, namespace) groups holding more than ``n`` cells are
+    sorted: by one ``argsort`` of a packed integer key (group, descending
+    score rank, :func:`tie_rank`), or ``np.lexsort`` when the key would not
+    fit in 63 bits.
+    """
+    keep = np.ones(rows.size, bool)
+    if rows.size == 0:
+        return keep
+    group = rows.astype(np.int64) * len(ontology.namespaces) + ontology.namespace_of[cols]
+    full = np.bincount(group)[group] > n
+    if not full.any():
+        return keep
+    idx = np.flatnonzero(full)
+    _, g = np.unique(group[idx], return_inverse=True)
+    scores, inv = np.unique(data[idx], return_inverse=True)
+    srank = (scores.size - 1) - inv.astype(np.int64)
+    trank = tie_rank(ontology)[cols[idx]]
+    n_groups, n_scores, n_terms = int(g.max()) + 1, int(scores.size), int(ontology.n_terms)
+    if (n_groups * n_scores * n_terms).bit_length() <= 63:
+        order = np.argsort((g * n_scores + srank) * n_terms + trank)  # distinct keys: one cell per (group, term)
+    else:  # pragma: no cover - astronomically many groups x scores x terms
+        order = np.lexsort((trank, srank, g))
+    gs = g[order]
+    starts = np.r_[0, np.flatnonzero(gs[1:] != gs[:-1]) + 1]
+    position = np.arange(gs.size) - np.repeat(starts, np.diff(np.r_[starts, gs.size]))
+    keep[idx[order[position >= n]]] = False
+    return keep
+
+
+def keep_top_terms(pred: Annotations, n: int) -> Annotations:
+    """Keep the ``n`` highest-scoring terms of each protein in each namespace.
+
+    Applied by the evaluation to the predictions as read (before
+    propagation, CAFA-evaluator's ``-max_terms`` order); see the module
+    notes for the ties and for CAFA-evaluator's defect.
+
+    Parameters
+    ----------
+    pred : Annotations
+        Prediction scores.
+    n : int
+        Terms kept per protein and namespace (CAFA 5: 500).
+
+    Returns
+    -------
+    Annotations
+        Same proteins; ``diagnostics['max_terms']`` is ``n`` and
+        ``diagnostics['max_terms_dropped']`` counts the (protein, term)
+        scores removed.
+
+    Raises
+    ------
+    InvalidParameterError
+        Unless ``n`` is an integer >= 1 and ``pred`` holds scores.
+
+    Examples
+    --------
+    >>> import goeval
+    >>> onto = goeval.ontology_from_edges([("a", "r"), ("b", "r"), ("c", "a")])
+    >>> pred = goeval.Annotations.from_pairs(onto, ["P", "P", "P"], ["a", "b", "c"], [0.2, 0.9, 0.5])
+    >>> top = keep_top_terms(pred, 2)
+    >>> sorted(onto.ids[top.matrix.indices].tolist()), top.diagnostics["max_terms_dropped"]
+    (['b', 'c'], 1)
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InvalidParameterError(f"The 'n' parameter of keep_top_terms must be an integer >= 1; got {n!r}.")
+    if not isinstance(pred, Annotations) or not pred.is_scores:
+        raise InvalidParameterError("The 'pred' parameter of keep_top_terms must be prediction scores (Annotations).")
+    m = pred.matrix.tocsr()
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+    keep = top_terms_mask(rows, m.indices.astype(np.int64), m.data, int(n), pred.ontology)
+    diag = dict(pred.diagnostics, max_terms=int(n), max_terms_dropped=int((~keep).sum()))
+    if keep.all():
+        return Annotations(pred.proteins, m, pred.ontology, pred.propagated, diag)
+    ptr = np.r_[0, np.cumsum(np.bincount(rows[keep], minlength=m.shape[0]))]
+    out = sp.csr_array((m.data[keep], m.indices[keep], ptr), shape=m.shape)
+    return Annotations(pred.proteins, out, pred.ontology, pred.propagated, diag)
