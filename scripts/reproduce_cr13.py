@@ -85,7 +85,7 @@ def cv_runs(data: Path, out: Path, repeat: int, predictions: bool) -> dict[str, 
         times["grid"].append(goeval_benchmark(common + ["--thresholds", "0.01", "--out", str(out / "cv_grid"), *extra]))
     for _ in range(1):  # one exact run: millions of GOtcha thresholds, minutes
         times["exact"].append(goeval_benchmark(common + ["--thresholds", "exact", "--out", str(out / "cv_exact"),
-                                                         "--no-predictions"]))
+                                                         "--no-predictions", "--no-curves"]))
     return times
 
 

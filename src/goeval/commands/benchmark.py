@@ -48,6 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--k", type=int, metavar="K", help="assign K folds at random (seeded; written to DIR/folds.tsv)")
     cv.add_argument("--seed", type=int, default=0, help="seed of --k (default 0)")
     cv.add_argument("--benchmark", metavar="LIST", help="benchmark proteins (default: the queries of --hits)")
+    cv.add_argument("--no-curves", action="store_true",
+                    help="do not write DIR/curves.tsv (exact thresholds of GOtcha give millions of curve rows)")
     cv.add_argument("--no-predictions", action="store_true",
                     help="do not write DIR/predictions/<method>.tsv.gz (large: tens of millions of lines on real data)")
     ts = sub.add_parser("timesplit", help="CAFA no-, limited- and partial-knowledge targets between t0 and t1")
@@ -165,7 +167,8 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, summary_c
             write_predictions(out / "predictions" / f"{m}.tsv.gz", pred.proteins, onto.ids, pred.matrix)
     res = cv.result
     cv.diagnostics["information_content"] = cv.information
-    text = {"curves.tsv": res.curve_columns, "summary.tsv": [{c: r[c] for c in summary_columns} for r in res.summary_records],
+    text = {} if args.no_curves else {"curves.tsv": res.curve_columns}
+    text |= {"summary.tsv": [{c: r[c] for c in summary_columns} for r in res.summary_records],
             "table1.tsv": [{c: r[c] for c in table1_columns} for r in cv.table1]}
     info = [f"- {k}: {v['proteins']:,} benchmark proteins, mean i(T) {v['mean']:.2f} bits (std {v['std']:.2f})"
             for k, v in cv.information.items()]
