@@ -307,8 +307,8 @@ def evaluate(
         ``options`` must then be None, keywords override the preset.
         ``'cafa5'`` needs IA.
     threads : int, optional
-        Threads reading prediction files (default: all cores). Results do not
-        depend on it.
+        Threads reading prediction files and evaluating methods (default: all
+        cores). Results do not depend on it, bit for bit.
 
     Returns
     -------
@@ -360,7 +360,7 @@ def evaluate(
     finally:
         for s in started:
             _cancel(s)
-    return _evaluate_inputs(inputs, opts)
+    return _evaluate_inputs(inputs, opts, threads)
 
 
 def _options(options: EvaluationOptions | None, preset: str | None, overrides: dict[str, Any],
@@ -375,15 +375,50 @@ def _options(options: EvaluationOptions | None, preset: str | None, overrides: d
     return opts
 
 
-def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions):  # noqa: ANN202 - EvaluationResult
+def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int):  # noqa: ANN202
+    """``evaluate_annotations`` with the methods' statistics computed in parallel threads.
+
+    Each method's statistics depend only on that method, and they are put
+    back in the serial order (namespace, then method) before the optima are
+    taken, so the result is the same, bit for bit, for any number of threads.
+    """
+    from goeval.annotations import propagate
+    from goeval.evaluation import namespace_stats, summarize
+
+    onto = inputs.ontology
+    truth = inputs.truth if inputs.truth.propagated else propagate(inputs.truth)
+
+    def one(name: str) -> tuple[dict, dict]:
+        d: dict[str, Any] = {"ontology": {"source": onto.source, **onto.diagnostics}}
+        st = namespace_stats(onto, truth, {name: inputs.predictions[name]}, inputs.ia, opts, targets=inputs.targets,
+                             terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
+                             diagnostics=d)
+        return st, d
+
+    names = list(inputs.predictions)
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        parts = dict(zip(names, pool.map(one, names)))
+    diag = parts[names[0]][1]
+    diag["methods"] = {n: parts[n][1]["methods"][n] for n in names}
+    stats = {(n, label): parts[n][0][(n, label)] for label in onto.labels for n in names if (n, label) in parts[n][0]}
+    return summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
+
+
+def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | None = None):  # noqa: ANN202
+    import os
+
     from goeval.evaluation import evaluate_annotations
 
     diag = inputs.diagnostics
     clock = perf_counter()
     _check_targets(inputs, diag)
-    res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
-                               targets=inputs.targets, terms_of_interest=inputs.terms_of_interest,
-                               excluded_terms=inputs.excluded_terms)
+    threads = min(threads or os.cpu_count() or 1, len(inputs.predictions))
+    if threads > 1:
+        res = _evaluate_in_threads(inputs, opts, threads)
+    else:
+        res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
+                                   targets=inputs.targets, terms_of_interest=inputs.terms_of_interest,
+                                   excluded_terms=inputs.excluded_terms)
     diag.add_timing("evaluation", perf_counter() - clock)
     merged = Diagnostics.wrap(res.diagnostics)
     for key, value in diag.items():

@@ -26,9 +26,13 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
                         "500 terms per namespace, IA required) and its score, the mean weighted Fmax; "
                         "options given explicitly override the preset's")
     p.add_argument("--threads", type=int, default=None, metavar="N",
-                   help="threads for reading prediction files (default: all cores); results do not depend on it")
+                   help="threads reading prediction files and evaluating methods (default: all cores); "
+                        "results do not depend on it")
     p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
                    help="format of the summary printed on stdout (default: a table)")
+    p.add_argument("--layout", choices=("goeval", "cafaeval"), default="goeval",
+                   help="cafaeval: also write CAFA-evaluator's evaluation_all.tsv and evaluation_best_<measure>.tsv "
+                        "(its column names and order), for notebooks that read them")
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
     p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
     p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
@@ -113,14 +117,36 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         raise GoevalError(f"nothing was evaluated: {diag['nothing_evaluated']}; no result was written.")
     if found.skipped:
         diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
+    records = list(res.summary_records)
+    if getattr(args, "preset", None) == "cafa5":
+        records += _cafa5(args, res)
+    extra = None
+    if args.layout == "cafaeval":
+        from goeval.compat import cafaeval_frames
+        from goeval.io.cafaeval_layout import cafaeval_layout_tables
+
+        df, best = cafaeval_frames(res)
+        extra = cafaeval_layout_tables(df, best) if df is not None else None
     t_write = time.perf_counter()
-    paths = write_results(args.out, res.curve_columns, res.summary_records, SUMMARY_COLUMNS, diag,
-                          {**diag.timings, "total before writing": t_write - t0})
+    paths = write_results(args.out, res.curve_columns, records, SUMMARY_COLUMNS, diag,
+                          {**diag.timings, "total before writing": t_write - t0}, extra)
     report_lines(args, diag)
-    show(args, _printed_summary(res.summary_records, args.format, SUMMARY_COLUMNS))
-    say(args, f"results in {Path(paths['curves']).parent}/ (curves.tsv, summary.tsv, diagnostics.json, timings.json); "
+    show(args, _printed_summary(records, args.format, SUMMARY_COLUMNS))
+    say(args, f"results in {Path(paths['curves']).parent}/ ({', '.join(Path(p).name for p in paths.values())}); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0
+
+
+def _cafa5(args: argparse.Namespace, res) -> list:  # noqa: ANN001
+    """The CAFA 5 score rows (namespace ``all``), said on the console too."""
+    from goeval.compat import cafa5_records, cafa5_score
+
+    rows = cafa5_records(res)
+    for r in rows:
+        _score, per = cafa5_score(res, r["method"])
+        parts = ", ".join(f"{ns} {v:.4f}" for ns, v in per.items())
+        say(args, f"CAFA 5 score of {r['method']}: {r['value']:.4f} (mean weighted Fmax over {parts})")
+    return rows
 
 
 def _printed_summary(records: list, fmt: str, columns) -> str:  # noqa: ANN001

@@ -128,9 +128,11 @@ def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mappi
 
 def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequence[Mapping[str, Any]],
                   summary_columns: Sequence[str], diagnostics: Mapping[str, Any],
-                  timings: Mapping[str, Any] | None = None) -> dict[str, Path]:
+                  timings: Mapping[str, Any] | None = None,
+                  extra_tables: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Path]:
     """Write ``curves.tsv``, ``summary.tsv``, ``diagnostics.json`` (and
-    ``timings.json``) into ``out_dir`` (created) as one set.
+    ``timings.json``, and ``extra_tables``: file name -> columns) into
+    ``out_dir`` (created) as one set.
 
     ``diagnostics.json`` holds only what the inputs and options determine
     (the same run writes the same bytes); the stage timings, which vary from
@@ -149,6 +151,10 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequenc
             paths["timings"] = out / "timings.json"
             with files.open("timings.json") as fh:
                 _dump_json(fh, timings)
+        for name, columns in (extra_tables or {}).items():
+            paths[name] = out / name
+            with files.open(name) as fh:
+                fh.write(_table_text(columns, None))
     return paths
 
 

@@ -1,0 +1,61 @@
+"""The path-taking API: presets, threads, several annotation files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import goeval
+from goeval.errors import InvalidParameterError
+from goeval.options import EvaluationOptions
+
+
+def _methods(tmp_path, n: int = 3):
+    rng = np.random.default_rng(0)
+    lines = goeval.example_path("predictions").read_bytes()
+    import gzip
+
+    rows = [ln.split() for ln in gzip.decompress(lines).decode().splitlines()]
+    rows = [r for r in rows if len(r) == 3 and r[2].replace(".", "", 1).isdigit()]
+    for k in range(n):
+        with open(tmp_path / f"m{k}.tsv", "w") as fh:
+            for p, t, s in rows:
+                v = min(1.0, max(0.01, round(float(s) * rng.uniform(0.5, 1.5), 2)))
+                fh.write(f"{p}\t{t}\t{v}\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("thresholds", ["exact", 0.01])
+def test_threads_change_no_bit(tmp_path, thresholds):
+    preds = _methods(tmp_path)
+    args = (goeval.example_path("ontology"), goeval.example_path("truth"), [preds])
+    one = goeval.evaluate(*args, ia=goeval.example_path("ia"), thresholds=thresholds, threads=1)
+    three = goeval.evaluate(*args, ia=goeval.example_path("ia"), thresholds=thresholds, threads=3)
+    assert one.summary_records == three.summary_records
+    assert list(one.curve_columns) == list(three.curve_columns)
+    for col in one.curve_columns:
+        assert np.array_equal(one.curve_columns[col], three.curve_columns[col]), col
+    assert one.diagnostics["methods"] == three.diagnostics["methods"]
+
+
+def test_cafa5_preset_options_and_ia_required():
+    opts = EvaluationOptions.preset("cafa5")
+    assert (opts.propagation, opts.normalization, opts.thresholds, opts.max_terms) == ("fill", "cafa", 0.001, 500)
+    assert EvaluationOptions.preset("cafa5", max_terms=None).max_terms is None
+    with pytest.raises(InvalidParameterError, match="cafa5 preset"):
+        goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+                        [goeval.example_path("predictions")], preset="cafa5")
+    with pytest.raises(InvalidParameterError, match="'preset' parameter"):
+        EvaluationOptions.preset("cafa9")
+
+
+def test_load_annotations_merges_several_files(tmp_path):
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    a.write_text("P1\tGO:0003674\nP2\tGO:0005488\n")
+    b.write_text("P2\tGO:0003824\nP3\tGO:0005488\nP1\tGO:0003674\n")
+    ann = goeval.load_annotations([a, b], onto)
+    assert ann.proteins.tolist() == ["P1", "P2", "P3"]
+    got = {(p, onto.ids[c]) for p, row in zip(ann.proteins, ann.matrix.tolil().rows) for c in row}
+    assert got == {("P1", "GO:0003674"), ("P2", "GO:0005488"), ("P2", "GO:0003824"), ("P3", "GO:0005488")}
+    assert ann.diagnostics["rows_read"] == 5 and len(ann.diagnostics["parts"]) == 2
