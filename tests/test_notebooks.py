@@ -22,4 +22,5 @@ def test_notebook_runs(path, monkeypatch, tmp_path):
     for cell in cells:
         if cell["cell_type"] == "code":
             exec(compile("".join(cell["source"]), f"{path.name}", "exec"), namespace)  # noqa: S102
-    assert "res" in namespace and len(namespace["res"].summary) == 5
+    assert "res" in namespace
+    assert {"fmax", "wfmax", "fmax_micro", "smin", "wsmin"} <= set(namespace["res"].summary["measure"])

@@ -148,7 +148,7 @@ def test_top_terms_ties_keep_ancestors(toy):
     assert {t for p, t in got if p == "x2"} == {g(1), g(2)}  # depth ties: 2 and 3 -> term id
     assert top.diagnostics["max_terms_dropped"] == pred.matrix.nnz - top.matrix.nnz
     assert goeval.is_consistent(top)
-    with pytest.raises(InvalidParameterError, match="'n' parameter of top_terms"):
+    with pytest.raises(InvalidParameterError, match="'n' parameter of keep_top_terms"):
         top_terms(pred, 0)
 
 

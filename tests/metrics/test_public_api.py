@@ -57,7 +57,8 @@ def test_tiny_case_by_hand():
     # without ia every term is one bit: ru 1/2, mi 0 at tau = 0.8
     assert smin_distance(Y_TRUE, Y_SCORE) == pytest.approx(0.5)
     assert set(protein_curve(Y_TRUE, Y_SCORE)) == {"threshold", "n_proteins", "n_covered", "coverage", "precision",
-                                                   "recall", "f", "precision_micro", "recall_micro", "f_micro"}
+                                                   "recall", "f", "precision_micro", "recall_micro", "f_micro",
+                                                   "tp", "fp", "fn", "ru_terms", "mi_terms", "s_terms"}
 
 
 def test_grid_thresholds_and_weighting_options():

@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from goeval._csr import column_block, gather_rows
 from goeval.annotations import Annotations, merge_annotations, propagate
 from goeval.errors import InvalidParameterError
+from goeval.max_terms import keep_top_terms
 from goeval.ontology import Ontology
 
 __all__ = ["NamespaceScores", "training", "namespace_block", "reduce_hits", "assemble", "top_terms", "labels"]
@@ -112,51 +113,10 @@ def reduce_hits(
     return NamespaceScores(counts, cat(out_c, np.int64), cat(out_v, np.float64))
 
 
-def _top_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int, ontology: Ontology) -> np.ndarray:
-    """Mask of the ``n`` best cells per (row, namespace); ties by (depth, term id)."""
-    ns = ontology.namespace_of[cols]
-    group = rows.astype(np.int64) * len(ontology.namespaces) + ns
-    id_rank = np.empty(ontology.n_terms, np.int64)
-    id_rank[np.argsort(ontology.ids.astype(str), kind="stable")] = np.arange(ontology.n_terms)
-    order = np.lexsort((id_rank[cols], ontology.generation[cols], -data, group))
-    g = group[order]
-    first = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1] if g.size else np.zeros(0, np.int64)
-    run = np.repeat(first, np.diff(np.r_[first, g.size]))
-    keep = np.zeros(rows.size, bool)
-    keep[order[(np.arange(g.size) - run) < n]] = True
-    return keep
-
-
-def top_terms(pred: Annotations, n: int) -> Annotations:
-    """Keep the ``n`` best-scoring terms of each protein in each namespace.
-
-    Ties at the cut are broken by depth (the ``generation`` of the term: an
-    ancestor before its descendants), then by term identifier; exactly
-    ``min(n, predicted)`` terms are kept per protein and namespace, and the
-    kept set of a max-consistent prediction stays closed under ancestors (an
-    ancestor scores at least as high and, when equal, sorts first).
-
-    Parameters
-    ----------
-    pred : Annotations
-        Prediction scores.
-    n : int
-        Terms kept per protein and namespace (CAFA 5 used 500).
-
-    Returns
-    -------
-    Annotations
-        Same proteins; ``diagnostics['max_terms_dropped']`` counts the cells removed.
-    """
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-        raise InvalidParameterError(f"The 'n' parameter of top_terms must be an integer >= 1; got {n!r}.")
-    m = pred.matrix.tocsr()
-    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
-    keep = _top_mask(rows, m.indices.astype(np.int64), m.data, int(n), pred.ontology)
-    ptr = np.r_[0, np.cumsum(np.bincount(rows[keep], minlength=m.shape[0]))]
-    out = sp.csr_array((m.data[keep], m.indices[keep], ptr), shape=m.shape)
-    diag = dict(pred.diagnostics, max_terms=int(n), max_terms_dropped=int((~keep).sum()))
-    return Annotations(pred.proteins, out, pred.ontology, pred.propagated, diag)
+#: Keep the ``n`` best-scoring terms of each protein in each namespace (ties by
+#: depth, then term id): :func:`goeval.max_terms.keep_top_terms`, the cut of
+#: ``goeval evaluate --max-terms``, applied here to baseline predictions.
+top_terms = keep_top_terms
 
 
 def assemble(ontology: Ontology, targets: np.ndarray, parts: list[NamespaceScores],
