@@ -83,16 +83,35 @@ def _column_text(col: Any) -> list[str]:
     return [str(x) for x in arr.tolist()]
 
 
-def _table_text(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None) -> str:
+_CHUNK_ROWS = 1 << 16
+
+
+def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None):
+    """The text of a table (header line first) in pieces of at most ``_CHUNK_ROWS`` rows.
+
+    Memory stays bounded by one chunk's text, however long the table.
+    """
     if not isinstance(columns, Mapping):
         records = list(columns)
         names = list(names or (list(records[0]) if records else []))
-        rows = ["\t".join(format_cell(rec.get(n, "")) for n in names) for rec in records]
-    else:
-        names = list(names or columns)
-        cols = [_column_text(columns[n]) for n in names]
-        rows = ["\t".join(r) for r in zip(*cols)] if cols else []
-    return "\t".join(names) + "\n" + "".join(r + "\n" for r in rows)
+        yield "\t".join(names) + "\n"
+        for a in range(0, len(records), _CHUNK_ROWS):
+            yield "".join("\t".join(format_cell(rec.get(n, "")) for n in names) + "\n"
+                          for rec in records[a : a + _CHUNK_ROWS])
+        return
+    names = list(names or columns)
+    yield "\t".join(names) + "\n"
+    arrays = [np.asarray(columns[n]) for n in names]
+    n_rows = len(arrays[0]) if arrays else 0
+    for a in range(0, n_rows, _CHUNK_ROWS):
+        cols = [_column_text(arr[a : a + _CHUNK_ROWS]) for arr in arrays]
+        yield "".join("\t".join(r) + "\n" for r in zip(*cols))
+
+
+def _write_table_to(fh: IO[str], columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+                    names: Sequence[str] | None) -> None:
+    for piece in _table_chunks(columns, names):
+        fh.write(piece)
 
 
 def write_table(path: PathLike, columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
@@ -104,7 +123,7 @@ def write_table(path: PathLike, columns: Mapping[str, Any] | Sequence[Mapping[st
     that reads back to the same double (full precision).
     """
     with open_text_out(path) as fh:
-        fh.write(_table_text(columns, names))
+        _write_table_to(fh, columns, names)
 
 
 def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mapping[str, Any] | None = None) -> dict[str, Path]:
@@ -119,7 +138,7 @@ def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mappi
             if hasattr(table, "to_dict") and hasattr(table, "columns"):  # a DataFrame
                 table = {c: table[c].to_numpy() for c in table.columns}
             with files.open(name) as fh:
-                fh.write(_table_text(table, None))
+                _write_table_to(fh, table, None)
         for name, obj in (json_files or {}).items():
             with files.open(name) as fh:
                 _dump_json(fh, obj)
@@ -142,9 +161,9 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequenc
     paths = {"curves": out / "curves.tsv", "summary": out / "summary.tsv", "diagnostics": out / "diagnostics.json"}
     with OutputSet(out) as files:
         with files.open("curves.tsv") as fh:
-            fh.write(_table_text(curves, None))
+            _write_table_to(fh, curves, None)
         with files.open("summary.tsv") as fh:
-            fh.write(_table_text(summary, summary_columns))
+            _write_table_to(fh, summary, summary_columns)
         with files.open("diagnostics.json") as fh:
             _dump_json(fh, diagnostics)
         if timings is not None:
@@ -154,7 +173,7 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequenc
         for name, columns in (extra_tables or {}).items():
             paths[name] = out / name
             with files.open(name) as fh:
-                fh.write(_table_text(columns, None))
+                _write_table_to(fh, columns, None)
     return paths
 
 
