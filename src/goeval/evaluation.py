@@ -34,7 +34,7 @@ from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_i
 from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.sweep import SweepStats, exact_thresholds, sweep
+from goeval.sweep import SweepStats, exact_thresholds, protein_steps, sweep
 
 __all__ = [
     "EvaluationResult",
@@ -45,12 +45,15 @@ __all__ = [
     "area_records",
     "keep_top_terms",
     "SUMMARY_COLUMNS",
+    "BOOTSTRAP_COLUMNS",
 ]
 
 #: Key of the statistics of one method in one namespace: (method, namespace label).
 BlockKey = tuple[str, str]
 
 SUMMARY_COLUMNS = ("method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi")
+#: Columns a bootstrap adds to the summary (:func:`goeval.stats.add_bootstrap_columns`).
+BOOTSTRAP_COLUMNS = ("ci_low", "ci_high", "se")
 
 
 class EvaluationResult:
@@ -72,7 +75,8 @@ class EvaluationResult:
     curve_columns : dict of str to ndarray
         The curves as plain arrays (what ``curves`` is built from).
     summary_records : list of dict
-        The summary rows as plain records.
+        The summary rows as plain records (with :data:`BOOTSTRAP_COLUMNS`
+        after a bootstrap; setting them rebuilds ``summary``).
     stats : dict of (method, namespace) to SweepStats, or None
         The sufficient statistics the curves were computed from (what
         :mod:`goeval.compat` reads to build CAFA-evaluator's columns).
@@ -87,10 +91,25 @@ class EvaluationResult:
                  diagnostics: dict[str, Any] | None = None,
                  stats: Mapping[BlockKey, SweepStats] | None = None) -> None:
         self.curve_columns = curve_columns
-        self.summary_records = summary_records
+        self._summary_records = summary_records
         self.diagnostics = diagnostics if diagnostics is not None else {}
         self.stats = None if stats is None else dict(stats)
         self._frames: dict[str, Any] = {}
+
+    @property
+    def summary_records(self) -> list[dict[str, Any]]:
+        return self._summary_records
+
+    @summary_records.setter
+    def summary_records(self, records: list[dict[str, Any]]) -> None:
+        self._summary_records = records
+        self._frames.pop("summary", None)
+
+    @property
+    def summary_columns(self) -> tuple[str, ...]:
+        """:data:`SUMMARY_COLUMNS`, then :data:`BOOTSTRAP_COLUMNS` when the rows have them."""
+        extra = BOOTSTRAP_COLUMNS if any("ci_low" in r for r in self._summary_records) else ()
+        return SUMMARY_COLUMNS + extra
 
     @property
     def curves(self):  # noqa: ANN201 - pandas.DataFrame
@@ -105,7 +124,7 @@ class EvaluationResult:
         if "summary" not in self._frames:
             import pandas as pd
 
-            self._frames["summary"] = pd.DataFrame(self.summary_records, columns=list(SUMMARY_COLUMNS))
+            self._frames["summary"] = pd.DataFrame(self.summary_records, columns=list(self.summary_columns))
         return self._frames["summary"]
 
     @curves.setter
@@ -344,6 +363,7 @@ def namespace_stats(
     terms_of_interest: np.ndarray | None = None,
     excluded_terms: np.ndarray | None = None,
     diagnostics: dict[str, Any] | None = None,
+    per_protein: bool = False,
 ) -> dict[BlockKey, SweepStats]:
     """Sufficient statistics of every (method, namespace) evaluated.
 
@@ -368,6 +388,11 @@ def namespace_stats(
         Term indices kept / removed.
     diagnostics : dict, optional
         Filled with every count (reading, mapping, propagation).
+    per_protein : bool, default False
+        Keep every protein's step functions with the sums
+        (``SweepStats.protein_steps``, :func:`~goeval.sweep.protein_steps`;
+        the same sums, bit for bit): what a bootstrap or a paired comparison
+        (:mod:`goeval.stats`) reads.
 
     Returns
     -------
@@ -394,12 +419,23 @@ def namespace_stats(
             continue
         lo, hi = int(ontology.bounds[blk.namespace]), int(ontology.bounds[blk.namespace + 1])
         taus = common if common is not None else opts.grid if opts.grid is not None else exact_thresholds(blk.pred_scores)
-        out[(blk.method, blk.label)] = sweep(blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr,
-                                             blk.truth_cols, hi - lo, taus, None if iav is None else iav[lo:hi])
+        out[(blk.method, blk.label)] = _block_stats(blk, hi - lo, taus, None if iav is None else iav[lo:hi], per_protein)
         md["evaluated"] = True
         md["thresholds"] = int(taus.size)
         del blk
     return out
+
+
+def _block_stats(blk: NamespaceBlock, n_cols: int, taus: np.ndarray, ia: np.ndarray | None,
+                 per_protein: bool) -> SweepStats:
+    """The block's sweep; with ``per_protein``, through its kept per-protein step functions."""
+    args = (blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr, blk.truth_cols, n_cols, taus, ia)
+    if not per_protein:
+        return sweep(*args)
+    steps = protein_steps(*args, proteins=blk.proteins)
+    st = steps.stats()
+    st.protein_steps = steps
+    return st
 
 
 def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
@@ -507,6 +543,9 @@ def evaluate_annotations(
     targets: np.ndarray | list[str] | None = None,
     terms_of_interest: np.ndarray | None = None,
     excluded_terms: np.ndarray | None = None,
+    bootstrap: int | None = None,
+    seed: int = 0,
+    confidence: float = 0.95,
     **option_overrides: Any,
 ) -> EvaluationResult:
     """Evaluate methods against truth, per namespace (see :func:`goeval.evaluate`).
@@ -526,6 +565,17 @@ def evaluate_annotations(
         not reported.
     targets, terms_of_interest, excluded_terms
         As for :func:`namespace_stats`.
+    bootstrap : int, optional
+        B: add bootstrap percentile intervals (``ci_low``, ``ci_high``,
+        ``se``) of fmax, wfmax, fmax_micro, smin and wsmin to the summary,
+        from B resamples of each namespace's benchmark proteins shared by
+        every method (:func:`goeval.stats.add_bootstrap_columns`; see
+        ``docs/statistics.md``). The statistics then keep their per-protein
+        step functions (``result.stats[key].protein_steps``).
+    seed : int, default 0
+        Seed of the resamples (the same seed gives the same bits).
+    confidence : float, default 0.95
+        Coverage of the interval.
 
     Returns
     -------
@@ -537,8 +587,18 @@ def evaluate_annotations(
         An unknown option or an invalid value (before any work).
     """
     opts = EvaluationOptions.resolve(options, **option_overrides)
+    if bootstrap is not None:
+        from goeval.stats.bootstrap import check_bootstrap_parameters
+
+        bootstrap, seed, confidence = check_bootstrap_parameters(bootstrap, seed, confidence, "evaluate")
     diag: dict[str, Any] = {"ontology": {"source": ontology.source, **ontology.diagnostics}}
     stats = namespace_stats(ontology, truth, predictions, ia, opts, targets=targets,
-                            terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag)
-    return summarize(stats, opts, ia is not None, diagnostics=diag)
+                            terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag,
+                            per_protein=bootstrap is not None)
+    result = summarize(stats, opts, ia is not None, diagnostics=diag)
+    if bootstrap is not None:
+        from goeval.stats.bootstrap import add_bootstrap_columns
+
+        add_bootstrap_columns(result, bootstrap, seed, confidence)
+    return result
 

@@ -1,0 +1,160 @@
+"""Optima of many protein weightings at once (bootstrap and permutation replicates).
+
+A replicate is a weight vector over a namespace's benchmark proteins. Its
+curves are those of :func:`goeval.metrics.protein.protein_curves` computed
+from the weighted sums (:meth:`goeval.sweep.ProteinSteps.stats`), and its
+optimum is taken as in the summary (:func:`goeval.metrics.protein.best_index`:
+the thresholds with at least one covered protein *in that replicate*, ties
+within a relative 1e-12 to the lowest threshold), so the threshold is
+re-optimized in every replicate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError
+from goeval.metrics.protein import protein_curves
+from goeval.metrics.registry import Measure, get_measure
+from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
+
+__all__ = ["CurveSettings", "sums_needed", "replicate_optima", "row_optima", "optima_of_stats"]
+
+
+@dataclass(frozen=True)
+class CurveSettings:
+    """How curves are averaged: the curve options of an evaluation.
+
+    Parameters
+    ----------
+    normalization : {'cafa', 'pred', 'gt'}
+    k : float
+        Order of ``S_k``.
+    protein_weighting : {'none', 'information'}
+    with_ia : bool
+        Whether the statistics carry information accretion.
+    """
+
+    normalization: str = "cafa"
+    k: float = 2.0
+    protein_weighting: str = "none"
+    with_ia: bool = True
+
+    @classmethod
+    def from_options(cls, options: Any, with_ia: bool) -> "CurveSettings":
+        """From an :class:`~goeval.options.EvaluationOptions` or its ``as_dict()``."""
+        get = options.get if isinstance(options, dict) else lambda k, d=None: getattr(options, k, d)
+        return cls(get("normalization", "cafa"), float(get("k", 2.0)), get("protein_weighting", "none"), bool(with_ia))
+
+
+#: Sums each curve column reads (besides ``covered``, always read for the
+#: coverage and the valid thresholds), by (normalization, protein_weighting).
+def _column_sums(column: str, normalization: str, weighting: str) -> tuple[str, ...]:
+    pred = normalization == "pred"
+    info = weighting == "information"
+    table = {
+        "f": ("pr", "rc"),
+        "f_micro": ("tp", "npred") + (("ntrue_cov",) if pred else ()),
+        "wf": ("it_cov_w", "it_wpr", "it_wrc") if info else ("covered_w", "wpr", "wrc"),
+        "s": ("ru", "mi") + (("covered_w", "it_cov_w") if pred else ()),
+        "ws": ("it_ru", "it_mi") + (("it_cov_w", "it2_cov_w") if pred else ()),
+        "wf_micro": ("ia_tp", "ia_pred") + (("it_cov_w",) if pred else ()),
+        "s_terms": ("tp", "npred") + (("ntrue_cov", "covered") if pred else ()),
+        "coverage": (),
+    }
+    if column not in table:
+        raise InvalidParameterError(f"Replicates of the curve column {column!r} are not supported; "
+                                    f"the columns are {sorted(table)}.")
+    return table[column]
+
+
+def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[str, ...]:
+    """The :data:`~goeval.sweep.STAT_NAMES` the optima of ``measures`` depend on (in that order)."""
+    need = {"covered"}
+    for ms in measures:
+        need.update(_column_sums(ms.column, settings.normalization, settings.protein_weighting))
+    return tuple(k for k in STAT_NAMES if k in need)
+
+
+def _measures(names: Iterable[str | Measure]) -> list[Measure]:
+    out = []
+    for x in names:
+        ms = x if isinstance(x, Measure) else get_measure(x)
+        if ms.kind != "protein" or ms.reduce != "optimum":
+            raise InvalidParameterError(
+                f"The 'measures' parameter must name protein-centric optima (e.g. fmax, smin); got {ms.name!r}.")
+        out.append(ms)
+    return out
+
+
+def row_optima(values: np.ndarray, valid: np.ndarray, direction: str, rtol: float = 1e-12) -> np.ndarray:
+    """Optimum of every row, as :func:`~goeval.metrics.protein.best_index` takes it.
+
+    Parameters
+    ----------
+    values, valid : ndarray of shape (B, m)
+    direction : {'max', 'min'}
+
+    Returns
+    -------
+    ndarray of float64, shape (B,)
+        ``values[b, i]`` at the lowest ``i`` within ``rtol`` (relative, at
+        least absolute ``rtol``) of the row's optimum over its valid finite
+        values; NaN for a row without any.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    ok = valid & np.isfinite(v)
+    fill = -np.inf if direction == "max" else np.inf
+    masked = np.where(ok, v, fill)
+    best = masked.max(axis=1) if direction == "max" else masked.min(axis=1)
+    tol = rtol * np.maximum(1.0, np.abs(best))
+    with np.errstate(invalid="ignore"):
+        near = ok & (np.abs(v - best[:, None]) <= tol[:, None])
+    idx = near.argmax(axis=1)
+    out = v[np.arange(v.shape[0]), idx]
+    out[~near.any(axis=1)] = np.nan
+    return out
+
+
+def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveSettings) -> dict[str, np.ndarray]:
+    """Optima of every row of statistics with sums of shape (B, m) (missing sums read as 0)."""
+    first = next(iter(stats.sums.values()))
+    zero = np.broadcast_to(np.zeros(1), first.shape)
+    full = SweepStats(stats.thresholds, {k: stats.sums.get(k, zero) for k in STAT_NAMES},
+                      stats.n, stats.n_true, stats.it_sum, stats.it2_sum)
+    cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
+                         protein_weighting=settings.protein_weighting, with_ia=settings.with_ia)
+    valid = cur["n_covered"] > 0
+    return {ms.name: row_optima(cur[ms.column], valid, ms.direction) for ms in measures}
+
+
+def replicate_optima(steps: ProteinSteps, weights: np.ndarray, measures: Iterable[str | Measure],
+                     settings: CurveSettings) -> dict[str, np.ndarray]:
+    """The optimum of each measure under each row of protein weights.
+
+    Parameters
+    ----------
+    steps : ProteinSteps
+        One method's per-protein statistics in one namespace.
+    weights : ndarray of float64, shape (B, n)
+        One weight vector per replicate (bootstrap counts: a protein drawn
+        twice counts twice). A row of ones gives the summary's value, bit
+        for bit.
+    measures : iterable of str or Measure
+        Protein-centric optima (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...).
+    settings : CurveSettings
+
+    Returns
+    -------
+    dict of str to ndarray of shape (B,)
+        Measure name -> optimum per replicate (NaN where no protein is covered).
+    """
+    ms = _measures(measures)
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 2:
+        raise InvalidParameterError(f"The 'weights' parameter of replicate_optima must have shape (B, n); got {w.shape}.")
+    st = steps.stats(w, sums_needed(ms, settings))
+    return optima_of_stats(st, ms, settings)
