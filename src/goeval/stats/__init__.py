@@ -22,20 +22,28 @@ from goeval.stats.bootstrap import (
     bootstrap_replicates,
     percentile_interval,
 )
+from goeval.stats.compare import Comparison, compare, holm
 from goeval.stats.replicates import CurveSettings, replicate_optima
 from goeval.stats.resample import resample_counts, resample_indices, resample_key, swap_flags
+from goeval.stats.store import PROTEIN_STATS_FILE, read_protein_stats, write_protein_stats
 
 __all__ = [
     "BOOTSTRAP_COLUMNS",
     "BOOTSTRAP_MEASURES",
+    "Comparison",
     "CurveSettings",
+    "PROTEIN_STATS_FILE",
     "add_bootstrap_columns",
     "bootstrap",
     "bootstrap_replicates",
+    "compare",
+    "holm",
     "percentile_interval",
+    "read_protein_stats",
     "replicate_optima",
     "resample_counts",
     "resample_indices",
     "resample_key",
     "swap_flags",
+    "write_protein_stats",
 ]

@@ -126,7 +126,8 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
     full = SweepStats(stats.thresholds, {k: stats.sums.get(k, zero) for k in STAT_NAMES},
                       stats.n, stats.n_true, stats.it_sum, stats.it2_sum)
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
-                         protein_weighting=settings.protein_weighting, with_ia=settings.with_ia)
+                         protein_weighting=settings.protein_weighting,
+                         with_ia=settings.with_ia and any(ms.needs_ia for ms in measures))
     valid = cur["n_covered"] > 0
     return {ms.name: row_optima(cur[ms.column], valid, ms.direction) for ms in measures}
 

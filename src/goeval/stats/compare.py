@@ -1,0 +1,297 @@
+"""Paired comparisons of methods on the same benchmark (CAFA's bootstrap "duels").
+
+For two methods A and B of a namespace, on one protein-centric optimum
+(``fmax`` by default):
+
+* the difference ``A - B`` of the optima and its bootstrap percentile
+  interval, every resample applied to both methods (the resamples of
+  :mod:`goeval.stats.bootstrap`: same seed, same resamples);
+* the fractions of resamples in which A is better, B is better, or they tie
+  (better: higher for a max measure, lower for a min measure; a tie: the
+  two optima within a relative 1e-12, the tolerance of the optimum itself);
+* a paired permutation p-value: under the null hypothesis that the two
+  methods are exchangeable on every protein, each protein's pair of
+  per-protein contributions (its step functions under A and under B, over
+  a common threshold set) is swapped with probability 1/2, independently;
+  the statistic is ``|opt(A') - opt(B')|`` of the two mixed methods (each
+  re-optimized over thresholds), and ``p = (1 + #{r : T_r >= T_obs}) /
+  (1 + P)`` over P permutations (a ``T_r`` within a relative 1e-12 of
+  ``T_obs`` counts as ``>=``);
+* with more than two methods, every pair, the p-values adjusted by Holm's
+  step-down method within each namespace, and the matrix of win fractions.
+
+Both methods are put on the union of their thresholds; a method's step
+functions do not change between its own thresholds, so its curves and
+optimum are unchanged (the added thresholds repeat values).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError
+from goeval.metrics.registry import Measure, get_measure
+from goeval.stats.bootstrap import _batch_size, _settings_of, check_bootstrap_parameters, percentile_interval
+from goeval.stats.replicates import CurveSettings, optima_of_stats, replicate_optima, sums_needed
+from goeval.stats.resample import resample_counts, resample_key, swap_flags
+from goeval.sweep import ProteinSteps, SweepStats
+
+__all__ = ["Comparison", "compare", "holm", "PAIR_COLUMNS", "DUEL_COLUMNS"]
+
+PAIR_COLUMNS = ("namespace", "measure", "method_a", "method_b", "value_a", "value_b", "difference", "ci_low",
+                "ci_high", "se", "wins_a", "ties", "wins_b", "p_value", "p_holm", "n_resamples", "n_permutations")
+DUEL_COLUMNS = ("namespace", "measure", "method", "opponent", "wins")
+
+RTOL = 1e-12
+
+
+@dataclass
+class Comparison:
+    """Result of :func:`compare`.
+
+    Attributes
+    ----------
+    pairs : list of dict
+        One record per (namespace, pair of methods) (:data:`PAIR_COLUMNS`).
+    duels : list of dict
+        One record per (namespace, method, opponent): the fraction of
+        resamples in which ``method`` beats ``opponent`` (:data:`DUEL_COLUMNS`).
+    measure : str
+    """
+
+    pairs: list[dict[str, Any]] = field(default_factory=list)
+    duels: list[dict[str, Any]] = field(default_factory=list)
+    measure: str = "fmax"
+
+    def duel_matrix(self, namespace: str) -> tuple[list[str], np.ndarray]:
+        """Methods and the (k, k) matrix of win fractions (row beats column; NaN on the diagonal)."""
+        rows = [r for r in self.duels if r["namespace"] == namespace]
+        names = list(dict.fromkeys(r["method"] for r in rows))
+        mat = np.full((len(names), len(names)), np.nan)
+        pos = {m: i for i, m in enumerate(names)}
+        for r in rows:
+            mat[pos[r["method"]], pos[r["opponent"]]] = r["wins"]
+        return names, mat
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjustment: ``p_(i) -> max_{j <= i} min(1, (m - j + 1) p_(j))``.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    m = p.size
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+def _better(a: np.ndarray, b: np.ndarray, direction: str) -> tuple[np.ndarray, np.ndarray]:
+    """(a better than b, tie) element-wise; NaN on either side is neither."""
+    tol = RTOL * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+    d = a - b if direction == "max" else b - a
+    with np.errstate(invalid="ignore"):
+        return d > tol, np.abs(d) <= tol
+
+
+def _common_steps(blocks: dict[str, ProteinSteps], label: str) -> dict[str, ProteinSteps]:
+    """Every method's steps over the union of their thresholds (same benchmark proteins required)."""
+    first = next(iter(blocks.values()))
+    for name, s in blocks.items():
+        if s.proteins is None or not np.array_equal(s.proteins, first.proteins):
+            raise InvalidParameterError(f"The methods compared in {label} must share the benchmark proteins; "
+                                        f"{name!r} differs.")
+    union = np.unique(np.concatenate([s.thresholds for s in blocks.values()]))
+    return {k: (s if np.array_equal(s.thresholds, union) else s.rebinned(union)) for k, s in blocks.items()}
+
+
+def _batched(fn: Callable[[int, int], dict[str, np.ndarray]], total: int, size: int, threads: int | None) -> dict[str, np.ndarray]:
+    ranges = [(s, min(total, s + size)) for s in range(0, total, size)]
+    if not ranges:
+        return {}
+    workers = max(1, min(threads or os.cpu_count() or 1, len(ranges)))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(lambda r: fn(*r), ranges))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+@dataclass
+class _Namespace:
+    label: str
+    steps: dict[str, ProteinSteps]
+    measure: Measure
+    settings: CurveSettings
+    names: tuple[str, ...]
+
+    @property
+    def n(self) -> int:
+        return next(iter(self.steps.values())).n_proteins
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        return resample_key(self.label, next(iter(self.steps.values())).proteins)
+
+    def optima(self, st: SweepStats) -> np.ndarray:
+        return optima_of_stats(st, [self.measure], self.settings)[self.measure.name]
+
+    def resampled(self, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
+        w = resample_counts(seed, self.key, self.n, start, stop)
+        return {m: self.optima(s.stats(w, self.names)) for m, s in self.steps.items()}
+
+    def permuted(self, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
+        """``|opt(A') - opt(B')|`` of every pair under swaps ``start .. stop - 1`` (keys ``"A\\0B"``)."""
+        swap = swap_flags(seed, self.key, self.n, start, stop)
+        keep = 1.0 - swap
+        on = {m: (s.stats(keep, self.names), s.stats(swap, self.names)) for m, s in self.steps.items()}
+        out = {}
+        for a, b in combinations(self.steps, 2):
+            a_mixed = on[a][0] + on[b][1]  # A's contributions kept, B's where swapped
+            b_mixed = on[a][1] + on[b][0]
+            out[f"{a}\0{b}"] = np.abs(self.optima(a_mixed) - self.optima(b_mixed))
+        return out
+
+
+def _pair_record(ns: _Namespace, a: str, b: str, point: dict[str, float], boot: dict[str, np.ndarray],
+                 perm: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
+    va, vb = point[a], point[b]
+    lo, hi, se, _bad = percentile_interval(boot[a] - boot[b], confidence)
+    win, tie = _better(boot[a], boot[b], ns.measure.direction)
+    lose, _ = _better(boot[b], boot[a], ns.measure.direction)
+    defined = max(1, int((np.isfinite(boot[a]) & np.isfinite(boot[b])).sum()))
+    p = float("nan")
+    t = perm.get(f"{a}\0{b}")
+    if t is not None and t.size:
+        obs = abs(va - vb)
+        p = float((1 + np.count_nonzero(t >= obs - RTOL * max(1.0, obs))) / (1 + t.size))
+    return {"namespace": ns.label, "measure": ns.measure.name, "method_a": a, "method_b": b, "value_a": va,
+            "value_b": vb, "difference": va - vb, "ci_low": lo, "ci_high": hi, "se": se,
+            "wins_a": win.sum() / defined, "ties": tie.sum() / defined, "wins_b": lose.sum() / defined,
+            "p_value": p, "p_holm": float("nan"), "n_resamples": int(boot[a].size),
+            "n_permutations": 0 if t is None else int(t.size)}
+
+
+def _compare_namespace(ns: _Namespace, n_resamples: int, permutations: int, seed: int, confidence: float,
+                       threads: int | None, batch_size: int | None) -> tuple[list[dict], list[dict]]:
+    ones = np.ones((1, ns.n))
+    point = {m: float(replicate_optima(s, ones, [ns.measure], ns.settings)[ns.measure.name][0])
+             for m, s in ns.steps.items()}
+    for s in ns.steps.values():  # build the cached product operands before the threads share them
+        s.stats(ones, ns.names)
+    size = _batch_size(next(iter(ns.steps.values())).thresholds.size, batch_size)
+    boot = _batched(lambda s0, s1: ns.resampled(seed, s0, s1), n_resamples, size, threads)
+    perm = _batched(lambda s0, s1: ns.permuted(seed, s0, s1), permutations, size, threads)
+    pairs = [_pair_record(ns, a, b, point, boot, perm, confidence) for a, b in combinations(ns.steps, 2)]
+    ok = [r for r in pairs if np.isfinite(r["p_value"])]
+    for r, q in zip(ok, holm([r["p_value"] for r in ok])):
+        r["p_holm"] = float(q)
+    duels = []
+    for a in ns.steps:
+        for b in ns.steps:
+            if a != b:
+                win, _tie = _better(boot[a], boot[b], ns.measure.direction)
+                defined = max(1, int((np.isfinite(boot[a]) & np.isfinite(boot[b])).sum()))
+                duels.append({"namespace": ns.label, "measure": ns.measure.name, "method": a, "opponent": b,
+                              "wins": win.sum() / defined})
+    return pairs, duels
+
+
+def _select(stats: Mapping[tuple[str, str], SweepStats], methods: Sequence[str] | None) -> dict[str, dict[str, ProteinSteps]]:
+    known = list(dict.fromkeys(m for m, _ in stats))
+    chosen = known if methods is None else list(methods)
+    unknown = [m for m in chosen if m not in known]
+    if unknown or len(set(chosen)) < 2 or len(set(chosen)) != len(chosen):
+        raise InvalidParameterError(f"The 'methods' parameter of compare must name at least two distinct methods "
+                                    f"among {known}; got {chosen}.")
+    out: dict[str, dict[str, ProteinSteps]] = {}
+    for (m, label), st in stats.items():
+        if m in chosen:
+            if st.protein_steps is None:
+                raise InvalidParameterError(f"The statistics of {m!r} in {label} carry no per-protein statistics; "
+                                            "evaluate with bootstrap or per_protein=True.")
+            out.setdefault(label, {})[m] = st.protein_steps
+    return {label: {m: d[m] for m in chosen if m in d} for label, d in out.items()}
+
+
+def compare(
+    result: Any,
+    methods: Sequence[str] | None = None,
+    measure: str = "fmax",
+    *,
+    n_resamples: int = 10_000,
+    permutations: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    options: Any = None,
+    with_ia: bool | None = None,
+    threads: int | None = None,
+    batch_size: int | None = None,
+) -> Comparison:
+    """Paired comparison of methods per namespace (see the module docstring).
+
+    Parameters
+    ----------
+    result : EvaluationResult or mapping of (method, namespace) to SweepStats
+        Statistics with their per-protein statistics (an evaluation with
+        ``bootstrap``, ``namespace_stats(..., per_protein=True)``, or
+        :func:`goeval.stats.read_protein_stats`).
+    methods : sequence of str, optional
+        At least two methods, in the order of the pairs (default: all).
+    measure : str, default 'fmax'
+        A protein-centric optimum (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...).
+    n_resamples : int, default 10000
+        Bootstrap resamples (the same as :func:`goeval.stats.bootstrap` draws for this seed).
+    permutations : int, default 10000
+        Paired permutations (0: no p-values).
+    seed : int, default 0
+    confidence : float, default 0.95
+    options, with_ia
+        Curve options (default: those recorded in ``result``).
+    threads, batch_size
+        Parallel batches (no effect on the values).
+
+    Returns
+    -------
+    Comparison
+        Namespaces where fewer than two of the methods were evaluated are skipped.
+
+    Examples
+    --------
+    >>> import goeval
+    >>> from goeval.evaluation import namespace_stats
+    >>> onto = goeval.load_ontology(goeval.example_path("ontology"))
+    >>> truth = goeval.load_annotations(goeval.example_path("truth"), onto)
+    >>> blast = goeval.load_predictions(goeval.example_path("predictions"), onto)
+    >>> stats = namespace_stats(onto, truth, {"A": blast, "B": blast}, per_protein=True)
+    >>> row = compare(stats, n_resamples=100, permutations=100, with_ia=False).pairs[0]
+    >>> row["difference"], row["ties"], row["p_value"]
+    (0.0, 1.0, 1.0)
+    """
+    n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence, "compare")
+    if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < 0:
+        raise InvalidParameterError(f"The 'permutations' parameter of compare must be an integer >= 0; got {permutations!r}.")
+    ms = get_measure(measure)
+    stats = result.stats if hasattr(result, "stats") else result
+    settings = _settings_of(result, options, with_ia) if hasattr(result, "diagnostics") else \
+        CurveSettings.from_options(options or {}, True if with_ia is None else with_ia)
+    if ms.needs_ia and not settings.with_ia:
+        raise InvalidParameterError(f"The measure {ms.name!r} needs information accretion; the statistics have none.")
+    out = Comparison(measure=ms.name)
+    for label, blocks in _select(stats, methods).items():
+        if len(blocks) < 2:
+            continue
+        ns = _Namespace(label, _common_steps(blocks, label), ms, settings, sums_needed([ms], settings))
+        pairs, duels = _compare_namespace(ns, n_resamples, int(permutations), seed, confidence, threads, batch_size)
+        out.pairs += pairs
+        out.duels += duels
+    return out
