@@ -36,9 +36,9 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.metrics.registry import Measure, get_measure
+from goeval.metrics.registry import Measure
 from goeval.stats.bootstrap import _batch_size, _settings_of, check_bootstrap_parameters, percentile_interval
-from goeval.stats.replicates import CurveSettings, optima_of_stats, replicate_optima, sums_needed
+from goeval.stats.replicates import CurveSettings, _measures, optima_of_stats, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -280,7 +280,7 @@ def compare(
     n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence, "compare")
     if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < 0:
         raise InvalidParameterError(f"The 'permutations' parameter of compare must be an integer >= 0; got {permutations!r}.")
-    ms = get_measure(measure)
+    ms = _measures([measure])[0]
     stats = result.stats if hasattr(result, "stats") else result
     settings = _settings_of(result, options, with_ia) if hasattr(result, "diagnostics") else \
         CurveSettings.from_options(options or {}, True if with_ia is None else with_ia)
