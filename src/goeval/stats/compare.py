@@ -176,7 +176,8 @@ def _pair_record(ns: _Namespace, a: str, b: str, point: dict[str, float], boot: 
         p = float((1 + np.count_nonzero(t >= obs - RTOL * max(1.0, obs))) / (1 + t.size))
     return {"namespace": ns.label, "measure": ns.measure.name, "method_a": a, "method_b": b, "value_a": va,
             "value_b": vb, "difference": va - vb, "ci_low": lo, "ci_high": hi, "se": se,
-            "wins_a": win.sum() / defined, "ties": tie.sum() / defined, "wins_b": lose.sum() / defined,
+            "wins_a": float(win.sum() / defined), "ties": float(tie.sum() / defined),
+            "wins_b": float(lose.sum() / defined),
             "p_value": p, "p_holm": float("nan"), "n_resamples": int(boot[a].size),
             "n_permutations": 0 if t is None else int(t.size)}
 
@@ -202,7 +203,7 @@ def _compare_namespace(ns: _Namespace, n_resamples: int, permutations: int, seed
                 win, _tie = _better(boot[a], boot[b], ns.measure.direction)
                 defined = max(1, int((np.isfinite(boot[a]) & np.isfinite(boot[b])).sum()))
                 duels.append({"namespace": ns.label, "measure": ns.measure.name, "method": a, "opponent": b,
-                              "wins": win.sum() / defined})
+                              "wins": float(win.sum() / defined)})
     return pairs, duels
 
 
