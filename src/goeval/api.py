@@ -272,6 +272,9 @@ def evaluate(
     pattern: str | None = None,
     preset: str | None = None,
     threads: int | None = None,
+    bootstrap: int | None = None,
+    seed: int = 0,
+    confidence: float = 0.95,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -309,6 +312,14 @@ def evaluate(
     threads : int, optional
         Threads reading prediction files and evaluating methods (default: all
         cores). Results do not depend on it, bit for bit.
+    bootstrap : int, optional
+        B >= 2: add bootstrap percentile intervals (``ci_low``, ``ci_high``,
+        ``se``) of the optima, from B resamples of each namespace's benchmark
+        proteins shared by every method (``docs/statistics.md``).
+    seed : int, default 0
+        Seed of the resamples (the same seed gives the same bits).
+    confidence : float, default 0.95
+        Coverage of the intervals.
 
     Returns
     -------
@@ -344,6 +355,10 @@ def evaluate(
     opts = _options(options, preset, option_overrides, ia is not None or ia_annotations is not None)
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
         raise InvalidParameterError(f"The 'threads' parameter of evaluate must be an integer >= 1; got {threads!r}.")
+    if bootstrap is not None:
+        from goeval.stats.bootstrap import check_bootstrap_parameters
+
+        check_bootstrap_parameters(bootstrap, seed, confidence, "evaluate")
     diag = Diagnostics()
     _check_input_paths(truth, ia, ia_annotations, targets)
     if isinstance(ontology, (str, Path)):
@@ -360,7 +375,7 @@ def evaluate(
     finally:
         for s in started:
             _cancel(s)
-    return _evaluate_inputs(inputs, opts, threads)
+    return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence))
 
 
 def _options(options: EvaluationOptions | None, preset: str | None, overrides: dict[str, Any],
@@ -375,7 +390,8 @@ def _options(options: EvaluationOptions | None, preset: str | None, overrides: d
     return opts
 
 
-def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int):  # noqa: ANN202
+def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
+                         boot: tuple[int | None, int, float] = (None, 0, 0.95)):  # noqa: ANN202
     """``evaluate_annotations`` with the methods' statistics computed in parallel threads.
 
     Each method's statistics depend only on that method, and they are put
@@ -392,7 +408,7 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int)
         d: dict[str, Any] = {"ontology": {"source": onto.source, **onto.diagnostics}}
         st = namespace_stats(onto, truth, {name: inputs.predictions[name]}, inputs.ia, opts, targets=inputs.targets,
                              terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
-                             diagnostics=d)
+                             diagnostics=d, per_protein=boot[0] is not None)
         return st, d
 
     names = list(inputs.predictions)
@@ -401,10 +417,16 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int)
     diag = parts[names[0]][1]
     diag["methods"] = {n: parts[n][1]["methods"][n] for n in names}
     stats = {(n, label): parts[n][0][(n, label)] for label in onto.labels for n in names if (n, label) in parts[n][0]}
-    return summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
+    res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
+    if boot[0] is not None:
+        from goeval.stats.bootstrap import add_bootstrap_columns
+
+        add_bootstrap_columns(res, boot[0], boot[1], boot[2], threads=threads)
+    return res
 
 
-def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | None = None):  # noqa: ANN202
+def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | None = None,
+                     boot: tuple[int | None, int, float] = (None, 0, 0.95)):  # noqa: ANN202
     import os
 
     from goeval.evaluation import evaluate_annotations
@@ -414,11 +436,12 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
     _check_targets(inputs, diag)
     threads = min(threads or os.cpu_count() or 1, len(inputs.predictions))
     if threads > 1:
-        res = _evaluate_in_threads(inputs, opts, threads)
+        res = _evaluate_in_threads(inputs, opts, threads, boot)
     else:
         res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
                                    targets=inputs.targets, terms_of_interest=inputs.terms_of_interest,
-                                   excluded_terms=inputs.excluded_terms)
+                                   excluded_terms=inputs.excluded_terms, bootstrap=boot[0], seed=boot[1],
+                                   confidence=boot[2])
     diag.add_timing("evaluation", perf_counter() - clock)
     merged = Diagnostics.wrap(res.diagnostics)
     for key, value in diag.items():

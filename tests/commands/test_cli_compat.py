@@ -67,3 +67,34 @@ def test_every_command_takes_the_message_options():
         sub = next(a for a in parser._actions if a.dest == "command").choices[command]
         flags = {s for a in sub._actions for s in a.option_strings}
         assert {"-v", "--verbose", "-q", "--quiet", "--log-level"} <= flags, command
+
+
+def test_bootstrap_columns_and_compare_from_the_results_directory(tmp_path, capsys):
+    import gzip
+
+    import goeval
+
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    rows = [ln.split() for ln in gzip.decompress(goeval.example_path("predictions").read_bytes()).decode().splitlines()]
+    rows = [r for r in rows if len(r) == 3 and r[2].replace(".", "", 1).isdigit()]
+    (preds / "a.tsv").write_text("".join(f"{p}\t{t}\t{s}\n" for p, t, s in rows))
+    (preds / "b.tsv").write_text("".join(f"{p}\t{t}\t{max(0.01, round(float(s) * 0.9, 2))}\n" for p, t, s in rows))
+    out = tmp_path / "o"
+    args = ["evaluate", "--ontology", str(goeval.example_path("ontology")), "--truth", str(goeval.example_path("truth")),
+            "--predictions", str(preds), "--ia", str(goeval.example_path("ia")), "--thresholds", "0.01",
+            "--out", str(out), "-q"]
+    assert main([*args, "--bootstrap", "200", "--seed", "3"]) == 0
+    summary = pd.read_csv(out / "summary.tsv", sep="\t")
+    fmax = summary[summary.measure == "fmax"]
+    assert (fmax.ci_low <= fmax.value).all() and (fmax.value <= fmax.ci_high).all() and (fmax.se > 0).all()
+    assert (out / "protein_stats.npz").exists()
+    again = tmp_path / "again"
+    assert main([*args[:-3], "--out", str(again), "-q", "--bootstrap", "200", "--seed", "3", "--threads", "1"]) == 0
+    assert (again / "summary.tsv").read_text() == (out / "summary.tsv").read_text()  # seeded, any thread count
+    assert main(["compare", str(out), "--methods", "a,b", "--bootstrap", "300", "--permutations", "99",
+                 "--format", "tsv"]) == 0
+    table = capsys.readouterr().out
+    assert "difference" in table.splitlines()[0] and "\ta\tb\t" in table
+    assert main([*args, "--bootstrap", "1"]) == 2
+    assert "'n_resamples' parameter of evaluate" in capsys.readouterr().err

@@ -17,4 +17,7 @@ COMMANDS: dict[str, str] = {
     "biocreative": "validate a BioCreative II.5 result file and compute its AUC of the interpolated P/R curve",
     "baseline": "baseline predictions: naive, blast, gotcha, diamondscore, knn-identity",
     "align": "align protein sequences with DIAMOND or BLAST+ and write a hit table",
+    "benchmark": "benchmarks of the baselines: k-fold cross-validation (Clark & Radivojac 2013) and CAFA time splits",
+    "compare": "paired comparison of methods: bootstrap interval of the difference, win fractions (duels), "
+               "permutation p-value with Holm's correction",
 }

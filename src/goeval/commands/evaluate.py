@@ -30,6 +30,11 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
                         "results do not depend on it")
     p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
                    help="format of the summary printed on stdout (default: a table)")
+    p.add_argument("--bootstrap", type=int, default=None, metavar="B",
+                   help="add bootstrap percentile intervals (ci_low, ci_high, se) of the optima from B resamples of "
+                        "the benchmark proteins, paired across methods; also writes protein_stats.npz for goeval compare")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95, help="coverage of the bootstrap intervals (default 0.95)")
     p.add_argument("--layout", choices=("goeval", "cafaeval"), default="goeval",
                    help="cafaeval: also write CAFA-evaluator's evaluation_all.tsv and evaluation_best_<measure>.tsv "
                         "(its column names and order), for notebooks that read them")
@@ -56,6 +61,10 @@ def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # 
         from goeval.errors import InvalidParameterError
 
         raise InvalidParameterError(f"The '--threads' parameter of evaluate must be >= 1; got {args.threads}.")
+    if args.bootstrap is not None:
+        from goeval.stats.bootstrap import check_bootstrap_parameters
+
+        check_bootstrap_parameters(args.bootstrap, args.seed, args.confidence, "evaluate")
     if getattr(args, "preset", None) == "cafa5" and not (args.ia or args.ia_annotations):
         from goeval.errors import InvalidParameterError
 
@@ -108,7 +117,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     show_warnings()
     res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
                    targets=args.targets, terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms,
-                   threads=args.threads)
+                   threads=args.threads, bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence)
     diag = res.diagnostics
     if diag.get("nothing_evaluated"):
         from goeval.errors import GoevalError
@@ -127,11 +136,17 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
 
         df, best = cafaeval_frames(res)
         extra = cafaeval_layout_tables(df, best) if df is not None else None
+    arrays = None
+    if args.bootstrap is not None:
+        from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays
+
+        arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(res.stats, diag.get("options", {}))}
+    columns = list(getattr(res, "summary_columns", SUMMARY_COLUMNS))
     t_write = time.perf_counter()
-    paths = write_results(args.out, res.curve_columns, records, SUMMARY_COLUMNS, diag,
-                          {**diag.timings, "total before writing": t_write - t0}, extra)
+    paths = write_results(args.out, res.curve_columns, records, columns, diag,
+                          {**diag.timings, "total before writing": t_write - t0}, extra, arrays)
     report_lines(args, diag)
-    show(args, _printed_summary(records, args.format, SUMMARY_COLUMNS))
+    show(args, _printed_summary(records, args.format, columns))
     say(args, f"results in {Path(paths['curves']).parent}/ ({', '.join(Path(p).name for p in paths.values())}); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0

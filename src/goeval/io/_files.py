@@ -235,6 +235,23 @@ class OutputSet:
             self._pending.append((fh.temporary_path, target))  # type: ignore[union-attr]
             yield fh
 
+    @contextmanager
+    def open_binary(self, name: str) -> Iterator[IO[bytes]]:
+        """A binary file ``name`` in the directory, kept aside until :meth:`commit`."""
+        target = self.directory / name
+        tmp = _temporary_name(target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as fh:
+                self._pending.append((tmp, target))
+                yield fh
+        except OSError as exc:
+            _unlink(tmp)
+            raise _write_failed(target, exc) from None
+        except BaseException:
+            _unlink(tmp)
+            raise
+
     def commit(self) -> dict[str, Path]:
         """Move every file into place (signals blocked meanwhile); return name -> path."""
         import signal

@@ -27,6 +27,8 @@ __all__ = [
     "write_frames",
     "format_cell",
     "jsonable",
+    "write_arrays",
+    "read_arrays",
 ]
 
 
@@ -148,9 +150,11 @@ def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mappi
 def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequence[Mapping[str, Any]],
                   summary_columns: Sequence[str], diagnostics: Mapping[str, Any],
                   timings: Mapping[str, Any] | None = None,
-                  extra_tables: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Path]:
+                  extra_tables: Mapping[str, Mapping[str, Any]] | None = None,
+                  extra_arrays: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> dict[str, Path]:
     """Write ``curves.tsv``, ``summary.tsv``, ``diagnostics.json`` (and
-    ``timings.json``, and ``extra_tables``: file name -> columns) into
+    ``timings.json``, ``extra_tables``: file name -> columns, and
+    ``extra_arrays``: file name -> named arrays, as compressed ``.npz``) into
     ``out_dir`` (created) as one set.
 
     ``diagnostics.json`` holds only what the inputs and options determine
@@ -174,7 +178,42 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequenc
             paths[name] = out / name
             with files.open(name) as fh:
                 _write_table_to(fh, columns, None)
+        for name, arrays in (extra_arrays or {}).items():
+            paths[name] = out / name
+            with files.open_binary(name) as fh:
+                np.savez_compressed(fh, **arrays)
     return paths
+
+
+def write_arrays(path: PathLike, arrays: Mapping[str, np.ndarray]) -> Path:
+    """Write named arrays as a compressed ``.npz`` file, atomically."""
+    p = Path(path)
+    with OutputSet(p.parent if str(p.parent) else Path(".")) as files:
+        with files.open_binary(p.name) as fh:
+            np.savez_compressed(fh, **arrays)
+    return p
+
+
+def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
+    """Named arrays of an ``.npz`` file written by goeval, checked by its ``format`` entry.
+
+    Raises
+    ------
+    InputFormatError
+        If the file is missing, unreadable, or not a ``fmt`` file.
+    """
+    from goeval.errors import InputFormatError
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputFormatError(p, None, f"no such file; {what}")
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            if "format" not in z.files or str(z["format"]) != fmt:
+                raise InputFormatError(p, None, f"not a {fmt!r} file")
+            return {k: z[k] for k in z.files}
+    except (OSError, ValueError, KeyError, EOFError) as exc:
+        raise InputFormatError(p, None, f"cannot read the file: {exc}") from None
 
 
 def write_ia(path: PathLike, terms: np.ndarray, values: np.ndarray) -> None:

@@ -25,14 +25,21 @@ def format_summary(summary: Any) -> str:
     ``summary``: a list of records or a DataFrame with the summary columns.
     """
     records = summary if isinstance(summary, list) else summary.to_dict("records")
+    with_ci = any("ci_low" in r for r in records)
     rows = []
     for r in records:
         rows.append([
             r["method"], r["namespace"], r["measure"], _num(r["value"], ".4f"), _num(r["threshold"], ".4g"),
             _num(r["coverage"], ".3f"), _num(r["precision"], ".3f"), _num(r["recall"], ".3f"),
             _num(r["ru"], ".3f"), _num(r["mi"], ".3f"),
-        ])
-    return format_table(rows, ["method", "ns", "measure", "value", "tau", "cov", "pr", "rc", "ru", "mi"])
+        ] + ([_ci(r)] if with_ci else []))
+    header = ["method", "ns", "measure", "value", "tau", "cov", "pr", "rc", "ru", "mi"]
+    return format_table(rows, header + (["CI"] if with_ci else []))
+
+
+def _ci(r: dict[str, Any]) -> str:
+    lo, hi = r.get("ci_low"), r.get("ci_high")
+    return "" if lo is None or lo != lo else f"[{lo:.4f}, {hi:.4f}]"
 
 
 def _walk(prefix: str, d: Any, out: list[str]) -> None:

@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from goeval.errors import InputFormatError, InvalidParameterError
+from goeval.errors import InvalidParameterError
 from goeval.sweep import ProteinSteps, SweepStats
 
 __all__ = ["protein_stats_arrays", "protein_stats_from_arrays", "write_protein_stats", "read_protein_stats",
@@ -83,19 +83,10 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray]) -> tuple[dict[tu
 
 def write_protein_stats(path: str | os.PathLike[str], result: Any) -> Path:
     """Write the per-protein statistics of ``result`` (an :class:`~goeval.evaluation.EvaluationResult`
-    evaluated with ``bootstrap``) to ``path`` atomically (a temporary file renamed into place)."""
-    arrays = protein_stats_arrays(result.stats or {}, result.diagnostics.get("options", {}))
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.part")
-    try:
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **arrays)
-        os.replace(tmp, p)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return p
+    evaluated with ``bootstrap``) to ``path`` atomically."""
+    from goeval.io.results import write_arrays
+
+    return write_arrays(path, protein_stats_arrays(result.stats or {}, result.diagnostics.get("options", {})))
 
 
 def read_protein_stats(path: str | os.PathLike[str]) -> tuple[dict[tuple[str, str], SweepStats], dict[str, Any]]:
@@ -106,13 +97,7 @@ def read_protein_stats(path: str | os.PathLike[str]) -> tuple[dict[tuple[str, st
     InputFormatError
         If the file is missing or is not such a file.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise InputFormatError(p, None, "no such file; run goeval evaluate with --bootstrap to write it")
-    try:
-        with np.load(p, allow_pickle=False) as z:
-            if "format" not in z.files or str(z["format"]) != FORMAT:
-                raise InputFormatError(p, None, f"not a goeval per-protein statistics file ({FORMAT})")
-            return protein_stats_from_arrays({k: z[k] for k in z.files})
-    except (OSError, ValueError, KeyError) as exc:
-        raise InputFormatError(p, None, f"cannot read the per-protein statistics: {exc}") from None
+    from goeval.io.results import read_arrays
+
+    return protein_stats_from_arrays(read_arrays(
+        path, FORMAT, "run goeval evaluate with --bootstrap to write it"))
