@@ -1,0 +1,509 @@
+"""Figures of an evaluation: Clark & Radivojac (2013) Fig. 3 and Fig. 4, coverage, optima, TAP.
+
+Every function returns a :class:`matplotlib.figure.Figure` built off screen
+(Agg; pyplot's global state is never touched), so figures show in a
+notebook and render on a server without a display. Curves come from
+``curves.tsv`` (or :attr:`goeval.EvaluationResult.curves`), optima from
+``summary.tsv`` (:attr:`~goeval.EvaluationResult.summary`); the functions
+draw, they compute nothing but contour grids.
+
+Drawn elements carry a ``gid`` so that tests (and users) can find the data
+behind a figure: ``curve:<method>``, ``optimum:<method>``,
+``point:<name>``, ``iso:<kind>``.
+
+Needs matplotlib (``pip install 'goeval[plot]'``).
+
+References
+----------
+Clark W. T., Radivojac P. (2013) Information-theoretic evaluation of
+predicted ontological annotations. Bioinformatics 29(13):i53-i61, Fig. 3
+(information content per protein) and Fig. 4 (the four 2D plots).
+Carroll H. D. et al. (2010) Threshold Average Precision (TAP-k).
+Bioinformatics 26(14):1708-1713, Fig. 5 (TAP against the cutoff).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError
+from goeval.report._style import MEASURE_LABELS, PANELS, Panel, method_colors, new_figure, require_matplotlib
+
+__all__ = [
+    "PANELS",
+    "method_colors",
+    "fig4_figure",
+    "panel_figure",
+    "draw_panel",
+    "information_content_figure",
+    "coverage_figure",
+    "optima_figure",
+    "tap_curve_figure",
+    "results_figures",
+    "figure_bytes",
+]
+
+PointsArg = Mapping[str, Mapping[Any, tuple[float, float]]] | None
+
+_PANEL_BY_NAME = {p.name: p for p in PANELS}
+_F_LEVELS = np.round(np.arange(1, 10) / 10, 1)
+
+
+def _methods(frame: Any, methods: Sequence[str] | None) -> list[str]:
+    present = list(dict.fromkeys(frame["method"].tolist())) if frame is not None and len(frame) else []
+    if methods is None:
+        return present
+    return [m for m in methods if m in present]
+
+
+def _rows(frame: Any, method: str, namespace: str) -> Any:
+    return frame[(frame["method"] == method) & (frame["namespace"] == namespace)]
+
+
+def _optimum(summary: Any, method: str, namespace: str, measure: str) -> dict[str, Any] | None:
+    if summary is None:
+        return None
+    sel = summary[(summary["method"] == method) & (summary["namespace"] == namespace) & (summary["measure"] == measure)]
+    return None if sel.empty else sel.iloc[0].to_dict()
+
+
+def _fmt(v: float) -> str:
+    return "nan" if v != v else f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
+
+
+def optimum_label(method: str, row: Mapping[str, Any] | None, measure: str) -> str:
+    """Legend text: method, optimum value (with its CI when present) and coverage."""
+    if row is None:
+        return method
+    text = f"{method}: {MEASURE_LABELS.get(measure, measure)} {_fmt(float(row['value']))}"
+    lo, hi = row.get("ci_low"), row.get("ci_high")
+    if lo is not None and hi is not None and lo == lo and hi == hi:
+        text += f" [{_fmt(float(lo))}, {_fmt(float(hi))}]"
+    cov = row.get("coverage")
+    if cov is not None and cov == cov:
+        text += f", C {float(cov):.2f}"
+    return text
+
+
+def _iso_f(ax: Any) -> None:
+    """Iso-F contours F = 2pr/(p+r) at 0.1..0.9 on the unit square (as CAFA2 and CAFA-evaluator)."""
+    g = np.linspace(0.005, 1.0, 200)
+    x, y = np.meshgrid(g, g)
+    cs = ax.contour(x, y, 2 * x * y / (x + y), levels=_F_LEVELS, colors="0.8", linewidths=0.7, zorder=0)
+    cs.set_gid("iso:f")
+    ax.clabel(cs, inline=True, fontsize=7, fmt="%.1f")
+
+
+def _iso_s(ax: Any, k: float) -> None:
+    """Iso-S_k contours S_k = (ru^k + mi^k)^(1/k) over the panel's current limits (bits)."""
+    from matplotlib.ticker import MaxNLocator
+
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    top = float(np.hypot(x1, y1)) if k == 2 else float((x1 ** k + y1 ** k) ** (1 / k))
+    levels = [v for v in MaxNLocator(nbins=8).tick_values(0, top) if v > 0]
+    x, y = np.meshgrid(np.linspace(max(x0, 0), x1, 200), np.linspace(max(y0, 0), y1, 200))
+    cs = ax.contour(x, y, (np.abs(x) ** k + np.abs(y) ** k) ** (1 / k), levels=levels, colors="0.8",
+                    linewidths=0.7, zorder=0)
+    cs.set_gid("iso:s")
+    ax.clabel(cs, inline=True, fontsize=7, fmt="%g")
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+
+
+def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace: str, *,
+               colors: Mapping[str, str] | None = None, methods: Sequence[str] | None = None,
+               points: Mapping[str, tuple[float, float]] | None = None, k: float = 2.0,
+               legend: bool = True, mi_limit: float | str | None = "auto") -> None:
+    """Draw one Fig. 4 panel of ``namespace`` on ``ax``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    curves, summary : pandas.DataFrame
+        ``curves.tsv`` and ``summary.tsv`` (or the result's frames).
+    panel : Panel or {'pr', 'wpr', 'rumi', 'wrumi'}
+    namespace : str
+    colors : mapping of str to colour, optional
+        Method (and point) colours; default :func:`method_colors` in order.
+    methods : sequence of str, optional
+        The methods to draw, in order (default: all, in the curves' order).
+    points : mapping of str to (x, y), optional
+        Single points, e.g. one database evaluated against another (CR13's
+        "GO" point), drawn as stars.
+    k : float
+        Order of the semantic distance S_k of the iso-S contours.
+    legend : bool
+        Add a legend.
+    mi_limit : 'auto', float or None
+        Top of the misinformation axis on the ru-mi panels (bits). ``'auto'``:
+        2.5 times the largest remaining uncertainty, raised to show every
+        marked optimum and point, never above the data; the low-threshold ends
+        of the curves, where misinformation grows without bound (CR13 §4.3),
+        then leave the frame instead of flattening the elbow. ``None``: the
+        whole data range.
+    """
+    p = _PANEL_BY_NAME[panel] if isinstance(panel, str) else panel
+    methods = _methods(curves, methods)
+    colors = method_colors([*methods, *(points or {})], colors)
+    for i, m in enumerate(methods):
+        c = _rows(curves, m, namespace).sort_values("threshold")
+        if c.empty:
+            continue
+        row = _optimum(summary, m, namespace, p.measure)
+        (line,) = ax.plot(c[p.x].to_numpy(), c[p.y].to_numpy(), color=colors[m], lw=1.6,
+                          label=optimum_label(m, row, p.measure), zorder=10 + i)
+        line.set_gid(f"curve:{m}")
+        if row is not None and row.get(p.at_x) == row.get(p.at_x):
+            (mark,) = ax.plot([row[p.at_x]], [row[p.at_y]], "o", color=colors[m], ms=7, mec="black", mew=0.8,
+                              zorder=100 + i)
+            mark.set_gid(f"optimum:{m}")
+    for name, (x, y) in (points or {}).items():
+        (pt,) = ax.plot([x], [y], "*", color=colors[name], ms=12, mec="black", mew=0.6, label=name, zorder=200)
+        pt.set_gid(f"point:{name}")
+    ax.set_xlabel(p.xlabel)
+    ax.set_ylabel(p.ylabel)
+    ax.set_title(f"{namespace}: {p.title}")
+    if p.iso == "f":
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        _iso_f(ax)
+    else:
+        _ru_mi_limits(ax, curves, summary, p, namespace, methods, points, mi_limit)
+        _iso_s(ax, k)
+    ax.grid(False)
+    if legend:
+        ax.legend(fontsize=7, loc="upper right" if p.iso == "f" else "best", framealpha=0.9)
+
+
+def _ru_mi_limits(ax: Any, curves: Any, summary: Any, p: Panel, namespace: str, methods: Sequence[str],
+                  points: Mapping[str, tuple[float, float]] | None, mi_limit: float | str | None) -> None:
+    sel = curves[(curves["namespace"] == namespace) & curves["method"].isin(list(methods))]
+    xs = [float(sel[p.x].max())] if len(sel) else [1.0]
+    ys = [float(sel[p.y].max())] if len(sel) else [1.0]
+    marks = [(row[p.at_x], row[p.at_y]) for m in methods
+             if (row := _optimum(summary, m, namespace, p.measure)) is not None]
+    marks += list((points or {}).values())
+    xmax = max([*xs, *(x for x, _ in marks if x == x)]) * 1.05 or 1.0
+    ymax = max([*ys, *(y for _, y in marks if y == y)]) * 1.05 or 1.0
+    if mi_limit == "auto":
+        ymax = min(ymax, max(2.5 * xmax, *(1.2 * y for _, y in marks if y == y)))
+    elif mi_limit is not None:
+        ymax = float(mi_limit)
+    ax.set_xlim(0, xmax)
+    ax.set_ylim(0, ymax)
+
+
+def _available(curves: Any, panels: Sequence[str] | None) -> list[Panel]:
+    chosen = [_PANEL_BY_NAME[n] for n in panels] if panels is not None else list(PANELS)
+    bad = [n for n in (panels or []) if n not in _PANEL_BY_NAME]
+    if bad:
+        raise InvalidParameterError(f"The 'panels' parameter of fig4_figure must list names among "
+                                    f"{[p.name for p in PANELS]}; got {list(panels or [])!r}.")
+    return [p for p in chosen if p.x in curves.columns and p.y in curves.columns]
+
+
+def _points_for(points: PointsArg, namespace: str, panel: str) -> dict[str, tuple[float, float]]:
+    out = {}
+    for name, where in (points or {}).items():
+        xy = where.get((namespace, panel), where.get(panel))
+        if xy is not None:
+            out[name] = (float(xy[0]), float(xy[1]))
+    return out
+
+
+def fig4_figure(curves: Any, summary: Any, namespace: str, *, methods: Sequence[str] | None = None,
+                points: PointsArg = None, colors: Mapping[str, str] | None = None, k: float = 2.0,
+                panels: Sequence[str] | None = None, panel_size: float = 4.2,
+                mi_limit: float | str | None = "auto"):  # noqa: ANN201 - Figure
+    """The four 2D plots of Clark & Radivojac (2013) Fig. 4 for one namespace.
+
+    Columns: (recall, precision), (weighted recall, weighted precision),
+    (ru, mi) and (wru, wmi) in bits, every method as one curve over the
+    thresholds, each curve marked at its optimum from the summary (Fmax,
+    weighted Fmax, Smin, weighted Smin) and labelled with the value (and
+    bootstrap interval when the summary has ``ci_low``/``ci_high``) and the
+    coverage at the optimum. Iso-F contours (F = 0.1 ... 0.9) lie under the
+    precision-recall panels, iso-S_k contours under the ru-mi panels.
+    Panels whose columns the curves lack (no IA: no weighted or ru-mi
+    panels) are left out.
+
+    Parameters
+    ----------
+    curves, summary : pandas.DataFrame
+        ``curves.tsv`` and ``summary.tsv``, or a result's ``curves`` and ``summary``.
+    namespace : str
+        Namespace label (``MFO``...).
+    methods : sequence of str, optional
+        Methods to draw, in order (default all).
+    points : mapping of str to mapping, optional
+        Single points per panel: name -> {panel: (x, y)}, where a panel key
+        is ``'pr'``, ``'wpr'``, ``'rumi'``, ``'wrumi'`` or a
+        ``(namespace, panel)`` pair; e.g. ``{"GO vs Swiss-Prot": {"pr": (0.8, 0.9)}}``.
+    colors : mapping of str to colour, optional
+        Fixed colours (others follow :func:`method_colors`).
+    k : float
+        Order of S_k for the iso-S contours (the run's ``--k``, default 2).
+    panels : sequence of str, optional
+        A subset of the panels, in order.
+    panel_size : float
+        Width and height of one panel, inches.
+    mi_limit : 'auto', float or None
+        Top of the misinformation axes (see :func:`draw_panel`).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    chosen = _available(curves, panels)
+    if not chosen:
+        raise InvalidParameterError("The 'curves' parameter of fig4_figure must have the columns of at least one "
+                                    "panel (recall and precision at least); got " + ", ".join(map(str, curves.columns)) + ".")
+    methods = _methods(curves, methods)
+    colors = method_colors([*methods, *(points or {})], colors)
+    fig = new_figure(panel_size * len(chosen), panel_size)
+    axes = fig.subplots(1, len(chosen), squeeze=False)[0]
+    for ax, p in zip(axes, chosen):
+        draw_panel(ax, curves, summary, p, namespace, colors=colors, methods=methods,
+                   points=_points_for(points, namespace, p.name), k=k, mi_limit=mi_limit)
+    return fig
+
+
+def panel_figure(curves: Any, summary: Any, namespace: str, panel: str, **kwargs: Any):  # noqa: ANN201
+    """One Fig. 4 panel as its own figure (arguments as :func:`fig4_figure`)."""
+    return fig4_figure(curves, summary, namespace, panels=[panel], **kwargs)
+
+
+# ------------------------------------------------------------ other figures
+def information_content_figure(annotations: Any, ia: Any = None, *, bins: int = 40,
+                               log: bool = False):  # noqa: ANN201 - Figure
+    """Distribution of the information content i(T) per protein (CR13 Fig. 3).
+
+    Parameters
+    ----------
+    annotations : Annotations or mapping of str to array
+        Truth annotations (propagated here when they are not), with ``ia``;
+        or namespace -> i(T) values (bits) already computed.
+    ia : array of shape (n_terms,), optional
+        Information accretion (bits), needed with annotations.
+    bins : int
+        Histogram bins per namespace.
+    log : bool
+        Logarithmic horizontal axis (CR13 notes a Gaussian-like shape of BPO
+        in the logarithmic scale); proteins with i(T) = 0 are then left out.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One histogram per namespace, titled with the mean and standard
+        deviation (bits) as in the paper's caption.
+    """
+    values = _information_by_namespace(annotations, ia)
+    fig = new_figure(4.0 * max(len(values), 1), 3.4)
+    axes = fig.subplots(1, max(len(values), 1), squeeze=False)[0]
+    colors = method_colors(values)
+    for ax, (ns, v) in zip(axes, values.items()):
+        v = np.asarray(v, dtype=np.float64)
+        shown = v[v > 0] if log else v
+        edges = np.geomspace(shown.min(), shown.max(), bins + 1) if log and shown.size and shown.min() < shown.max() else bins
+        ax.hist(shown, bins=edges, color=colors[ns], edgecolor="white", linewidth=0.4, gid=f"hist:{ns}")
+        if log:
+            ax.set_xscale("log", base=2)
+        ax.set_xlabel("information content i(T) (bits)")
+        ax.set_ylabel("proteins")
+        ax.set_title(f"{ns}: mean {v.mean():.1f}, std {v.std():.1f} bits (n = {v.size:,})" if v.size else ns)
+    return fig
+
+
+def _information_by_namespace(annotations: Any, ia: Any) -> dict[str, np.ndarray]:
+    if isinstance(annotations, Mapping):
+        return {str(k): np.asarray(v, dtype=np.float64) for k, v in annotations.items()}
+    if ia is None:
+        raise InvalidParameterError("The 'ia' parameter of information_content_figure is needed with annotations; got None.")
+    from goeval.annotations import propagate
+    from goeval.ia import information_content
+
+    ann = annotations if annotations.propagated else propagate(annotations)
+    ia = np.asarray(getattr(ia, "values", ia), dtype=np.float64)
+    out = {}
+    for label in ann.ontology.labels:
+        sub = ann.namespace(label)
+        if sub.matrix.shape[0]:
+            out[label] = information_content(ia, sub)
+    return out
+
+
+def coverage_figure(curves: Any, *, namespaces: Sequence[str] | None = None, methods: Sequence[str] | None = None,
+                    colors: Mapping[str, str] | None = None):  # noqa: ANN201 - Figure
+    """Coverage (share of benchmark proteins with a prediction) against the threshold, per namespace."""
+    namespaces = list(namespaces or dict.fromkeys(curves["namespace"].tolist()))
+    methods = _methods(curves, methods)
+    colors = method_colors(methods, colors)
+    fig = new_figure(4.0 * max(len(namespaces), 1), 3.4)
+    axes = fig.subplots(1, max(len(namespaces), 1), squeeze=False)[0]
+    for ax, ns in zip(axes, namespaces):
+        for m in methods:
+            c = _rows(curves, m, ns).sort_values("threshold")
+            if not c.empty:
+                (line,) = ax.plot(c["threshold"].to_numpy(), c["coverage"].to_numpy(), color=colors[m], lw=1.5,
+                                  drawstyle="steps-post", label=m)
+                line.set_gid(f"curve:{m}")
+        ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="threshold τ (score)", ylabel="coverage (share of proteins)",
+               title=f"{ns}: coverage")
+        ax.legend(fontsize=7)
+    return fig
+
+
+def optima_figure(summary: Any, *, measures: Sequence[str] = ("fmax", "smin"), methods: Sequence[str] | None = None,
+                  colors: Mapping[str, str] | None = None):  # noqa: ANN201 - Figure
+    """Bar charts of optima per namespace and method, with bootstrap intervals when present.
+
+    One row of panels per measure (default Fmax and Smin), one panel per
+    namespace; error bars span ``ci_low``-``ci_high`` when the summary has
+    those columns (``goeval evaluate --bootstrap``). Bars carry the gid
+    ``bar:<method>``.
+    """
+    measures = [m for m in measures if (summary["measure"] == m).any()]
+    if not measures:
+        raise InvalidParameterError("The 'measures' parameter of optima_figure must name measures of the summary; "
+                                    f"got none of {sorted(set(summary['measure']))}.")
+    namespaces = [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]
+    methods = _methods(summary, methods)
+    colors = method_colors(methods, colors)
+    has_ci = {"ci_low", "ci_high"} <= set(summary.columns)
+    fig = new_figure(max(3.0, 0.6 * len(methods) + 1.6) * len(namespaces), 3.2 * len(measures))
+    axes = fig.subplots(len(measures), len(namespaces), squeeze=False)
+    for r, measure in enumerate(measures):
+        unit = " (bits)" if measure in ("smin", "wsmin") else " (terms)" if measure == "smin_terms" else ""
+        for c, ns in enumerate(namespaces):
+            ax = axes[r][c]
+            _bars(ax, summary, measure, ns, methods, colors, has_ci)
+            ax.set_ylabel(MEASURE_LABELS.get(measure, measure) + unit)
+            ax.set_title(f"{ns}: {MEASURE_LABELS.get(measure, measure)}" + (" (bootstrap CI)" if has_ci else ""))
+    return fig
+
+
+def _bars(ax: Any, summary: Any, measure: str, ns: str, methods: list[str], colors: Mapping[str, str],
+          has_ci: bool) -> None:
+    x = np.arange(len(methods))
+    for i, m in enumerate(methods):
+        row = _optimum(summary, m, ns, measure)
+        if row is None:
+            continue
+        v = float(row["value"])
+        err = None
+        if has_ci and row["ci_low"] == row["ci_low"] and row["ci_high"] == row["ci_high"]:
+            err = [[v - float(row["ci_low"])], [float(row["ci_high"]) - v]]
+        bars = ax.bar([x[i]], [v], color=colors[m], yerr=err, capsize=4, width=0.7)
+        bars.patches[0].set_gid(f"bar:{m}")
+    ax.set_xticks(x, methods, rotation=30, ha="right", fontsize=8)
+    if measure.startswith(("fmax", "wfmax")):
+        ax.set_ylim(0, 1)
+
+
+def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: Sequence[str] | None = None,
+                     colors: Mapping[str, str] | None = None):  # noqa: ANN201 - Figure
+    """Mean TAP against the score cutoff, per namespace (TAP-k paper, Fig. 5).
+
+    The curve is ``tap_curve.tsv`` of ``goeval retrieval``; with the
+    retrieval summary, each curve's peak (``peak_tap`` at ``peak_cutoff``)
+    is marked (gid ``optimum:<method>``). The cutoff axis runs from strict
+    (high scores) to lenient, as the paper's E-value axis does.
+    """
+    namespaces = list(dict.fromkeys(tap_curve["namespace"].tolist()))
+    methods = _methods(tap_curve, methods)
+    colors = method_colors(methods, colors)
+    fig = new_figure(4.2 * max(len(namespaces), 1), 3.6)
+    axes = fig.subplots(1, max(len(namespaces), 1), squeeze=False)[0]
+    for ax, ns in zip(axes, namespaces):
+        for m in methods:
+            c = _rows(tap_curve, m, ns)
+            if c.empty:
+                continue
+            (line,) = ax.plot(c["cutoff"].to_numpy(), c["tap"].to_numpy(), color=colors[m], lw=1.5,
+                              drawstyle="steps-post", label=m)
+            line.set_gid(f"curve:{m}")
+            peak = None if retrieval_summary is None else _rows(retrieval_summary, m, ns)
+            if peak is not None and not peak.empty and {"peak_tap", "peak_cutoff"} <= set(peak.columns):
+                pk = peak.iloc[0]
+                (mark,) = ax.plot([pk["peak_cutoff"]], [pk["peak_tap"]], "o", color=colors[m], mec="black", ms=7,
+                                  label=f"peak TAP {pk['peak_tap']:.3f} at {pk['peak_cutoff']:.3g}")
+                mark.set_gid(f"optimum:{m}")
+        ax.invert_xaxis()
+        ax.set(xlabel="score cutoff (strict → lenient)", ylabel="mean TAP over term queries", title=f"{ns}: TAP vs cutoff")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7)
+    return fig
+
+
+# ------------------------------------------------------------ all figures of a result
+def results_figures(results: Any, *, points: PointsArg = None, panels: bool = False,
+                    k: float | None = None) -> dict[str, Any]:
+    """Every figure a result supports, by file stem.
+
+    Parameters
+    ----------
+    results : ResultsDir or EvaluationResult
+        Anything with ``curves`` and ``summary`` frames (either may be
+        ``None``), optionally ``tap_curve``, ``retrieval_summary`` and
+        ``diagnostics`` (its ``options.k`` sets the S_k order).
+    points : mapping, optional
+        Single points for the Fig. 4 panels (see :func:`fig4_figure`).
+    panels : bool
+        Also each Fig. 4 panel as a figure of its own (``fig4_<NS>_<panel>``).
+    k : float, optional
+        S_k order of the iso-S contours (default: the run's, else 2).
+
+    Returns
+    -------
+    dict of str to Figure
+        ``fig4_<NS>`` per namespace (and its panels), ``coverage``,
+        ``optima`` (Fmax and Smin bars, with bootstrap intervals when the
+        summary has them), ``tap_curve`` when retrieval curves are present.
+    """
+    require_matplotlib()
+    curves, summary = getattr(results, "curves", None), getattr(results, "summary", None)
+    if k is None:
+        k = float((getattr(results, "diagnostics", None) or {}).get("options", {}).get("k", 2.0) or 2.0)
+    figs: dict[str, Any] = {}
+    if curves is not None and len(curves):
+        methods = list(dict.fromkeys((summary if summary is not None else curves)["method"].tolist()))
+        methods += [m for m in dict.fromkeys(curves["method"].tolist()) if m not in methods]
+        colors = method_colors(methods)
+        for ns in dict.fromkeys(curves["namespace"].tolist()):
+            figs[f"fig4_{ns}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors, k=k)
+            for p in _available(curves, None) if panels else []:
+                figs[f"fig4_{ns}_{p.name}"] = panel_figure(curves, summary, ns, p.name, methods=methods, points=points,
+                                                           colors=colors, k=k)
+        figs["coverage"] = coverage_figure(curves, methods=methods, colors=colors)
+    if summary is not None and len(summary) and summary["measure"].isin(["fmax", "smin"]).any():
+        figs["optima"] = optima_figure(summary)
+    tap = getattr(results, "tap_curve", None)
+    if tap is not None and len(tap):
+        figs["tap_curve"] = tap_curve_figure(tap, getattr(results, "retrieval_summary", None))
+    return figs
+
+
+def figure_bytes(fig: Any, format: str = "png", dpi: int = 110) -> bytes:
+    """The rendered figure (``png``, ``svg`` or ``pdf``) as bytes, for :func:`goeval.io.results_dir.write_files`.
+
+    SVG and PDF are written without timestamps or random ids, so the same
+    figure gives the same bytes.
+    """
+    if format not in ("png", "svg", "pdf"):
+        raise InvalidParameterError(f"The 'format' parameter of figure_bytes must be one of {{'png', 'svg', 'pdf'}}; got {format!r}.")
+    buf = io.BytesIO()
+    metadata: dict[str, Any] = {"png": {"Software": None}, "svg": {"Date": None},
+                                "pdf": {"CreationDate": None, "ModDate": None}}[format]
+    with _rc({"svg.hashsalt": "goeval"}):
+        fig.savefig(buf, format=format, dpi=dpi, metadata=metadata)
+    return buf.getvalue()
+
+
+def _rc(params: dict[str, Any]):  # noqa: ANN202 - context manager
+    import matplotlib
+
+    return matplotlib.rc_context(params)
