@@ -1,5 +1,17 @@
-"""Human-readable reports (text tables) and plots."""
+"""Human-readable reports: text tables, figures, a self-contained HTML page.
 
+* :mod:`goeval.report.text` - terminal tables and the diagnostics in words;
+* :mod:`goeval.report.plots` - matplotlib figures (Clark & Radivojac 2013
+  Fig. 3 and Fig. 4, coverage, optima with bootstrap intervals, TAP vs
+  cutoff), returned as Figures; needs ``goeval[plot]``;
+* :mod:`goeval.report.html` - the HTML page and the Markdown summary;
+* :func:`save_plots`, :func:`save_report` - both, rendered and written for
+  a results directory.
+
+matplotlib is imported only when a figure is drawn.
+"""
+
+from goeval.report.save import render_figures, save_plots, save_report
 from goeval.report.text import format_diagnostics, format_summary
 
-__all__ = ["format_summary", "format_diagnostics"]
+__all__ = ["format_summary", "format_diagnostics", "render_figures", "save_plots", "save_report"]

@@ -361,7 +361,7 @@ def optima_figure(summary: Any, *, measures: Sequence[str] = ("fmax", "smin"), m
                   colors: Mapping[str, str] | None = None):  # noqa: ANN201 - Figure
     """Bar charts of optima per namespace and method, with bootstrap intervals when present.
 
-    One row of panels per measure (default Fmax and Smin), one panel per
+    One column of panels per measure (default Fmax and Smin), one row per
     namespace; error bars span ``ci_low``-``ci_high`` when the summary has
     those columns (``goeval evaluate --bootstrap``). Bars carry the gid
     ``bar:<method>``.
@@ -374,11 +374,11 @@ def optima_figure(summary: Any, *, measures: Sequence[str] = ("fmax", "smin"), m
     methods = _methods(summary, methods)
     colors = method_colors(methods, colors)
     has_ci = {"ci_low", "ci_high"} <= set(summary.columns)
-    fig = new_figure(max(3.0, 0.6 * len(methods) + 1.6) * len(namespaces), 3.2 * len(measures))
-    axes = fig.subplots(len(measures), len(namespaces), squeeze=False)
-    for r, measure in enumerate(measures):
+    fig = new_figure(max(3.0, 0.6 * len(methods) + 1.6) * len(measures), 3.2 * len(namespaces))
+    axes = fig.subplots(len(namespaces), len(measures), squeeze=False)
+    for c, measure in enumerate(measures):
         unit = " (bits)" if measure in ("smin", "wsmin") else " (terms)" if measure == "smin_terms" else ""
-        for c, ns in enumerate(namespaces):
+        for r, ns in enumerate(namespaces):
             ax = axes[r][c]
             _bars(ax, summary, measure, ns, methods, colors, has_ci)
             ax.set_ylabel(MEASURE_LABELS.get(measure, measure) + unit)
@@ -467,7 +467,8 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     require_matplotlib()
     curves, summary = getattr(results, "curves", None), getattr(results, "summary", None)
     if k is None:
-        k = float((getattr(results, "diagnostics", None) or {}).get("options", {}).get("k", 2.0) or 2.0)
+        run_k = ((getattr(results, "diagnostics", None) or {}).get("options") or {}).get("k")
+        k = float(run_k) if isinstance(run_k, (int, float)) and not isinstance(run_k, bool) and run_k >= 1 else 2.0
     figs: dict[str, Any] = {}
     if curves is not None and len(curves):
         methods = list(dict.fromkeys((summary if summary is not None else curves)["method"].tolist()))
