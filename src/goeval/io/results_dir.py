@@ -123,9 +123,11 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
         raise InputFormatError(path, 1, f"not a goeval results table: the header lacks the column(s) "
                                         f"{', '.join(missing)}", "\t".join(header))
     dtype = {c: str for c in _TEXT_COLUMNS if c in header}
+    # pandas >= 3 parses floats with round-trip precision by default (and deprecates the option)
+    exact = {} if int(pd.__version__.split(".", 1)[0]) >= 3 else {"float_precision": "round_trip"}
     try:
-        return pd.read_csv(io.StringIO(text), sep="\t", dtype=dtype, float_precision="round_trip",
-                           keep_default_na=False, na_values=["nan", "NaN"])
+        return pd.read_csv(io.StringIO(text), sep="\t", dtype=dtype, keep_default_na=False,
+                           na_values=["nan", "NaN"], **exact)
     except (ValueError, pd.errors.ParserError) as exc:
         raise InputFormatError(path, None, f"cannot read the table: {exc}") from None
 

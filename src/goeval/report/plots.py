@@ -198,11 +198,11 @@ def _ru_mi_limits(ax: Any, curves: Any, summary: Any, p: Panel, namespace: str, 
 
 
 def _available(curves: Any, panels: Sequence[str] | None) -> list[Panel]:
-    chosen = [_PANEL_BY_NAME[n] for n in panels] if panels is not None else list(PANELS)
     bad = [n for n in (panels or []) if n not in _PANEL_BY_NAME]
     if bad:
         raise InvalidParameterError(f"The 'panels' parameter of fig4_figure must list names among "
                                     f"{[p.name for p in PANELS]}; got {list(panels or [])!r}.")
+    chosen = [_PANEL_BY_NAME[n] for n in panels] if panels is not None else list(PANELS)
     return [p for p in chosen if p.x in curves.columns and p.y in curves.columns]
 
 

@@ -1,0 +1,156 @@
+"""The HTML page and Markdown summary: tables, embedded figures, no external reference; Chromium rendering."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import subprocess
+import threading
+
+import pytest
+
+from goeval.io.results_dir import read_results_dir
+from goeval.report.html import provenance, ranking_records, report_html, report_markdown
+from goeval.report.save import save_report
+
+EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", re.I)
+
+
+@pytest.fixture(scope="module")
+def page(two_methods, tmp_path_factory):
+    pytest.importorskip("matplotlib")
+    out = tmp_path_factory.mktemp("page") / "report.html"
+    written = save_report(two_methods[1], out)
+    return out, written
+
+
+def test_ranking_is_best_first_with_intervals(two_methods):
+    res = read_results_dir(two_methods[1])
+    fmax = ranking_records(res.summary, "MFO", "fmax")
+    assert [r["method"] for r in fmax] == ["BLAST", "naive"]  # 0.4856 > 0.4592
+    smin = ranking_records(res.summary, "MFO", "smin")
+    values = [float(r["value"]) for r in smin]
+    assert values == sorted(values)  # lower is better
+    assert set(fmax[0]) == {"rank", "method", "value", "CI", "se", "threshold", "coverage", "precision", "recall"}
+    row = res.summary.query("method == 'BLAST' and measure == 'fmax'").iloc[0]
+    assert fmax[0]["CI"] == f"[{row.ci_low:.4f}, {row.ci_high:.4f}]" and fmax[0]["threshold"] == "0.46"
+    assert ranking_records(res.summary, "BPO", "fmax") == []
+
+
+def test_page_is_self_contained(page):
+    out, written = page
+    assert sorted(written) == ["report.html", "report.md"]
+    text = out.read_text()
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    assert not EXTERNAL.search(text)
+    assert "http://" not in text and "https://" not in text
+    assert "<link" not in text and "<script" not in text and "@import" not in text and "url(" not in text
+    imgs = re.findall(r"<img [^>]*src=\"([^\"]+)\"", text)
+    assert len(imgs) == 3 and all(s.startswith("data:image/png;base64,") for s in imgs)  # fig4_MFO, coverage, optima
+    for caption in ("ranked by Fmax", "ranked by weighted Fmax", "ranked by Smin", "ranked by weighted Smin"):
+        assert caption in text
+    assert text.count("<table>") >= 5
+    assert "27,021 lines read" in text and "421 benchmark proteins" in text  # diagnostics in words
+    assert "groundtruth_leafonly_MFO_NK.tsv" in text  # inputs
+    assert "not recorded in diagnostics.json" in text  # the run did not store its command line
+
+
+def test_provenance_reads_command_and_versions():
+    prov = provenance({"command": ["goeval", "evaluate", "--out", "my dir"], "versions": {"goeval": "0.1.0"},
+                       "options": {"k": 2.0}, "truth": {"source": "t.tsv"}, "methods": {"m": {"source": "m.tsv"}}})
+    assert prov["command"] == "goeval evaluate --out 'my dir'"
+    assert prov["inputs"] == {"truth": "t.tsv", "method m": "m.tsv"} and prov["versions"] == {"goeval": "0.1.0"}
+
+
+def test_markdown_summary(two_methods):
+    md = report_markdown(read_results_dir(two_methods[1]))
+    assert "## MFO: methods ranked" in md and "| 1 | BLAST | 0.4856 |" in md
+    assert "## Diagnostics" in md and "## How these results were produced" in md
+
+
+def test_page_escapes_text(two_methods):
+    res = read_results_dir(two_methods[1])
+    res.summary = res.summary.assign(method=res.summary.method.replace("naive", "<b>naive</b>"))
+    text = report_html(res, {}, title="a < b")
+    assert "<b>naive</b>" not in text and "&lt;b&gt;naive&lt;/b&gt;" in text and "<title>a &lt; b</title>" in text
+    assert "No figures" in text
+
+
+# ------------------------------------------------------------ headless Chromium
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("Chromium is not installed (apt-get install chromium)")
+
+
+#: Hosts of the browser's own background services (time, updates, accounts), not requests of the page.
+BROWSER_SERVICES = re.compile(rb"(?:^|\.)(?:google\.com|googleapis\.com|gstatic\.com|gvt1\.com)(?::\d+)?$")
+
+
+def _render(html_path):
+    """Load the page in headless Chromium behind a local proxy; return (DOM, requests of the page)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(32)
+    srv.settimeout(0.2)
+    seen: list[bytes] = []
+    done = threading.Event()
+
+    def accept() -> None:
+        while not done.is_set():
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(2)
+                try:
+                    seen.append(conn.recv(4096))
+                except OSError:
+                    pass
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    probe = html_path.with_name("probe_" + html_path.name)
+    probe.write_text(html_path.read_text().replace(
+        "</body>", "<script>window.addEventListener('load',()=>{const i=[...document.images];"
+                   "document.body.setAttribute('data-images',i.filter(x=>x.complete&&x.naturalWidth>0).length+'/'+"
+                   "i.length)})</script></body>"))
+    cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+           f"--proxy-server=http://127.0.0.1:{srv.getsockname()[1]}", "--proxy-bypass-list=<-loopback>",
+           "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()]
+    try:
+        dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
+    finally:
+        done.set()
+        t.join()
+        srv.close()
+    hosts = [re.search(rb"(?:GET|POST|CONNECT|HEAD) (?:https?://)?([^/ ]+)", r) for r in seen]
+    page_requests = [r for r, h in zip(seen, hosts) if not (h and BROWSER_SERVICES.search(h.group(1)))]
+    return dom, page_requests
+
+
+def test_chromium_renders_every_table_and_image_without_network(page, tmp_path):
+    out, _ = page
+    dom, requests = _render(out)
+    if not dom:
+        pytest.skip("Chromium did not start in this environment")
+    assert requests == []
+    n_img = len(re.findall(r"<img ", out.read_text()))
+    assert f'data-images="{n_img}/{n_img}"' in dom  # every image decoded
+    assert dom.count("<table>") == out.read_text().count("<table>") and "BLAST" in dom
+
+
+def test_the_network_check_can_fail(page, tmp_path):
+    """Control: a page with one remote image is caught by the proxy."""
+    out, _ = page
+    bad = tmp_path / "bad.html"
+    bad.write_text(out.read_text().replace("</body>", '<img src="http://example.invalid/x.png"></body>'))
+    dom, requests = _render(bad)
+    if not dom:
+        pytest.skip("Chromium did not start in this environment")
+    assert any(b"example.invalid" in r for r in requests)
