@@ -1,0 +1,67 @@
+"""goeval.io.results_dir: reading a results directory back (exact floats, clear errors) and writing files as a set."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from goeval.errors import GoevalError, InputFormatError
+from goeval.io.results_dir import read_results_dir, read_table, write_files
+
+
+def test_reads_back_exact_values(two_methods):
+    res, out = two_methods
+    back = read_results_dir(out)
+    assert back.files == ["curves.tsv", "summary.tsv", "diagnostics.json", "timings.json"]
+    assert back.methods() == ["BLAST", "naive"] and back.namespaces() == ["MFO"]
+    np.testing.assert_array_equal(back.summary["value"].to_numpy(), [r["value"] for r in res.summary_records])
+    np.testing.assert_array_equal(back.summary["ci_low"].to_numpy(), res.summary["ci_low"].to_numpy())
+    assert back.curves["precision"].to_numpy().tolist() == res.curve_columns["precision"].tolist()
+    assert back.diagnostics["options"]["thresholds"] == res.diagnostics["options"]["thresholds"]
+    assert back.timings == {"total": 1.0} and back.table1 is None and back.tap_curve is None
+
+
+def test_text_columns_stay_text(tmp_path):
+    (tmp_path / "summary.tsv").write_text("method\tnamespace\tmeasure\tvalue\tthreshold\tcoverage\n"
+                                          "NA\tMFO\tfmax\t0.5\t0.1\t1.0\n1\tMFO\tfmax\tnan\tnan\tnan\n")
+    s = read_results_dir(tmp_path).summary
+    assert s["method"].tolist() == ["NA", "1"]
+    assert s["value"].isna().tolist() == [False, True]
+
+
+def test_errors_name_the_problem(tmp_path):
+    with pytest.raises(GoevalError, match="no such directory"):
+        read_results_dir(tmp_path / "absent")
+    (tmp_path / "notes.txt").write_text("x\n")
+    with pytest.raises(GoevalError, match="no goeval results"):
+        read_results_dir(tmp_path)
+    (tmp_path / "curves.tsv").write_text("method\tthreshold\nm\t0.5\n")
+    with pytest.raises(InputFormatError, match=r"curves.tsv, line 1: .*namespace, coverage, precision, recall"):
+        read_results_dir(tmp_path)
+    (tmp_path / "curves.tsv").unlink()
+    (tmp_path / "tap_curve.tsv").write_text("method\tnamespace\tcutoff\ttap\nm\tMFO\t0.5\t0.1\n")
+    (tmp_path / "diagnostics.json").write_text("{\"a\": 1,\n")
+    with pytest.raises(InputFormatError, match="diagnostics.json.*not a valid JSON"):
+        read_results_dir(tmp_path)
+    (tmp_path / "diagnostics.json").write_text("[1]\n")
+    with pytest.raises(InputFormatError, match="expected a JSON object"):
+        read_results_dir(tmp_path)
+    (tmp_path / "empty.tsv").write_text("")
+    with pytest.raises(InputFormatError, match="empty"):
+        read_table(tmp_path / "empty.tsv")
+
+
+def test_write_files_as_one_set(tmp_path):
+    out = tmp_path / "plots"
+    written = write_files(out, {"a.png": b"\x89PNG", "b.md": "text é"})
+    assert sorted(written) == ["a.png", "b.md"]
+    assert (out / "a.png").read_bytes() == b"\x89PNG" and (out / "b.md").read_text("utf-8") == "text é"
+
+    class Boom(bytes):
+        def __bytes__(self):  # noqa: D105
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_files(out, {"a.png": b"new", "c.png": Boom(b"")})
+    assert (out / "a.png").read_bytes() == b"\x89PNG"  # unchanged: nothing moved into place
+    assert sorted(p.name for p in out.iterdir()) == ["a.png", "b.md"]  # no temporary file left
