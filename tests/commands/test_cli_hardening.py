@@ -58,6 +58,16 @@ def _big_predictions(path: Path, n_proteins: int = 400) -> None:
                 fh.write(f"P{i}\t{t}\t{(i * 7 + j) % 100 / 100 + 0.01:.2f}\n")
 
 
+def _kill_session(proc: subprocess.Popen) -> None:
+    """Kill whatever is left of a test's run (only reached when the test already failed)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+
+
 def _wait_for_children(proc: subprocess.Popen, n: int, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -84,12 +94,15 @@ def test_interrupted_run_leaves_no_process_and_no_file(tmp_path, sig, status):
     shm = _shm()
     proc = _goeval("evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(fifo), "--predictions",
                    str(preds), "--out", str(out))
-    _wait_for_children(proc, 3)  # goeval, the prediction reader, the ontology parser
-    if sig == signal.SIGINT:  # Ctrl-C reaches the whole foreground group
-        os.killpg(proc.pid, sig)
-    else:
-        os.kill(proc.pid, sig)
-    stdout, stderr = proc.communicate(timeout=30)  # returns only when no process holds the pipes
+    try:
+        _wait_for_children(proc, 3)  # goeval, the prediction reader, the ontology parser
+        if sig == signal.SIGINT:  # Ctrl-C reaches the whole foreground group
+            os.killpg(proc.pid, sig)
+        else:
+            os.kill(proc.pid, sig)
+        stdout, stderr = proc.communicate(timeout=30)  # returns only when no process holds the pipes
+    finally:
+        _kill_session(proc)
     assert proc.returncode == status, stderr
     assert "Traceback" not in stderr
     assert _session_processes(proc.pid) == []
@@ -117,7 +130,10 @@ def test_failed_run_after_start_up_leaves_no_process(tmp_path, broken):
         ontology.write_text("format-version: 1.2\n\n[Term]\nid: GO:1\nis_a GO:2\n")
     proc = _goeval("evaluate", "--ontology", str(ontology), "--truth", str(truth), "--predictions", str(preds),
                    "--ia", str(ia), "--out", str(tmp_path / "out"))
-    stdout, stderr = proc.communicate(timeout=60)
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        _kill_session(proc)
     assert proc.returncode == 2, stderr
     assert "error:" in stderr and "Traceback" not in stderr and "line" in stderr
     assert _session_processes(proc.pid) == []
@@ -134,7 +150,10 @@ def test_successful_forked_run_equals_in_process_run(tmp_path):
         proc = _goeval("evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(EVAL / "truth.tsv"),
                        "--predictions", str(preds), "--ia", str(EVAL / "ia.tsv"), "--out", str(out),
                        env={"GOEVAL_FORK": mode})
-        stdout, stderr = proc.communicate(timeout=60)
+        try:
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            _kill_session(proc)
         assert proc.returncode == 0, stderr
         assert _session_processes(proc.pid) == []
         outs[mode] = [(out / f).read_bytes() for f in ("curves.tsv", "summary.tsv", "diagnostics.json")]
