@@ -9,7 +9,7 @@ without a bar.
 
 Examples
 --------
->>> from goeval.progress import progress
+>>> from goeval.progress import progress, progress_iter
 >>> with progress(total=3, desc="methods") as bar:
 ...     for _ in range(3):
 ...         bar.update(1)
