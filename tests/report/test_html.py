@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from report_fixtures import two_methods  # noqa: F401 - fixture
+
 import re
 import shutil
 import socket

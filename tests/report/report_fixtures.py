@@ -1,4 +1,7 @@
-"""A two-method result of the bundled example (BLAST and a naive baseline, with bootstrap intervals)."""
+"""Shared fixture of the report tests: a two-method result of the bundled example (BLAST and naive, with bootstrap intervals).
+
+Imported by the test modules (a conftest.py here would shadow the top-level one).
+"""
 
 from __future__ import annotations
 
