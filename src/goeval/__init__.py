@@ -43,6 +43,8 @@ _EXPORTS = {
     "InformationAccretion": "goeval.ia",
     "information_accretion": "goeval.ia",
     "information_content": "goeval.ia",
+    "TermInformationContent": "goeval.information_content",
+    "term_information_content": "goeval.information_content",
     "Ontology": "goeval.ontology",
     "build_ontology": "goeval.ontology",
     "ontology_from_edges": "goeval.ontology",

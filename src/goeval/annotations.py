@@ -36,7 +36,7 @@ from goeval.ontology import Ontology, TermStatus
 
 __all__ = [
     "Annotations", "map_table", "merge_annotations", "propagate", "propagate_rows", "is_consistent",
-    "PROPAGATION_BUFFER_CELLS",
+    "pair_keys", "in_pairs", "remove_pairs", "PROPAGATION_BUFFER_CELLS",
 ]
 
 #: Default size of the dense working buffer of :func:`propagate_rows` (float64 cells, 16 MiB).
@@ -537,3 +537,79 @@ def merge_annotations(parts: list[Annotations]) -> Annotations:
             status[k] = status.get(k, 0) + int(v)
     diag["rows_by_term_status"] = status
     return Annotations(allp[first[order]], sp.csr_array(m), onto, all(p.propagated for p in parts), diag)
+
+
+# ------------------------------------------------------------ pair removal
+def pair_keys(annotations: Annotations, proteins: np.ndarray) -> np.ndarray:
+    """Sorted keys ``row * n_terms + term`` of the (protein, term) pairs of ``annotations``.
+
+    ``row`` is the position of the protein in ``proteins``; pairs of
+    proteins absent from ``proteins`` are left out.
+
+    Returns
+    -------
+    ndarray of int64
+        Sorted, unique (rows of ``annotations`` hold no repeated term).
+    """
+    index = {p: i for i, p in enumerate(np.asarray(proteins, dtype=object).tolist())}
+    pos = np.fromiter((index.get(p, -1) for p in annotations.proteins.tolist()), np.int64, annotations.proteins.size)
+    m = annotations.matrix.tocsr()
+    rows = np.repeat(pos, np.diff(m.indptr))
+    ok = rows >= 0
+    keys = rows[ok] * np.int64(annotations.ontology.n_terms) + m.indices[ok].astype(np.int64)
+    return np.unique(keys)
+
+
+def in_pairs(rows: np.ndarray, cols: np.ndarray, keys: np.ndarray, n_terms: int) -> np.ndarray:
+    """Bool per entry: ``(rows[i], cols[i])`` is one of the pairs of sorted ``keys`` (:func:`pair_keys`)."""
+    if keys.size == 0:
+        return np.zeros(np.shape(rows), bool)
+    k = np.asarray(rows, np.int64) * np.int64(n_terms) + np.asarray(cols, np.int64)
+    pos = np.searchsorted(keys, k)
+    pos[pos == keys.size] = 0
+    return keys[pos] == k
+
+
+def remove_pairs(annotations: Annotations, pairs: Annotations, *, drop_empty: bool = False) -> Annotations:
+    """``annotations`` without the (protein, term) pairs of ``pairs``.
+
+    The core of the partial-knowledge rule (CAFA3, CAFA-evaluator): with
+    ``pairs`` the propagated known annotations, a protein's known terms
+    leave its truth and its predictions. ``pairs`` are taken as given
+    (propagate them first for that rule); the result keeps the
+    ``propagated`` flag of ``annotations`` although its rows are then no
+    longer closed under ancestors, so it must not be propagated again.
+
+    Parameters
+    ----------
+    annotations : Annotations
+        Truth sets or scores.
+    pairs : Annotations
+        On the same Ontology object; its scores, if any, are ignored.
+    drop_empty : bool, default False
+        Leave out the rows that are empty after the removal.
+
+    Returns
+    -------
+    Annotations
+        ``diagnostics['pairs_removed']`` counts the removed entries.
+
+    Examples
+    --------
+    >>> import goeval
+    >>> onto = goeval.ontology_from_edges([("b", "a"), ("c", "a")])
+    >>> t = goeval.Annotations.from_pairs(onto, ["p", "p", "q"], ["a", "b", "c"])
+    >>> remove_pairs(t, goeval.Annotations.from_pairs(onto, ["p"], ["a"])).to_frame().values.tolist()
+    [['p', 'b'], ['q', 'c']]
+    """
+    if pairs.ontology is not annotations.ontology:
+        raise InvalidParameterError("The 'pairs' parameter of remove_pairs must be mapped on the same Ontology object.")
+    m = annotations.matrix.tocsr()
+    rows = np.repeat(np.arange(m.shape[0], dtype=np.int64), np.diff(m.indptr))
+    gone = in_pairs(rows, m.indices, pair_keys(pairs, annotations.proteins), annotations.ontology.n_terms)
+    counts = np.bincount(rows[~gone], minlength=m.shape[0])
+    out = sp.csr_array((m.data[~gone], m.indices[~gone], np.r_[0, np.cumsum(counts)]), shape=m.shape)
+    sel = np.flatnonzero(counts > 0) if drop_empty else np.arange(m.shape[0])
+    diag = dict(annotations.diagnostics, pairs_removed=int(gone.sum()))
+    return Annotations(annotations.proteins[sel], sp.csr_array(out[sel]), annotations.ontology,
+                       annotations.propagated, diag)

