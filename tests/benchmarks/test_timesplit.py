@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import goeval
-from goeval.benchmarks.timesplit import evaluate_time_split, known_stats, remove_known, time_split_targets
+from goeval.benchmarks.timesplit import evaluate_time_split, remove_known, time_split_targets
 from goeval.evaluation import namespace_stats
 from conftest import DATA
 
@@ -63,7 +63,7 @@ def test_remove_known_by_hand(snap):
     assert tr.diagnostics["known_pairs_removed"] == 2 and pr["m"].diagnostics["known_pairs_removed"] == 2
     # without known pairs the statistics are those of namespace_stats
     empty = goeval.Annotations.from_pairs(onto, ["zz"], ["GO:0000002"])
-    a = known_stats(onto, truth, {"m": pred}, empty, None)
+    a = namespace_stats(onto, truth, {"m": pred}, known=empty)
     b = namespace_stats(onto, truth, {"m": pred})
     assert a.keys() == b.keys()
     for key in a:
@@ -80,3 +80,14 @@ def test_evaluate_time_split_runs_every_kind(snap):
     # naive on t0 MFO (a, c, d: root 3/3, GO:2 2/3, GO:4 1/3, GO:3 1/3); NK MFO e {1, 3}, f {1, 5515}
     # tau = 2/3: P = {1, 2}: pr (1/2 + 1/2)/2, rc (1/2 + 1/2)/2 -> F 0.5; tau = 1: P = {1}: pr 1, rc 1/2 -> 2/3
     assert nk[("MFO", "fmax")]["value"] == pytest.approx(2 / 3) and nk[("MFO", "fmax")]["threshold"] == 1.0
+
+
+def test_partial_knowledge_targets_evaluated_without_their_known_terms(snap):
+    onto, t0, t1 = snap
+    split = time_split_targets(onto, t0, t1)
+    res = evaluate_time_split(onto, t0, split, methods=["naive"], kinds=("PK",))
+    pk = {(r["namespace"], r["measure"]): r for r in res["PK"].summary_records}
+    # PK MFO: a, known {1, 2}, truth {1, 2, 4} - known = {4}; naive {1: 1, 2: 2/3, 4: 1/3, 3: 1/3} - known
+    # = {4, 3} at 1/3: pr 1/2, rc 1 -> F 2/3 (the root and GO:2, known, are not counted)
+    assert pk[("MFO", "fmax")]["value"] == pytest.approx(2 / 3)
+    assert pk[("MFO", "fmax")]["threshold"] == pytest.approx(1 / 3)

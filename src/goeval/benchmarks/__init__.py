@@ -11,7 +11,14 @@
 
 from __future__ import annotations
 
-from goeval.benchmarks.cv import TABLE1_COLUMNS, CrossValidation, cross_validate, pooled_predictions, table1_records
+from goeval.benchmarks.cv import (
+    TABLE1_COLUMNS,
+    CrossValidation,
+    cross_validate,
+    pooled_predictions,
+    table1_columns,
+    table1_records,
+)
 from goeval.benchmarks.folds import assign_folds, fold_ia, fold_of, ia_from_counts
 
 __all__ = [
@@ -23,5 +30,6 @@ __all__ = [
     "fold_of",
     "ia_from_counts",
     "pooled_predictions",
+    "table1_columns",
     "table1_records",
 ]

@@ -10,6 +10,10 @@ Per namespace o:
 * **IA of fold f**: estimated on fold f's training annotations only
   (:func:`goeval.benchmarks.folds.fold_ia`) and used for fold f's truth and
   predictions alike;
+* **IC of fold f** (similarity measures, when requested): the term
+  information content of fold f's training annotations
+  (:func:`goeval.information_content.term_information_content`, the same
+  pseudo-count), like the IA;
 * **pooling**: the sufficient statistics (:class:`~goeval.sweep.SweepStats`)
   of the folds, over one common threshold set (the grid, or the union of
   the distinct propagated scores of every fold), are added and summarized
@@ -37,12 +41,15 @@ from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.evaluation import EvaluationResult, namespace_stats, summarize, term_mask
 from goeval.ia import information_content
+from goeval.information_content import term_information_content
 from goeval.io.hits import HitTable
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
+from goeval.metrics.registry import SIMILARITY_MEASURES
 from goeval.sweep import SweepStats
 
-__all__ = ["CrossValidation", "cross_validate", "table1_records", "pooled_predictions", "annotated_namespaces", "TABLE1_COLUMNS"]
+__all__ = ["CrossValidation", "cross_validate", "table1_records", "table1_columns", "pooled_predictions",
+           "annotated_namespaces", "TABLE1_COLUMNS"]
 
 #: Entries of one naive prediction block (proteins x terms) swept at once; bounds memory.
 NAIVE_CHUNK_ENTRIES = 1 << 22
@@ -52,6 +59,8 @@ TABLE1_COLUMNS = (
     "namespace", "method", "fmax", "fmax_threshold", "fmax_coverage", "fmax_ru", "fmax_mi",
     "smin", "smin_threshold", "smin_ru", "smin_mi", "wfmax", "wfmax_threshold",
 )
+#: Names of the similarity measures in ``table1.tsv`` (value ``<name>``, threshold ``<name>_threshold``).
+_SIMILARITY_NAMES = tuple(m.name for m in SIMILARITY_MEASURES)
 
 
 @dataclass
@@ -73,6 +82,9 @@ class CrossValidation:
         The annotated proteins and their folds (the assignment used).
     ia : dict of int to ndarray
         Fold -> information accretion (bits per term index).
+    ic : dict of int to ndarray
+        Fold -> term information content (bits per term index) of the
+        similarity measures; empty when none is requested.
     predictions : dict of str to list of Annotations
         Per method, the per-(fold, namespace) predictions of the benchmark
         proteins (empty unless ``keep_predictions``); for naive, one row per
@@ -90,6 +102,7 @@ class CrossValidation:
     ia: dict[int, np.ndarray]
     predictions: dict[str, list[tuple[int, str, np.ndarray, Annotations]]] = field(default_factory=dict)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    ic: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass
@@ -290,7 +303,7 @@ def _naive_chunks(b: _Block, onto: Ontology, floor: float) -> list[tuple[np.ndar
 
 
 def _block_stats(s: _Setup, method: str, b: _Block, ia: np.ndarray, taus: np.ndarray,
-                 diag: dict[str, Any]) -> SweepStats | None:
+                 diag: dict[str, Any], ic: np.ndarray | None = None) -> SweepStats | None:
     """Statistics of one (method, fold, namespace) block over the common thresholds."""
     if b.proteins.size == 0:
         return None
@@ -299,18 +312,19 @@ def _block_stats(s: _Setup, method: str, b: _Block, ia: np.ndarray, taus: np.nda
         acc = None
         for rows, pred in _naive_chunks(b, s.ontology, float(taus[0])):
             truth = Annotations(pred.proteins, s.truth.matrix[rows], s.ontology, True, {})
-            st = _stats_or_empty(s, method, b.label, truth, pred, ia, opts, taus, diag)
+            st = _stats_or_empty(s, method, b.label, truth, pred, ia, opts, taus, diag, ic)
             if st is not None:
                 acc = st if acc is None else acc.__iadd__(st)
         return acc
     truth = _subset(s.truth, b.proteins)
-    return _stats_or_empty(s, method, b.label, truth, b.pred, ia, opts, taus, diag)
+    return _stats_or_empty(s, method, b.label, truth, b.pred, ia, opts, taus, diag, ic)
 
 
 def _stats_or_empty(s: _Setup, method: str, label: str, truth: Annotations, pred: Annotations, ia: np.ndarray,
-                    opts: EvaluationOptions, taus: np.ndarray, diag: dict[str, Any]) -> SweepStats | None:
+                    opts: EvaluationOptions, taus: np.ndarray, diag: dict[str, Any],
+                    ic: np.ndarray | None = None) -> SweepStats | None:
     d: dict[str, Any] = {}
-    out = namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus, diagnostics=d)
+    out = namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus, diagnostics=d, ic=ic)
     _add_counts(diag, {"proteins_with_predictions": d["methods"][method]["namespaces"][label]["proteins_with_predictions"]})
     st = out.get((method, label))
     if st is not None:
@@ -328,7 +342,7 @@ def _stats_or_empty(s: _Setup, method: str, label: str, truth: Annotations, pred
     ptr = np.r_[np.zeros(r + 1, np.int64), np.ones(tm.shape[0] - r, np.int64)]
     lonely = sp.csr_array((np.array([taus[0] / 2]), np.array([term], np.int32), ptr), shape=tm.shape)
     pred = Annotations(truth.proteins, lonely, s.ontology, False, {})
-    return namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus)[(method, label)]
+    return namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus, ic=ic)[(method, label)]
 
 
 def _information(s: _Setup, ia: dict[int, np.ndarray]) -> dict[str, dict[str, float]]:
@@ -349,16 +363,26 @@ def _information(s: _Setup, ia: dict[int, np.ndarray]) -> dict[str, dict[str, fl
     return out
 
 
+def table1_columns(summary_records: list[dict[str, Any]]) -> tuple[str, ...]:
+    """:data:`TABLE1_COLUMNS`, then ``<name>`` and ``<name>_threshold`` of each similarity
+    measure present in the records (registry order)."""
+    present = {r["measure"] for r in summary_records}
+    return TABLE1_COLUMNS + tuple(c for m in _SIMILARITY_NAMES if m in present for c in (m, f"{m}_threshold"))
+
+
 def table1_records(summary_records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per (namespace, method) in the layout of CR13 Table 1 (:data:`TABLE1_COLUMNS`).
+    """One record per (namespace, method) in the layout of CR13 Table 1 (:func:`table1_columns`).
 
     Fmax and Smin with their threshold, remaining uncertainty and
-    misinformation at that threshold (bits), and the weighted Fmax with its
-    threshold, from :func:`goeval.evaluation.summarize` records.
+    misinformation at that threshold (bits), the weighted Fmax with its
+    threshold, then each similarity measure present (value and threshold;
+    its ru and mi are in the summary), from
+    :func:`goeval.evaluation.summarize` records.
     """
+    columns = table1_columns(summary_records)
     by_key: dict[tuple[str, str], dict[str, Any]] = {}
     for r in summary_records:
-        rec = by_key.setdefault((r["namespace"], r["method"]), {c: float("nan") for c in TABLE1_COLUMNS})
+        rec = by_key.setdefault((r["namespace"], r["method"]), {c: float("nan") for c in columns})
         rec["namespace"], rec["method"] = r["namespace"], r["method"]
         if r["measure"] == "fmax":
             rec.update(fmax=r["value"], fmax_threshold=r["threshold"], fmax_coverage=r["coverage"],
@@ -367,6 +391,8 @@ def table1_records(summary_records: list[dict[str, Any]]) -> list[dict[str, Any]
             rec.update(smin=r["value"], smin_threshold=r["threshold"], smin_ru=r["ru"], smin_mi=r["mi"])
         elif r["measure"] == "wfmax":
             rec.update(wfmax=r["value"], wfmax_threshold=r["threshold"])
+        elif r["measure"] in _SIMILARITY_NAMES:
+            rec[r["measure"]], rec[r["measure"] + "_threshold"] = r["value"], r["threshold"]
     return list(by_key.values())
 
 
@@ -377,7 +403,8 @@ def _thresholds(s: _Setup, blocks: dict[str, list[_Block]]) -> dict[tuple[str, s
 
 
 def _pooled_stats(s: _Setup, blocks: dict[str, list[_Block]], ia: dict[int, np.ndarray],
-                  taus: dict[tuple[str, str], np.ndarray], diag: Diagnostics) -> dict[tuple[str, str], SweepStats]:
+                  taus: dict[tuple[str, str], np.ndarray], diag: Diagnostics,
+                  ic: dict[int, np.ndarray] | None = None) -> dict[tuple[str, str], SweepStats]:
     """Per-fold statistics added, keys in namespace order then method order."""
     total: dict[tuple[str, str], SweepStats] = {}  # running sums: exact threshold sets can be millions long
     for m in s.methods:
@@ -386,7 +413,7 @@ def _pooled_stats(s: _Setup, blocks: dict[str, list[_Block]], ia: dict[int, np.n
             if t.size == 0:
                 continue
             md = diag["methods"].setdefault(m, {}).setdefault(b.label, {})
-            st = _block_stats(s, m, b, ia[b.fold], t, md)
+            st = _block_stats(s, m, b, ia[b.fold], t, md, None if ic is None else ic[b.fold])
             if st is None:
                 continue
             if (m, b.label) in total:
@@ -430,9 +457,9 @@ def cross_validate(
         Among :data:`goeval.baselines.METHODS`.
     options : EvaluationOptions, optional
         As for :func:`goeval.evaluate` (thresholds ``'exact'`` or a step,
-        namespaces, normalization...).
+        namespaces, normalization, ``similarity`` and ``pairings``...).
     pseudocount : float
-        Pseudo-count of the per-fold IA (CR13 §4: 1).
+        Pseudo-count of the per-fold IA and IC (CR13 §4: 1).
     benchmark : sequence of str, optional
         Benchmark proteins instead of the queries of ``hits``.
     max_evalue, min_identity, min_coverage : float, optional
@@ -459,17 +486,20 @@ def cross_validate(
     _benchmark_counts(s, diag)
     ia = fold_ia(ontology, s.truth, s.folds, pseudocount)
     labels = [int(f) for f in np.unique(s.folds)]
+    ic = None if opts.similarity is None else {
+        f: term_information_content(ontology, _subset(s.truth, np.flatnonzero(s.folds != f)), pseudocount).values
+        for f in labels}
     blocks: dict[str, list[_Block]] = {m: [] for m in s.methods}
     stats_parts: list[dict[tuple[str, str], SweepStats]] = []
     for f in labels:  # with a grid, each fold is swept at once and its predictions dropped
         fb = _fold_blocks(s, f, diag)
         if opts.grid is not None:
-            stats_parts.append(_pooled_stats(s, fb, ia, _thresholds(s, fb), diag))
+            stats_parts.append(_pooled_stats(s, fb, ia, _thresholds(s, fb), diag, ic))
         if opts.grid is None or keep_predictions:
             for m in s.methods:
                 blocks[m].extend(fb[m])
     if opts.grid is None:
-        stats = _pooled_stats(s, blocks, ia, _thresholds(s, blocks), diag)
+        stats = _pooled_stats(s, blocks, ia, _thresholds(s, blocks), diag, ic)
     else:
         keys = [(m, label) for label in s.labels for m in s.methods]
         stats = {k: SweepStats.combine([p[k] for p in stats_parts if k in p]) for k in keys
@@ -477,7 +507,8 @@ def cross_validate(
     _hit_totals(s, diag)
     result = summarize(stats, opts, True, diagnostics=diag)
     return CrossValidation(result, stats, table1_records(result.summary_records), _information(s, ia),
-                           s.truth.proteins, s.folds, ia, blocks if keep_predictions else {}, Diagnostics.wrap(result.diagnostics))
+                           s.truth.proteins, s.folds, ia, blocks if keep_predictions else {}, Diagnostics.wrap(result.diagnostics),
+                           ic or {})
 
 
 def _benchmark_counts(s: _Setup, diag: Diagnostics) -> None:

@@ -8,8 +8,9 @@ Between annotations at t0 and t1 (mapped on one ontology), per namespace o:
 * **PK** (partial knowledge): annotated in o at t0 and gaining new terms in
   o by t1 (the propagated t1 set has a term the propagated t0 set lacks);
   evaluated with the t0 terms as *known*: each protein's known terms
-  (propagated) leave its truth and its predictions (:func:`remove_known`,
-  the CAFA3 / CAFA-evaluator partial-knowledge rule).
+  (propagated) leave its truth and its predictions (``known=`` of
+  :func:`goeval.evaluation.namespace_stats`, the CAFA3 / CAFA-evaluator
+  partial-knowledge rule; :func:`remove_known` shows the resulting sets).
 
 The truth of a target is its t1 annotation in o (as annotated, unpropagated;
 for PK the known terms are removed at evaluation). Optionally the targets
@@ -26,16 +27,13 @@ from typing import Any, Mapping
 import numpy as np
 import scipy.sparse as sp
 
-from goeval._csr import column_block, select_columns
-from goeval.annotations import Annotations, propagate
+from goeval.annotations import Annotations, propagate, remove_pairs
 from goeval.benchmarks.cv import annotated_namespaces
 from goeval.errors import InvalidParameterError
-from goeval.evaluation import term_mask
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.sweep import SweepStats, exact_thresholds, sweep
 
-__all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "known_stats", "evaluate_time_split"]
+__all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "evaluate_time_split"]
 
 #: Target kinds, in report order.
 KINDS = ("NK", "LK", "PK")
@@ -204,11 +202,14 @@ def remove_known(truth: Annotations, predictions: Mapping[str, Annotations], kno
                  propagation: str = "max") -> tuple[Annotations, dict[str, Annotations]]:
     """Remove each protein's known terms from its truth and its predictions.
 
-    The partial-knowledge rule of CAFA3 and CAFA-evaluator: truth and
-    predictions are propagated (predictions with ``propagation``), then every
-    (protein, term) pair of the propagated known annotations is dropped from
-    both. A protein whose truth becomes empty has nothing new to predict and
-    leaves the benchmark.
+    The partial-knowledge rule of CAFA3 and CAFA-evaluator, as separate
+    annotation sets: truth and predictions are propagated (predictions
+    with ``propagation``), then every (protein, term) pair of the
+    propagated known annotations is dropped from both
+    (:func:`goeval.annotations.remove_pairs`). A protein whose truth
+    becomes empty leaves the benchmark. The evaluation applies the same
+    rule itself with ``namespace_stats(..., known=known)`` /
+    ``goeval evaluate --known``; this function shows the sets it evaluates.
 
     Parameters
     ----------
@@ -223,68 +224,17 @@ def remove_known(truth: Annotations, predictions: Mapping[str, Annotations], kno
     truth, predictions
         Propagated (``propagated=True``) and without the known pairs; rows
         of empty truth are dropped. Their sets are no longer closed under
-        ancestors (a known ancestor is gone): evaluate them without
-        propagating again (:func:`known_stats`). ``diagnostics`` counts the
-        ``known_pairs_removed``.
+        ancestors (a known ancestor is gone): do not propagate them again.
+        ``diagnostics`` counts the ``known_pairs_removed``.
     """
     kp = known if known.propagated else propagate(known)
-    universe = np.asarray(kp.proteins, dtype=object)
-    keys = _keys(kp, universe)
 
     def strip(ann: Annotations, mode: str, drop_empty: bool) -> Annotations:
-        a = ann if ann.propagated else propagate(ann, mode)
-        m = a.matrix.tocsr()
-        r, c = _entries(a, universe)
-        gone = (r >= 0) & np.isin(r * a.ontology.n_terms + c, keys)
-        rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))[~gone]
-        counts = np.bincount(rows, minlength=m.shape[0])
-        out = sp.csr_array((m.data[~gone], m.indices[~gone], np.r_[0, np.cumsum(counts)]), shape=m.shape)
-        sel = np.flatnonzero(counts > 0) if drop_empty else np.arange(m.shape[0])
-        diag = dict(a.diagnostics, known_pairs_removed=int(gone.sum()))
-        return Annotations(a.proteins[sel], sp.csr_array(out[sel]), a.ontology, True, diag)
+        out = remove_pairs(ann if ann.propagated else propagate(ann, mode), kp, drop_empty=drop_empty)
+        out.diagnostics["known_pairs_removed"] = out.diagnostics.pop("pairs_removed")
+        return out
 
     return strip(truth, "max", True), {k: strip(p, propagation, False) for k, p in predictions.items()}
-
-
-def known_stats(ontology: Ontology, truth: Annotations, predictions: Mapping[str, Annotations], known: Annotations,
-                ia: np.ndarray | None, options: EvaluationOptions | None = None) -> dict[tuple[str, str], SweepStats]:
-    """Sufficient statistics of every (method, namespace) with the known terms removed.
-
-    As :func:`goeval.evaluation.namespace_stats` (benchmark proteins: non-empty
-    truth after the removal; thresholds from ``options``, exact by default),
-    on the output of :func:`remove_known`, without propagating again.
-    ``options.root_as_prediction`` is not supported here.
-    """
-    opts = EvaluationOptions.resolve(options)
-    if opts.root_as_prediction:
-        raise InvalidParameterError("The 'root_as_prediction' option is not supported with known terms.")
-    tr, preds = remove_known(truth, predictions, known, opts.propagation)
-    allowed = term_mask(ontology, None, None, opts.exclude_roots)
-    tm = tr.matrix.tocsr()
-    out: dict[tuple[str, str], SweepStats] = {}
-    for label in [ontology.labels[ontology.namespace_index(n)] for n in (opts.namespaces or ontology.labels)]:
-        j = ontology.namespace_index(label)
-        lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
-        t_ptr, t_cols, _ = column_block(tm, lo, hi)
-        t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
-        bench = np.flatnonzero(np.diff(t_ptr) > 0)
-        if bench.size == 0:
-            continue
-        t_ptr, t_cols, _ = column_block(sp.csr_array((np.ones(t_cols.size, bool), t_cols, t_ptr), shape=tm.shape), lo, hi, bench)
-        for name, p in preds.items():
-            rows = _rows_of(np.asarray(p.proteins, dtype=object), tr.proteins[bench])
-            ok = np.flatnonzero(rows >= 0)
-            order = ok[np.argsort(rows[ok], kind="stable")]
-            p_ptr, p_cols, p_data = column_block(p.matrix.tocsr()[order], lo, hi)
-            p_ptr, p_cols, p_data = select_columns(p_ptr, p_cols, p_data, allowed)
-            if p_cols.size == 0:
-                continue
-            counts = np.zeros(bench.size, np.int64)
-            counts[rows[order]] = np.diff(p_ptr)
-            taus = opts.grid if opts.grid is not None else exact_thresholds(p_data)
-            out[(name, label)] = sweep(np.r_[0, np.cumsum(counts)], p_cols - lo, p_data, t_ptr, t_cols - lo, hi - lo,
-                                       taus, None if ia is None else np.asarray(ia)[lo:hi])
-    return out
 
 
 # ------------------------------------------------------ baselines on a split
@@ -323,9 +273,10 @@ def evaluate_time_split(
 ) -> dict[str, Any]:
     """Train the baselines on t0 and evaluate them on each kind of target.
 
-    The IA is estimated on the t0 annotations (``pseudocount``); no t1
-    annotation enters it. PK targets are evaluated with their t0 terms as
-    known (:func:`known_stats`). With a grid, naive scores below its lowest
+    The IA (and the IC of ``options.similarity``) is estimated on the t0
+    annotations (``pseudocount``); no t1 annotation enters it. PK targets
+    are evaluated with their t0 terms as known (``known=`` of
+    :func:`~goeval.evaluation.namespace_stats`). With a grid, naive scores below its lowest
     threshold (never predicted at any threshold) are not materialized.
 
     Returns
@@ -345,6 +296,11 @@ def evaluate_time_split(
                                     f"{', '.join(METHODS)} (hit methods need hits) and {', '.join(KINDS)}; got {bad or methods}.")
     labels = [ontology.labels[ontology.namespace_index(n)] for n in (opts.namespaces or ontology.labels)]
     ia = information_accretion(ontology, t0, pseudocount).values
+    ic = None
+    if opts.similarity is not None:
+        from goeval.information_content import term_information_content
+
+        ic = term_information_content(ontology, t0, pseudocount).values
     floor = float(opts.grid[0]) if opts.grid is not None else 0.0
     filters = {"max_evalue": max_evalue, "min_identity": min_identity, "min_coverage": min_coverage}
     results = {}
@@ -356,9 +312,7 @@ def evaluate_time_split(
         preds = _predictions(ontology, t0, hits, methods, targets, labels, floor, filters)
         truth = _restrict(split.truth, per_ns)
         diag: dict[str, Any] = {"kind": kind, "targets": {k: int(v.size) for k, v in per_ns.items()}}
-        if kind == "PK":
-            stats = known_stats(ontology, truth, preds, _restrict(split.known, per_ns), ia, opts)
-        else:
-            stats = namespace_stats(ontology, truth, preds, ia, opts, diagnostics=diag)
+        known = _restrict(split.known, per_ns) if kind == "PK" else None
+        stats = namespace_stats(ontology, truth, preds, ia, opts, diagnostics=diag, ic=ic, known=known)
         results[kind] = summarize(stats, opts, True, diagnostics=diag)
     return results

@@ -25,7 +25,12 @@ def _common(q: argparse.ArgumentParser) -> None:
                    help="baselines among naive, blast, gotcha, diamondscore, knn-identity (default naive,blast,gotcha)")
     q.add_argument("--namespaces", type=comma_list, default=None, metavar="NS1,NS2", help="namespaces (default all)")
     q.add_argument("--thresholds", default="exact", metavar="exact|STEP", help="'exact' (default) or a grid step such as 0.01")
-    q.add_argument("--pseudocount", type=float, default=1.0, metavar="C", help="pseudo-count of the IA (default 1)")
+    q.add_argument("--pseudocount", type=float, default=1.0, metavar="C", help="pseudo-count of the IA and IC (default 1)")
+    q.add_argument("--similarity", default=None, metavar="M1,M2",
+                   help="semantic-similarity measures among resnik, lin, jc, schlicker, simgic, jaccard, wjaccard "
+                        "(IC estimated like the IA, from the training annotations)")
+    q.add_argument("--pairing", default="all,bma", metavar="P1,P2",
+                   help="averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)")
     q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...", help=_HIT_COLUMNS_HELP)
     for flag, text in (("--max-evalue", "drop hits with E-value > E"), ("--min-identity", "drop hits with pident < PCT"),
                        ("--min-coverage", "drop hits with query coverage < PCT")):
@@ -68,7 +73,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _options(args: argparse.Namespace):  # noqa: ANN202 - EvaluationOptions
     from goeval.options import EvaluationOptions
 
-    return EvaluationOptions.resolve(thresholds=args.thresholds, namespaces=args.namespaces, pseudocount=args.pseudocount)
+    return EvaluationOptions.resolve(thresholds=args.thresholds, namespaces=args.namespaces, pseudocount=args.pseudocount,
+                                     similarity=args.similarity, pairings=args.pairing)
 
 
 def _check(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -> Any:
@@ -116,7 +122,7 @@ def _readme(args: argparse.Namespace, title: str, lines: list[str]) -> str:
 # ---------------------------------------------------------------------- cv
 def _run_cv(args: argparse.Namespace) -> int:
     from goeval.api import load_annotations, load_ontology
-    from goeval.benchmarks import TABLE1_COLUMNS, assign_folds, cross_validate
+    from goeval.benchmarks import assign_folds, cross_validate, table1_columns
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.folds import FoldTable, read_folds
     from goeval.io.tables import read_id_list
@@ -140,7 +146,7 @@ def _run_cv(args: argparse.Namespace) -> int:
                         min_coverage=args.min_coverage, keep_predictions=not args.no_predictions)
     cv.diagnostics["annotations"] = ann.diagnostics
     t_write = time.perf_counter()
-    _write_cv(args, onto, cv, opts, SUMMARY_COLUMNS, TABLE1_COLUMNS)
+    _write_cv(args, onto, cv, opts, SUMMARY_COLUMNS, table1_columns(cv.result.summary_records))
     say(args, _format_table1(cv.table1), f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s, "
         f"writing {time.perf_counter() - t_write:.1f} s)")
     return 0
@@ -160,6 +166,8 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, summary_c
     for f, ia in cv.ia.items():
         cols = np.concatenate([np.arange(*onto.bounds[onto.namespace_index(x):][:2]) for x in labels])
         write_ia(out / "ia" / f"{f}.tsv", onto.ids[cols], ia[cols])
+        if f in cv.ic:
+            write_ia(out / "ic" / f"{f}.tsv", onto.ids[cols], cv.ic[f][cols])
     if not args.no_predictions:
         floor = float(opts.grid[0]) if opts.grid is not None else 0.0
         for m in cv.predictions:
@@ -228,7 +236,7 @@ def _run_timesplit(args: argparse.Namespace) -> int:
 
 
 def _write_timesplit(args: argparse.Namespace, onto: Any, split: Any, results: dict[str, Any]) -> None:
-    from goeval.benchmarks import TABLE1_COLUMNS, table1_records
+    from goeval.benchmarks import table1_columns, table1_records
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io._files import open_text_out
     from goeval.io.results import write_frames, write_pairs
@@ -245,7 +253,8 @@ def _write_timesplit(args: argparse.Namespace, onto: Any, split: Any, results: d
     for kind, res in results.items():
         tables[f"{kind.lower()}/curves.tsv"] = res.curve_columns
         tables[f"{kind.lower()}/summary.tsv"] = [{c: r[c] for c in SUMMARY_COLUMNS} for r in res.summary_records]
-        tables[f"{kind.lower()}/table1.tsv"] = [{c: r[c] for c in TABLE1_COLUMNS} for r in table1_records(res.summary_records)]
+        cols = table1_columns(res.summary_records)
+        tables[f"{kind.lower()}/table1.tsv"] = [{c: r[c] for c in cols} for r in table1_records(res.summary_records)]
     write_frames(out, tables, {"diagnostics.json": split.diagnostics})
     with open_text_out(out / "README.md") as fh:
         fh.write(_readme(args, "Time split", ["Target lists `<kind>_<NS>.txt`, truth `truth_<kind>_<NS>.tsv` "
