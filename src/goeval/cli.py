@@ -156,13 +156,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "_run"):
         parser.print_help()
         return 2
+    args._argv = ["goeval", *argv]
     with _signals_unwind(), warnings.catch_warnings(), _messages(args):
+        from goeval import progress
         from goeval.commands._common import show_warnings
 
         show_warnings()
+        progress.set_enabled(False if args.quiet else None)
         try:
             return _run(args)
         finally:
+            progress.set_enabled(None)
             _cancel_children()
 
 

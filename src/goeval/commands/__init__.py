@@ -20,4 +20,8 @@ COMMANDS: dict[str, str] = {
     "benchmark": "benchmarks of the baselines: k-fold cross-validation (Clark & Radivojac 2013) and CAFA time splits",
     "compare": "paired comparison of methods: bootstrap interval of the difference, win fractions (duels), "
                "permutation p-value with Holm's correction",
+    "plot": "figures of a results directory: Clark & Radivojac Fig. 4 panels, coverage, Fmax/Smin with CIs, "
+            "TAP vs cutoff",
+    "report": "one self-contained HTML page and a Markdown summary of a results directory: rankings, CIs, "
+              "figures, diagnostics",
 }

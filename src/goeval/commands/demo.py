@@ -21,6 +21,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.plots = True  # the demo always draws its figures and report (when matplotlib is installed)
     if not hasattr(args, "thresholds") and not args.preset:
         args.thresholds = 0.01  # the grid of the published values
     if args.ia is None and args.ia_annotations is None:

@@ -35,6 +35,9 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
                         "the benchmark proteins, paired across methods; also writes protein_stats.npz for goeval compare")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="coverage of the bootstrap intervals (default 0.95)")
+    p.add_argument("--plots", action="store_true",
+                   help="also draw the figures (DIR/plots/: Fig. 4 panels, coverage, optima) and write DIR/report.html "
+                        "and DIR/report.md (needs the plot extra: pip install 'goeval[plot]')")
     p.add_argument("--layout", choices=("goeval", "cafaeval"), default="goeval",
                    help="cafaeval: also write CAFA-evaluator's evaluation_all.tsv and evaluation_best_<measure>.tsv "
                         "(its column names and order), for notebooks that read them")
@@ -119,6 +122,8 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
                    targets=args.targets, terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms,
                    threads=args.threads, bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence)
     diag = res.diagnostics
+    diag["command"] = list(getattr(args, "_argv", []))
+    diag["versions"] = _versions()
     if diag.get("nothing_evaluated"):
         from goeval.errors import GoevalError
 
@@ -146,10 +151,41 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     paths = write_results(args.out, res.curve_columns, records, columns, diag,
                           {**diag.timings, "total before writing": t_write - t0}, extra, arrays)
     report_lines(args, diag)
+    if getattr(args, "plots", False):
+        write_figures(args, Path(args.out))
     show(args, _printed_summary(records, args.format, columns))
     say(args, f"results in {Path(paths['curves']).parent}/ ({', '.join(Path(p).name for p in paths.values())}); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0
+
+
+def _versions() -> dict[str, str]:
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for name in ("goeval", "numpy", "scipy", "pandas", "pyarrow", "obonet", "networkx"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            out[name] = "unknown"
+    return out
+
+
+def write_figures(args: argparse.Namespace, out: Path) -> None:
+    """The figures (``out/plots/``) and the report (``out/report.html``, ``.md``) of a results directory."""
+    try:
+        from goeval.report._style import require_matplotlib
+
+        require_matplotlib()
+    except Exception as exc:  # noqa: BLE001 - the figures are an extra: say why they are missing
+        say(args, f"no figures: {exc}")
+        return
+    from goeval.report import save_plots, save_report
+
+    figures = save_plots(out)
+    page = save_report(out)
+    say(args, f"figures in {out / 'plots'}/ ({len(figures)} files); report: {', '.join(str(p) for p in page.values())}")
 
 
 def _cafa5(args: argparse.Namespace, res) -> list:  # noqa: ANN001
