@@ -238,7 +238,10 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
             diag.add_timing("ontology", perf_counter() - clock)
             tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
             preds: dict[str, Annotations] = {}
-            for name, value in predictions.items():
+            from goeval.progress import progress_iter
+
+            for name, value in progress_iter(predictions.items(), desc="reading", total=len(predictions),
+                                             disable=len(predictions) < 2):
                 if isinstance(value, Annotations):
                     preds[name] = value
                 else:
@@ -411,9 +414,11 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
                              diagnostics=d, per_protein=boot[0] is not None)
         return st, d
 
+    from goeval.progress import progress_iter
+
     names = list(inputs.predictions)
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        parts = dict(zip(names, pool.map(one, names)))
+        parts = dict(zip(names, progress_iter(pool.map(one, names), desc="methods", total=len(names))))
     diag = parts[names[0]][1]
     diag["methods"] = {n: parts[n][1]["methods"][n] for n in names}
     stats = {(n, label): parts[n][0][(n, label)] for label in onto.labels for n in names if (n, label) in parts[n][0]}

@@ -158,8 +158,10 @@ def bootstrap_replicates(
         return replicate_optima(steps, w, names, settings)
 
     workers = max(1, min(threads or os.cpu_count() or 1, len(tasks) or 1))
+    from goeval.progress import progress_iter
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(one, tasks))
+        parts = list(progress_iter(pool.map(one, tasks), desc="bootstrap", total=len(tasks), unit="batch"))
     out: dict[BlockKey, dict[str, list[np.ndarray]]] = {k: {x: [] for x in names} for k in blocks}
     for task, part in zip(tasks, parts):
         for x in names:

@@ -121,8 +121,11 @@ def _batched(fn: Callable[[int, int], dict[str, np.ndarray]], total: int, size: 
     if not ranges:
         return {}
     workers = max(1, min(threads or os.cpu_count() or 1, len(ranges)))
+    from goeval.progress import progress_iter
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(lambda r: fn(*r), ranges))
+        parts = list(progress_iter(pool.map(lambda r: fn(*r), ranges), desc="resamples", total=len(ranges),
+                                   unit="batch"))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
