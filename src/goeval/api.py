@@ -152,6 +152,8 @@ class _Inputs:
     terms_of_interest: np.ndarray | None = None
     excluded_terms: np.ndarray | None = None
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    known: Annotations | None = None
+    ic: np.ndarray | None = None
 
 
 def _finish(started: Any) -> Any:
@@ -278,6 +280,8 @@ def evaluate(
     bootstrap: int | None = None,
     seed: int = 0,
     confidence: float = 0.95,
+    known: Annotations | PathLike | Sequence[PathLike] | None = None,
+    ic_annotations: Annotations | PathLike | Sequence[PathLike] | None = None,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -323,6 +327,14 @@ def evaluate(
         Seed of the resamples (the same seed gives the same bits).
     confidence : float, default 0.95
         Coverage of the intervals.
+    known : Annotations or path(s), optional
+        Each protein's known terms (e.g. its annotations at t0, CAFA's
+        partial-knowledge evaluation): they are propagated and removed from
+        that protein's truth and predictions.
+    ic_annotations : Annotations or path(s), optional
+        Annotations the term information content of ``similarity`` measures
+        is estimated from (default: the source of an estimated IA, else the
+        truth, with a warning that test annotations then inform the measure).
 
     Returns
     -------
@@ -378,7 +390,23 @@ def evaluate(
     finally:
         for s in started:
             _cancel(s)
+    _load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
+        ia_annotations if opts.similarity else None), opts)
     return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence))
+
+
+def _load_extra(inputs: _Inputs, known: Any, ic_annotations: Any, opts: EvaluationOptions) -> None:
+    """The known terms and the IC of the similarity measures, on the inputs' ontology."""
+    onto = inputs.ontology
+    if known is not None:
+        inputs.known = known if isinstance(known, Annotations) else load_annotations(known, onto)
+        inputs.diagnostics["known"] = dict(inputs.known.diagnostics, n_proteins=int(inputs.known.proteins.size))
+    if opts.similarity and ic_annotations is not None:
+        from goeval.information_content import term_information_content
+
+        ann = ic_annotations if isinstance(ic_annotations, Annotations) else load_annotations(ic_annotations, onto)
+        inputs.ic = term_information_content(onto, ann, opts.pseudocount).values
+        inputs.diagnostics["ic"] = {"estimated_from": ann.diagnostics.get("source")}
 
 
 def _options(options: EvaluationOptions | None, preset: str | None, overrides: dict[str, Any],
@@ -411,7 +439,7 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
         d: dict[str, Any] = {"ontology": {"source": onto.source, **onto.diagnostics}}
         st = namespace_stats(onto, truth, {name: inputs.predictions[name]}, inputs.ia, opts, targets=inputs.targets,
                              terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
-                             diagnostics=d, per_protein=boot[0] is not None)
+                             diagnostics=d, per_protein=boot[0] is not None, ic=inputs.ic, known=inputs.known)
         return st, d
 
     from goeval.progress import progress_iter
@@ -446,7 +474,7 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
         res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
                                    targets=inputs.targets, terms_of_interest=inputs.terms_of_interest,
                                    excluded_terms=inputs.excluded_terms, bootstrap=boot[0], seed=boot[1],
-                                   confidence=boot[2])
+                                   confidence=boot[2], ic=inputs.ic, known=inputs.known)
     diag.add_timing("evaluation", perf_counter() - clock)
     merged = Diagnostics.wrap(res.diagnostics)
     for key, value in diag.items():

@@ -58,7 +58,7 @@ def add_option_fields(p: argparse.ArgumentParser, skip: tuple[str, ...] = ("rela
             continue
         if "choices" in meta:
             kwargs["choices"] = meta.pop("choices")
-        if f.name == "namespaces":
+        if f.name in ("namespaces", "similarity", "pairings"):
             kwargs["type"] = comma_list
         elif f.name in ("k", "pseudocount"):
             kwargs["type"] = float

@@ -44,6 +44,12 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
     p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
     p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
+    p.add_argument("--known", nargs="+", metavar="FILE",
+                   help="each protein's known terms (e.g. its t0 annotations, CAFA partial knowledge): removed, "
+                        "propagated, from its truth and predictions")
+    p.add_argument("--ic-annotations", nargs="+", metavar="FILE",
+                   help="annotations the information content of --similarity is estimated from (default: "
+                        "--ia-annotations, else the truth, with a warning)")
     p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB (e.g. '*.tsv.gz')")
 
 
@@ -74,7 +80,8 @@ def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # 
         raise InvalidParameterError("The cafa5 preset scores the IA-weighted Fmax: give --ia (CAFA 5's IA.txt).")
     for path, what in ((ontology, "ontology"), (truth, "truth"), (args.ia, "IA"), (args.ia_annotations, "IA annotations"),
                        (args.targets, "targets"), (args.terms_of_interest, "terms of interest"),
-                       (args.exclude_terms, "excluded terms")):
+                       (args.exclude_terms, "excluded terms"), *((k, "known terms") for k in args.known or ()),
+                       *((k, "IC annotations") for k in args.ic_annotations or ())):
         if path is not None:
             check_input(path, what)
     if args.ia and args.ia_annotations:
@@ -120,7 +127,8 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     show_warnings()
     res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
                    targets=args.targets, terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms,
-                   threads=args.threads, bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence)
+                   threads=args.threads, bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence,
+                   known=args.known, ic_annotations=args.ic_annotations)
     diag = res.diagnostics
     diag["command"] = list(getattr(args, "_argv", []))
     diag["versions"] = _versions()
