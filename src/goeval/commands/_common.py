@@ -114,3 +114,25 @@ def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
     from goeval.report.text import format_report
 
     say(args, *format_report(diagnostics))
+
+
+def number_arg(kind: type, minimum: float, *, strict: bool):  # noqa: ANN201 - argparse type
+    """An argparse type: ``kind`` (int or float) ``> minimum`` (``strict``) or ``>= minimum``."""
+    word = "an integer" if kind is int else "a number"
+    bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
+
+    def parse(text: str):  # noqa: ANN202
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {word}; got {text!r}") from None
+        if not (v > minimum if strict else v >= minimum):
+            raise argparse.ArgumentTypeError(f"expected {word} {bound}; got {text!r}")
+        return v
+
+    return parse
+
+
+positive_int = number_arg(int, 0, strict=True)
+positive_float = number_arg(float, 0, strict=True)
+non_negative_float = number_arg(float, 0, strict=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import comma_list, say
+from goeval.commands._common import comma_list, positive_float, positive_int, say
 
 DESCRIPTION = (
     "Run DIAMOND (diamond makedb + blastp) or NCBI BLAST+ (makeblastdb + blastp) in a temporary "
@@ -13,35 +13,15 @@ DESCRIPTION = (
 )
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1; got {text!r}")
-    return v
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0; got {text!r}")
-    return v
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--query", required=True, metavar="FASTA", help="query sequences (.gz accepted)")
     p.add_argument("--db", required=True, metavar="FASTA", help="database sequences (.gz accepted)")
     p.add_argument("--out", required=True, metavar="HITS.tsv", help="hit table to write (.gz compresses)")
     p.add_argument("--tool", choices=("diamond", "blastp"), default="diamond", help="aligner (default diamond)")
-    p.add_argument("--threads", type=_positive_int, default=1, metavar="N", help="threads (default 1)")
-    p.add_argument("--evalue", type=_positive_float, default=1e-3, metavar="E", help="maximum E-value (default 1e-3)")
+    p.add_argument("--threads", type=positive_int, default=1, metavar="N", help="threads (default 1)")
+    p.add_argument("--evalue", type=positive_float, default=1e-3, metavar="E", help="maximum E-value (default 1e-3)")
     p.add_argument("--sensitive", action="store_true", help="DIAMOND --more-sensitive (no effect with blastp)")
-    p.add_argument("--max-target-seqs", type=_positive_int, default=500, metavar="N",
+    p.add_argument("--max-target-seqs", type=positive_int, default=500, metavar="N",
                    help="hits kept per query (default 500)")
     p.add_argument("--columns", type=comma_list, default=None, metavar="C1,C2,...",
                    help="output columns (default: the 12 standard ones; pass the same list as "

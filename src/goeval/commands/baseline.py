@@ -6,7 +6,7 @@ import argparse
 import time
 from typing import Any
 
-from goeval.commands._common import add_ontology, comma_list, say
+from goeval.commands._common import add_ontology, comma_list, non_negative_float, positive_int, say
 
 DESCRIPTION = (
     "Make baseline predictions from training annotations (and, except for naive, a BLAST/DIAMOND "
@@ -23,26 +23,6 @@ _METHOD_HELP = {
 }
 
 
-def _nonneg(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
-    if not v >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0; got {text!r}")
-    return v
-
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1; got {text!r}")
-    return v
-
-
 def _common(p: argparse.ArgumentParser, targets_required: bool) -> None:
     add_ontology(p)
     p.add_argument("--train", required=True, nargs="+", metavar="ANNOTATIONS",
@@ -51,7 +31,7 @@ def _common(p: argparse.ArgumentParser, targets_required: bool) -> None:
                    help="proteins to predict, one per line" + ("" if targets_required else " (default: every query of the hit table)"))
     p.add_argument("--namespaces", type=comma_list, default=None, metavar="NS1,NS2",
                    help="namespaces to predict, e.g. MFO,BPO,CCO (default: all)")
-    p.add_argument("--max-terms", type=_positive_int, default=None, metavar="N",
+    p.add_argument("--max-terms", type=positive_int, default=None, metavar="N",
                    help="keep the N best terms per target and namespace (ties: shallower term, then term id)")
     p.add_argument("--format", choices=("tsv", "cafa"), default="tsv",
                    help="tsv: target<TAB>term<TAB>score; cafa: AUTHOR/MODEL/KEYWORDS header and END")
@@ -71,9 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help="BLAST/DIAMOND tabular hits (-outfmt 6), .gz accepted")
         q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...",
                        help="column names of the hit table (default: the 12 standard -outfmt 6 columns)")
-        q.add_argument("--max-evalue", type=_nonneg, default=None, metavar="E", help="drop hits with E-value > E")
-        q.add_argument("--min-identity", type=_nonneg, default=None, metavar="PCT", help="drop hits with pident < PCT")
-        q.add_argument("--min-coverage", type=_nonneg, default=None, metavar="PCT",
+        q.add_argument("--max-evalue", type=non_negative_float, default=None, metavar="E", help="drop hits with E-value > E")
+        q.add_argument("--min-identity", type=non_negative_float, default=None, metavar="PCT", help="drop hits with pident < PCT")
+        q.add_argument("--min-coverage", type=non_negative_float, default=None, metavar="PCT",
                        help="drop hits with query coverage < PCT (needs qcovhsp, or qstart, qend, qlen)")
 
 
