@@ -12,7 +12,10 @@ per run with ``os.wait4``):
 1. ``goeval benchmark cv`` for naive, blast, gotcha on MFO, BPO, CCO with
    ``splits/folds10.tsv`` at the CAFA grid (``--thresholds 0.01``), ``--repeat`` times;
 2. the same with exact thresholds;
-3. ``goeval benchmark timesplit`` 2014 -> 2019 (NK and LK targets among the proteins of
+3. the grid run again with every similarity measure and pairing (``--similarity``, IC per
+   training fold), for the rest of Table 1: with the root counted as predicted for every
+   protein (``--root-as-prediction``, the paper's §3.4 setting), and without;
+4. ``goeval benchmark timesplit`` 2014 -> 2019 (NK and LK targets among the proteins of
    seq/, the three baselines trained on 2014 with the DIAMOND hits);
 
 then writes OUT_DIR/tables.md: Table 1 rows next to the paper's, the average
@@ -46,6 +49,31 @@ PAPER = {
              "naive": [(9.98, 0.10, 9.72, 2.80), (29.00, 0.22, 27.67, 8.72), (8.79, 0.21, 7.71, 4.95)]},
 }
 PAPER_IC = {"MFO": (10.9, 10.2), "BPO": (32.0, 33.6), "CCO": (10.4, 9.2)}
+
+#: CR13 Table 1, similarity blocks (all-pair averaging for the term measures): (value, threshold, ru, mi)
+#: per method, namespaces MFO, BPO, CCO. Lord et al. (2003) is Resnik's similarity averaged over all pairs.
+PAPER_SIM = {
+    "resnik_all": {"gotcha": [(2.34, 0.47, 6.34, 3.20), (1.95, 0.40, 23.36, 11.90), (1.80, 0.36, 5.88, 4.58)],
+                   "blast": [(1.61, 0.43, 4.69, 27.90), (1.40, 0.43, 16.73, 139.57), (1.27, 0.38, 4.42, 37.24)],
+                   "naive": [(0.46, 0.09, 9.56, 4.23), (0.63, 0.01, 10.35, 504.88), (0.75, 0.07, 5.81, 16.34)]},
+    "lin_all": {"gotcha": [(0.44, 0.52, 6.67, 2.67), (0.26, 0.46, 24.43, 9.40), (0.41, 0.50, 6.71, 2.76)],
+                "blast": [(0.22, 0.43, 4.69, 27.90), (0.16, 0.43, 16.73, 139.57), (0.23, 0.40, 4.78, 30.45)],
+                "naive": [(0.37, 0.30, 10.39, 0.21), (0.12, 0.12, 24.92, 23.14), (0.26, 0.31, 8.98, 1.32)]},
+    "schlicker_all": {"gotcha": [(0.29, 0.51, 6.60, 2.76), (0.23, 0.42, 23.73, 10.99), (0.30, 0.43, 6.31, 3.56)],
+                      "blast": [(0.17, 0.44, 4.83, 25.39), (0.14, 0.43, 16.73, 139.57), (0.18, 0.43, 5.26, 23.26)],
+                      "naive": [(0.14, 0.30, 10.39, 0.21), (0.08, 0.12, 24.92, 23.14), (0.13, 0.31, 8.98, 1.32)]},
+    "jc_all": {"gotcha": [(5.74, 0.75, 8.20, 1.27), (8.38, 0.98, 30.88, 1.22), (4.83, 0.76, 8.21, 1.19)],
+               "blast": [(6.34, 1.00, 10.62, 0.43), (8.39, 1.00, 31.31, 1.40), (5.20, 1.00, 10.16, 0.35)],
+               "naive": [(6.19, 0.63, 10.53, 0.13), (8.24, 0.50, 31.75, 0.07), (5.01, 0.61, 10.13, 0.08)]},
+    "jaccard": {"gotcha": [(0.57, 0.46, 6.29, 3.32), (0.31, 0.34, 22.24, 15.24), (0.56, 0.43, 6.31, 3.56)],
+                "blast": [(0.37, 0.50, 5.74, 14.72), (0.19, 0.50, 19.68, 76.98), (0.34, 0.43, 5.26, 23.26)],
+                "naive": [(0.46, 0.30, 10.39, 0.21), (0.17, 0.19, 27.53, 9.22), (0.47, 0.31, 8.98, 1.32)]},
+}
+SIM_TITLES = {"resnik_all": "Lord et al. (2003): Resnik, all-pair", "lin_all": "Lin (1998), all-pair",
+              "schlicker_all": "Schlicker et al. (2006), all-pair", "jc_all": "Jiang and Conrath (1997), all-pair (min)",
+              "jaccard": "Jaccard"}
+SIMILARITY = "resnik,lin,jc,schlicker,simgic,jaccard,wjaccard"
+PAIRINGS = "all,bma,bma-mean"
 
 _RUN = """
 import argparse, sys
@@ -86,6 +114,11 @@ def cv_runs(data: Path, out: Path, repeat: int, predictions: bool) -> dict[str, 
     for _ in range(1):  # one exact run: millions of GOtcha thresholds, minutes
         times["exact"].append(goeval_benchmark(common + ["--thresholds", "exact", "--out", str(out / "cv_exact"),
                                                          "--no-predictions", "--no-curves"]))
+    sim = common + ["--thresholds", "0.01", "--similarity", SIMILARITY, "--pairing", PAIRINGS, "--no-predictions"]
+    times["grid, every similarity measure and pairing, root as prediction (CR13 §3.4)"] = [
+        goeval_benchmark(sim + ["--root-as-prediction", "--out", str(out / "cv_similarity")])]
+    times["grid, every similarity measure and pairing, covered proteins only"] = [
+        goeval_benchmark(sim + ["--out", str(out / "cv_similarity_covered")])]
     return times
 
 
@@ -137,6 +170,32 @@ def findings(rows: list[dict[str, str]]) -> list[str]:
         f"{ns} {g[(ns, 'blast')]['fmax_mi']:.2f} (gotcha {g[(ns, 'gotcha')]['fmax_mi']:.2f}, naive "
         f"{g[(ns, 'naive')]['fmax_mi']:.2f})" for ns in NS))
     return out + [""]
+
+
+def similarity_md(summary: list[dict[str, str]]) -> list[str]:
+    """The similarity blocks of Table 1 (paper in parentheses where it has the measure), then the other pairings."""
+    g = {(r["namespace"], r["method"], r["measure"]): r for r in summary}
+    head = "| method | " + " | ".join(f"{ns} max | τ | ru | mi" for ns in NS) + " |"
+    rule = "|---|" + "---|" * 4 * len(NS)
+    out = ["#### Table 1, similarity measures, grid 0.01, root as prediction (paper in parentheses; IC per training fold)", ""]
+    measures = list(PAPER_SIM) + sorted({r["measure"] for r in summary if r["measure"] not in PAPER_SIM
+                                         and ("_" in r["measure"] and r["measure"].split("_")[0] in
+                                              ("resnik", "lin", "jc", "schlicker") or r["measure"] in ("simgic", "wjaccard"))})
+    for ms in measures:
+        out += [f"{SIM_TITLES.get(ms, ms)} (`{ms}`)", "", head, rule]
+        for m in ("gotcha", "blast", "naive"):
+            cells = []
+            for k, ns in enumerate(NS):
+                r = g.get((ns, m, ms))
+                if r is None:
+                    cells += ["-"] * 4
+                    continue
+                p = PAPER_SIM.get(ms, {}).get(m, [None] * 3)[k]
+                vals = [float(r["value"]), float(r["threshold"]), float(r["ru"]), float(r["mi"])]
+                cells += [f"{v:.2f}" + (f" ({q:.2f})" if p else "") for v, q in zip(vals, p or [0] * 4)]
+            out.append(f"| {m} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out
 
 
 def information_md(diag_path: Path) -> list[str]:
@@ -203,6 +262,9 @@ def main() -> int:
     md += [f"- time split (targets + three baselines, NK and LK): {ts[0]:.1f} s, {ts[1]:.0f} MiB", ""]
     md += table1_md(read_tsv(a.out / "cv_grid" / "table1.tsv"), "Table 1, grid 0.01 (paper in parentheses)")
     md += table1_md(read_tsv(a.out / "cv_exact" / "table1.tsv"), "Table 1, exact thresholds (paper in parentheses)")
+    md += similarity_md(read_tsv(a.out / "cv_similarity" / "summary.tsv"))
+    md += ["Covered proteins only (no root prediction):", ""]
+    md += similarity_md(read_tsv(a.out / "cv_similarity_covered" / "summary.tsv"))[2:]
     md += information_md(a.out / "cv_grid" / "diagnostics.json")
     md += findings(read_tsv(a.out / "cv_grid" / "table1.tsv"))
     md += timesplit_md(a.out) + split_lists_md(a.data, a.out)

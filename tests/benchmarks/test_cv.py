@@ -227,3 +227,18 @@ def test_errors(toy):
         cross_validate(onto, ann, None, folds, methods=["blast"])
     with pytest.raises(InvalidParameterError, match="at least 2 folds"):
         cross_validate(onto, ann, hits, {p: 0 for p in ann.proteins.tolist()})
+
+
+def test_benchmark_cv_command_with_similarity(tmp_path):
+    from goeval.cli import main
+
+    out = tmp_path / "cv"
+    rc = main(["benchmark", "cv", "--ontology", str(D / "toy.obo"), "--annotations", str(D / "annotations.tsv"),
+               "--hits", str(D / "hits.tsv"), "--hit-columns", ",".join(COLS6), "--folds", str(D / "folds.tsv"),
+               "--methods", "naive,blast", "--thresholds", "0.25", "--similarity", "lin,jaccard", "--pairing", "all",
+               "--root-as-prediction", "--no-predictions", "--out", str(out), "-q"])
+    assert rc == 0
+    head = (out / "table1.tsv").read_text().splitlines()[0].split("\t")
+    assert head[-4:] == ["lin_all", "lin_all_threshold", "jaccard", "jaccard_threshold"]
+    assert (out / "curves.tsv").read_text().splitlines()[0].split("\t")[-2:] == ["lin_all", "jaccard"]
+    assert sorted(p.name for p in (out / "ic").iterdir()) == sorted(p.name for p in (out / "ia").iterdir())

@@ -31,6 +31,9 @@ def _common(q: argparse.ArgumentParser) -> None:
                         "(IC estimated like the IA, from the training annotations)")
     q.add_argument("--pairing", default="all,bma", metavar="P1,P2",
                    help="averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)")
+    q.add_argument("--root-as-prediction", action="store_true",
+                   help="count the root as predicted for every protein (Clark & Radivojac 2013 §3.4): every protein "
+                        "is then covered at every threshold")
     q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...", help=_HIT_COLUMNS_HELP)
     for flag, text in (("--max-evalue", "drop hits with E-value > E"), ("--min-identity", "drop hits with pident < PCT"),
                        ("--min-coverage", "drop hits with query coverage < PCT")):
@@ -74,7 +77,8 @@ def _options(args: argparse.Namespace):  # noqa: ANN202 - EvaluationOptions
     from goeval.options import EvaluationOptions
 
     return EvaluationOptions.resolve(thresholds=args.thresholds, namespaces=args.namespaces, pseudocount=args.pseudocount,
-                                     similarity=args.similarity, pairings=args.pairing)
+                                     similarity=args.similarity, pairings=args.pairing,
+                                     root_as_prediction=args.root_as_prediction)
 
 
 def _check(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -> Any:
