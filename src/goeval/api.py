@@ -434,12 +434,20 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
 
     onto = inputs.ontology
     truth = inputs.truth if inputs.truth.propagated else propagate(inputs.truth)
+    ic, ic_from_truth = inputs.ic, False
+    if opts.similarity and ic is None:  # once for every method, not once per thread
+        from goeval.information_content import term_information_content
+
+        ic, ic_from_truth = term_information_content(onto, inputs.truth, opts.pseudocount).values, True
+        inputs.diagnostics.warn(
+            "The information content of the similarity measures is estimated from the truth annotations, so the test "
+            "annotations inform the measures; give it from other annotations (ic, --ic-annotations).")
 
     def one(name: str) -> tuple[dict, dict]:
         d: dict[str, Any] = {"ontology": {"source": onto.source, **onto.diagnostics}}
         st = namespace_stats(onto, truth, {name: inputs.predictions[name]}, inputs.ia, opts, targets=inputs.targets,
                              terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
-                             diagnostics=d, per_protein=boot[0] is not None, ic=inputs.ic, known=inputs.known)
+                             diagnostics=d, per_protein=boot[0] is not None, ic=ic, known=inputs.known)
         return st, d
 
     from goeval.progress import progress_iter
@@ -450,6 +458,8 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
     diag = parts[names[0]][1]
     diag["methods"] = {n: parts[n][1]["methods"][n] for n in names}
     stats = {(n, label): parts[n][0][(n, label)] for label in onto.labels for n in names if (n, label) in parts[n][0]}
+    if ic_from_truth:
+        diag["information_content"] = {"source": "truth"}
     res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
     if boot[0] is not None:
         from goeval.stats.bootstrap import add_bootstrap_columns
