@@ -18,8 +18,10 @@ import argparse
 import importlib
 import logging
 import signal
+import socket
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -106,22 +108,89 @@ class Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
+_PENDING: dict[str, float | None] = {"signal": None, "raised": None}
+
+
 def _raise_terminated(signum: int, frame: object) -> None:
+    _PENDING["signal"], _PENDING["raised"] = signum, time.monotonic()
     raise Terminated(signum)
+
+
+_UNWIND = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 @contextmanager
 def _signals_unwind() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise :class:`Terminated` (main thread only), restored after."""
+    """SIGTERM and SIGHUP raise :class:`Terminated` (main thread only), restored after.
+
+    A signal may be delivered to any thread (pyarrow's pool, a reader
+    thread), and Python runs its handler in the main thread at the next
+    bytecode, which may be inside a callback whose exception is ignored (a
+    fork hook, a finalizer) while the main thread then blocks in a system
+    call. A watcher thread therefore hears every signal through Python's
+    wake-up descriptor and pokes the main thread with SIGUSR2 (which
+    interrupts a blocked call and raises the pending termination again) at
+    once and twice more, a second apart, while the run has not ended.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _PENDING["signal"] = _PENDING["raised"] = None
     old = {s: signal.signal(s, _raise_terminated) for s in (signal.SIGTERM, signal.SIGHUP)}
+    old[signal.SIGUSR2] = signal.signal(signal.SIGUSR2, _poked)
+    receive, send = socket.socketpair()
+    send.setblocking(False)
+    done = threading.Event()
+    old_wakeup = signal.set_wakeup_fd(send.fileno(), warn_on_full_buffer=False)
+    watcher = threading.Thread(target=_forward_to_main, args=(receive, threading.main_thread().ident, done),
+                               name="goeval-signals", daemon=True)
+    watcher.start()
     try:
         yield
     finally:
+        done.set()
+        signal.set_wakeup_fd(old_wakeup)
+        send.close()  # the watcher's recv returns b"" and it ends
+        watcher.join(timeout=1)
+        receive.close()
         for s, handler in old.items():
             signal.signal(s, handler)
+
+
+def _poked(signum: int, frame: object) -> None:
+    """SIGUSR2 from the watcher: raise the pending termination again if the last one
+    was raised half a second ago or more (it was swallowed: the run is still here);
+    a run already unwinding is left to finish its clean-up."""
+    pending, raised = _PENDING["signal"], _PENDING["raised"]
+    if pending is None or (raised is not None and time.monotonic() - raised < 0.5):
+        return
+    _PENDING["raised"] = time.monotonic()
+    if pending == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Terminated(int(pending))
+
+
+def _forward_to_main(receive: socket.socket, main: int, done: threading.Event) -> None:
+    while not done.is_set():
+        try:
+            data = receive.recv(64)
+        except OSError:
+            return
+        if not data:
+            return
+        hit = [b for b in data if b in _UNWIND]
+        if not hit:
+            continue
+        if hit[0] == signal.SIGINT and _PENDING["signal"] is None:
+            _PENDING["signal"] = signal.SIGINT
+            _PENDING["raised"] = time.monotonic()  # Python's own handler raises KeyboardInterrupt
+        for _ in range(3):
+            try:
+                signal.pthread_kill(main, signal.SIGUSR2)
+            except (OSError, ProcessLookupError):  # pragma: no cover - the main thread is gone
+                return
+            if done.wait(1.0):
+                return
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -46,6 +46,7 @@ _MODES = ("auto", "always", "never")
 _HEADER = struct.Struct("!QQ")  # length of the pickled metadata, number of out-of-band buffers
 _MAX_FDS = 200  # descriptors in one message (the kernel allows about 250)
 _LIVE: dict[int, "Background"] = {}
+_UNWIND_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def fork_mode() -> str:
@@ -103,16 +104,24 @@ class Background:
 
     def _fork(self) -> None:
         parent_end, child_end = socket.socketpair()
-        pid = os.fork()
+        # No signal handler may run inside fork's callbacks (an exception raised
+        # there would be swallowed): the signals wait until fork has returned.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _UNWIND_SIGNALS)
+        try:
+            pid = os.fork()
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            raise
         if pid == 0:  # pragma: no cover - runs in the child (its coverage is not collected)
             code = 0
             try:
                 parent_end.close()
-                _child_main(child_end, self._fn, self._args)
+                _child_main(child_end, self._fn, self._args, mask)
             except BaseException:  # noqa: BLE001 - the child must never return into the caller's code
                 code = 1
             finally:
                 os._exit(code)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         child_end.close()
         self._pid, self._sock, self.forked = pid, parent_end, True
         _LIVE[pid] = self
@@ -203,7 +212,7 @@ def start(fn: Callable[..., Any], /, *args: Any, name: str, fork: bool) -> Backg
 
 
 # ------------------------------------------------------------------ child side
-def _child_setup() -> None:  # pragma: no cover - runs in the child
+def _child_setup(mask: set) -> None:  # pragma: no cover - runs in the child
     """Die with the parent, leave Ctrl-C to it, let go of its streams and sockets."""
     parent = os.getppid()
     try:
@@ -215,7 +224,13 @@ def _child_setup() -> None:  # pragma: no cover - runs in the child
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGUSR2):
+        signal.signal(s, signal.SIG_DFL)
+    try:
+        signal.set_wakeup_fd(-1)  # the parent's wake-up descriptor is not this process's business
+    except ValueError:
+        pass
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     for other in list(_LIVE.values()):  # other children's parent-side sockets
         if other._sock is not None:
             other._sock.close()
@@ -226,8 +241,9 @@ def _child_setup() -> None:  # pragma: no cover - runs in the child
     os.close(devnull)
 
 
-def _child_main(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # pragma: no cover
-    _child_setup()
+def _child_main(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ...],
+                mask: set) -> None:  # pragma: no cover
+    _child_setup(mask)
     try:
         message: tuple[str, Any] = ("ok", fn(*args))
     except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
