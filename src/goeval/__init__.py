@@ -18,8 +18,7 @@ command line) start quickly.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from goeval._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -54,14 +53,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'goeval' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__ = lazy_exports("goeval", _EXPORTS, globals())

@@ -166,20 +166,29 @@ def open_text_out(path: PathLike, *, commit: bool = True) -> Iterator[IO[str]]:
         The file cannot be written (permission, full disk).
     """
     p = Path(path)
-    try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise _write_failed(p, exc) from None
-    tmp = _temporary_name(p)
-    try:
-        with _open_text(p, tmp) as fh:
-            fh.temporary_path = tmp  # type: ignore[union-attr]
-            yield fh
-        if commit:
+    with _temporary_file(p, _open_text) as (tmp, fh):
+        fh.temporary_path = tmp  # type: ignore[union-attr]
+        yield fh
+    if commit:
+        try:
             os.replace(tmp, p)
+        except OSError as exc:
+            _unlink(tmp)
+            raise _write_failed(p, exc) from None
+
+
+@contextmanager
+def _temporary_file(target: Path, opener) -> Iterator[tuple[Path, IO]]:  # noqa: ANN001
+    """``(temporary path, file)`` next to ``target``; on any failure the file is removed
+    (an ``OSError`` becomes an :class:`OutputError` naming ``target``)."""
+    tmp = _temporary_name(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with opener(target, tmp) as fh:
+            yield tmp, fh
     except OSError as exc:
         _unlink(tmp)
-        raise _write_failed(p, exc) from None
+        raise _write_failed(target, exc) from None
     except BaseException:
         _unlink(tmp)
         raise
@@ -239,18 +248,9 @@ class OutputSet:
     def open_binary(self, name: str) -> Iterator[IO[bytes]]:
         """A binary file ``name`` in the directory, kept aside until :meth:`commit`."""
         target = self.directory / name
-        tmp = _temporary_name(target)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as fh:
-                self._pending.append((tmp, target))
-                yield fh
-        except OSError as exc:
-            _unlink(tmp)
-            raise _write_failed(target, exc) from None
-        except BaseException:
-            _unlink(tmp)
-            raise
+        with _temporary_file(target, lambda _target, tmp: open(tmp, "wb")) as (tmp, fh):
+            self._pending.append((tmp, target))
+            yield fh
 
     def commit(self) -> dict[str, Path]:
         """Move every file into place (signals blocked meanwhile); return name -> path."""

@@ -39,8 +39,7 @@ Examples
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from goeval._lazy import lazy_exports
 
 _EXPORTS = {
     "fmax_score": "goeval.metrics.protein",
@@ -92,14 +91,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'goeval.metrics' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__ = lazy_exports("goeval.metrics", _EXPORTS, globals())
