@@ -26,7 +26,7 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["SweepStats", "sweep", "ProteinSteps", "protein_steps", "grid_thresholds", "exact_thresholds", "MAX_GRID_THRESHOLDS", "STAT_NAMES", "STAT_DEFINITIONS"]
+__all__ = ["SweepStats", "sweep", "running_sums", "ProteinSteps", "protein_steps", "grid_thresholds", "exact_thresholds", "MAX_GRID_THRESHOLDS", "STAT_NAMES", "STAT_DEFINITIONS"]
 
 #: Per-protein quantities of a predicted set at one threshold (``sweep``
 #: sums them over proteins): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when
@@ -234,14 +234,65 @@ def exact_thresholds(*score_arrays: np.ndarray) -> np.ndarray:
 
 
 def _segment_cumsum(x: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """Cumulative sum restarting at every ``first`` flag."""
+    """Cumulative sum restarting at every ``first`` flag (exact for integer-valued ``x``)."""
     cs = np.cumsum(x)
     starts = np.flatnonzero(first)
-    offset = np.zeros_like(cs)
     base = np.r_[0, cs[starts[1:] - 1]] if starts.size else np.zeros(0, cs.dtype)
     seg_len = np.diff(np.r_[starts, x.size])
-    offset = np.repeat(base, seg_len)
-    return cs - offset
+    return cs - np.repeat(base, seg_len)
+
+
+def running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.ndarray:
+    """Accurate sums ``x[seg_start[g]] + ... + x[ends[g]]`` for every g (vectorized).
+
+    ``np.cumsum`` adds left to right, so each of its roundings is known: the
+    error of step i is recovered exactly by Knuth's TwoSum from the running
+    sum before and after it. The sum of a run is the difference of two
+    running sums plus the difference of the cumulated errors, so the digits
+    a plain ``cumsum(x)[end] - cumsum(x)[start - 1]`` cancels are restored:
+    the result is within a few ulps of ``math.fsum`` of the run, whatever
+    came before it in the array. The errors' own running sum is compensated
+    the same way once more (Ogita-Rump-Oishi's SumK with K = 3), so what is
+    left is of order ``eps |sum| + n^3 eps^3 |prefix|``, against ``n eps
+    |prefix|`` for the plain difference.
+
+    Parameters
+    ----------
+    x : ndarray of float64, shape (n,)
+    ends : ndarray of int, shape (g,)
+        Index of the last element of each run.
+    seg_start : ndarray of int, shape (g,)
+        Index of the first element of each run (``<= ends``).
+
+    Returns
+    -------
+    ndarray of float64, shape (g,)
+
+    References
+    ----------
+    Knuth DE, The Art of Computer Programming vol. 2, §4.2.2 (TwoSum);
+    Ogita T, Rump SM, Oishi S (2005) Accurate sum and dot product. SIAM J Sci Comput 26(6).
+
+    Examples
+    --------
+    >>> x = np.array([1e16, 1.0, 1.0, 1.0])
+    >>> float(running_sums(x, np.array([3]), np.array([1]))[0])
+    3.0
+    """
+    before = seg_start - 1
+    has = before >= 0
+    before = np.maximum(before, 0)
+    terms = []
+    for _ in range(3):  # the sums, their rounding errors, the errors of those
+        s = np.cumsum(x)
+        prev = np.empty_like(s)
+        if s.size:
+            prev[0] = 0.0
+            prev[1:] = s[:-1]
+        bv = s - prev  # TwoSum(prev, x) = (s, e) with prev + x == s + e exactly
+        terms.append(s[ends] - np.where(has, s[before], 0.0))
+        x = (prev - (s - bv)) + (x - bv)
+    return terms[0] + (terms[1] + terms[2])
 
 
 def _levels(thresholds: np.ndarray, scores: np.ndarray, grid_n: int) -> np.ndarray:
@@ -343,13 +394,16 @@ def _chunk_steps(
         grp, cols, tp = grp[order], cols[order], tp[order]
     starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
     g_row, g_rlev = np.divmod(grp[starts], m + 1)
-    cnt = np.diff(np.r_[starts, grp.size]).astype(np.float64)
-    tpc = np.add.reduceat(tp.astype(np.float64), starts)
-    iav_e = iav[cols]
-    iap = np.add.reduceat(iav_e, starts)
-    iatp = np.add.reduceat(np.where(tp, iav_e, 0.0), starts)
     first = np.r_[True, g_row[1:] != g_row[:-1]]
-    cnt, tpc, iap, iatp = (_segment_cumsum(x, first) for x in (cnt, tpc, iap, iatp))
+    # running totals of each protein down to each group's level: counts exactly
+    # (integers), IA sums accurately (compensated, per protein; see running_sums)
+    cnt = _segment_cumsum(np.diff(np.r_[starts, grp.size]), first).astype(np.float64)
+    tpc = _segment_cumsum(np.add.reduceat(tp.astype(np.int64), starts), first).astype(np.float64)
+    ends = np.r_[starts[1:] - 1, grp.size - 1]
+    row_start = np.repeat(starts[first], np.diff(np.r_[np.flatnonzero(first), starts.size]))
+    iav_e = iav[cols]
+    iap = running_sums(iav_e, ends, row_start)
+    iatp = running_sums(np.where(tp, iav_e, 0.0), ends, row_start)
     return _Steps(g_row + r0, (m - g_rlev) - 1, first, cnt, tpc, iap, iatp)
 
 
