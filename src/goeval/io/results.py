@@ -4,11 +4,15 @@ Every writer is atomic (see :func:`goeval.io._files.open_text_out`), and
 files that belong together (``curves.tsv``, ``summary.tsv``,
 ``diagnostics.json``) are committed together (:class:`OutputSet`). Floats
 are written in the shortest form that reads back to the same double
-(``repr``), everywhere.
+(``repr``), everywhere; tables of arrays are formatted vectorized by Arrow,
+in chunks, with the cells where Arrow's layout differs from ``repr``
+rewritten (:func:`format_floats`), so memory does not grow with the table.
 """
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,9 +30,11 @@ __all__ = [
     "write_json",
     "write_frames",
     "format_cell",
+    "format_floats",
     "jsonable",
     "write_arrays",
     "read_arrays",
+    "CURVES_FILES",
 ]
 
 
@@ -76,44 +82,139 @@ def format_cell(v: Any) -> str:
     return str(v)
 
 
-def _column_text(col: Any) -> list[str]:
+# Arrow writes a double with the same shortest round-trip digits as ``repr``
+# but lays them out differently: fixed notation for decimal exponents -6..9
+# (``repr``: -4..15), no ``.0`` after an integer, one-digit exponents
+# (``1e-7``). Each difference is a class of magnitudes, found with numpy and
+# rewritten with Arrow's regular expressions on those cells only.
+_INTEGRAL_MAX = 1e10  # below: Arrow writes an integral value without ".0"
+_SCI_SMALL = ((r"^(-?)0\.0000([1-9])(\d*)$", r"\1\2.\3e-05"), (r"^(-?)0\.00000([1-9])(\d*)$", r"\1\2.\3e-06"),
+              (r"\.e-", "e-"))
+_ZEROS = "0" * 16
+
+
+def _regex(arr: Any, rules: Sequence[tuple[str, str]]) -> Any:
+    import pyarrow.compute as pc
+
+    for pattern, replacement in rules:
+        arr = pc.replace_substring_regex(arr, pattern, replacement)
+    return arr
+
+
+def _fixed_from_scientific(arr: Any) -> Any:
+    """``d.ddde+EE`` (EE in 10..15) as ``repr`` writes it: ``dddd...d.ddd`` or ``dddd...d.0``."""
+    rules = [(r"^(-?\d)(?:\.(\d*))?e\+(\d\d)$", r"\1\2" + _ZEROS + r"|\3")]
+    rules += [(rf"^(-?\d{{{e + 1}}})(\d*)\|{e}$", r"\1.\2") for e in range(10, 16)]
+    rules += [(r"0+$", ""), (r"\.$", ".0")]
+    return _regex(arr, rules)
+
+
+def _float_strings(values: np.ndarray) -> Any:
+    """``repr`` of every value of a float array, as an Arrow string array (vectorized).
+
+    The digits are Arrow's shortest round-trip digits (as ``repr``'s); the
+    cells whose layout differs from ``repr`` are rewritten class by class.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    x = np.asarray(values, dtype=np.float64)
+    text = pc.cast(pa.array(x, type=pa.float64()), pa.string())
+    with np.errstate(invalid="ignore"):
+        ax = np.abs(x)
+        classes = (
+            ((ax < _INTEGRAL_MAX) & (x == np.trunc(x)), lambda a: pc.binary_join_element_wise(a, ".0", "")),
+            ((ax >= 1e-6) & (ax < 1e-4), lambda a: _regex(a, _SCI_SMALL)),
+            ((ax >= 1e-9) & (ax < 1e-6), lambda a: _regex(a, [(r"e-(\d)$", r"e-0\1")])),
+            ((ax >= _INTEGRAL_MAX) & (ax < 1e16), _fixed_from_scientific),
+        )
+    for mask, fix in classes:
+        if mask.any():
+            text = pc.replace_with_mask(text, pa.array(mask), fix(text.filter(pa.array(mask))))
+    return text
+
+
+def format_floats(values: Any) -> list[str]:
+    """The text of each float, exactly ``repr(float(v))``, formatted vectorized.
+
+    Examples
+    --------
+    >>> format_floats([3.0, 1e-05, 0.1 + 0.2, float("nan"), -0.0, 1e16])
+    ['3.0', '1e-05', '0.30000000000000004', 'nan', '-0.0', '1e+16']
+    """
+    return _float_strings(np.asarray(values, dtype=np.float64)).to_pylist()
+
+
+def _column_strings(col: Any) -> Any:
+    """The cells of one column as an Arrow string array (see :func:`format_cell`)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     arr = np.asarray(col)
     if arr.dtype.kind == "f":
-        return [repr(x) for x in arr.tolist()]
-    if arr.dtype.kind == "O":
-        return [format_cell(x) for x in arr.tolist()]
-    return [str(x) for x in arr.tolist()]
+        return _float_strings(arr)
+    if arr.dtype.kind in "iu":
+        return pc.cast(pa.array(arr), pa.string())
+    if arr.dtype.kind == "b":
+        return pa.array(np.where(arr, "True", "False"), type=pa.string())
+    if arr.dtype.kind in "OUS":
+        try:
+            return pc.fill_null(pa.array(arr, type=pa.string()), "")
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            pass
+        return pa.array([format_cell(x) for x in arr.tolist()], type=pa.string())
+    return pa.array([str(x) for x in arr.tolist()], type=pa.string())
 
 
-_CHUNK_ROWS = 1 << 16
+def _lines_bytes(cols: Sequence[Any]) -> memoryview:
+    """The UTF-8 text of rows whose cells are ``cols`` (Arrow string arrays): tab-joined, each line ended."""
+    import pyarrow.compute as pc
+
+    last = pc.binary_join_element_wise(cols[-1], "\n", "")
+    lines = pc.binary_join_element_wise(*cols[:-1], last, "\t") if len(cols) > 1 else last
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1, offset=4 * lines.offset)
+    return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
+
+
+_CHUNK_ROWS = 1 << 17
 
 
 def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None):
-    """The text of a table (header line first) in pieces of at most ``_CHUNK_ROWS`` rows.
+    """The UTF-8 text of a table (header line first) in pieces of at most ``_CHUNK_ROWS`` rows.
 
-    Memory stays bounded by one chunk's text, however long the table.
+    Memory stays bounded by one chunk's text, however long the table. Columns
+    of arrays are formatted vectorized (Arrow), records cell by cell; both
+    give exactly :func:`format_cell`'s text.
     """
     if not isinstance(columns, Mapping):
         records = list(columns)
         names = list(names or (list(records[0]) if records else []))
-        yield "\t".join(names) + "\n"
+        yield ("\t".join(names) + "\n").encode()
         for a in range(0, len(records), _CHUNK_ROWS):
             yield "".join("\t".join(format_cell(rec.get(n, "")) for n in names) + "\n"
-                          for rec in records[a : a + _CHUNK_ROWS])
+                          for rec in records[a : a + _CHUNK_ROWS]).encode()
         return
     names = list(names or columns)
-    yield "\t".join(names) + "\n"
+    yield ("\t".join(names) + "\n").encode()
     arrays = [np.asarray(columns[n]) for n in names]
     n_rows = len(arrays[0]) if arrays else 0
     for a in range(0, n_rows, _CHUNK_ROWS):
-        cols = [_column_text(arr[a : a + _CHUNK_ROWS]) for arr in arrays]
-        yield "".join("\t".join(r) + "\n" for r in zip(*cols))
+        yield _lines_bytes([_column_strings(arr[a : a + _CHUNK_ROWS]) for arr in arrays])
 
 
-def _write_table_to(fh: IO[str], columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+def _write_table_to(fh: IO[Any], columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
                     names: Sequence[str] | None) -> None:
+    """Write a table to a binary file, or to a text file through its byte buffer."""
+    raw = getattr(fh, "buffer", None)
+    if raw is not None:
+        fh.flush()
+    elif isinstance(fh, io.TextIOBase):
+        for piece in _table_chunks(columns, names):
+            fh.write(bytes(piece).decode("utf-8"))
+        return
+    out = raw if raw is not None else fh
     for piece in _table_chunks(columns, names):
-        fh.write(piece)
+        out.write(piece)
 
 
 def write_table(path: PathLike, columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
@@ -129,14 +230,17 @@ def write_table(path: PathLike, columns: Mapping[str, Any] | Sequence[Mapping[st
 
 
 def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mapping[str, Any] | None = None) -> dict[str, Path]:
-    """Write several tables (name -> DataFrame, mapping of columns or records)
-    and JSON documents into ``out_dir`` as one set: all appear, or none changes.
+    """Write several tables (name -> DataFrame, mapping of columns or records;
+    ``None`` writes nothing) and JSON documents into ``out_dir`` as one set:
+    all appear, or none changes.
 
     DataFrames are written column by column with shortest round-trip floats.
     """
     out = Path(out_dir)
     with OutputSet(out) as files:
         for name, table in tables.items():
+            if table is None:  # e.g. curves not kept (--curves none)
+                continue
             if hasattr(table, "to_dict") and hasattr(table, "columns"):  # a DataFrame
                 table = {c: table[c].to_numpy() for c in table.columns}
             with files.open(name) as fh:
@@ -144,14 +248,29 @@ def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mappi
         for name, obj in (json_files or {}).items():
             with files.open(name) as fh:
                 _dump_json(fh, obj)
-    return {name: out / name for name in [*tables, *(json_files or {})]}
+    return {name: out / name for name in [*(t for t, v in tables.items() if v is not None), *(json_files or {})]}
 
 
-def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequence[Mapping[str, Any]],
+#: The names a curves table may have in a results directory (one at a time).
+CURVES_FILES = ("curves.tsv", "curves.tsv.gz")
+
+
+def _write_curves(files: OutputSet, name: str, curves: Mapping[str, Any]) -> None:
+    """``curves.tsv``, or ``curves.tsv.gz`` compressed reproducibly (no name, time 0 in the header)."""
+    with files.open_binary(name) as fh:
+        if name.endswith(".gz"):
+            with gzip.GzipFile(filename="", mode="wb", fileobj=fh, compresslevel=6, mtime=0) as gz:
+                _write_table_to(gz, curves, None)
+        else:
+            _write_table_to(fh, curves, None)
+
+
+def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: Sequence[Mapping[str, Any]],
                   summary_columns: Sequence[str], diagnostics: Mapping[str, Any],
                   timings: Mapping[str, Any] | None = None,
                   extra_tables: Mapping[str, Mapping[str, Any]] | None = None,
-                  extra_arrays: Mapping[str, Mapping[str, np.ndarray]] | None = None) -> dict[str, Path]:
+                  extra_arrays: Mapping[str, Mapping[str, np.ndarray]] | None = None,
+                  *, curves_gzip: bool = False) -> dict[str, Path]:
     """Write ``curves.tsv``, ``summary.tsv``, ``diagnostics.json`` (and
     ``timings.json``, ``extra_tables``: file name -> columns, and
     ``extra_arrays``: file name -> named arrays, as compressed ``.npz``) into
@@ -160,12 +279,22 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequenc
     ``diagnostics.json`` holds only what the inputs and options determine
     (the same run writes the same bytes); the stage timings, which vary from
     run to run, go to ``timings.json``.
+
+    ``curves=None`` writes no curves table (``--curves none``);
+    ``curves_gzip`` writes ``curves.tsv.gz`` (gzip level 6, no file name and
+    time 0 in its header, so the same curves give the same bytes) instead of
+    ``curves.tsv``. A curves table of an earlier run that this one does not
+    replace (the other name, or either with ``curves=None``) is removed once
+    the new set is in place, so the directory never holds curves that
+    disagree with its summary.
     """
     out = Path(out_dir)
-    paths = {"curves": out / "curves.tsv", "summary": out / "summary.tsv", "diagnostics": out / "diagnostics.json"}
+    name = CURVES_FILES[1] if curves_gzip else CURVES_FILES[0]
+    paths = {"curves": out / name} if curves is not None else {}
+    paths.update({"summary": out / "summary.tsv", "diagnostics": out / "diagnostics.json"})
     with OutputSet(out) as files:
-        with files.open("curves.tsv") as fh:
-            _write_table_to(fh, curves, None)
+        if curves is not None:
+            _write_curves(files, name, curves)
         with files.open("summary.tsv") as fh:
             _write_table_to(fh, summary, summary_columns)
         with files.open("diagnostics.json") as fh:
@@ -174,15 +303,29 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any], summary: Sequenc
             paths["timings"] = out / "timings.json"
             with files.open("timings.json") as fh:
                 _dump_json(fh, timings)
-        for name, columns in (extra_tables or {}).items():
-            paths[name] = out / name
-            with files.open(name) as fh:
+        for table, columns in (extra_tables or {}).items():
+            paths[table] = out / table
+            with files.open(table) as fh:
                 _write_table_to(fh, columns, None)
-        for name, arrays in (extra_arrays or {}).items():
-            paths[name] = out / name
-            with files.open_binary(name) as fh:
+        for table, arrays in (extra_arrays or {}).items():
+            paths[table] = out / table
+            with files.open_binary(table) as fh:
                 np.savez_compressed(fh, **arrays)
+    for stale in CURVES_FILES:
+        if curves is None or stale != name:
+            _remove_file(out / stale)
     return paths
+
+
+def _remove_file(p: Path) -> None:
+    try:
+        p.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        from goeval.errors import OutputError
+
+        raise OutputError(f"{p}: cannot remove the curves of an earlier run: {exc.strerror or exc}.") from None
 
 
 def write_arrays(path: PathLike, arrays: Mapping[str, np.ndarray]) -> Path:

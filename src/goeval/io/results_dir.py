@@ -26,7 +26,8 @@ from typing import Any
 from goeval.errors import GoevalError, InputFormatError, OutputError
 from goeval.io._files import PathLike, _temporary_name, _unlink, _write_failed, read_bytes
 
-__all__ = ["ResultsDir", "read_results_dir", "read_table", "write_files", "TABLE_FILES", "REQUIRED_COLUMNS"]
+__all__ = ["ResultsDir", "read_results_dir", "read_table", "write_files", "TABLE_FILES", "ALTERNATIVE_FILES",
+           "REQUIRED_COLUMNS"]
 
 #: Attribute of :class:`ResultsDir` -> file name, for the tables it may hold.
 TABLE_FILES: dict[str, str] = {
@@ -37,6 +38,9 @@ TABLE_FILES: dict[str, str] = {
     "retrieval_terms": "retrieval_terms.tsv",
     "tap_curve": "tap_curve.tsv",
 }
+
+#: Other names a table may have (compressed); a directory holds at most one name of each table.
+ALTERNATIVE_FILES: dict[str, tuple[str, ...]] = {"curves": ("curves.tsv.gz",)}
 
 #: Columns each table must have to be usable (others are kept as they are).
 REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -60,7 +64,8 @@ class ResultsDir:
     path : Path
         The directory.
     curves, summary, table1, retrieval_summary, retrieval_terms, tap_curve : pandas.DataFrame or None
-        The tables present (``None`` for a file that is absent), read with
+        The tables present (``None`` for a file that is absent; the curves
+        are read from ``curves.tsv`` or ``curves.tsv.gz``), read with
         exact floats; ``method``, ``namespace``, ``measure`` and ``term``
         are strings.
     diagnostics, timings : dict
@@ -168,10 +173,13 @@ def read_results_dir(path: PathLike) -> ResultsDir:
         raise GoevalError(f"{p}: not a results directory ({'not a directory' if p.exists() else 'no such directory'}).")
     out = ResultsDir(path=p)
     for attr, name in TABLE_FILES.items():
-        f = p / name
-        if f.is_file():
-            setattr(out, attr, read_table(f, REQUIRED_COLUMNS[attr]))
-            out.files.append(name)
+        present = [n for n in (name, *ALTERNATIVE_FILES.get(attr, ())) if (p / n).is_file()]
+        if len(present) > 1:
+            raise GoevalError(f"{p}: both {' and '.join(present)} are present and may disagree; "
+                              "remove the one that is not from the run of summary.tsv.")
+        if present:
+            setattr(out, attr, read_table(p / present[0], REQUIRED_COLUMNS[attr]))
+            out.files.append(present[0])
     for attr in ("diagnostics", "timings"):
         f = p / f"{attr}.json"
         if f.is_file():
