@@ -47,3 +47,36 @@ def ancestors_oracle(edges: list[tuple[str, str]], term: str) -> set[str]:
                 seen.add(p)
                 stack.append(p)
     return seen
+
+
+@pytest.fixture(autouse=True)
+def _private_ontology_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own compiled-ontology cache directory (never the user's)."""
+    path = tmp_path_factory.mktemp("goeval-cache")
+    monkeypatch.setenv("GOEVAL_CACHE_DIR", str(path))
+    return path
+
+
+_SESSION_CACHE: list = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Doctests (outside this folder) get a private compiled-ontology cache for the session too."""
+    import os
+    import tempfile
+
+    _SESSION_CACHE.append((os.environ.get("GOEVAL_CACHE_DIR"), tempfile.mkdtemp(prefix="goeval-cache-")))
+    os.environ["GOEVAL_CACHE_DIR"] = _SESSION_CACHE[-1][1]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import os
+    import shutil
+
+    if _SESSION_CACHE:
+        old, path = _SESSION_CACHE.pop()
+        shutil.rmtree(path, ignore_errors=True)
+        if old is None:
+            os.environ.pop("GOEVAL_CACHE_DIR", None)
+        else:
+            os.environ["GOEVAL_CACHE_DIR"] = old

@@ -22,7 +22,7 @@ from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.io import _files
-from goeval.io.obo import read_obo, start_read_obo
+from goeval.io.ontology_cache import StartedOntology, start_ontology
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
 from goeval.ontology import Ontology, build_ontology
@@ -46,8 +46,22 @@ IA_COVERAGE_WARNING = 0.5
 TRUTH_DROP_WARNING = 0.1
 
 
-def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")) -> Ontology:
+def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"),
+                  cache: bool | PathLike = True) -> Ontology:
     """Load an OBO ontology (plain, .gz, .bz2, .xz) following ``relations``.
+
+    Parameters
+    ----------
+    path : path
+        The OBO file.
+    relations : sequence of str
+        Relations to follow.
+    cache : bool or path, default True
+        Read the built ontology from the compiled-ontology cache and store it
+        there after a parse (True: the user cache directory,
+        ``$GOEVAL_CACHE_DIR`` or ``~/.cache/goeval``; a path: that cache file;
+        False: always parse). The result is the same either way; see
+        :mod:`goeval.io.ontology_cache`.
 
     Examples
     --------
@@ -56,7 +70,9 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     >>> onto.labels, onto.n_terms
     (('MFO',), 9571)
     """
-    return build_ontology(read_obo(path), tuple(relations))
+    from goeval.io.ontology_cache import load_ontology as load_cached
+
+    return load_cached(path, tuple(relations), cache)[0]
 
 
 def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None):  # noqa: ANN202
@@ -235,8 +251,10 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     with ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(paths) or 1))) as pool:
         futures = {name: pool.submit(read_predictions, p) for name, p in paths.items()}
         try:
-            onto = ontology if isinstance(ontology, Ontology) else build_ontology(
-                _finish(ontology) if not isinstance(ontology, (str, Path)) else read_obo(ontology), opts.relations)
+            onto = (ontology if isinstance(ontology, Ontology)
+                    else load_ontology(ontology, opts.relations) if isinstance(ontology, (str, Path))
+                    else _finish(ontology) if isinstance(ontology, StartedOntology)
+                    else build_ontology(_finish(ontology), opts.relations))
             diag.add_timing("ontology", perf_counter() - clock)
             tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
             preds: dict[str, Annotations] = {}
@@ -381,7 +399,7 @@ def evaluate(
     preds = _resolve_predictions(predictions, pattern, diag)
     started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
     if isinstance(ontology, (str, Path)):
-        ontology = start_read_obo(ontology)
+        ontology = start_ontology(ontology, opts.relations)
         started.append(ontology)
     try:
         inputs = _load_inputs(ontology, truth, preds, opts, ia=ia, ia_annotations=ia_annotations, targets=targets,

@@ -14,6 +14,7 @@ ontological annotations. Bioinformatics 29(13):i53-i61, §2-3.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -236,6 +237,125 @@ class Ontology:
         coo = self.parents[s, s].tocoo()
         g.add_edges_from(zip(self.ids[coo.row + s.start], self.ids[coo.col + s.start]))
         return g
+
+    # --------------------------------------------------------- serialization
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Every field as named numpy arrays of plain dtypes (no Python objects).
+
+        The inverse of :meth:`from_arrays`: ``np.savez`` can store the result
+        with ``allow_pickle=False``. Strings (ids, names, redirected ids) are
+        one UTF-8 buffer each with their lengths; the scalar fields, the
+        namespace statistics and the diagnostics are one JSON text
+        (``"meta"``). The term names are parsed here if they were not yet,
+        so an ontology read back needs no OBO file. The ancestor closure is
+        not stored (it is recomputed on first use).
+        """
+        meta = {
+            "namespaces": list(self.namespaces),
+            "labels": list(self.labels),
+            "relations": list(self.relations),
+            "stats": [{**s.__dict__, "roots": list(s.roots)} for s in self.stats],
+            "diagnostics": self.diagnostics,
+            "source": self.source,
+            "data_version": self.data_version,
+        }
+        redirect = self._redirect
+        targets = np.fromiter((v[0] for v in redirect.values()), np.int64, len(redirect))
+        status = np.fromiter((v[1] for v in redirect.values()), np.int8, len(redirect))
+        p = self.parents
+        return {
+            "meta": _pack_text(json.dumps(meta, ensure_ascii=False, allow_nan=False)),
+            **_pack_strings("ids", self.ids.tolist()),
+            **_pack_strings("names", self.names.tolist()),
+            **_pack_strings("redirect_ids", list(redirect)),
+            "redirect_targets": targets,
+            "redirect_status": status,
+            "bounds": self.bounds,
+            "generation": self.generation,
+            "parents_data": p.data,
+            "parents_indices": p.indices,
+            "parents_indptr": p.indptr,
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: Any, *, source: str | None = None) -> Ontology:
+        """The :class:`Ontology` stored by :meth:`to_arrays` (equal in every field).
+
+        Parameters
+        ----------
+        arrays : mapping of str to ndarray
+            As returned by :meth:`to_arrays` (other keys are ignored).
+        source : str, optional
+            Replaces the stored ``source`` (the same content read from another path).
+
+        Raises
+        ------
+        ValueError
+            A missing array or arrays that do not fit together (a damaged store).
+        """
+        try:
+            meta = json.loads(_unpack_text(arrays["meta"]))
+            ids = _unpack_strings(arrays, "ids")
+            n = len(ids)
+            names = _unpack_strings(arrays, "names")
+            redirect_ids = _unpack_strings(arrays, "redirect_ids")
+            targets, status = arrays["redirect_targets"], arrays["redirect_status"]
+            bounds, generation = arrays["bounds"], arrays["generation"]
+            data, indices, indptr = arrays["parents_data"], arrays["parents_indices"], arrays["parents_indptr"]
+            n_ns = len(meta["namespaces"])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"incomplete ontology arrays: {exc!r}") from None
+        if (len(names) != n or targets.shape != (len(redirect_ids),) or status.shape != targets.shape
+                or bounds.shape != (n_ns + 1,) or generation.shape != (n,) or indptr.shape != (n + 1,)
+                or data.shape != indices.shape or int(indptr[-1]) != indices.size or int(bounds[-1]) != n
+                or len(meta["labels"]) != n_ns or len(meta["stats"]) != n_ns
+                or (indices.size and (int(indices.min()) < 0 or int(indices.max()) >= n))):
+            raise ValueError("ontology arrays of inconsistent shapes")
+        parents = sp.csr_array((n, n), dtype=data.dtype)
+        parents.data, parents.indices, parents.indptr = data, indices, indptr  # dtypes kept as stored
+        ids_array = np.array(ids, dtype=object)
+        onto = cls(
+            ids=ids_array,
+            namespaces=tuple(meta["namespaces"]),
+            labels=tuple(meta["labels"]),
+            bounds=bounds,
+            parents=parents,
+            generation=generation,
+            relations=tuple(meta["relations"]),
+            stats=tuple(NamespaceStats(**{**s, "roots": tuple(s["roots"])}) for s in meta["stats"]),
+            diagnostics=meta["diagnostics"],
+            source=meta["source"] if source is None else source,
+            data_version=meta["data_version"],
+            _index=dict(zip(ids, range(n))),
+            _redirect=dict(zip(redirect_ids, zip(targets.tolist(), status.tolist()))),
+        )
+        onto._cache["names"] = np.array(names, dtype=object)
+        return onto
+
+
+# -------------------------------------------------------------- serialization
+def _pack_text(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+
+
+def _unpack_text(array: np.ndarray) -> str:
+    if array.dtype != np.uint8 or array.ndim != 1:
+        raise ValueError("a text array must be one-dimensional uint8")
+    return array.tobytes().decode("utf-8")
+
+
+def _pack_strings(name: str, strings: list[str]) -> dict[str, np.ndarray]:
+    """``strings`` as one UTF-8 buffer (``name``) and their lengths in characters (``name_lengths``)."""
+    return {name: _pack_text("".join(strings)),
+            f"{name}_lengths": np.fromiter(map(len, strings), np.int64, len(strings))}
+
+
+def _unpack_strings(arrays: Any, name: str) -> list[str]:
+    text, lengths = _unpack_text(arrays[name]), arrays[f"{name}_lengths"]
+    if lengths.ndim != 1 or (lengths.size and int(lengths.min()) < 0) or int(lengths.sum()) != len(text):
+        raise ValueError(f"the lengths of {name!r} do not match its text")
+    ends = np.cumsum(lengths).tolist()
+    return [text[a:b] for a, b in zip([0, *ends[:-1]], ends)]
 
 
 # ---------------------------------------------------------------------- build

@@ -10,6 +10,8 @@ from typing import Any
 
 __all__ = [
     "add_ontology",
+    "add_cache_options",
+    "cache_arg",
     "relations_arg",
     "comma_list",
     "show_warnings",
@@ -37,6 +39,24 @@ def add_ontology(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--ontology", required=required, metavar="OBO", help="ontology in OBO format (.obo, .gz, .bz2, .xz)")
     p.add_argument("--relations", type=relations_arg, default=("is_a", "part_of"), metavar="R1,R2",
                    help="relations to follow (default: is_a,part_of)")
+    add_cache_options(p)
+
+
+def add_cache_options(p: argparse.ArgumentParser) -> None:
+    """``--ontology-cache PATH`` and ``--no-cache`` (the compiled-ontology cache)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--ontology-cache", metavar="PATH", default=None,
+                   help="compiled-ontology cache file (or directory) to read, or to write after parsing the OBO "
+                        "(default: one file per ontology in $GOEVAL_CACHE_DIR, else ~/.cache/goeval)")
+    g.add_argument("--no-cache", action="store_true", default=False,
+                   help="parse the OBO file without reading or writing the compiled-ontology cache")
+
+
+def cache_arg(args: argparse.Namespace):  # noqa: ANN201 - bool or str
+    """The ``cache`` argument of :func:`goeval.load_ontology` given by the options (True by default)."""
+    if getattr(args, "no_cache", False):
+        return False
+    return getattr(args, "ontology_cache", None) or True
 
 
 def add_option_fields(p: argparse.ArgumentParser, skip: tuple[str, ...] = ("relations",)) -> None:

@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from goeval.commands._common import add_ontology, add_option_fields, options_from_args, report_lines, say, show, show_warnings
+from goeval.commands._common import add_ontology, add_option_fields, cache_arg, options_from_args, report_lines, say, show, show_warnings
 
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
@@ -110,14 +110,18 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
         if first is not None:
             files[first] = start_read_predictions(files[first])
             started.append(files[first])
-        from goeval.io.obo import start_read_obo  # after the fork: the reader child stays smaller
+        # after the fork: the reader child stays smaller. A cache hit skips the OBO parse;
+        # on a miss the new cache file is written in a child while the evaluation goes on.
+        from goeval.io.ontology_cache import start_ontology
 
-        pending = start_read_obo(ontology)
+        pending = start_ontology(ontology, opts.relations, cache_arg(args), background_store=True)
         started.append(pending)
-        return _evaluate_and_write(args, opts, pending, truth, files, found, t0)
+        code = _evaluate_and_write(args, opts, pending, truth, files, found, t0)
+        pending.finish_store()
+        return code
     finally:
         for s in started:
-            s.cancel()
+            getattr(s, "close", s.cancel)()
 
 
 def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  # noqa: ANN001
@@ -130,6 +134,9 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
                    threads=args.threads, bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence,
                    known=args.known, ic_annotations=args.ic_annotations)
     diag = res.diagnostics
+    for stage, seconds in pending.record.timings.items():  # the cache's use: timings.json and the console
+        diag.add_timing(stage, seconds)
+    say(args, pending.record.describe())
     diag["command"] = list(getattr(args, "_argv", []))
     diag["versions"] = _versions()
     if diag.get("nothing_evaluated"):
