@@ -94,3 +94,30 @@ def check_choice(value: object, name: str, func: str, choices: tuple[object, ...
         raise InvalidParameterError(
             f"The {name!r} parameter of {func} must be one of {opts}; got {value!r}."
         )
+
+
+class UngroupedPredictionsError(InputFormatError):
+    """A protein's prediction lines are not contiguous, so the file cannot be read in batches.
+
+    Raised by :func:`goeval.io.stream.iter_prediction_batches` when a protein
+    reappears after the lines of other proteins in a later batch. Such a file
+    can still be read whole (:func:`goeval.io.tables.read_predictions`), or
+    sorted by protein first.
+
+    Parameters
+    ----------
+    path : str or path-like or None
+        The prediction file.
+    line : int or None
+        1-based line where the protein reappears.
+    protein : str
+        The protein.
+    """
+
+    def __init__(self, path: str | PathLike[str] | None, line: int | None, protein: str) -> None:
+        self.protein = protein
+        super().__init__(path, line, f"protein {protein!r} reappears after the lines of other proteins; "
+                         "reading in batches needs each protein's lines together (sort the file by protein)")
+
+    def __reduce__(self):  # noqa: ANN204 - picklable across processes
+        return (type(self), (self.path, self.line, self.protein))
