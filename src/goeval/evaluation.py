@@ -22,21 +22,24 @@ of a cross-validation before the optima are taken):
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 import numpy as np
 import scipy.sparse as sp
 
 from goeval._csr import column_block, select_columns
+from goeval.chunked import (BlockSpec, NamespaceGraph, add_roots, finish_block, leaf_partial, leaf_scores,
+                             make_leaves, map_leaves)
 from goeval.annotations import Annotations, in_pairs, pair_keys, propagate, propagate_rows
+from goeval.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.max_terms import keep_top_terms
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
 from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES, SIMILARITY_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.sweep import SweepStats, exact_thresholds, protein_steps, sweep
+from goeval.sweep import SweepStats, exact_thresholds, protein_steps, sweep, truth_totals
 
 __all__ = [
     "EvaluationResult",
@@ -63,8 +66,11 @@ class EvaluationResult:
 
     Attributes
     ----------
-    curves : pandas.DataFrame
-        One row per (method, namespace, threshold) with coverage > 0.
+    curves : pandas.DataFrame or None
+        One row per (method, namespace, threshold) with coverage > 0: every
+        threshold with ``curves='full'`` (the default), the rows kept by
+        ``curves='thin'`` (:mod:`goeval.curve_policy`), ``None`` with
+        ``curves='none'``.
     summary : pandas.DataFrame
         One row per (method, namespace, measure): the optima of
         :data:`~goeval.metrics.registry.PROTEIN_MEASURES` (``fmax``,
@@ -76,8 +82,9 @@ class EvaluationResult:
         :data:`~goeval.metrics.registry.PROTEIN_AREAS` (``aupr``,
         ``waupr``; no threshold).
     diagnostics : dict
-        Every count from reading, mapping and propagation.
-    curve_columns : dict of str to ndarray
+        Every count from reading, mapping and propagation; ``curves``: the
+        curve policy and each curve's rows before and after it.
+    curve_columns : dict of str to ndarray, or None
         The curves as plain arrays (what ``curves`` is built from).
     summary_records : list of dict
         The summary rows as plain records (with :data:`BOOTSTRAP_COLUMNS`
@@ -92,7 +99,7 @@ class EvaluationResult:
     writes the arrays directly, never imports pandas.
     """
 
-    def __init__(self, curve_columns: dict[str, np.ndarray], summary_records: list[dict[str, Any]],
+    def __init__(self, curve_columns: dict[str, np.ndarray] | None, summary_records: list[dict[str, Any]],
                  diagnostics: dict[str, Any] | None = None,
                  stats: Mapping[BlockKey, SweepStats] | None = None) -> None:
         self.curve_columns = curve_columns
@@ -117,8 +124,10 @@ class EvaluationResult:
         return SUMMARY_COLUMNS + extra
 
     @property
-    def curves(self):  # noqa: ANN201 - pandas.DataFrame
+    def curves(self):  # noqa: ANN201 - pandas.DataFrame or None
         if "curves" not in self._frames:
+            if self.curve_columns is None:
+                return None
             import pandas as pd
 
             self._frames["curves"] = pd.DataFrame(self.curve_columns)
@@ -160,6 +169,8 @@ class Prepared:
     rows: np.ndarray  # truth rows in the benchmark (after ``targets``)
     aligned: dict[str, tuple[Any, np.ndarray]]
     known_keys: np.ndarray | None = None  # sorted ``truth row * n_terms + term`` of the known pairs
+    #: per method, each aligned row's position in the method's own order (first appearance in its file)
+    file_rank: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass
@@ -215,8 +226,10 @@ def _targets_rows(t_index: dict[str, int], targets: Any, diag: dict[str, Any]) -
     return np.sort(pos[pos >= 0])
 
 
-def _align_method(name: str, pred: Annotations, t_index: dict[str, int]) -> tuple[Any, np.ndarray, dict[str, Any]]:
-    """A method's score rows reordered by truth row (proteins without truth left out)."""
+def _align_method(name: str, pred: Annotations,
+                  t_index: dict[str, int]) -> tuple[Any, np.ndarray, dict[str, Any], np.ndarray]:
+    """A method's score rows reordered by truth row (proteins without truth left out), and
+    each kept row's position in the method's own row order (its file order)."""
     pos = np.fromiter((t_index.get(p, -1) for p in pred.proteins), np.int64, len(pred.proteins))
     d = dict(pred.diagnostics)
     missing = pos < 0
@@ -228,7 +241,7 @@ def _align_method(name: str, pred: Annotations, t_index: dict[str, int]) -> tupl
     present = np.flatnonzero(~missing)
     order = present[np.argsort(pos[present], kind="stable")]
     same = order.size == pm.shape[0] and bool((order == np.arange(order.size)).all())
-    return (pm if same else pm[order]), pos[order], d
+    return (pm if same else pm[order]), pos[order], d, order
 
 
 def _without_known(ontology: Ontology, tm: Any, proteins: np.ndarray, known: Annotations,
@@ -276,15 +289,16 @@ def prepare(
     t_index = {p: i for i, p in enumerate(tr.proteins.tolist())}
     rows_all = np.arange(tm.shape[0]) if targets is None else _targets_rows(t_index, targets, diag)
     aligned: dict[str, tuple[Any, np.ndarray]] = {}
+    file_rank: dict[str, np.ndarray] = {}
     diag["methods"] = {}
     for name, pred in predictions.items():
         if pred.ontology is not ontology:
             raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
         if max_terms is not None:
             pred = keep_top_terms(pred, max_terms)
-        pm, target_row, diag["methods"][name] = _align_method(name, pred, t_index)
+        pm, target_row, diag["methods"][name], file_rank[name] = _align_method(name, pred, t_index)
         aligned[name] = (pm, target_row)
-    return Prepared(ontology, tm, tr.proteins, rows_all, aligned, keys)
+    return Prepared(ontology, tm, tr.proteins, rows_all, aligned, keys, file_rank)
 
 
 def _truth_block(prep: Prepared, lo: int, hi: int, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -295,11 +309,10 @@ def _truth_block(prep: Prepared, lo: int, hi: int, allowed: np.ndarray) -> tuple
     return prep.rows[has], np.r_[0, np.cumsum(np.diff(t_ptr)[has])], t_cols
 
 
-def _prediction_block(
-    prep: Prepared, name: str, bench: np.ndarray, lo: int, hi: int, allowed: np.ndarray, propagation: str,
-    md: dict[str, Any],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One method's propagated scores on the benchmark rows (indptr, local cols, scores)."""
+def _raw_block(prep: Prepared, name: str, bench: np.ndarray, lo: int, hi: int,
+               md: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One method's raw scores on the benchmark rows: indptr over every benchmark row, global
+    cols, scores, and the rows with predictions in the method's file order."""
     pm, target_row = prep.aligned[name]
     n_bench = int(bench.size)
     bench_pos = np.full(prep.truth.shape[0], -1, dtype=np.int64)
@@ -311,7 +324,17 @@ def _prediction_block(
     md["entries"] = int(p_cols.size)
     counts = np.zeros(n_bench, dtype=np.int64)
     counts[brow[sel]] = np.diff(p_ptr)
-    full_ptr = np.r_[0, np.cumsum(counts)]
+    rank = prep.file_rank.get(name)
+    seq = brow[sel] if rank is None else brow[sel][np.argsort(rank[sel], kind="stable")]
+    return np.r_[0, np.cumsum(counts)], p_cols, p_data, seq[counts[seq] > 0]
+
+
+def _prediction_block(
+    prep: Prepared, name: str, bench: np.ndarray, lo: int, hi: int, allowed: np.ndarray, propagation: str,
+    md: dict[str, Any],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One method's propagated scores on the benchmark rows (indptr, local cols, scores)."""
+    full_ptr, p_cols, p_data, _ = _raw_block(prep, name, bench, lo, hi, md)
     cnt, c, v = propagate_rows(full_ptr, p_cols, p_data, prep.ontology, lo, hi, propagation)
     del p_cols, p_data
     c -= lo  # local columns (int32, in place)
@@ -346,21 +369,16 @@ def with_root_predictions(blk: NamespaceBlock, ontology: Ontology, allowed: np.n
     the roots come first so that, for a root also predicted with a score,
     the stable sort keeps the ``+inf`` entry.
     """
-    j, n_bench = blk.namespace, blk.n_bench
+    j = blk.namespace
     lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
-    roots = ontology.roots(j)
-    roots = roots[allowed[roots]] - lo
-    ptr, c, v = blk.pred_indptr, blk.pred_cols, blk.pred_scores
-    rr = np.r_[np.repeat(np.arange(n_bench), roots.size), np.repeat(np.arange(n_bench), np.diff(ptr))]
-    c = np.r_[np.tile(roots, n_bench), c]
-    v = np.r_[np.full(n_bench * roots.size, np.inf), v]
-    key = rr * (hi - lo) + c
-    order = np.argsort(key, kind="stable")
-    rr, c, v = rr[order], c[order], v[order]
-    dup = np.r_[False, key[order][1:] == key[order][:-1]]
-    rr, c, v = rr[~dup], c[~dup], v[~dup]
-    ptr = np.r_[0, np.cumsum(np.bincount(rr, minlength=n_bench))]
+    ptr, c, v = add_roots(blk.pred_indptr, blk.pred_cols, blk.pred_scores, _kept_roots(ontology, j, allowed), hi - lo)
     return replace(blk, pred_indptr=ptr, pred_cols=c, pred_scores=v)
+
+
+def _kept_roots(ontology: Ontology, j: int, allowed: np.ndarray) -> np.ndarray:
+    """The allowed roots of namespace ``j``, local indices."""
+    roots = ontology.roots(j)
+    return roots[allowed[roots]] - int(ontology.bounds[j])
 
 
 def without_known_pairs(blk: NamespaceBlock, keys: np.ndarray, ontology: Ontology) -> tuple[NamespaceBlock, int]:
@@ -450,6 +468,7 @@ def namespace_stats(
     per_protein: bool = False,
     ic: Any = None,
     known: Annotations | None = None,
+    executor: Any = None,
 ) -> dict[BlockKey, SweepStats]:
     """Sufficient statistics of every (method, namespace) evaluated.
 
@@ -493,6 +512,11 @@ def namespace_stats(
         benchmark - and its propagated predictions (also the roots of
         ``root_as_prediction``). Counted in ``diagnostics['known']`` and
         per method and namespace (``known_pairs_removed``).
+    executor : concurrent.futures.Executor, optional
+        Where the leaves (chunks of proteins, :mod:`goeval.chunked`) are
+        propagated and swept: a process pool, a Dask ``Client.get_executor()``
+        or anything with ``submit``. The leaves and the tree their sums are
+        added in do not depend on it, so the statistics are the same bits.
 
     Returns
     -------
@@ -514,27 +538,124 @@ def namespace_stats(
         truth = propagate(truth)  # once, for the IC and the evaluation
     icv = _similarity_ic(ontology, truth, ic, iav, opts, diag)
     prepared = prepare(ontology, truth, predictions, targets, diag, getattr(opts, "max_terms", None), known)
+    plans = _block_plans(prepared, ns_list, allowed, opts, iav, common, diag, executor)
+    if executor is not None:
+        plans = list(plans)  # every leaf of every block is submitted before any result is awaited
+        results = map_leaves(leaf_partial, [(p.spec, leaf) for p in plans for leaf in p.leaves], executor)
     out: dict[BlockKey, SweepStats] = {}
-    for blk in namespace_blocks(prepared, ns_list, allowed, opts.propagation, diag):
-        md = diag["methods"][blk.method]["namespaces"][blk.label]
-        if opts.root_as_prediction:
-            blk = with_root_predictions(blk, ontology, allowed)
+    for plan in plans:
+        if executor is None:
+            got = map_leaves(leaf_partial, ((plan.spec, leaf) for leaf in plan.leaves))
+        else:
+            got = (next(results) for _ in plan.leaves)
+        st, counts = finish_block(got, plan.spec, plan.n_t, plan.i_t)
+        md = plan.md
+        md["entries_after_propagation"] = counts["entries_after_propagation"]
         if prepared.known_keys is not None:
-            blk, md["known_pairs_removed"] = without_known_pairs(blk, prepared.known_keys, ontology)
-        if blk.pred_cols.size == 0:
+            md["known_pairs_removed"] = counts["known_pairs_removed"]
+        if st is None:
             md["evaluated"] = False
             continue
-        lo, hi = int(ontology.bounds[blk.namespace]), int(ontology.bounds[blk.namespace + 1])
-        taus = common if common is not None else opts.grid if opts.grid is not None else exact_thresholds(blk.pred_scores)
-        ia_ns = None if iav is None else iav[lo:hi]
-        st = _block_stats(blk, hi - lo, taus, ia_ns, per_protein)
-        if icv is not None:
-            st.similarity = _similarity_stats(blk, ontology, lo, hi, taus, icv, ia_ns, opts)
-        out[(blk.method, blk.label)] = st
+        if per_protein or icv is not None:
+            _add_per_protein(st, prepared, plan, allowed, opts, icv, per_protein)
+        out[(plan.spec.method, plan.spec.label)] = st
         md["evaluated"] = True
-        md["thresholds"] = int(taus.size)
-        del blk
+        md["thresholds"] = int(st.thresholds.size)
     return out
+
+
+@dataclass
+class _Plan:
+    """One (method, namespace) ready to be swept in leaves (:mod:`goeval.chunked`)."""
+
+    namespace: int
+    spec: BlockSpec
+    leaves: Any  # iterable of Leaf (a list with an executor)
+    n_t: np.ndarray
+    i_t: np.ndarray
+    md: dict[str, Any]
+    bench: np.ndarray
+    truth: tuple[np.ndarray, np.ndarray]  # indptr, local cols of every benchmark row
+
+
+def _block_plans(prep: Prepared, ns_list: list[int], allowed: np.ndarray, opts: EvaluationOptions,
+                 iav: np.ndarray | None, common: np.ndarray | None, diag: dict[str, Any],
+                 executor: Any = None) -> Iterator[_Plan]:
+    """A :class:`_Plan` per (namespace, method), in namespace order then method order."""
+    ontology = prep.ontology
+    for j in ns_list:
+        lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+        label = ontology.labels[j]
+        bench, t_ptr, t_cols = _truth_block(prep, lo, hi, allowed)
+        diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": int(bench.size), "truth_entries": int(t_cols.size)}
+        if bench.size == 0:
+            continue
+        t_local = t_cols - lo
+        ia_ns = None if iav is None else iav[lo:hi]
+        n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)
+        base = BlockSpec("", label, hi - lo, NamespaceGraph.of(ontology, lo, hi), opts.propagation,
+                         None if allowed[lo:hi].all() else allowed[lo:hi], ia_ns, np.zeros(0),
+                         _kept_roots(ontology, j, allowed) if opts.root_as_prediction else None,
+                         None if prep.known_keys is None else (prep.known_keys, lo, ontology.n_terms))
+        for name in prep.aligned:
+            md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
+            ptr, cols, scores, seq = _raw_block(prep, name, bench, lo, hi, md)
+            if base.roots is not None:  # every benchmark protein is predicted (its roots): unpredicted ones last
+                seq = np.r_[seq, np.setdiff1d(np.arange(bench.size), seq)]
+            leaves = make_leaves((ptr, (cols - lo).astype(np.int32), scores), seq, (t_ptr, t_local), bench)
+            spec = replace(base, method=name)
+            spec, leaves = _with_thresholds(spec, leaves, scores, opts, common, executor)
+            yield _Plan(j, spec, list(leaves) if executor is not None else leaves, n_t, i_t, md, bench,
+                        (t_ptr, t_local))
+
+
+def _with_thresholds(spec: BlockSpec, leaves: Any, raw_scores: np.ndarray, opts: EvaluationOptions,
+                     common: np.ndarray | None, executor: Any) -> tuple[BlockSpec, Any]:
+    """The block's thresholds: common, the grid, or exact.
+
+    Exact thresholds are the distinct propagated scores. Propagation only
+    copies scores, so the distinct raw scores are a superset: the sweep runs
+    over them and keeps the bins where something changes
+    (``used_only``), which is the sweep over exactly the distinct scores,
+    bit for bit. Roots predicted at ``+inf`` (or non-finite raw scores)
+    would mark a bin of their own, so then the distinct scores are first
+    collected leaf by leaf.
+    """
+    if common is not None:
+        return replace(spec, thresholds=common), leaves
+    if opts.grid is not None:
+        return replace(spec, thresholds=opts.grid), leaves
+    finite = np.isfinite(raw_scores)
+    if spec.roots is None and finite.all():
+        return replace(spec, thresholds=exact_thresholds(raw_scores), used_only=True), leaves
+    leaves = list(leaves)
+    found = list(map_leaves(leaf_scores, [(spec, leaf) for leaf in leaves], executor))
+    taus = np.unique(np.concatenate(found)) if found else np.zeros(0)
+    return replace(spec, thresholds=taus), leaves
+
+
+def _add_per_protein(st: SweepStats, prep: Prepared, plan: _Plan, allowed: np.ndarray, opts: EvaluationOptions,
+                     icv: np.ndarray | None, per_protein: bool) -> None:
+    """Per-protein step functions (bootstrap) and similarity sums of a block, over ``st``'s thresholds.
+
+    These need the whole block in benchmark (truth) order, so the block is
+    propagated once more as a whole.
+    """
+    ontology, spec, j = prep.ontology, plan.spec, plan.namespace
+    lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+    ptr, c, v = _prediction_block(prep, spec.method, plan.bench, lo, hi, allowed, opts.propagation, {})
+    blk = NamespaceBlock(j, spec.label, spec.method, prep.proteins[plan.bench], plan.truth[0], plan.truth[1],
+                         ptr, c, v, plan.bench)
+    if opts.root_as_prediction:
+        blk = with_root_predictions(blk, ontology, allowed)
+    if prep.known_keys is not None:
+        blk, _ = without_known_pairs(blk, prep.known_keys, ontology)
+    if per_protein:
+        args = (blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr, blk.truth_cols, hi - lo,
+                st.thresholds, spec.ia)
+        st.protein_steps = protein_steps(*args, proteins=blk.proteins)
+    if icv is not None:
+        st.similarity = _similarity_stats(blk, ontology, lo, hi, st.thresholds, icv, spec.ia, opts)
 
 
 def _similarity_stats(blk: NamespaceBlock, ontology: Ontology, lo: int, hi: int, taus: np.ndarray,
@@ -544,18 +665,6 @@ def _similarity_stats(blk: NamespaceBlock, ontology: Ontology, lo: int, hi: int,
 
     return similarity_sweep(blk.truth_indptr, blk.truth_cols, blk.pred_indptr, blk.pred_cols, blk.pred_scores, taus,
                             ontology, lo, hi, icv, ia, measures=opts.similarity, pairings=opts.pairings)
-
-
-def _block_stats(blk: NamespaceBlock, n_cols: int, taus: np.ndarray, ia: np.ndarray | None,
-                 per_protein: bool) -> SweepStats:
-    """The block's sweep; with ``per_protein``, through its kept per-protein step functions."""
-    args = (blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr, blk.truth_cols, n_cols, taus, ia)
-    if not per_protein:
-        return sweep(*args)
-    steps = protein_steps(*args, proteins=blk.proteins)
-    st = steps.stats()
-    st.protein_steps = steps
-    return st
 
 
 def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
@@ -626,22 +735,29 @@ def summarize(
     stats : mapping of (method, namespace label) to SweepStats
         As returned by :func:`namespace_stats` (or sums of such mappings).
     options : EvaluationOptions, optional
-        ``normalization``, ``k`` and ``protein_weighting`` are used here.
+        ``normalization``, ``k`` and ``protein_weighting`` are used here, and
+        ``curves``, ``curve_tolerance``, ``curve_points``: the rows of each
+        block's curve that are kept (:mod:`goeval.curve_policy`), chosen
+        right after the block's optima are taken on every threshold, so
+        that only one block's full curves are in memory at a time.
     with_ia : bool
         Whether the statistics were computed with IA (IA-based columns and
         measures are then reported).
     diagnostics : dict, optional
-        Becomes ``result.diagnostics``, with ``options`` added.
+        Becomes ``result.diagnostics``, with ``options`` and ``curves`` (the
+        policy and each curve's rows before and after it) added.
 
     Returns
     -------
     EvaluationResult
-        Curves at the thresholds with coverage > 0; one summary row per
-        (method, namespace, registered protein measure).
+        Curves at the thresholds with coverage > 0 (those the policy keeps;
+        ``None`` with ``curves='none'``); one summary row per (method,
+        namespace, registered protein measure), always over every threshold.
     """
     opts = EvaluationOptions.resolve(options)
     frames: list[dict[str, np.ndarray]] = []
     records: list[dict[str, Any]] = []
+    kept: list[tuple[str, str, dict[str, Any]]] = []  # rows before and after the curve policy, per block
     extra: dict[str, None] = {}  # similarity columns, in order of appearance
     for (name, label), st in stats.items():
         cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
@@ -651,15 +767,28 @@ def summarize(
         extra.update(dict.fromkeys(sim))
         ok = cur["n_covered"] > 0
         n_ok = int(ok.sum())
-        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
-        frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
-        frame.update({col: v[ok] for col, v in sim.items()})
-        frames.append(frame)
         records.extend(optimum_records(name, label, cur, ok))
         records.extend(area_records(name, label, cur, ok))
+        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
+        if opts.curves != "none":
+            frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
+            frame.update({col: v[ok] for col, v in sim.items()})
+        else:
+            frame["threshold"] = cur["threshold"][ok]
+        # the optima's rows among the covered thresholds (kept by 'thin')
+        optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
+        del cur, sim  # one block's full curves alive at a time
+        frame, info = apply_curve_policy(frame, opts.curves, tolerance=opts.curve_tolerance,
+                                         max_points=opts.curve_points, keep=optima)
+        kept.append((name, label, info))
+        if frame is not None:
+            frames.append(frame)
+        del frame
     diag = {} if diagnostics is None else diagnostics
     diag["options"] = {**opts.as_dict(), "ia": with_ia}
-    return EvaluationResult(_concat_curves(frames, with_ia, list(extra)), records, diag, stats)
+    diag["curves"] = curves_diagnostics(opts.curves, opts.curve_tolerance, opts.curve_points, kept)
+    curves = None if opts.curves == "none" else _concat_curves(frames, with_ia, list(extra))
+    return EvaluationResult(curves, records, diag, stats)
 
 
 def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:

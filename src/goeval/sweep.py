@@ -808,3 +808,207 @@ def protein_steps(
     return ProteinSteps(thresholds, n_t, i_t, cat["rows"].astype(np.int64), cat["bins"].astype(np.int64),
                         cat["cnt"], cat["tp"], cat["ia_pred"], cat["ia_tp"], np.asarray(bounds, np.int64),
                         group_bounds, None if proteins is None else np.asarray(proteins))
+
+
+# ---------------------------------------------------------------------
+# Partial sums: what a chunk of proteins contributes, combined in a fixed tree
+# ---------------------------------------------------------------------
+@dataclass
+class SweepPartial:
+    """Unfinished sweep sums of some proteins: the changes of every sum at the bins they touch.
+
+    What :func:`sweep` accumulates before its reverse cumulative sum, kept
+    sparse: ``values[q, i]`` is the sum, over the proteins of the partial,
+    of the change of sum ``STAT_NAMES[q]`` at threshold index ``bins[i]``.
+    Two partials over the same thresholds add bin by bin (``a + b``); a bin
+    present in one operand only keeps its value, which is what a dense
+    ``x + 0.0`` gives, so sparse and dense accumulation give the same bits.
+    The sum of many partials is order-dependent in floating point: combine
+    them with :func:`tree_sum` (or :class:`TreeSum`) so that every backend
+    adds them in the same fixed tree.
+
+    Attributes
+    ----------
+    bins : ndarray of int64, shape (k,)
+        Sorted, distinct threshold indices.
+    values : ndarray of float64, shape (len(STAT_NAMES), k)
+    """
+
+    bins: np.ndarray
+    values: np.ndarray
+
+    @classmethod
+    def empty(cls) -> "SweepPartial":
+        return cls(np.zeros(0, np.int64), np.zeros((len(STAT_NAMES), 0)))
+
+    def __add__(self, other: "SweepPartial") -> "SweepPartial":
+        if not self.bins.size:
+            return other
+        if not other.bins.size:
+            return self
+        if np.array_equal(self.bins, other.bins):
+            return SweepPartial(self.bins, self.values + other.values)
+        bins = np.union1d(self.bins, other.bins)
+        out = np.zeros((self.values.shape[0], bins.size))
+        ia, ib = np.searchsorted(bins, self.bins), np.searchsorted(bins, other.bins)
+        out[:, ia] = self.values
+        both = np.zeros(bins.size, bool)
+        both[ia] = True
+        common = both[ib]
+        out[:, ib[~common]] = other.values[:, ~common]
+        out[:, ib[common]] = out[:, ib[common]] + other.values[:, common]
+        return SweepPartial(bins, out)
+
+
+class TreeSum:
+    """Adds partials pushed one at a time in a fixed pairwise tree (a binary counter).
+
+    Pushing ``p_0, p_1, ...`` and calling :meth:`result` gives the same bits
+    as :func:`tree_sum` of the list, whether the partials were computed in
+    this process, in a pool or on a cluster, streamed or held in memory: two
+    subtrees of equal size are merged as soon as both exist (left + right),
+    and what remains at the end is folded from the right. At most log2(n)
+    partials are held.
+    """
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, SweepPartial]] = []
+        self.count = 0
+
+    def push(self, part: SweepPartial) -> None:
+        size = 1
+        while self._stack and self._stack[-1][0] == size:
+            _, left = self._stack.pop()
+            part = left + part
+            size *= 2
+        self._stack.append((size, part))
+        self.count += 1
+
+    def result(self) -> SweepPartial:
+        if not self._stack:
+            return SweepPartial.empty()
+        total = self._stack[-1][1]
+        for _, left in reversed(self._stack[:-1]):
+            total = left + total
+        return total
+
+
+def tree_sum(parts: Iterable[SweepPartial]) -> SweepPartial:
+    """The sum of ``parts`` (in order) in the fixed tree of :class:`TreeSum`."""
+    acc = TreeSum()
+    for p in parts:
+        acc.push(p)
+    return acc.result()
+
+
+def _step_deltas(steps: _Steps, now: dict[str, np.ndarray], before: dict[str, np.ndarray],
+                 i_t: np.ndarray) -> np.ndarray:
+    """The change of every sum of :data:`STAT_NAMES` at each group (unweighted), shape (n_stats, g).
+
+    The same arithmetic as :func:`_add_steps` without weights.
+    """
+    pw = [None, i_t, i_t * i_t]
+    out = np.empty((len(STAT_NAMES), steps.rows.size))
+    gathered: dict[int, np.ndarray] = {}
+    for q, (base, p) in enumerate(STAT_DEFINITIONS.values()):
+        if p == 0:
+            np.subtract(now[base], before[base], out=out[q])
+        else:
+            if p not in gathered:
+                gathered[p] = pw[p][steps.rows]
+            wg = gathered[p]
+            np.subtract(wg * now[base], wg * before[base], out=out[q])
+    return out
+
+
+def _chunk_partial(steps: _Steps, n_t: np.ndarray, i_t: np.ndarray) -> SweepPartial:
+    """One kernel chunk's changes, summed per bin in array order (as ``np.bincount`` does)."""
+    now, before = _states(steps, n_t, i_t)
+    deltas = _step_deltas(steps, now, before, i_t)
+    bins, inverse = np.unique(steps.bins, return_inverse=True)
+    values = np.empty((deltas.shape[0], bins.size))
+    for q in range(deltas.shape[0]):
+        values[q] = np.bincount(inverse, weights=deltas[q], minlength=bins.size)
+    return SweepPartial(bins.astype(np.int64), values)
+
+
+def truth_totals(truth_indptr: np.ndarray, truth_cols: np.ndarray, ia: np.ndarray | None,
+                 n_cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """``|T_i|`` and ``i(T_i)`` (bits) of every protein of CSR truth sets (as :func:`sweep` computes them)."""
+    n = truth_indptr.size - 1
+    iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
+    t_rows = np.repeat(np.arange(n), np.diff(truth_indptr))
+    return np.diff(truth_indptr).astype(np.float64), np.bincount(t_rows, weights=iav[truth_cols], minlength=n)
+
+
+def sweep_partial(
+    pred_indptr: np.ndarray,
+    pred_cols: np.ndarray,
+    pred_scores: np.ndarray,
+    truth_indptr: np.ndarray,
+    truth_cols: np.ndarray,
+    n_cols: int,
+    thresholds: np.ndarray,
+    ia: np.ndarray | None = None,
+    *,
+    chunk_entries: int = 1 << 19,
+) -> SweepPartial:
+    """The unfinished sums of some proteins (parameters as :func:`sweep`, no weights).
+
+    ``finish_partial(sweep_partial(...), ...)`` equals ``sweep(...)`` bit for
+    bit; partials of disjoint groups of proteins add (:func:`tree_sum`).
+    The truth rows are needed only for the rows given (their predictions'
+    true positives, ``|T|`` and ``i(T)``).
+    """
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    m, n = thresholds.size, pred_indptr.size - 1
+    if truth_indptr.size - 1 != n:
+        raise InvalidParameterError("Predictions and truth must have the same rows.")
+    total = SweepPartial.empty()
+    if m == 0 or n == 0:
+        return total
+    iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
+    n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
+    grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
+    flags = _TruthFlags(truth_indptr, truth_cols, n_cols)
+    bounds = _chunk_bounds(pred_indptr, chunk_entries)
+    for r0, r1 in zip(bounds[:-1], bounds[1:]):
+        steps = _chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n)
+        if steps is not None:
+            total = total + _chunk_partial(steps, n_t, i_t)
+    return total
+
+
+def finish_partial(partial: SweepPartial, thresholds: np.ndarray, n_t: np.ndarray, i_t: np.ndarray,
+                   *, used_only: bool = False) -> SweepStats:
+    """The :class:`SweepStats` of a (combined) partial, with the totals of every benchmark protein.
+
+    Parameters
+    ----------
+    partial : SweepPartial
+        The changes of every sum (e.g. :func:`tree_sum` of the partials of
+        chunks of proteins).
+    thresholds : ndarray of float64, shape (m,)
+        The thresholds the partials were computed over.
+    n_t, i_t : ndarray of float64, shape (n,)
+        ``|T_i|`` and ``i(T_i)`` of every benchmark protein, predicted or
+        not (:func:`truth_totals`), in one fixed order.
+    used_only : bool
+        Keep only the thresholds at which some protein's predicted set
+        changes (the bins of ``partial``): with a superset of the distinct
+        scores as ``thresholds``, this gives the statistics over exactly the
+        distinct scores, bit for bit (the dropped bins hold no change).
+    """
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    keep = partial.bins if used_only else None
+    m = thresholds.size if keep is None else keep.size
+    sums = {}
+    for q, name in enumerate(STAT_NAMES):
+        dense = np.zeros(m)
+        if keep is None:
+            dense[partial.bins] = partial.values[q]
+        else:
+            dense[:] = partial.values[q]
+        sums[name] = dense
+    taus = thresholds if keep is None else thresholds[keep]
+    return _finish(taus, sums, [None, i_t, i_t * i_t], n_t)

@@ -21,6 +21,10 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ia-annotations", metavar="FILE", help="estimate IA from these annotations instead (pseudo-count --pseudocount)")
     p.add_argument("--out", default="goeval_results", metavar="DIR", help="output directory (default goeval_results/)")
     add_option_fields(p)
+    # the library keeps every threshold; the command line writes thin curves unless told otherwise
+    p.set_defaults(curves="thin")
+    p.add_argument("--curves-gzip", action="store_true",
+                   help="write the curves as curves.tsv.gz (gzip, reproducible bytes) instead of curves.tsv")
     p.add_argument("--preset", choices=("cafa5",),
                    help="cafa5: the Kaggle CAFA 5 scoring (fill propagation, cafa normalization, 0.001 grid, "
                         "500 terms per namespace, IA required) and its score, the mean weighted Fmax; "
@@ -164,14 +168,27 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     columns = list(getattr(res, "summary_columns", SUMMARY_COLUMNS))
     t_write = time.perf_counter()
     paths = write_results(args.out, res.curve_columns, records, columns, diag,
-                          {**diag.timings, "total before writing": t_write - t0}, extra, arrays)
+                          {**diag.timings, "total before writing": t_write - t0}, extra, arrays,
+                          curves_gzip=getattr(args, "curves_gzip", False))
     report_lines(args, diag)
+    if diag.get("curves", {}).get("thinned"):
+        say(args, _thinned_line(diag["curves"]))
     if getattr(args, "plots", False):
         write_figures(args, Path(args.out))
     show(args, _printed_summary(records, args.format, columns))
-    say(args, f"results in {Path(paths['curves']).parent}/ ({', '.join(Path(p).name for p in paths.values())}); "
+    say(args, f"results in {Path(args.out)}/ ({', '.join(Path(p).name for p in paths.values())}); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0
+
+
+def _thinned_line(cur: dict) -> str:  # noqa: ANN001
+    """One line saying how the curves were thinned (``diagnostics["curves"]``)."""
+    capped = (f"; {cur['capped']} curve(s) needed more than {cur['max_points']} rows for the tolerance and were cut "
+              f"at that cap (largest deviation "
+              f"{max(b['max_deviation'] for b in cur['blocks'] if b['capped']):.3g})" if cur["capped"] else "")
+    return (f"curves thinned: {cur['thinned']} of {len(cur['blocks'])} curve(s), {cur['rows']:,} rows -> "
+            f"{cur['written']:,} written (at most {cur['max_points']} per curve, within {cur['tolerance']:g} of each "
+            f"column's range; optima and end points kept){capped}; --curves full writes every threshold")
 
 
 def _versions() -> dict[str, str]:

@@ -12,7 +12,12 @@ without reading the inputs again. The file is a NumPy ``.npz`` archive
   and the block list ``[[method, namespace], ...]``;
 * for block ``i``: ``i/thresholds``, ``i/proteins`` (unicode), ``i/n_t``,
   ``i/i_t``, ``i/rows``, ``i/bins``, ``i/cnt``, ``i/tp``, ``i/ia_pred``,
-  ``i/ia_tp``, ``i/row_bounds``, ``i/group_bounds``.
+  ``i/ia_tp``, ``i/row_bounds``, ``i/group_bounds``;
+* the point statistics of block ``i`` as they were summed by the evaluation
+  (leaf by leaf, :mod:`goeval.chunked`): ``i/sums/NAME`` for every sum and
+  ``i/totals`` (``n``, ``n_true``, ``it_sum``, ``it2_sum``), so that a
+  comparison read back starts from the same bits (files without them, of
+  earlier versions, get the sums recomputed from the step functions).
 
 Its size is about 60 bytes per (protein, distinct score) group before
 compression (synth3k, three namespaces: 256,031 groups).
@@ -65,6 +70,10 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
         for f in _FIELDS:
             out[f"{i}/{f}"] = getattr(steps, f)
         out[f"{i}/proteins"] = np.asarray(steps.proteins, dtype=str)
+        st = stats[key]
+        for name, arr in st.sums.items():
+            out[f"{i}/sums/{name}"] = np.asarray(arr)
+        out[f"{i}/totals"] = np.array([st.n, st.n_true, st.it_sum, st.it2_sum], dtype=np.float64)
     return out
 
 
@@ -76,6 +85,10 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray]) -> tuple[dict[tu
         steps = ProteinSteps(**{f: np.asarray(arrays[f"{i}/{f}"]) for f in _FIELDS},
                              proteins=np.asarray(arrays[f"{i}/proteins"]).astype(object))
         st = steps.stats()
+        if f"{i}/totals" in arrays:  # the evaluation's own sums (the same values, summed leaf by leaf)
+            st.sums = {name: np.asarray(arrays[f"{i}/sums/{name}"]) for name in st.sums}
+            n, n_true, it_sum, it2_sum = (float(x) for x in arrays[f"{i}/totals"])
+            st.n, st.n_true, st.it_sum, st.it2_sum = int(n), int(n_true), it_sum, it2_sum
         st.protein_steps = steps
         stats[(method, label)] = st
     return stats, meta
