@@ -155,19 +155,23 @@ def _row_lines(block: bytes, line0: int, tab: bool) -> np.ndarray:
 
 def _whole_lines(read: Callable[[int], bytes], buf: bytearray, line: int, size: int) -> Iterator[tuple[bytes, int]]:
     """(block, number of its first line): ``buf`` and then the rest of the
-    stream in blocks of about ``size`` bytes, each ending after a ``\\n``
-    (the last one at the end of the stream)."""
+    stream in blocks of whole lines, each the lines that start within ``size``
+    bytes (at least one line; the last block ends at the end of the stream)."""
     eof = False
     while buf or not eof:
-        while not eof and (len(buf) < size or buf.find(b"\n") < 0):
+        while not eof and (len(buf) <= size or buf.find(b"\n", size) < 0):
             chunk = read(max(size, 1 << 16))
             eof = not chunk
             buf += chunk
-        cut = len(buf) if eof else buf.rfind(b"\n") + 1
+        if eof and len(buf) <= size:
+            cut = len(buf)
+        else:
+            cut = buf.rfind(b"\n", 0, size) + 1 or buf.find(b"\n", size) + 1 or len(buf)
         block = bytes(buf[:cut])
         del buf[:cut]
-        yield block, line
-        line += block.count(b"\n")
+        if block:
+            yield block, line
+            line += block.count(b"\n")
 
 
 def _with_last(blocks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int, bool]]:
