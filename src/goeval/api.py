@@ -300,6 +300,7 @@ def evaluate(
     confidence: float = 0.95,
     known: Annotations | PathLike | Sequence[PathLike] | None = None,
     ic_annotations: Annotations | PathLike | Sequence[PathLike] | None = None,
+    executor: Any = None,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -353,6 +354,12 @@ def evaluate(
         Annotations the term information content of ``similarity`` measures
         is estimated from (default: the source of an estimated IA, else the
         truth, with a warning that test annotations then inform the measure).
+    executor : concurrent.futures.Executor, optional
+        Where the evaluation's (method, namespace, chunk of proteins) tasks
+        run: a ``ProcessPoolExecutor``, a Dask ``Client.get_executor()``
+        (:func:`goeval.parallel.dask_executor`), anything with ``submit``.
+        The chunks and the order their sums are added in are fixed, so the
+        result is the serial one, bit for bit (``threads`` then only reads).
 
     Returns
     -------
@@ -410,7 +417,7 @@ def evaluate(
             _cancel(s)
     _load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
         ia_annotations if opts.similarity else None), opts)
-    return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence))
+    return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor)
 
 
 def _load_extra(inputs: _Inputs, known: Any, ic_annotations: Any, opts: EvaluationOptions) -> None:
@@ -487,7 +494,7 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
 
 
 def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | None = None,
-                     boot: tuple[int | None, int, float] = (None, 0, 0.95)):  # noqa: ANN202
+                     boot: tuple[int | None, int, float] = (None, 0, 0.95), executor: Any = None):  # noqa: ANN202
     import os
 
     from goeval.evaluation import evaluate_annotations
@@ -496,13 +503,13 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
     clock = perf_counter()
     _check_targets(inputs, diag)
     threads = min(threads or os.cpu_count() or 1, len(inputs.predictions))
-    if threads > 1:
+    if threads > 1 and executor is None:
         res = _evaluate_in_threads(inputs, opts, threads, boot)
     else:
         res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
                                    targets=inputs.targets, terms_of_interest=inputs.terms_of_interest,
                                    excluded_terms=inputs.excluded_terms, bootstrap=boot[0], seed=boot[1],
-                                   confidence=boot[2], ic=inputs.ic, known=inputs.known)
+                                   confidence=boot[2], ic=inputs.ic, known=inputs.known, executor=executor)
     diag.add_timing("evaluation", perf_counter() - clock)
     merged = Diagnostics.wrap(res.diagnostics)
     for key, value in diag.items():

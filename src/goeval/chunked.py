@@ -197,7 +197,7 @@ def leaf_scores(spec: BlockSpec, leaf: Leaf) -> np.ndarray:
     return np.unique(v)
 
 
-def leaf_bounds(counts: np.ndarray, leaf_entries: int = LEAF_ENTRIES) -> list[int]:
+def leaf_bounds(counts: np.ndarray, leaf_entries: int | None = None) -> list[int]:
     """Positions cutting a sequence of proteins into leaves (greedy, as :class:`LeafCutter`).
 
     A leaf ends at the first protein where its raw entries reach
@@ -208,6 +208,7 @@ def leaf_bounds(counts: np.ndarray, leaf_entries: int = LEAF_ENTRIES) -> list[in
     >>> leaf_bounds(np.array([3, 1, 2, 5, 1]), 4)
     [0, 2, 4, 5]
     """
+    leaf_entries = LEAF_ENTRIES if leaf_entries is None else leaf_entries
     cum = np.cumsum(counts, dtype=np.int64)
     bounds, base, n = [0], 0, int(cum.size)
     while bounds[-1] < n:
@@ -221,8 +222,8 @@ def leaf_bounds(counts: np.ndarray, leaf_entries: int = LEAF_ENTRIES) -> list[in
 class LeafCutter:
     """The greedy leaf rule of :func:`leaf_bounds`, fed one group of proteins at a time (streaming)."""
 
-    def __init__(self, leaf_entries: int = LEAF_ENTRIES) -> None:
-        self.leaf_entries = leaf_entries
+    def __init__(self, leaf_entries: int | None = None) -> None:
+        self.leaf_entries = LEAF_ENTRIES if leaf_entries is None else leaf_entries
         self.filled = 0
 
     def cuts(self, counts: np.ndarray) -> list[int]:
@@ -244,7 +245,7 @@ class LeafCutter:
 
 def make_leaves(pred: tuple[np.ndarray, np.ndarray, np.ndarray], order: np.ndarray,
                 truth: tuple[np.ndarray, np.ndarray], truth_rows: np.ndarray | None,
-                leaf_entries: int = LEAF_ENTRIES) -> Iterator[Leaf]:
+                leaf_entries: int | None = None) -> Iterator[Leaf]:
     """Leaves of a block held in memory: its rows taken in ``order`` (file order), cut by :func:`leaf_bounds`.
 
     Parameters

@@ -812,6 +812,7 @@ def evaluate_annotations(
     confidence: float = 0.95,
     ic: Any = None,
     known: Annotations | None = None,
+    executor: Any = None,
     **option_overrides: Any,
 ) -> EvaluationResult:
     """Evaluate methods against truth, per namespace (see :func:`goeval.evaluate`).
@@ -849,6 +850,9 @@ def evaluate_annotations(
     known : Annotations, optional
         Known annotations whose propagated pairs leave each protein's
         truth and predictions (partial knowledge; :func:`namespace_stats`).
+    executor : concurrent.futures.Executor, optional
+        Where the chunks of proteins are evaluated (:func:`namespace_stats`);
+        the same bits as without.
 
     Returns
     -------
@@ -867,7 +871,7 @@ def evaluate_annotations(
     diag: dict[str, Any] = {"ontology": {"source": ontology.source, **ontology.diagnostics}}
     stats = namespace_stats(ontology, truth, predictions, ia, opts, targets=targets,
                             terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag,
-                            per_protein=bootstrap is not None, ic=ic, known=known)
+                            per_protein=bootstrap is not None, ic=ic, known=known, executor=executor)
     result = summarize(stats, opts, ia is not None, diagnostics=diag)
     if bootstrap is not None:
         from goeval.stats.bootstrap import add_bootstrap_columns

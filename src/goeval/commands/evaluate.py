@@ -29,6 +29,10 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
                    help="cafa5: the Kaggle CAFA 5 scoring (fill propagation, cafa normalization, 0.001 grid, "
                         "500 terms per namespace, IA required) and its score, the mean weighted Fmax; "
                         "options given explicitly override the preset's")
+    p.add_argument("--dask", metavar="local:N|tcp://HOST:PORT",
+                   help="evaluate the (method, namespace, chunk of proteins) tasks on Dask: local:N starts a local "
+                        "cluster of N worker processes, an address uses a running scheduler; the results are the "
+                        "same bits as without (needs the dask extra: pip install 'goeval[dask]')")
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads reading prediction files and evaluating methods (default: all cores); "
                         "results do not depend on it")
@@ -70,6 +74,11 @@ def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # 
     from goeval.io.paths import find_prediction_files
 
     opts = options_from_args(args)
+    if getattr(args, "dask", None):
+        from goeval.parallel import _require_distributed, parse_dask_address
+
+        parse_dask_address(args.dask)
+        _require_distributed()
     if args.threads is not None and args.threads < 1:
         from goeval.errors import InvalidParameterError
 
@@ -133,10 +142,12 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.results import write_results
     show_warnings()
-    res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
-                   targets=args.targets, terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms,
-                   threads=args.threads, bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence,
-                   known=args.known, ic_annotations=args.ic_annotations)
+    with _executor(args) as executor:
+        res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
+                       targets=args.targets, terms_of_interest=args.terms_of_interest,
+                       excluded_terms=args.exclude_terms, threads=args.threads, bootstrap=args.bootstrap,
+                       seed=args.seed, confidence=args.confidence, known=args.known,
+                       ic_annotations=args.ic_annotations, executor=executor)
     diag = res.diagnostics
     for stage, seconds in pending.record.timings.items():  # the cache's use: timings.json and the console
         diag.add_timing(stage, seconds)
@@ -189,6 +200,18 @@ def _thinned_line(cur: dict) -> str:  # noqa: ANN001
     return (f"curves thinned: {cur['thinned']} of {len(cur['blocks'])} curve(s), {cur['rows']:,} rows -> "
             f"{cur['written']:,} written (at most {cur['max_points']} per curve, within {cur['tolerance']:g} of each "
             f"column's range; optima and end points kept){capped}; --curves full writes every threshold")
+
+
+def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of an executor or None
+    """The Dask executor of ``--dask`` (closed, cluster stopped, when the run ends), or None."""
+    if not getattr(args, "dask", None):
+        import contextlib
+
+        return contextlib.nullcontext(None)
+    from goeval.parallel import dask_executor
+
+    say(args, f"evaluating on Dask ({args.dask})")
+    return dask_executor(args.dask)
 
 
 def _versions() -> dict[str, str]:

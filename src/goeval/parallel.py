@@ -1,0 +1,123 @@
+"""Executors for the leaves of an evaluation: a process pool, a local Dask cluster, or a scheduler.
+
+:func:`goeval.evaluate` and :func:`goeval.evaluation.namespace_stats` take
+any ``concurrent.futures.Executor`` (``executor=``); the (method, namespace,
+chunk of proteins) tasks of :mod:`goeval.chunked` are submitted to it and
+their partial sums added in a fixed tree, so the result is the same, bit
+for bit, as a serial run. :func:`dask_executor` opens one from the
+command line's ``--dask`` value:
+
+* ``local:N`` - a ``dask.distributed.LocalCluster`` of N single-threaded
+  worker processes on this machine, closed (workers stopped) when the
+  context ends, also on an error or an interrupt;
+* ``tcp://HOST:PORT`` (or ``tls://...``) - an existing scheduler (started
+  elsewhere, e.g. by dask-jobqueue on a SLURM cluster); only the client is
+  closed.
+
+Dask is an optional dependency (``pip install 'goeval[dask]'``).
+
+Examples
+--------
+>>> parse_dask_address("local:2")
+('local', 2)
+>>> parse_dask_address("tcp://10.0.0.5:8786")
+('tcp://10.0.0.5:8786', None)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from typing import Any, Iterator
+
+from goeval.errors import InvalidParameterError
+
+__all__ = ["parse_dask_address", "dask_executor"]
+
+_LOCAL = re.compile(r"^local(?::(\d+))?$")
+_REMOTE = re.compile(r"^(tcp|tls|ucx|inproc|ws|wss)://\S+$")
+
+
+def parse_dask_address(value: str) -> tuple[str, int | None]:
+    """``('local', N)`` for ``local[:N]`` (N defaults to 2), or ``(address, None)`` for a scheduler.
+
+    Raises
+    ------
+    InvalidParameterError
+        For anything else, or N < 1.
+    """
+    text = str(value).strip()
+    m = _LOCAL.match(text)
+    if m:
+        n = int(m.group(1)) if m.group(1) else 2
+        if n < 1:
+            raise InvalidParameterError(f"The '--dask' parameter needs at least 1 worker; got {value!r}.")
+        return "local", n
+    if _REMOTE.match(text):
+        return text, None
+    raise InvalidParameterError(
+        f"The '--dask' parameter must be local:N (a local cluster of N workers) or a scheduler address "
+        f"such as tcp://HOST:8786; got {value!r}.")
+
+
+def _require_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise InvalidParameterError(
+            "--dask needs Dask's distributed scheduler: pip install 'goeval[dask]'.") from None
+    return distributed
+
+
+@contextlib.contextmanager
+def dask_executor(value: str, *, timeout: float = 30.0) -> Iterator[Any]:
+    """An executor on a Dask cluster (see the module's docstring); closed when the context ends.
+
+    Parameters
+    ----------
+    value : str
+        ``local:N`` or a scheduler address.
+    timeout : float
+        Seconds to wait for the scheduler (a remote one) before giving up.
+
+    Yields
+    ------
+    concurrent.futures.Executor
+        ``Client.get_executor()``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A malformed value, Dask not installed.
+    GoevalError
+        When the scheduler cannot be reached.
+    """
+    kind, n = parse_dask_address(value)
+    distributed = _require_distributed()
+    for name in ("distributed", "distributed.scheduler", "distributed.worker", "distributed.nanny"):
+        logging.getLogger(name).setLevel(logging.ERROR)  # their INFO lines are not goeval's messages
+    cluster = None
+    try:
+        if kind == "local":
+            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                               dashboard_address=None)
+            client = distributed.Client(cluster)
+        else:
+            client = _connect(distributed, kind, timeout)
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    from goeval.errors import GoevalError
+
+    try:
+        return distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        raise GoevalError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
