@@ -66,8 +66,9 @@ from goeval.io.tables import (
 
 __all__ = ["PredictionScan", "scan_predictions", "iter_prediction_batches", "UngroupedPredictionsError"]
 
-_BLOCK = 1 << 24  # bytes of text parsed at a time
+_BLOCK = 1 << 23  # bytes of text parsed at a time
 _ARROW_BLOCK = 1 << 20  # Arrow's own block inside ours (its unit of parallel parsing)
+_READ = 1 << 20  # bytes read from the file at a time
 _NAMES = ["p", "t", "s"]
 _TYPES = {"p": _DICT, "t": _DICT, "s": pa.float64()}
 
@@ -157,31 +158,22 @@ def _whole_lines(read: Callable[[int], bytes], buf: bytearray, line: int, size: 
     """(block, number of its first line): ``buf`` and then the rest of the
     stream in blocks of whole lines, each the lines that start within ``size``
     bytes (at least one line; the last block ends at the end of the stream)."""
-    eof = False
+    eof, step = False, min(size, _READ) + 1
     while buf or not eof:
         while not eof and (len(buf) <= size or buf.find(b"\n", size) < 0):
-            chunk = read(max(size, 1 << 16))
+            chunk = read(step)
             eof = not chunk
             buf += chunk
         if eof and len(buf) <= size:
             cut = len(buf)
         else:
             cut = buf.rfind(b"\n", 0, size) + 1 or buf.find(b"\n", size) + 1 or len(buf)
-        block = bytes(buf[:cut])
+        with memoryview(buf) as view:
+            block = bytes(view[:cut])
         del buf[:cut]
         if block:
             yield block, line
             line += block.count(b"\n")
-
-
-def _with_last(blocks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int, bool]]:
-    """The blocks, each with a flag saying whether it is the last one."""
-    prev = next(blocks, None)
-    for item in blocks:
-        yield prev[0], prev[1], False  # type: ignore[index]
-        prev = item
-    if prev is not None:
-        yield prev[0], prev[1], True
 
 
 def _last_data_line(block: bytes, line0: int) -> tuple[int, list[str]] | None:
@@ -240,12 +232,12 @@ class _Reader:
             self._layout(bytes(buf), read)
             del buf[: self.lay.offset]
             n_blocks = 0
-            for block, line0, last in _with_last(_whole_lines(read, buf, self.lay.start, self.block_size)):
+            for block, line0 in _whole_lines(read, buf, self.lay.start, self.block_size):
                 n_blocks += 1
                 if self.failed:
                     self._text(block, line0)
                     continue
-                part = self._block(block, line0, last)
+                part = self._block(block, line0)
                 if part is not None and len(part):
                     self.rows += len(part)
                     yield part
@@ -320,7 +312,7 @@ class _Reader:
             return None
         return [line[:-1] if line.endswith("\r") else line for line in lines]
 
-    def _block(self, block: bytes, line0: int, last: bool) -> _Part | None:
+    def _block(self, block: bytes, line0: int) -> _Part | None:
         """Arrow over one block; the line-by-line rule when Arrow cannot vouch for it."""
         tab = self.lay.tab
         if self.end_line is not None or _has_lone_cr(block):
@@ -332,8 +324,8 @@ class _Reader:
         if cols is None:
             self.fallback = True
             return self._by_line(block, line0)
-        if got[1]:  # END lines: the last line of the file, or the line rule decides
-            end = _last_data_line(block, line0) if last and len(got[1]) == 1 else None
+        if got[1]:  # an END closing the block (lines after it go to the line rule), or the line rule decides
+            end = _last_data_line(block, line0) if len(got[1]) == 1 else None
             if end is None or not _is_end(end[1]):
                 return self._by_line(block, line0)
             self.end_line = end[0]
@@ -485,7 +477,7 @@ def scan_predictions(path: PathLike, *, block_size: int = _BLOCK) -> PredictionS
     path : str or path-like
         A prediction file (CAFA format or a 3-column table, plain, ``.gz``,
         ``.bz2`` or ``.xz``).
-    block_size : int, default 16 MiB
+    block_size : int, default 8 MiB
         Bytes of text parsed at a time (rounded up to whole lines). Memory
         is a few times this, plus the distinct proteins and scores.
 
@@ -629,7 +621,7 @@ def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20,
         Rows per batch: a batch ends at the last protein boundary within
         ``batch_rows`` rows, so it is smaller, except a protein with more
         rows, which is one batch of its own.
-    block_size : int, default 16 MiB
+    block_size : int, default 8 MiB
         Bytes of text parsed at a time. Memory is a few batches and blocks.
 
     Yields
