@@ -301,6 +301,7 @@ def evaluate(
     known: Annotations | PathLike | Sequence[PathLike] | None = None,
     ic_annotations: Annotations | PathLike | Sequence[PathLike] | None = None,
     executor: Any = None,
+    stream: bool = False,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -360,6 +361,12 @@ def evaluate(
         (:func:`goeval.parallel.dask_executor`), anything with ``submit``.
         The chunks and the order their sums are added in are fixed, so the
         result is the serial one, bit for bit (``threads`` then only reads).
+    stream : bool, default False
+        Read prediction files in batches and evaluate them chunk by chunk
+        (:mod:`goeval.streaming`): memory no longer grows with the files.
+        A file not grouped by protein, and options that need whole methods
+        (bootstrap, similarity, known terms, roots as predictions), fall back
+        to reading whole files, with a warning. The same bits either way.
 
     Returns
     -------
@@ -404,6 +411,7 @@ def evaluate(
     if isinstance(ontology, (str, Path)):
         _files.check_input(ontology, "ontology")
     preds = _resolve_predictions(predictions, pattern, diag)
+    preds, stream_files = _streamed_files(preds, stream, opts, bootstrap, known, diag)
     started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
     if isinstance(ontology, (str, Path)):
         ontology = start_ontology(ontology, opts.relations)
@@ -417,7 +425,23 @@ def evaluate(
             _cancel(s)
     _load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
         ia_annotations if opts.similarity else None), opts)
-    return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor)
+    return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files)
+
+
+def _streamed_files(preds: dict[str, Any], stream: bool, opts: EvaluationOptions, bootstrap: Any, known: Any,
+                    diag: Diagnostics) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(predictions read whole, predictions streamed): all streamed when asked and possible."""
+    if not stream:
+        return preds, None
+    from goeval.streaming import stream_unsupported
+
+    reason = stream_unsupported(opts, bootstrap=bootstrap, known=known)
+    if reason is None and not all(isinstance(p, (str, Path)) for p in preds.values()):
+        reason = "predictions were given in memory"
+    if reason is not None:
+        diag.warn(f"the prediction files are read whole, not streamed: {reason}.")
+        return preds, None
+    return {}, preds
 
 
 def _load_extra(inputs: _Inputs, known: Any, ic_annotations: Any, opts: EvaluationOptions) -> None:
@@ -494,7 +518,8 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
 
 
 def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | None = None,
-                     boot: tuple[int | None, int, float] = (None, 0, 0.95), executor: Any = None):  # noqa: ANN202
+                     boot: tuple[int | None, int, float] = (None, 0, 0.95), executor: Any = None,
+                     stream_files: dict[str, Any] | None = None):  # noqa: ANN202
     import os
 
     from goeval.evaluation import evaluate_annotations
@@ -503,7 +528,9 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
     clock = perf_counter()
     _check_targets(inputs, diag)
     threads = min(threads or os.cpu_count() or 1, len(inputs.predictions))
-    if threads > 1 and executor is None:
+    if stream_files is not None:
+        res = _evaluate_streamed(inputs, opts, stream_files, executor)
+    elif threads > 1 and executor is None:
         res = _evaluate_in_threads(inputs, opts, threads, boot)
     else:
         res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
@@ -521,10 +548,27 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
     if "truth" in merged:
         merged["truth"]["n_proteins"] = int(inputs.truth.proteins.size)
     for name, d in merged.get("methods", {}).items():
-        d["n_proteins"] = int(inputs.predictions[name].proteins.size)
+        if name in inputs.predictions:  # streamed methods count their proteins themselves
+            d["n_proteins"] = int(inputs.predictions[name].proteins.size)
     res.diagnostics = merged
     _check_result(res, inputs, opts)
     return res
+
+
+def _evaluate_streamed(inputs: _Inputs, opts: EvaluationOptions, files: dict[str, Any], executor: Any):  # noqa: ANN202
+    """The evaluation of streamed prediction files (:func:`goeval.streaming.streamed_stats`)."""
+    from goeval.evaluation import summarize
+    from goeval.streaming import streamed_stats
+
+    onto = inputs.ontology
+    workers = len(getattr(getattr(executor, "_client", None), "nthreads", lambda: {})() or {}) or 2
+    stats, diag = streamed_stats(onto, inputs.truth, files, opts, ia=inputs.ia, targets=inputs.targets,
+                                 terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
+                                 executor=executor, workers=workers,
+                                 diagnostics={"ontology": {"source": onto.source, **onto.diagnostics}})
+    for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
+        inputs.diagnostics.warn(f"method {name}: {files[name]} is read whole, not streamed ({why}).")
+    return summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
 
 
 def _check_targets(inputs: _Inputs, diag: Diagnostics) -> None:

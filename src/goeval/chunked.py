@@ -43,6 +43,7 @@ __all__ = [
     "add_roots",
     "map_leaves",
     "finish_block",
+    "BlockAccumulator",
 ]
 
 #: Raw prediction entries (in one namespace) after which a leaf closes.
@@ -133,10 +134,11 @@ class Leaf:
 
 @dataclass
 class LeafResult:
-    """A leaf's partial sums and counts (entries after propagation, known pairs removed)."""
+    """A leaf's partial sums and counts (entries after propagation, after filtering, known pairs removed)."""
 
     partial: SweepPartial
     entries: int
+    kept: int
     known_removed: int
 
 
@@ -158,10 +160,12 @@ def add_roots(ptr: np.ndarray, cols: np.ndarray, scores: np.ndarray, roots: np.n
     return np.r_[0, np.cumsum(np.bincount(rr, minlength=n))], c, v
 
 
-def _propagated(spec: BlockSpec, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The leaf's predictions propagated, filtered, with roots added and known pairs removed."""
+def _propagated(spec: BlockSpec, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The leaf's predictions propagated, filtered, with roots added and known pairs removed;
+    the number of entries right after propagation; the known pairs removed."""
     cnt, c, v = propagate_rows(leaf.pred_indptr, leaf.pred_cols, leaf.pred_scores, spec.graph, 0, spec.width,
                                spec.propagation)
+    n_propagated = int(c.size)
     ptr = np.r_[0, np.cumsum(cnt)]
     if spec.allowed is not None:
         keep = spec.allowed[c]
@@ -179,20 +183,20 @@ def _propagated(spec: BlockSpec, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np
             removed = int(gone.sum())
             counts = np.bincount(np.repeat(np.arange(n), np.diff(ptr))[~gone], minlength=n)
             ptr, c, v = np.r_[0, np.cumsum(counts)], c[~gone], v[~gone]
-    return ptr, c, v, removed
+    return ptr, c, v, n_propagated, removed
 
 
 def leaf_partial(spec: BlockSpec, leaf: Leaf) -> LeafResult:
     """Propagate, filter and sweep one leaf (the task a pool or cluster runs)."""
-    ptr, c, v, removed = _propagated(spec, leaf)
+    ptr, c, v, n_propagated, removed = _propagated(spec, leaf)
     part = sweep_partial(ptr, c, v, leaf.truth_indptr, leaf.truth_cols, spec.width, spec.thresholds, spec.ia,
                          chunk_entries=spec.chunk_entries)
-    return LeafResult(part, int(c.size), removed)
+    return LeafResult(part, n_propagated, int(c.size), removed)
 
 
 def leaf_scores(spec: BlockSpec, leaf: Leaf) -> np.ndarray:
     """The distinct positive finite scores of a leaf after propagation and filtering (exact thresholds)."""
-    _, _, v, _ = _propagated(spec, leaf)
+    v = _propagated(spec, leaf)[2]
     v = v[np.isfinite(v) & (v > 0)]
     return np.unique(v)
 
@@ -293,19 +297,36 @@ def map_leaves(fn: Callable[..., Any], tasks: Sequence[tuple[BlockSpec, Leaf]] |
             f.cancel()
 
 
+class BlockAccumulator:
+    """The leaves' results of one block, added as they come (in leaf order) in the fixed tree."""
+
+    def __init__(self) -> None:
+        self.tree = TreeSum()
+        self.entries = 0
+        self.kept = 0
+        self.removed = 0
+
+    def add(self, result: LeafResult) -> None:
+        self.tree.push(result.partial)
+        self.entries += result.entries
+        self.kept += result.kept
+        self.removed += result.known_removed
+
+    def finish(self, spec: BlockSpec, n_t: np.ndarray, i_t: np.ndarray) -> tuple[SweepStats | None, dict[str, int]]:
+        """The block's statistics (None when no entry survived) and its counts."""
+        counts = {"entries_after_propagation": self.entries, "known_pairs_removed": self.removed}
+        if self.kept == 0:
+            return None, counts
+        return finish_partial(self.tree.result(), spec.thresholds, n_t, i_t, used_only=spec.used_only), counts
+
+
 def finish_block(results: Iterable[LeafResult], spec: BlockSpec, n_t: np.ndarray,
                  i_t: np.ndarray) -> tuple[SweepStats | None, dict[str, int]]:
     """Add the leaves' partials in the fixed tree and finish them with the block's truth totals.
 
     Returns None for the statistics when no entry survived (nothing to evaluate).
     """
-    acc = TreeSum()
-    entries = removed = 0
+    acc = BlockAccumulator()
     for r in results:
-        acc.push(r.partial)
-        entries += r.entries
-        removed += r.known_removed
-    counts = {"entries_after_propagation": entries, "known_pairs_removed": removed}
-    if entries == 0:
-        return None, counts
-    return finish_partial(acc.result(), spec.thresholds, n_t, i_t, used_only=spec.used_only), counts
+        acc.add(r)
+    return acc.finish(spec, n_t, i_t)

@@ -33,6 +33,10 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
                    help="evaluate the (method, namespace, chunk of proteins) tasks on Dask: local:N starts a local "
                         "cluster of N worker processes, an address uses a running scheduler; the results are the "
                         "same bits as without (needs the dask extra: pip install 'goeval[dask]')")
+    p.add_argument("--stream", action="store_true",
+                   help="read prediction files in batches and evaluate them chunk by chunk, in memory that does not "
+                        "grow with the files (files grouped by protein, as CAFA files are; others are read whole, "
+                        "with a warning); the same results")
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="threads reading prediction files and evaluating methods (default: all cores); "
                         "results do not depend on it")
@@ -120,7 +124,7 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     started = []
     try:
         first = next(iter(files), None)
-        if first is not None:
+        if first is not None and not getattr(args, "stream", False):
             files[first] = start_read_predictions(files[first])
             started.append(files[first])
         # after the fork: the reader child stays smaller. A cache hit skips the OBO parse;
@@ -147,7 +151,11 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
                        targets=args.targets, terms_of_interest=args.terms_of_interest,
                        excluded_terms=args.exclude_terms, threads=args.threads, bootstrap=args.bootstrap,
                        seed=args.seed, confidence=args.confidence, known=args.known,
-                       ic_annotations=args.ic_annotations, executor=executor)
+                       ic_annotations=args.ic_annotations, executor=executor,
+                       stream=getattr(args, "stream", False))
+    streamed = res.diagnostics.get("streaming", {}).get("streamed")
+    if streamed:
+        say(args, f"streamed in batches: {', '.join(streamed)}")
     diag = res.diagnostics
     for stage, seconds in pending.record.timings.items():  # the cache's use: timings.json and the console
         diag.add_timing(stage, seconds)

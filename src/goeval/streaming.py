@@ -1,0 +1,357 @@
+"""Streaming evaluation: prediction files read in batches, evaluated leaf by leaf, in bounded memory.
+
+A prediction file grouped by protein (every protein's lines together, as
+CAFA files are) is read twice by :mod:`goeval.io.stream`: a validating scan
+that also gives the distinct scores (a superset of the exact thresholds:
+propagation only copies scores), then batches that end at protein
+boundaries. Each batch is mapped on the ontology, cut into the same leaves
+as the in-memory evaluation (:mod:`goeval.chunked`: runs of benchmark
+proteins in file order, closed greedily at :data:`~goeval.chunked.LEAF_ENTRIES`
+raw entries per namespace), and every closed leaf is swept at once (here
+or on an executor) and added to the block's fixed tree; a leaf that is
+still open at the end of a batch waits for the next batch. Peak memory is
+a few batches and leaves plus the truth, whatever the file's size, and
+the statistics are those of the in-memory evaluation bit for bit.
+
+What needs a whole method in memory (per-protein statistics for the
+bootstrap, semantic similarity, known terms, roots predicted for every
+protein) is not streamed: :func:`stream_unsupported` names the reason and
+the caller falls back to the in-memory evaluation, as it does for a file
+that is not grouped by protein.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator
+
+import numpy as np
+
+from goeval._csr import column_block, gather_rows
+from goeval.annotations import map_table
+from goeval.chunked import BlockAccumulator, BlockSpec, Leaf, LeafCutter, leaf_partial
+from goeval.evaluation import Prepared
+from goeval.max_terms import keep_top_terms
+from goeval.ontology import TermStatus
+from goeval.options import EvaluationOptions
+from goeval.sweep import SweepStats
+
+__all__ = ["stream_unsupported", "NamespaceContext", "stream_method"]
+
+#: Leaves in flight on an executor before the oldest result is awaited.
+_WINDOW_PER_WORKER = 4
+
+
+def stream_unsupported(opts: EvaluationOptions, *, bootstrap: Any = None, known: Any = None) -> str | None:
+    """Why an evaluation with these options cannot be streamed (None: it can)."""
+    if bootstrap is not None:
+        return "the bootstrap needs every protein's statistics"
+    if opts.similarity is not None:
+        return "the similarity measures need whole methods"
+    if known is not None:
+        return "known terms are removed from whole methods"
+    if opts.root_as_prediction:
+        return "roots predicted for every protein need whole methods"
+    return None
+
+
+@dataclass
+class NamespaceContext:
+    """One namespace's benchmark, shared by every streamed method."""
+
+    label: str
+    lo: int
+    hi: int
+    bench: np.ndarray  # truth rows of the benchmark proteins
+    bench_pos: np.ndarray  # truth row -> benchmark index (-1: not in the benchmark)
+    truth: tuple[np.ndarray, np.ndarray]  # indptr, local cols, per benchmark protein
+    n_t: np.ndarray
+    i_t: np.ndarray
+    base: BlockSpec  # method and thresholds still to be set
+
+
+@dataclass
+class _Block:
+    """A streamed method's state in one namespace."""
+
+    ctx: NamespaceContext
+    spec: BlockSpec
+    cutter: LeafCutter = field(default_factory=LeafCutter)
+    pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
+    acc: BlockAccumulator = field(default_factory=BlockAccumulator)
+    proteins: int = 0
+    entries: int = 0
+
+
+class _MethodDiagnostics:
+    """The counts of ``map_table`` and of the alignment with the truth, added over batches."""
+
+    def __init__(self, source: str, counts: dict[str, Any]) -> None:
+        self.source, self.counts = source, counts
+        self.rows = 0
+        self.status = np.zeros(len(TermStatus.NAMES), np.int64)
+        self.terms: dict[int, set[str]] = {c: set() for c in (TermStatus.UNKNOWN, TermStatus.OBSOLETE,
+                                                              TermStatus.ALT_ID, TermStatus.REPLACED)}
+        self.sums = {"zero_scores_dropped": 0, "proteins_without_kept_rows": 0, "duplicate_pairs": 0}
+        self.not_in_truth = self.not_in_truth_entries = self.n_proteins = 0
+        self.examples: list[str] = []
+
+    def add_batch(self, table: Any, ontology: Any, mapped: dict[str, Any]) -> None:
+        _, status = ontology.resolve(table.terms)
+        self.rows += len(table)
+        if len(table):
+            self.status += np.bincount(status[table.term_codes], minlength=self.status.size)
+        for code, seen in self.terms.items():
+            seen.update(table.terms[status == code].tolist())
+        for key in self.sums:
+            self.sums[key] += int(mapped.get(key, 0))
+
+    def add_alignment(self, proteins: np.ndarray, missing: np.ndarray, entries_missing: int) -> None:
+        self.n_proteins += int(proteins.size)
+        self.not_in_truth += int(missing.sum())
+        self.not_in_truth_entries += entries_missing
+        if len(self.examples) < 10:
+            self.examples += proteins[missing][: 10 - len(self.examples)].tolist()
+
+    def result(self) -> dict[str, Any]:
+        """The method's diagnostics, keys in the order of the in-memory evaluation."""
+        names = TermStatus.NAMES
+        d: dict[str, Any] = {"source": self.source, "rows_read": self.rows, **self.counts}
+        d["rows_by_term_status"] = {names[k]: int(self.status[k]) for k in range(len(names))}
+        for code, label in ((TermStatus.UNKNOWN, "unknown_terms"), (TermStatus.OBSOLETE, "obsolete_terms_dropped"),
+                            (TermStatus.ALT_ID, "alt_id_remapped"), (TermStatus.REPLACED, "obsolete_replaced")):
+            if self.terms[code]:
+                d[label] = {"distinct": len(self.terms[code]), "examples": sorted(self.terms[code])[:10]}
+        d.update(self.sums)
+        d["proteins_not_in_truth"] = self.not_in_truth
+        if self.not_in_truth:
+            d["proteins_not_in_truth_examples"] = self.examples
+            d["entries_of_proteins_not_in_truth"] = self.not_in_truth_entries
+        return d
+
+
+class _Dispatch:
+    """Closed leaves to their block's tree: swept here, or on an executor with a bounded window."""
+
+    def __init__(self, executor: Any, window: int) -> None:
+        self.executor, self.window = executor, window
+        self.inflight: deque[tuple[_Block, Any]] = deque()
+
+    def submit(self, block: _Block, leaf: Leaf) -> None:
+        if self.executor is None:
+            block.acc.add(leaf_partial(block.spec, leaf))
+            return
+        self.inflight.append((block, self.executor.submit(leaf_partial, block.spec, leaf)))
+        while len(self.inflight) > self.window:
+            self._collect()
+
+    def _collect(self) -> None:
+        block, fut = self.inflight.popleft()
+        block.acc.add(fut.result())
+
+    def drain(self) -> None:
+        while self.inflight:
+            self._collect()
+
+    def cancel(self) -> None:
+        for _, fut in self.inflight:
+            fut.cancel()
+        self.inflight.clear()
+
+
+def _leaf_of(block: _Block) -> Leaf:
+    """The open leaf's pieces as one :class:`~goeval.chunked.Leaf` (and the pieces cleared)."""
+    lens = np.concatenate([p[0] for p in block.pending])
+    cols = np.concatenate([p[1] for p in block.pending])
+    scores = np.concatenate([p[2] for p in block.pending])
+    idx = np.concatenate([p[3] for p in block.pending])
+    block.pending = []
+    t_ptr, t_cols = block.ctx.truth
+    tl, tc = gather_rows(t_ptr, t_cols, idx)
+    return Leaf(np.r_[0, np.cumsum(lens)], cols, scores, np.r_[0, np.cumsum(tl)], tc, block.ctx.bench[idx])
+
+
+def _feed(block: _Block, pm: Any, pos: np.ndarray, dispatch: _Dispatch) -> None:
+    """A batch's rows of one namespace into the block's leaves (closed leaves dispatched)."""
+    ctx = block.ctx
+    brow = np.where(pos >= 0, ctx.bench_pos[np.maximum(pos, 0)], -1)
+    sel = np.flatnonzero(brow >= 0)
+    p_ptr, p_cols, p_data = column_block(pm, ctx.lo, ctx.hi, sel)
+    lens = np.diff(p_ptr)
+    has = lens > 0
+    block.proteins += int(has.sum())
+    block.entries += int(p_cols.size)
+    lens, idx = lens[has], brow[sel][has]
+    cols = (p_cols - ctx.lo).astype(np.int32)
+    bounds = np.r_[0, np.cumsum(lens)]
+    start = 0
+    for cut in [*block.cutter.cuts(lens), None]:
+        stop = lens.size if cut is None else cut
+        if stop > start:
+            a, b = int(bounds[start]), int(bounds[stop])
+            block.pending.append((lens[start:stop], cols[a:b], p_data[a:b], idx[start:stop]))
+        if cut is not None:
+            dispatch.submit(block, _leaf_of(block))
+        start = stop
+
+
+def stream_method(name: str, path: Any, prep: Prepared, contexts: list[NamespaceContext], opts: EvaluationOptions,
+                  scan: Any, *, executor: Any = None, batch_rows: int = 1 << 20,
+                  workers: int = 2) -> tuple[dict[str, SweepStats], dict[str, Any]]:
+    """One grouped prediction file evaluated in batches: statistics per namespace label, diagnostics.
+
+    Parameters
+    ----------
+    name : str
+        The method.
+    path : path
+        Its prediction file (grouped by protein: ``scan.grouped``).
+    prep : Prepared
+        The prepared truth (:func:`goeval.evaluation.prepare` with no method).
+    contexts : list of NamespaceContext
+        The evaluated namespaces.
+    opts : EvaluationOptions
+    scan : goeval.io.stream.PredictionScan
+        The file's validating scan (its distinct scores are the exact
+        thresholds' superset, its counts the reader's counts).
+    executor : concurrent.futures.Executor, optional
+        Where the leaves are swept.
+    batch_rows : int
+        Rows read at a time.
+    workers : int
+        With an executor, about how many workers it has (the number of
+        leaves in flight is bounded by a multiple of it).
+    """
+    from goeval.io.stream import iter_prediction_batches
+
+    onto = prep.ontology
+    t_index = {p: i for i, p in enumerate(prep.proteins.tolist())}
+    taus = opts.grid if opts.grid is not None else scan.scores
+    blocks = [_Block(c, replace(c.base, method=name, thresholds=taus, used_only=opts.grid is None)) for c in contexts]
+    md = _MethodDiagnostics(str(path), dict(scan.counts))
+    dispatch = _Dispatch(executor, max(1, workers) * _WINDOW_PER_WORKER)
+    try:
+        for table in iter_prediction_batches(path, batch_rows=batch_rows):
+            _one_batch(table, onto, t_index, opts, blocks, md, dispatch)
+        for block in blocks:
+            if block.pending:
+                dispatch.submit(block, _leaf_of(block))
+        dispatch.drain()
+    finally:
+        dispatch.cancel()
+    return _results(blocks, md)
+
+
+def _one_batch(table: Any, onto: Any, t_index: dict[str, int], opts: EvaluationOptions, blocks: list[_Block],
+               md: _MethodDiagnostics, dispatch: _Dispatch) -> None:
+    ann = map_table(table, onto)
+    md.add_batch(table, onto, ann.diagnostics)
+    if opts.max_terms is not None:
+        ann = keep_top_terms(ann, opts.max_terms)
+    pos = np.fromiter((t_index.get(p, -1) for p in ann.proteins.tolist()), np.int64, ann.proteins.size)
+    pm = ann.matrix.tocsr()
+    md.add_alignment(ann.proteins, pos < 0, int(np.diff(pm.indptr)[pos < 0].sum()))
+    for block in blocks:
+        _feed(block, pm, pos, dispatch)
+
+
+def _results(blocks: list[_Block], md: _MethodDiagnostics) -> tuple[dict[str, SweepStats], dict[str, Any]]:
+    diag = md.result()
+    diag["namespaces"] = {}
+    out: dict[str, SweepStats] = {}
+    for block in blocks:
+        st, counts = block.acc.finish(block.spec, block.ctx.n_t, block.ctx.i_t)
+        d = {"proteins_with_predictions": block.proteins, "entries": block.entries,
+             "entries_after_propagation": counts["entries_after_propagation"], "evaluated": st is not None}
+        if st is not None:
+            d["thresholds"] = int(st.thresholds.size)
+            out[block.ctx.label] = st
+        diag["namespaces"][block.ctx.label] = d
+    diag["n_proteins"] = md.n_proteins
+    return out, diag
+
+
+def namespace_contexts(prep: Prepared, ns_list: list[int], allowed: np.ndarray, opts: EvaluationOptions,
+                       iav: np.ndarray | None, diag: dict[str, Any]) -> Iterator[NamespaceContext]:
+    """The evaluated namespaces' benchmarks (namespaces without one are counted and skipped)."""
+    from goeval.chunked import NamespaceGraph
+    from goeval.evaluation import _truth_block
+    from goeval.sweep import truth_totals
+
+    onto = prep.ontology
+    for j in ns_list:
+        lo, hi = int(onto.bounds[j]), int(onto.bounds[j + 1])
+        label = onto.labels[j]
+        bench, t_ptr, t_cols = _truth_block(prep, lo, hi, allowed)
+        diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": int(bench.size),
+                                                    "truth_entries": int(t_cols.size)}
+        if bench.size == 0:
+            continue
+        t_local = t_cols - lo
+        ia_ns = None if iav is None else iav[lo:hi]
+        n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)
+        bench_pos = np.full(prep.truth.shape[0], -1, np.int64)
+        bench_pos[bench] = np.arange(bench.size)
+        base = BlockSpec("", label, hi - lo, NamespaceGraph.of(onto, lo, hi), opts.propagation,
+                         None if allowed[lo:hi].all() else allowed[lo:hi], ia_ns, np.zeros(0))
+        yield NamespaceContext(label, lo, hi, bench, bench_pos, (t_ptr, t_local), n_t, i_t, base)
+
+
+def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: EvaluationOptions, *, ia: Any = None,
+                   targets: Any = None, terms_of_interest: Any = None, excluded_terms: Any = None,
+                   executor: Any = None, batch_rows: int = 1 << 20, workers: int = 2,
+                   diagnostics: dict[str, Any] | None = None) -> tuple[dict, dict[str, Any]]:
+    """:func:`goeval.evaluation.namespace_stats` for prediction files streamed in batches.
+
+    Each file is scanned first; a file that is not grouped by protein is
+    read whole and evaluated in memory instead (``diagnostics["streaming"]``
+    says which and why). The statistics and the diagnostics are those of
+    the in-memory evaluation, bit for bit.
+
+    Returns
+    -------
+    stats : dict of (method, namespace label) to SweepStats
+    diagnostics : dict
+    """
+    from goeval.evaluation import _check_ia, namespace_indices, namespace_stats, prepare, term_mask
+    from goeval.io.stream import scan_predictions
+
+    diag = {} if diagnostics is None else diagnostics
+    diag.setdefault("ontology", {"source": ontology.source, **ontology.diagnostics})
+    iav = _check_ia(ia, ontology)
+    allowed = term_mask(ontology, terms_of_interest, excluded_terms, opts.exclude_roots)
+    ns_list = namespace_indices(ontology, opts.namespaces)
+    scans = {name: scan_predictions(path) for name, path in files.items()}
+    ungrouped = {n: s for n, s in scans.items() if not s.grouped}
+    prep = prepare(ontology, truth, {}, targets, diag, None, None)
+    contexts = list(namespace_contexts(prep, ns_list, allowed, opts, iav, diag))
+    per_method: dict[str, dict[str, SweepStats]] = {}
+    for name, path in files.items():
+        if name in ungrouped:
+            per_method[name] = _in_memory(name, path, ontology, truth, opts, iav, targets, terms_of_interest,
+                                          excluded_terms, executor, diag)
+            continue
+        per_method[name], diag["methods"][name] = stream_method(
+            name, path, prep, contexts, opts, scans[name], executor=executor, batch_rows=batch_rows, workers=workers)
+    diag["streaming"] = {"streamed": [n for n in files if n not in ungrouped],
+                         "in_memory": {n: f"not grouped by protein: {s.reappearing_protein} again at line "
+                                          f"{s.reappearing_line}" for n, s in ungrouped.items()}}
+    stats = {(n, c.label): per_method[n][c.label] for c in contexts for n in files if c.label in per_method[n]}
+    return stats, diag
+
+
+def _in_memory(name: str, path: Any, ontology: Any, truth: Any, opts: EvaluationOptions, iav: Any, targets: Any,
+               terms_of_interest: Any, excluded_terms: Any, executor: Any,
+               diag: dict[str, Any]) -> dict[str, SweepStats]:
+    """One method read whole (a file that is not grouped): the in-memory evaluation's statistics."""
+    from goeval.evaluation import namespace_stats
+    from goeval.io.tables import read_predictions
+
+    sub: dict[str, Any] = {}
+    pred = map_table(read_predictions(path), ontology)
+    st = namespace_stats(ontology, truth, {name: pred}, iav, opts, targets=targets,
+                         terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=sub,
+                         executor=executor)
+    diag["methods"][name] = {**sub["methods"][name], "n_proteins": int(pred.proteins.size)}
+    return {label: s for (_, label), s in st.items()}
