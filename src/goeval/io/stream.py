@@ -154,8 +154,9 @@ def _row_lines(block: bytes, line0: int, tab: bool) -> np.ndarray:
     return np.asarray(out, dtype=np.int64)
 
 
-def _whole_lines(read: Callable[[int], bytes], buf: bytearray, line: int, size: int) -> Iterator[tuple[bytes, int]]:
-    """(block, number of its first line): ``buf`` and then the rest of the
+def _whole_lines(read: Callable[[int], bytes], buf: bytearray, line: int,
+                 size: int) -> Iterator[tuple[bytes, int, int]]:
+    """(block, number of its first line, its ``\\n`` count): ``buf`` and then the rest of the
     stream in blocks of whole lines, each the lines that start within ``size``
     bytes (at least one line; the last block ends at the end of the stream)."""
     eof, step = False, min(size, _READ) + 1
@@ -172,8 +173,9 @@ def _whole_lines(read: Callable[[int], bytes], buf: bytearray, line: int, size: 
             block = bytes(view[:cut])
         del buf[:cut]
         if block:
-            yield block, line
-            line += block.count(b"\n")
+            n_newlines = block.count(b"\n")
+            yield block, line, n_newlines
+            line += n_newlines
 
 
 def _last_data_line(block: bytes, line0: int) -> tuple[int, list[str]] | None:
@@ -232,12 +234,12 @@ class _Reader:
             self._layout(bytes(buf), read)
             del buf[: self.lay.offset]
             n_blocks = 0
-            for block, line0 in _whole_lines(read, buf, self.lay.start, self.block_size):
+            for block, line0, n_newlines in _whole_lines(read, buf, self.lay.start, self.block_size):
                 n_blocks += 1
                 if self.failed:
                     self._text(block, line0)
                     continue
-                part = self._block(block, line0)
+                part = self._block(block, line0, n_newlines + (not block.endswith(b"\n")))
                 if part is not None and len(part):
                     self.rows += len(part)
                     yield part
@@ -312,8 +314,8 @@ class _Reader:
             return None
         return [line[:-1] if line.endswith("\r") else line for line in lines]
 
-    def _block(self, block: bytes, line0: int) -> _Part | None:
-        """Arrow over one block; the line-by-line rule when Arrow cannot vouch for it."""
+    def _block(self, block: bytes, line0: int, n_lines: int) -> _Part | None:
+        """Arrow over one block of ``n_lines`` lines; the line-by-line rule when Arrow cannot vouch for it."""
         tab = self.lay.tab
         if self.end_line is not None or _has_lone_cr(block):
             self.fallback |= self.end_line is None
@@ -329,7 +331,6 @@ class _Reader:
             if end is None or not _is_end(end[1]):
                 return self._by_line(block, line0)
             self.end_line = end[0]
-        n_lines = block.count(b"\n") + (not block.endswith(b"\n"))
         text = None if len(cols[0]) == n_lines else block
         return _Part(*cols, line0=line0, text=text, tab=tab)
 
