@@ -94,6 +94,8 @@ class _MethodDiagnostics:
         self.terms: dict[int, set[str]] = {c: set() for c in (TermStatus.UNKNOWN, TermStatus.OBSOLETE,
                                                               TermStatus.ALT_ID, TermStatus.REPLACED)}
         self.sums = {"zero_scores_dropped": 0, "proteins_without_kept_rows": 0, "duplicate_pairs": 0}
+        self.max_terms: int | None = None
+        self.max_terms_dropped = 0
         self.not_in_truth = self.not_in_truth_entries = self.n_proteins = 0
         self.examples: list[str] = []
 
@@ -124,6 +126,8 @@ class _MethodDiagnostics:
             if self.terms[code]:
                 d[label] = {"distinct": len(self.terms[code]), "examples": sorted(self.terms[code])[:10]}
         d.update(self.sums)
+        if self.max_terms is not None:
+            d["max_terms"], d["max_terms_dropped"] = self.max_terms, self.max_terms_dropped
         d["proteins_not_in_truth"] = self.not_in_truth
         if self.not_in_truth:
             d["proteins_not_in_truth_examples"] = self.examples
@@ -249,6 +253,8 @@ def _one_batch(table: Any, onto: Any, t_index: dict[str, int], opts: EvaluationO
     md.add_batch(table, onto, ann.diagnostics)
     if opts.max_terms is not None:
         ann = keep_top_terms(ann, opts.max_terms)
+        md.max_terms = opts.max_terms
+        md.max_terms_dropped += int(ann.diagnostics.get("max_terms_dropped", 0))
     pos = np.fromiter((t_index.get(p, -1) for p in ann.proteins.tolist()), np.int64, ann.proteins.size)
     pm = ann.matrix.tocsr()
     md.add_alignment(ann.proteins, pos < 0, int(np.diff(pm.indptr)[pos < 0].sum()))
