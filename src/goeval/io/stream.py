@@ -18,7 +18,7 @@ Memory is independent of the file size: a few blocks of text and their
 parsed rows, plus one entry per distinct protein (and per distinct score for
 the scan).
 
-Each block (``block_size`` bytes, cut after its last ``\\n``) is parsed by
+Each block (the whole lines that start within ``block_size`` bytes) is parsed by
 Arrow exactly as ``read_predictions`` parses a whole file; a block that Arrow
 cannot vouch for (a lone carriage return, an Arrow error, a row with another
 number of columns, an empty field, a score outside [0, 1]) is read by the
