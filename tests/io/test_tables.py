@@ -360,3 +360,18 @@ def test_started_read_in_a_child(monkeypatch):
     pending.cancel()
     pending.cancel()
     assert live_children() == []
+
+
+def test_small_plain_file_is_read_like_its_gzip(tmp_path):
+    """The head of a small plain file is its bytes, not the read buffer's zero padding."""
+    for text in ("target term score\n", "AUTHOR x\n"):
+        plain, packed = tmp_path / "p.tsv", tmp_path / "p.tsv.gz"
+        plain.write_text(text)
+        packed.write_bytes(gzip.compress(text.encode()))
+        outcomes = []
+        for path in (plain, packed):
+            try:
+                outcomes.append(read_predictions(path).counts)
+            except InputFormatError as exc:
+                outcomes.append(str(exc).replace(str(path), "FILE"))
+        assert outcomes[0] == outcomes[1], text

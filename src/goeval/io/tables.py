@@ -339,7 +339,7 @@ def _scan(path: PathLike) -> tuple[bytes, bytes, bool, bytes | None]:
     try:
         with open_binary(path) as fh:
             while n := fh.readinto(buf):
-                head = head or bytes(buf[:_HEAD])
+                head = head or bytes(buf[:min(n, _HEAD)])  # not the buffer's zero padding
                 tail = (tail + bytes(buf[max(0, n - 4096) : n]))[-4096:]
                 if not lone:
                     ends_cr = buf[n - 1] == 13
