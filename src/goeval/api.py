@@ -561,10 +561,9 @@ def _evaluate_streamed(inputs: _Inputs, opts: EvaluationOptions, files: dict[str
     from goeval.streaming import streamed_stats
 
     onto = inputs.ontology
-    workers = len(getattr(getattr(executor, "_client", None), "nthreads", lambda: {})() or {}) or 2
     stats, diag = streamed_stats(onto, inputs.truth, files, opts, ia=inputs.ia, targets=inputs.targets,
                                  terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
-                                 executor=executor, workers=workers,
+                                 executor=executor,
                                  diagnostics={"ontology": {"source": onto.source, **onto.diagnostics}})
     for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
         inputs.diagnostics.warn(f"method {name}: {files[name]} is read whole, not streamed ({why}).")

@@ -20,6 +20,7 @@ backend gives the same bits.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -44,6 +45,8 @@ __all__ = [
     "map_leaves",
     "finish_block",
     "BlockAccumulator",
+    "LeafDispatch",
+    "executor_workers",
 ]
 
 #: Raw prediction entries (in one namespace) after which a leaf closes.
@@ -305,6 +308,12 @@ class BlockAccumulator:
         self.entries = 0
         self.kept = 0
         self.removed = 0
+        self.submitted = 0
+
+    @property
+    def complete(self) -> bool:
+        """Every submitted leaf's result has been added."""
+        return self.tree.count == self.submitted
 
     def add(self, result: LeafResult) -> None:
         self.tree.push(result.partial)
@@ -318,6 +327,58 @@ class BlockAccumulator:
         if self.kept == 0:
             return None, counts
         return finish_partial(self.tree.result(), spec.thresholds, n_t, i_t, used_only=spec.used_only), counts
+
+
+#: Leaves in flight per worker before the oldest result is awaited.
+WINDOW_PER_WORKER = 4
+
+
+def executor_workers(executor: Any) -> int:
+    """About how many tasks ``executor`` runs at once (a Dask client's threads, a pool's workers; else 2)."""
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:  # noqa: BLE001 - a client that cannot say: assume two
+            return 2
+    return max(1, int(getattr(executor, "_max_workers", 2) or 2))
+
+
+class LeafDispatch:
+    """Leaves to their block's accumulator: swept here, or on an executor with a bounded window.
+
+    Results are added in submission order, so each block's tree receives
+    its leaves in leaf order whichever task finishes first; at most
+    ``window`` leaves (their rows and results) are held at once.
+    """
+
+    def __init__(self, executor: Any = None, window: int | None = None) -> None:
+        self.executor = executor
+        self.window = window if window is not None else (
+            executor_workers(executor) * WINDOW_PER_WORKER if executor is not None else 0)
+        self.inflight: deque[tuple[BlockAccumulator, Any]] = deque()
+
+    def submit(self, acc: BlockAccumulator, spec: BlockSpec, leaf: Leaf) -> None:
+        acc.submitted += 1
+        if self.executor is None:
+            acc.add(leaf_partial(spec, leaf))
+            return
+        self.inflight.append((acc, self.executor.submit(leaf_partial, spec, leaf)))
+        while len(self.inflight) > self.window:
+            self._collect()
+
+    def _collect(self) -> None:
+        acc, fut = self.inflight.popleft()
+        acc.add(fut.result())
+
+    def drain(self) -> None:
+        while self.inflight:
+            self._collect()
+
+    def cancel(self) -> None:
+        for _, fut in self.inflight:
+            fut.cancel()
+        self.inflight.clear()
 
 
 def finish_block(results: Iterable[LeafResult], spec: BlockSpec, n_t: np.ndarray,

@@ -22,6 +22,7 @@ of a cross-validation before the optima are taken):
 from __future__ import annotations
 
 import warnings
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
@@ -29,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval._csr import column_block, select_columns
-from goeval.chunked import (BlockSpec, NamespaceGraph, add_roots, finish_block, leaf_partial, leaf_scores,
+from goeval.chunked import (BlockAccumulator, BlockSpec, LeafDispatch, NamespaceGraph, add_roots, leaf_scores,
                              make_leaves, map_leaves)
 from goeval.annotations import Annotations, in_pairs, pair_keys, propagate, propagate_rows
 from goeval.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
@@ -539,29 +540,42 @@ def namespace_stats(
     icv = _similarity_ic(ontology, truth, ic, iav, opts, diag)
     prepared = prepare(ontology, truth, predictions, targets, diag, getattr(opts, "max_terms", None), known)
     plans = _block_plans(prepared, ns_list, allowed, opts, iav, common, diag, executor)
-    if executor is not None:
-        plans = list(plans)  # every leaf of every block is submitted before any result is awaited
-        results = map_leaves(leaf_partial, [(p.spec, leaf) for p in plans for leaf in p.leaves], executor)
     out: dict[BlockKey, SweepStats] = {}
-    for plan in plans:
-        if executor is None:
-            got = map_leaves(leaf_partial, ((plan.spec, leaf) for leaf in plan.leaves))
-        else:
-            got = (next(results) for _ in plan.leaves)
-        st, counts = finish_block(got, plan.spec, plan.n_t, plan.i_t)
-        md = plan.md
-        md["entries_after_propagation"] = counts["entries_after_propagation"]
-        if prepared.known_keys is not None:
-            md["known_pairs_removed"] = counts["known_pairs_removed"]
-        if st is None:
-            md["evaluated"] = False
-            continue
-        if per_protein or icv is not None:
-            _add_per_protein(st, prepared, plan, allowed, opts, icv, per_protein)
-        out[(plan.spec.method, plan.spec.label)] = st
-        md["evaluated"] = True
-        md["thresholds"] = int(st.thresholds.size)
+    waiting: deque[tuple[_Plan, BlockAccumulator]] = deque()
+    dispatch = LeafDispatch(executor)
+    try:
+        for plan in plans:  # every leaf submitted as soon as its block is planned; blocks finished in order
+            acc = BlockAccumulator()
+            for leaf in plan.leaves:
+                dispatch.submit(acc, plan.spec, leaf)
+            waiting.append((plan, acc))
+            while waiting and waiting[0][1].complete:
+                _finish_plan(*waiting.popleft(), prepared, allowed, opts, icv, per_protein, out)
+        dispatch.drain()
+    finally:
+        dispatch.cancel()
+    while waiting:
+        _finish_plan(*waiting.popleft(), prepared, allowed, opts, icv, per_protein, out)
     return out
+
+
+def _finish_plan(plan: "_Plan", acc: BlockAccumulator, prepared: Prepared, allowed: np.ndarray,
+                 opts: EvaluationOptions, icv: np.ndarray | None, per_protein: bool,
+                 out: dict[BlockKey, SweepStats]) -> None:
+    """A block's statistics from its leaves' sums (with per-protein and similarity sums when asked)."""
+    st, counts = acc.finish(plan.spec, plan.n_t, plan.i_t)
+    md = plan.md
+    md["entries_after_propagation"] = counts["entries_after_propagation"]
+    if prepared.known_keys is not None:
+        md["known_pairs_removed"] = counts["known_pairs_removed"]
+    if st is None:
+        md["evaluated"] = False
+        return
+    if per_protein or icv is not None:
+        _add_per_protein(st, prepared, plan, allowed, opts, icv, per_protein)
+    out[(plan.spec.method, plan.spec.label)] = st
+    md["evaluated"] = True
+    md["thresholds"] = int(st.thresholds.size)
 
 
 @dataclass
@@ -570,7 +584,7 @@ class _Plan:
 
     namespace: int
     spec: BlockSpec
-    leaves: Any  # iterable of Leaf (a list with an executor)
+    leaves: Any  # iterable of Leaf
     n_t: np.ndarray
     i_t: np.ndarray
     md: dict[str, Any]
@@ -605,8 +619,7 @@ def _block_plans(prep: Prepared, ns_list: list[int], allowed: np.ndarray, opts: 
             leaves = make_leaves((ptr, (cols - lo).astype(np.int32), scores), seq, (t_ptr, t_local), bench)
             spec = replace(base, method=name)
             spec, leaves = _with_thresholds(spec, leaves, scores, opts, common, executor)
-            yield _Plan(j, spec, list(leaves) if executor is not None else leaves, n_t, i_t, md, bench,
-                        (t_ptr, t_local))
+            yield _Plan(j, spec, leaves, n_t, i_t, md, bench, (t_ptr, t_local))
 
 
 def _with_thresholds(spec: BlockSpec, leaves: Any, raw_scores: np.ndarray, opts: EvaluationOptions,

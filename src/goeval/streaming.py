@@ -22,7 +22,6 @@ that is not grouped by protein.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
@@ -30,7 +29,7 @@ import numpy as np
 
 from goeval._csr import column_block, gather_rows
 from goeval.annotations import map_table
-from goeval.chunked import BlockAccumulator, BlockSpec, Leaf, LeafCutter, leaf_partial
+from goeval.chunked import BlockAccumulator, BlockSpec, Leaf, LeafCutter, LeafDispatch
 from goeval.evaluation import Prepared
 from goeval.max_terms import keep_top_terms
 from goeval.ontology import TermStatus
@@ -38,10 +37,6 @@ from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
 
 __all__ = ["stream_unsupported", "NamespaceContext", "stream_method"]
-
-#: Leaves in flight on an executor before the oldest result is awaited.
-_WINDOW_PER_WORKER = 4
-
 
 def stream_unsupported(opts: EvaluationOptions, *, bootstrap: Any = None, known: Any = None) -> str | None:
     """Why an evaluation with these options cannot be streamed (None: it can)."""
@@ -135,35 +130,6 @@ class _MethodDiagnostics:
         return d
 
 
-class _Dispatch:
-    """Closed leaves to their block's tree: swept here, or on an executor with a bounded window."""
-
-    def __init__(self, executor: Any, window: int) -> None:
-        self.executor, self.window = executor, window
-        self.inflight: deque[tuple[_Block, Any]] = deque()
-
-    def submit(self, block: _Block, leaf: Leaf) -> None:
-        if self.executor is None:
-            block.acc.add(leaf_partial(block.spec, leaf))
-            return
-        self.inflight.append((block, self.executor.submit(leaf_partial, block.spec, leaf)))
-        while len(self.inflight) > self.window:
-            self._collect()
-
-    def _collect(self) -> None:
-        block, fut = self.inflight.popleft()
-        block.acc.add(fut.result())
-
-    def drain(self) -> None:
-        while self.inflight:
-            self._collect()
-
-    def cancel(self) -> None:
-        for _, fut in self.inflight:
-            fut.cancel()
-        self.inflight.clear()
-
-
 def _leaf_of(block: _Block) -> Leaf:
     """The open leaf's pieces as one :class:`~goeval.chunked.Leaf` (and the pieces cleared)."""
     lens = np.concatenate([p[0] for p in block.pending])
@@ -176,7 +142,7 @@ def _leaf_of(block: _Block) -> Leaf:
     return Leaf(np.r_[0, np.cumsum(lens)], cols, scores, np.r_[0, np.cumsum(tl)], tc, block.ctx.bench[idx])
 
 
-def _feed(block: _Block, pm: Any, pos: np.ndarray, dispatch: _Dispatch) -> None:
+def _feed(block: _Block, pm: Any, pos: np.ndarray, dispatch: LeafDispatch) -> None:
     """A batch's rows of one namespace into the block's leaves (closed leaves dispatched)."""
     ctx = block.ctx
     brow = np.where(pos >= 0, ctx.bench_pos[np.maximum(pos, 0)], -1)
@@ -196,13 +162,13 @@ def _feed(block: _Block, pm: Any, pos: np.ndarray, dispatch: _Dispatch) -> None:
             a, b = int(bounds[start]), int(bounds[stop])
             block.pending.append((lens[start:stop], cols[a:b], p_data[a:b], idx[start:stop]))
         if cut is not None:
-            dispatch.submit(block, _leaf_of(block))
+            dispatch.submit(block.acc, block.spec, _leaf_of(block))
         start = stop
 
 
 def stream_method(name: str, path: Any, prep: Prepared, contexts: list[NamespaceContext], opts: EvaluationOptions,
-                  scan: Any, *, executor: Any = None, batch_rows: int = 1 << 20,
-                  workers: int = 2) -> tuple[dict[str, SweepStats], dict[str, Any]]:
+                  scan: Any, *, executor: Any = None,
+                  batch_rows: int = 1 << 20) -> tuple[dict[str, SweepStats], dict[str, Any]]:
     """One grouped prediction file evaluated in batches: statistics per namespace label, diagnostics.
 
     Parameters
@@ -223,9 +189,6 @@ def stream_method(name: str, path: Any, prep: Prepared, contexts: list[Namespace
         Where the leaves are swept.
     batch_rows : int
         Rows read at a time.
-    workers : int
-        With an executor, about how many workers it has (the number of
-        leaves in flight is bounded by a multiple of it).
     """
     from goeval.io.stream import iter_prediction_batches
 
@@ -234,13 +197,13 @@ def stream_method(name: str, path: Any, prep: Prepared, contexts: list[Namespace
     taus = opts.grid if opts.grid is not None else scan.scores
     blocks = [_Block(c, replace(c.base, method=name, thresholds=taus, used_only=opts.grid is None)) for c in contexts]
     md = _MethodDiagnostics(str(path), dict(scan.counts))
-    dispatch = _Dispatch(executor, max(1, workers) * _WINDOW_PER_WORKER)
+    dispatch = LeafDispatch(executor)
     try:
         for table in iter_prediction_batches(path, batch_rows=batch_rows):
             _one_batch(table, onto, t_index, opts, blocks, md, dispatch)
         for block in blocks:
             if block.pending:
-                dispatch.submit(block, _leaf_of(block))
+                dispatch.submit(block.acc, block.spec, _leaf_of(block))
         dispatch.drain()
     finally:
         dispatch.cancel()
@@ -248,7 +211,7 @@ def stream_method(name: str, path: Any, prep: Prepared, contexts: list[Namespace
 
 
 def _one_batch(table: Any, onto: Any, t_index: dict[str, int], opts: EvaluationOptions, blocks: list[_Block],
-               md: _MethodDiagnostics, dispatch: _Dispatch) -> None:
+               md: _MethodDiagnostics, dispatch: LeafDispatch) -> None:
     ann = map_table(table, onto)
     md.add_batch(table, onto, ann.diagnostics)
     if opts.max_terms is not None:
@@ -306,7 +269,7 @@ def namespace_contexts(prep: Prepared, ns_list: list[int], allowed: np.ndarray, 
 
 def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: EvaluationOptions, *, ia: Any = None,
                    targets: Any = None, terms_of_interest: Any = None, excluded_terms: Any = None,
-                   executor: Any = None, batch_rows: int = 1 << 20, workers: int = 2,
+                   executor: Any = None, batch_rows: int = 1 << 20,
                    diagnostics: dict[str, Any] | None = None) -> tuple[dict, dict[str, Any]]:
     """:func:`goeval.evaluation.namespace_stats` for prediction files streamed in batches.
 
@@ -339,7 +302,7 @@ def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: Evalu
                                           excluded_terms, executor, diag)
             continue
         per_method[name], diag["methods"][name] = stream_method(
-            name, path, prep, contexts, opts, scans[name], executor=executor, batch_rows=batch_rows, workers=workers)
+            name, path, prep, contexts, opts, scans[name], executor=executor, batch_rows=batch_rows)
     diag["streaming"] = {"streamed": [n for n in files if n not in ungrouped],
                          "in_memory": {n: f"not grouped by protein: {s.reappearing_protein} again at line "
                                           f"{s.reappearing_line}" for n, s in ungrouped.items()}}
