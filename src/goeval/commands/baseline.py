@@ -6,7 +6,7 @@ import argparse
 import time
 from typing import Any
 
-from goeval.commands._common import add_ontology, comma_list, non_negative_float, positive_int, say
+from goeval.commands._common import add_ontology, cache_arg, comma_list, non_negative_float, positive_int, say
 
 DESCRIPTION = (
     "Make baseline predictions from training annotations (and, except for naive, a BLAST/DIAMOND "
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.io.tables import read_id_list
 
     t0 = time.perf_counter()
-    onto = load_ontology(args.ontology, args.relations)
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
     train = _load_training(args, onto)
     targets = None
     if args.targets is not None:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from goeval.commands._common import add_ontology, comma_list, say, show_warnings
+from goeval.commands._common import add_ontology, cache_arg, comma_list, say, show_warnings
 
 DESCRIPTION = (
     "Benchmarks of the baselines. 'cv': k-fold cross-validation with per-fold IA and statistics pooled "
@@ -134,7 +134,7 @@ def _run_cv(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     opts = _check(args, [(args.ontology, "ontology"), *((a, "annotations") for a in args.annotations),
                          (args.hits, "hits"), (args.folds, "folds"), (args.benchmark, "benchmark")])
-    onto = load_ontology(args.ontology, args.relations)
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
     ann = load_annotations(args.annotations, onto)
     hits = _load_hits(args)
     if args.folds is not None:
@@ -210,7 +210,7 @@ def _run_timesplit(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     opts = _check(args, [(args.ontology, "ontology"), *((a, "t0 annotations") for a in args.t0),
                          *((a, "t1 annotations") for a in args.t1), (args.hits, "hits"), (args.sequences, "sequences")])
-    onto = load_ontology(args.ontology, args.relations)
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
     a0, a1 = load_annotations(args.t0, onto), load_annotations(args.t1, onto)
     hits = _load_hits(args)
     seqs = None

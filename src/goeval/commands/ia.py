@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import add_ontology, report_lines, say, show, show_warnings
+from goeval.commands._common import add_ontology, cache_arg, report_lines, say, show, show_warnings
 
 
 
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.report.text import describe_reading, format_diagnostics
 
     show_warnings()
-    onto = load_ontology(args.ontology, args.relations)
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
     ann = load_annotations(args.annotations, onto)
     est = information_accretion(onto, ann, args.pseudocount, method=args.method)
     idx = est.terms()

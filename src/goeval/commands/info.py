@@ -5,30 +5,38 @@ from __future__ import annotations
 import argparse
 import json
 
-from goeval.commands._common import relations_arg
-
+from goeval.commands._common import add_cache_options, cache_arg, relations_arg
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("ontology", metavar="ONTOLOGY", help="OBO file (.obo, .gz, .bz2, .xz)")
     p.add_argument("--relations", type=relations_arg, default=("is_a", "part_of"), metavar="R1,R2",
                    help="relations to follow (default: is_a,part_of)")
+    add_cache_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.api import load_ontology
+    import time
+
+    from goeval.io.ontology_cache import load_ontology
     from goeval.io.results import _jsonable
     from goeval.report.text import format_table
 
-    onto = load_ontology(args.ontology, args.relations)
+    clock = time.perf_counter()
+    onto, cache = load_ontology(args.ontology, args.relations, cache_arg(args))
+    seconds = time.perf_counter() - clock
+    cache_info = {"status": cache.status, "path": None if cache.path is None else str(cache.path),
+                  "reason": cache.reason or None, "load_seconds": round(seconds, 4)}
     if args.format == "json":
         print(json.dumps(_jsonable({
             "source": onto.source, "data_version": onto.data_version, "relations": list(onto.relations),
             "namespaces": [s.__dict__ for s in onto.stats], "diagnostics": onto.diagnostics,
+            "cache": cache_info,
         }), indent=2))
         return 0
     print(f"{onto.source}  (data-version: {onto.data_version or 'n/a'}; relations: {', '.join(onto.relations)})")
+    print(_cache_line(cache, seconds))
     rows = []
     for s in onto.stats:
         rows.append([
@@ -44,6 +52,16 @@ def run(args: argparse.Namespace) -> int:
     for line in summary_lines(onto.diagnostics):
         print(line)
     return 0
+
+
+def _cache_line(cache, seconds: float) -> str:  # noqa: ANN001 - CacheRecord
+    """Whether the compiled-ontology cache was used, where it is, and the load time."""
+    where = f" {cache.path}" if cache.path is not None else ""
+    what = {"hit": f"read from the compiled cache{where}",
+            "written": f"parsed from the OBO file and compiled into the cache{where}",
+            "not written": f"parsed from the OBO file; the cache{where} could not be written ({cache.reason})",
+            }.get(cache.status, f"parsed from the OBO file, no cache ({cache.reason or 'off'})")
+    return f"loaded in {seconds:.3f} s: {what}"
 
 
 def summary_lines(d: dict) -> list[str]:  # noqa: ANN001 - Ontology.diagnostics

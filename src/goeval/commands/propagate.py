@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import add_ontology, say
+from goeval.commands._common import add_ontology, cache_arg, say
 
 
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.io.tables import read_predictions, read_truth
     from goeval.report.text import describe_reading
 
-    onto = load_ontology(args.ontology, args.relations)
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
     preds = args.kind == "predictions" or (args.kind == "auto" and _is_predictions(args.input))
     table = read_predictions(args.input) if preds else read_truth(args.input)
     ann = map_table(table, onto)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.commands._common import add_ontology, comma_list, report_lines, say, show, show_warnings
+from goeval.commands._common import add_ontology, cache_arg, comma_list, report_lines, say, show, show_warnings
 
 DESCRIPTION = (
     "Each GO term is a query; its list is the benchmark proteins ranked by propagated score. "
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.report.text import format_table
 
     show_warnings()
-    onto = load_ontology(args.ontology, args.relations)
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
     truth = load_annotations(args.truth, onto)
     preds = {name: load_predictions(path, onto) for name, path in found.files.items()}
     ia = None

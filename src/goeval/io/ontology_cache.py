@@ -132,6 +132,8 @@ class CacheRecord:
             return f"ontology read from the compiled cache {self.path} ({spent:.3f} s)"
         if self.status == "written":
             return f"ontology compiled into the cache {self.path}"
+        if self.status == "miss":
+            return f"ontology parsed from its OBO file; compiling it into the cache {self.path}"
         if self.status == "off":
             return f"ontology cache off{f' ({self.reason})' if self.reason else ''}"
         return f"ontology cache {self.path}: {self.status}{f' ({self.reason})' if self.reason else ''}"
@@ -156,7 +158,7 @@ def _read(path: Path, key: dict[str, Any]) -> tuple[dict[str, np.ndarray] | None
                 changed = [_KEY_NAMES.get(k, k) for k in key if not isinstance(stored, dict) or stored.get(k) != key[k]]
                 return None, f"made for another {' and '.join(changed) or 'key'}"
             return {k: z[k] for k in z.files}, ""
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no cache file yet
         return None, ""
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
         return None, f"unreadable ({type(exc).__name__}: {exc})"
@@ -205,12 +207,10 @@ class StartedOntology:
     def __call__(self) -> Ontology:
         if self._ontology is None:
             assert self._pending is not None  # noqa: S101 - internal invariant
-            clock = time.perf_counter()
             try:
                 self._ontology = build_ontology(self._pending(), self.relations)
             finally:
                 self._pending.cancel()
-            self.record.timings["ontology parse and build"] = time.perf_counter() - clock
             self._start_store()
         return self._ontology
 
