@@ -12,8 +12,10 @@ the same run, and checks that every configuration wrote the same
   0.01 grid and with exact thresholds (the streamed exact run makes a first
   pass for the distinct scores).
 * ``workers CASE_DIR --methods K``: K methods (K links to the case's
-  prediction file under other names), evaluated serially (``--threads 1``),
-  on a local Dask cluster of 1 worker and of 2 workers (``--dask local:N``).
+  prediction file under other names), evaluated serially (``--threads 1``,
+  and streamed), and streamed on a local Dask cluster of 1 worker and of 2
+  workers (``--stream --dask local:N``: one task per file, each worker reads
+  its own files).
   The peak RSS is that of the driver process (the workers are separate
   processes).
 
@@ -61,8 +63,9 @@ def _configs(kind: str, case: Path, preds: Path, work: Path) -> dict[str, list[s
             out[f"streamed {th}"] = _base(case, preds, work / f"stream-{th}", th) + ["--stream"]
         return out
     return {"serial": _base(case, preds, work / "serial", "0.01") + ["--threads", "1"],
-            "dask 1 worker": _base(case, preds, work / "dask1", "0.01") + ["--dask", "local:1"],
-            "dask 2 workers": _base(case, preds, work / "dask2", "0.01") + ["--dask", "local:2"]}
+            "serial streamed": _base(case, preds, work / "serial-stream", "0.01") + ["--stream"],
+            "dask 1 worker": _base(case, preds, work / "dask1", "0.01") + ["--stream", "--dask", "local:1"],
+            "dask 2 workers": _base(case, preds, work / "dask2", "0.01") + ["--stream", "--dask", "local:2"]}
 
 
 def _methods_dir(case: Path, k: int, work: Path) -> Path:
@@ -111,8 +114,9 @@ def _report(kind: str, case: Path, runs: dict[str, list[dict]], identical: bool,
             m, s = med[f"in-memory {th}"], med[f"streamed {th}"]
             lines.append(f"* {th}: streamed / in-memory time {s[0] / m[0]:.2f}, memory {s[1] / m[1]:.2f}")
     else:
-        s, d1, d2 = med["serial"], med["dask 1 worker"], med["dask 2 workers"]
-        lines.append(f"* 2 workers against 1: speed-up {d1[0] / d2[0]:.2f}x; against serial: {s[0] / d2[0]:.2f}x")
+        s, ss, d1, d2 = med["serial"], med["serial streamed"], med["dask 1 worker"], med["dask 2 workers"]
+        lines.append(f"* 2 workers against 1: speed-up {d1[0] / d2[0]:.2f}x; against serial in memory: "
+                     f"{s[0] / d2[0]:.2f}x; against serial streamed: {ss[0] / d2[0]:.2f}x")
     lines += ["", f"summary.tsv identical in every configuration: {'yes' if identical else 'NO'}", ""]
     return "\n".join(lines)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -68,8 +69,9 @@ def _assert_same(a, b, skip: tuple[str, ...] = ("streaming",)) -> None:
 @pytest.mark.parametrize("batch_rows", [1, 7, 1 << 20])
 def test_streamed_equals_in_memory(tmp_path, monkeypatch, options, batch_rows):
     monkeypatch.setattr(chunked, "LEAF_ENTRIES", 9)
-    real = streaming.stream_method
-    monkeypatch.setattr(streaming, "stream_method", lambda *a, **k: real(*a, **{**k, "batch_rows": batch_rows}))
+    real = streaming.stream_file
+    monkeypatch.setattr(streaming, "stream_file",
+                        lambda name, path, setup: real(name, path, replace(setup, batch_rows=batch_rows)))
     onto, truth, preds, ia = _write_case(tmp_path)
     mem = goeval.evaluate(onto, truth, [preds], ia=ia, **options)
     st = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True, **options)
@@ -139,3 +141,20 @@ def test_cli_stream_gives_the_same_files(tmp_path):
     assert main(args + ["--out", str(tmp_path / "b"), "--stream"]) == 0
     for name in ("summary.tsv", "curves.tsv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+@pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
+def test_streamed_files_on_a_two_worker_dask_cluster(tmp_path):
+    """Each file streamed by a worker: the in-memory bits (an ungrouped file falls back in this process)."""
+    pytest.importorskip("distributed")
+    from goeval.parallel import dask_executor
+
+    onto, truth, preds, ia = _write_case(tmp_path, seed=8)
+    (preds / "shuffled.tsv").write_text("\n".join(sorted((preds / "m.tsv").read_text().splitlines(),
+                                                          key=lambda line: line.split("\t")[1])) + "\n")
+    mem = goeval.evaluate(onto, truth, [preds], ia=ia, thresholds="exact")
+    with dask_executor("local:2") as ex:
+        st = goeval.evaluate(onto, truth, [preds], ia=ia, thresholds="exact", stream=True, executor=ex)
+    assert st.diagnostics["streaming"]["streamed"] == ["m", "m2"]
+    assert list(st.diagnostics["streaming"]["in_memory"]) == ["shuffled"]
+    _assert_same(mem, st, skip=("streaming", "warnings"))

@@ -13,6 +13,11 @@ still open at the end of a batch waits for the next batch. Peak memory is
 a few batches and leaves plus the truth, whatever the file's size, and
 the statistics are those of the in-memory evaluation bit for bit.
 
+With an executor, each file is one task: the worker scans and streams the
+file itself (it must see the same path: a local cluster, or a file system
+shared by the cluster's nodes), so only the ontology and the benchmark
+travel, and many methods are evaluated side by side.
+
 What needs a whole method in memory (per-protein statistics for the
 bootstrap, semantic similarity, known terms, roots predicted for every
 protein) is not streamed: :func:`stream_unsupported` names the reason and
@@ -166,9 +171,36 @@ def _feed(block: _Block, pm: Any, pos: np.ndarray, dispatch: LeafDispatch) -> No
         start = stop
 
 
-def stream_method(name: str, path: Any, prep: Prepared, contexts: list[NamespaceContext], opts: EvaluationOptions,
-                  scan: Any, *, executor: Any = None,
-                  batch_rows: int = 1 << 20) -> tuple[dict[str, SweepStats], dict[str, Any]]:
+@dataclass
+class StreamSetup:
+    """What streaming a method's file needs besides the file: small enough to ship to a worker.
+
+    Attributes
+    ----------
+    ontology : Ontology
+        Without its cached closure and its OBO text (:func:`shippable`).
+    proteins : ndarray of str
+        The truth's proteins, in truth order.
+    contexts : list of NamespaceContext
+    opts : EvaluationOptions
+    batch_rows : int
+        Rows read at a time.
+    """
+
+    ontology: Any
+    proteins: np.ndarray
+    contexts: list[NamespaceContext]
+    opts: EvaluationOptions
+    batch_rows: int = 1 << 20
+
+
+def shippable(ontology: Any) -> Any:
+    """The ontology without what a worker does not need (the cached closure, the OBO text for names)."""
+    return replace(ontology, _cache={}, _raw=None)
+
+
+def stream_method(name: str, path: Any, setup: StreamSetup, scan: Any, *,
+                  executor: Any = None) -> tuple[dict[str, SweepStats], dict[str, Any]]:
     """One grouped prediction file evaluated in batches: statistics per namespace label, diagnostics.
 
     Parameters
@@ -177,29 +209,25 @@ def stream_method(name: str, path: Any, prep: Prepared, contexts: list[Namespace
         The method.
     path : path
         Its prediction file (grouped by protein: ``scan.grouped``).
-    prep : Prepared
-        The prepared truth (:func:`goeval.evaluation.prepare` with no method).
-    contexts : list of NamespaceContext
-        The evaluated namespaces.
-    opts : EvaluationOptions
+    setup : StreamSetup
+        The ontology, the truth's proteins and the evaluated namespaces.
     scan : goeval.io.stream.PredictionScan
         The file's validating scan (its distinct scores are the exact
         thresholds' superset, its counts the reader's counts).
     executor : concurrent.futures.Executor, optional
         Where the leaves are swept.
-    batch_rows : int
-        Rows read at a time.
     """
     from goeval.io.stream import iter_prediction_batches
 
-    onto = prep.ontology
-    t_index = {p: i for i, p in enumerate(prep.proteins.tolist())}
+    onto, opts = setup.ontology, setup.opts
+    t_index = {p: i for i, p in enumerate(setup.proteins.tolist())}
     taus = opts.grid if opts.grid is not None else scan.scores
-    blocks = [_Block(c, replace(c.base, method=name, thresholds=taus, used_only=opts.grid is None)) for c in contexts]
+    blocks = [_Block(c, replace(c.base, method=name, thresholds=taus, used_only=opts.grid is None))
+              for c in setup.contexts]
     md = _MethodDiagnostics(str(path), dict(scan.counts))
     dispatch = LeafDispatch(executor)
     try:
-        for table in iter_prediction_batches(path, batch_rows=batch_rows):
+        for table in iter_prediction_batches(path, batch_rows=setup.batch_rows):
             _one_batch(table, onto, t_index, opts, blocks, md, dispatch)
         for block in blocks:
             if block.pending:
@@ -208,6 +236,18 @@ def stream_method(name: str, path: Any, prep: Prepared, contexts: list[Namespace
     finally:
         dispatch.cancel()
     return _results(blocks, md)
+
+
+def stream_file(name: str, path: Any, setup: StreamSetup) -> tuple[Any, Any]:
+    """Scan a file and, when it is grouped by protein, stream it: (scan, (statistics, diagnostics) or None).
+
+    The task an executor runs per method file: the worker reads the file
+    itself (it must see the same path), so only the setup travels.
+    """
+    from goeval.io.stream import scan_predictions
+
+    scan = scan_predictions(path)
+    return scan, (stream_method(name, path, setup, scan) if scan.grouped else None)
 
 
 def _one_batch(table: Any, onto: Any, t_index: dict[str, int], opts: EvaluationOptions, blocks: list[_Block],
@@ -283,26 +323,31 @@ def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: Evalu
     stats : dict of (method, namespace label) to SweepStats
     diagnostics : dict
     """
-    from goeval.evaluation import _check_ia, namespace_indices, namespace_stats, prepare, term_mask
-    from goeval.io.stream import scan_predictions
+    from goeval.evaluation import _check_ia, namespace_indices, prepare, term_mask
 
     diag = {} if diagnostics is None else diagnostics
     diag.setdefault("ontology", {"source": ontology.source, **ontology.diagnostics})
     iav = _check_ia(ia, ontology)
     allowed = term_mask(ontology, terms_of_interest, excluded_terms, opts.exclude_roots)
     ns_list = namespace_indices(ontology, opts.namespaces)
-    scans = {name: scan_predictions(path) for name, path in files.items()}
-    ungrouped = {n: s for n, s in scans.items() if not s.grouped}
     prep = prepare(ontology, truth, {}, targets, diag, None, None)
     contexts = list(namespace_contexts(prep, ns_list, allowed, opts, iav, diag))
+    setup = StreamSetup(ontology if executor is None else shippable(ontology), prep.proteins, contexts, opts,
+                        batch_rows)
+    if executor is None:
+        done = {name: stream_file(name, path, setup) for name, path in files.items()}
+    else:  # one task per file: each worker reads its own files
+        futures = {name: executor.submit(stream_file, name, path, setup) for name, path in files.items()}
+        done = {name: f.result() for name, f in futures.items()}
     per_method: dict[str, dict[str, SweepStats]] = {}
     for name, path in files.items():
-        if name in ungrouped:
+        scan, streamed = done[name]
+        if streamed is None:
             per_method[name] = _in_memory(name, path, ontology, truth, opts, iav, targets, terms_of_interest,
                                           excluded_terms, executor, diag)
-            continue
-        per_method[name], diag["methods"][name] = stream_method(
-            name, path, prep, contexts, opts, scans[name], executor=executor, batch_rows=batch_rows)
+        else:
+            per_method[name], diag["methods"][name] = streamed
+    ungrouped = {n: d[0] for n, d in done.items() if d[1] is None}
     diag["streaming"] = {"streamed": [n for n in files if n not in ungrouped],
                          "in_memory": {n: f"not grouped by protein: {s.reappearing_protein} again at line "
                                           f"{s.reappearing_line}" for n, s in ungrouped.items()}}
