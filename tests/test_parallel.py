@@ -125,13 +125,13 @@ def test_tree_is_fixed_however_partials_arrive():
     parts = []
     for _ in range(37):
         bins = np.unique(rng.integers(0, 50, rng.integers(1, 20)))
-        parts.append(SweepPartial(bins, rng.normal(size=(20, bins.size)) * 10.0 ** rng.integers(-8, 8)))
+        parts.append(SweepPartial(bins.astype(float), rng.normal(size=(20, bins.size)) * 10.0 ** rng.integers(-8, 8)))
     ref = tree_sum(parts)
     acc = TreeSum()
     for p in parts:  # streamed one at a time
         acc.push(p)
     got = acc.result()
-    assert np.array_equal(ref.bins, got.bins) and np.array_equal(ref.values, got.values)
+    assert np.array_equal(ref.keys, got.keys) and np.array_equal(ref.values, got.values)
     # the tree is (((p0+p1)+(p2+p3))+...): check a small case by hand
     small = parts[:3]
     by_hand = small[0] + small[1] + small[2]
@@ -140,11 +140,11 @@ def test_tree_is_fixed_however_partials_arrive():
     # sparse addition equals dense addition bit for bit
     a, b = parts[0], parts[1]
     dense = np.zeros((20, 50))
-    dense[:, a.bins] += a.values
+    dense[:, a.keys.astype(int)] += a.values
     dense2 = np.zeros((20, 50))
-    dense2[:, b.bins] = b.values
+    dense2[:, b.keys.astype(int)] = b.values
     s = a + b
-    assert np.array_equal((dense + dense2)[:, s.bins], s.values)
+    assert np.array_equal((dense + dense2)[:, s.keys.astype(int)], s.values)
 
 
 def test_leaf_rule_by_hand():

@@ -10,7 +10,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -69,9 +68,7 @@ def _assert_same(a, b, skip: tuple[str, ...] = ("streaming",)) -> None:
 @pytest.mark.parametrize("batch_rows", [1, 7, 1 << 20])
 def test_streamed_equals_in_memory(tmp_path, monkeypatch, options, batch_rows):
     monkeypatch.setattr(chunked, "LEAF_ENTRIES", 9)
-    real = streaming.stream_file
-    monkeypatch.setattr(streaming, "stream_file",
-                        lambda name, path, setup: real(name, path, replace(setup, batch_rows=batch_rows)))
+    monkeypatch.setattr(streaming, "BATCH_ROWS", batch_rows)
     onto, truth, preds, ia = _write_case(tmp_path)
     mem = goeval.evaluate(onto, truth, [preds], ia=ia, **options)
     st = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True, **options)
@@ -93,7 +90,9 @@ def test_streamed_with_targets_terms_and_an_executor(tmp_path, monkeypatch):
 
 
 def test_ungrouped_file_falls_back_with_a_warning(tmp_path, monkeypatch):
+    """A protein back in a later batch: the file is read whole (within one batch it is simply read)."""
     monkeypatch.setattr(chunked, "LEAF_ENTRIES", 9)
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 5)
     onto, truth, preds, ia = _write_case(tmp_path, grouped=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -144,11 +143,12 @@ def test_cli_stream_gives_the_same_files(tmp_path):
 
 
 @pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
-def test_streamed_files_on_a_two_worker_dask_cluster(tmp_path):
+def test_streamed_files_on_a_two_worker_dask_cluster(tmp_path, monkeypatch):
     """Each file streamed by a worker: the in-memory bits (an ungrouped file falls back in this process)."""
     pytest.importorskip("distributed")
     from goeval.parallel import dask_executor
 
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 6)  # in the setup the workers receive
     onto, truth, preds, ia = _write_case(tmp_path, seed=8)
     (preds / "shuffled.tsv").write_text("\n".join(sorted((preds / "m.tsv").read_text().splitlines(),
                                                           key=lambda line: line.split("\t")[1])) + "\n")

@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval.annotations import in_pairs, propagate_rows
-from goeval.sweep import SweepPartial, SweepStats, TreeSum, finish_partial, sweep_partial
+from goeval.sweep import SweepPartial, SweepStats, TreeSum, exact_thresholds, finish_partial, sweep_partial
 
 __all__ = [
     "LEAF_ENTRIES",
@@ -89,18 +89,17 @@ class BlockSpec:
     allowed : ndarray of bool, shape (width,), or None
         Columns kept after propagation (None: all).
     ia : ndarray of float64, shape (width,), or None
-    thresholds : ndarray of float64
-        The thresholds of the sweep (a superset of the distinct scores with
-        ``used_only``).
+    thresholds : ndarray of float64, or None
+        The thresholds of the sweep; None: exact thresholds, each leaf
+        swept over its own distinct propagated scores (its partial is keyed
+        by threshold value, so leaves add up to the sweep over the block's
+        distinct scores, bit for bit).
     roots : ndarray of int, or None
         Local roots predicted for every protein with score ``+inf``
         (``root_as_prediction``).
     known : tuple (keys, lo, n_terms) or None
         Sorted keys ``truth row * n_terms + term`` of known pairs removed
         from the predictions (partial knowledge).
-    used_only : bool
-        Finish over the bins some protein's set changes at (exact thresholds
-        from a superset).
     chunk_entries : int
         Kernel chunk size within a leaf.
     """
@@ -112,10 +111,9 @@ class BlockSpec:
     propagation: str
     allowed: np.ndarray | None
     ia: np.ndarray | None
-    thresholds: np.ndarray
+    thresholds: np.ndarray | None
     roots: np.ndarray | None = None
     known: tuple[np.ndarray, int, int] | None = None
-    used_only: bool = False
     chunk_entries: int = 1 << 19
 
 
@@ -192,7 +190,8 @@ def _propagated(spec: BlockSpec, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np
 def leaf_partial(spec: BlockSpec, leaf: Leaf) -> LeafResult:
     """Propagate, filter and sweep one leaf (the task a pool or cluster runs)."""
     ptr, c, v, n_propagated, removed = _propagated(spec, leaf)
-    part = sweep_partial(ptr, c, v, leaf.truth_indptr, leaf.truth_cols, spec.width, spec.thresholds, spec.ia,
+    taus = exact_thresholds(v) if spec.thresholds is None else spec.thresholds
+    part = sweep_partial(ptr, c, v, leaf.truth_indptr, leaf.truth_cols, spec.width, taus, spec.ia,
                          chunk_entries=spec.chunk_entries)
     return LeafResult(part, n_propagated, int(c.size), removed)
 
@@ -326,7 +325,7 @@ class BlockAccumulator:
         counts = {"entries_after_propagation": self.entries, "known_pairs_removed": self.removed}
         if self.kept == 0:
             return None, counts
-        return finish_partial(self.tree.result(), spec.thresholds, n_t, i_t, used_only=spec.used_only), counts
+        return finish_partial(self.tree.result(), spec.thresholds, n_t, i_t), counts
 
 
 #: Leaves in flight per worker before the oldest result is awaited.

@@ -40,7 +40,7 @@ from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_i
 from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES, SIMILARITY_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.sweep import SweepStats, exact_thresholds, protein_steps, sweep, truth_totals
+from goeval.sweep import SweepStats, protein_steps, sweep, truth_totals
 
 __all__ = [
     "EvaluationResult",
@@ -618,29 +618,23 @@ def _block_plans(prep: Prepared, ns_list: list[int], allowed: np.ndarray, opts: 
                 seq = np.r_[seq, np.setdiff1d(np.arange(bench.size), seq)]
             leaves = make_leaves((ptr, (cols - lo).astype(np.int32), scores), seq, (t_ptr, t_local), bench)
             spec = replace(base, method=name)
-            spec, leaves = _with_thresholds(spec, leaves, scores, opts, common, executor)
+            spec, leaves = _with_thresholds(spec, leaves, opts, common, executor)
             yield _Plan(j, spec, leaves, n_t, i_t, md, bench, (t_ptr, t_local))
 
 
-def _with_thresholds(spec: BlockSpec, leaves: Any, raw_scores: np.ndarray, opts: EvaluationOptions,
-                     common: np.ndarray | None, executor: Any) -> tuple[BlockSpec, Any]:
-    """The block's thresholds: common, the grid, or exact.
+def _with_thresholds(spec: BlockSpec, leaves: Any, opts: EvaluationOptions, common: np.ndarray | None,
+                     executor: Any) -> tuple[BlockSpec, Any]:
+    """The block's thresholds: common, the grid, or exact (None: each leaf's own distinct scores).
 
-    Exact thresholds are the distinct propagated scores. Propagation only
-    copies scores, so the distinct raw scores are a superset: the sweep runs
-    over them and keeps the bins where something changes
-    (``used_only``), which is the sweep over exactly the distinct scores,
-    bit for bit. Roots predicted at ``+inf`` (or non-finite raw scores)
-    would mark a bin of their own, so then the distinct scores are first
-    collected leaf by leaf.
+    Roots predicted at ``+inf`` belong to the highest threshold of the whole
+    block, so with them the distinct scores are first collected leaf by leaf.
     """
     if common is not None:
         return replace(spec, thresholds=common), leaves
     if opts.grid is not None:
         return replace(spec, thresholds=opts.grid), leaves
-    finite = np.isfinite(raw_scores)
-    if spec.roots is None and finite.all():
-        return replace(spec, thresholds=exact_thresholds(raw_scores), used_only=True), leaves
+    if spec.roots is None:
+        return replace(spec, thresholds=None), leaves
     leaves = list(leaves)
     found = list(map_leaves(leaf_scores, [(spec, leaf) for leaf in leaves], executor))
     taus = np.unique(np.concatenate(found)) if found else np.zeros(0)

@@ -1,10 +1,9 @@
 """Streaming evaluation: prediction files read in batches, evaluated leaf by leaf, in bounded memory.
 
 A prediction file grouped by protein (every protein's lines together, as
-CAFA files are) is read twice by :mod:`goeval.io.stream`: a validating scan
-that also gives the distinct scores (a superset of the exact thresholds:
-propagation only copies scores), then batches that end at protein
-boundaries. Each batch is mapped on the ontology, cut into the same leaves
+CAFA files are) is read once, by :class:`goeval.io.stream.PredictionBatches`,
+in batches that end at protein boundaries (every line validated as the
+whole-file reader does). Each batch is mapped on the ontology, cut into the same leaves
 as the in-memory evaluation (:mod:`goeval.chunked`: runs of benchmark
 proteins in file order, closed greedily at :data:`~goeval.chunked.LEAF_ENTRIES`
 raw entries per namespace), and every closed leaf is swept at once (here
@@ -13,7 +12,7 @@ still open at the end of a batch waits for the next batch. Peak memory is
 a few batches and leaves plus the truth, whatever the file's size, and
 the statistics are those of the in-memory evaluation bit for bit.
 
-With an executor, each file is one task: the worker scans and streams the
+With an executor, each file is one task: the worker streams the
 file itself (it must see the same path: a local cluster, or a file system
 shared by the cluster's nodes), so only the ontology and the benchmark
 travel, and many methods are evaluated side by side.
@@ -41,7 +40,10 @@ from goeval.ontology import TermStatus
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
 
-__all__ = ["stream_unsupported", "NamespaceContext", "stream_method"]
+#: Rows of a prediction file read at a time.
+BATCH_ROWS = 1 << 20
+
+__all__ = ["BATCH_ROWS", "stream_unsupported", "NamespaceContext", "stream_method"]
 
 def stream_unsupported(opts: EvaluationOptions, *, bootstrap: Any = None, known: Any = None) -> str | None:
     """Why an evaluation with these options cannot be streamed (None: it can)."""
@@ -199,35 +201,37 @@ def shippable(ontology: Any) -> Any:
     return replace(ontology, _cache={}, _raw=None)
 
 
-def stream_method(name: str, path: Any, setup: StreamSetup, scan: Any, *,
+def stream_method(name: str, path: Any, setup: StreamSetup, batches: Any, *,
                   executor: Any = None) -> tuple[dict[str, SweepStats], dict[str, Any]]:
-    """One grouped prediction file evaluated in batches: statistics per namespace label, diagnostics.
+    """One prediction file evaluated batch by batch: statistics per namespace label, diagnostics.
 
     Parameters
     ----------
     name : str
         The method.
     path : path
-        Its prediction file (grouped by protein: ``scan.grouped``).
+        Its prediction file.
     setup : StreamSetup
         The ontology, the truth's proteins and the evaluated namespaces.
-    scan : goeval.io.stream.PredictionScan
-        The file's validating scan (its distinct scores are the exact
-        thresholds' superset, its counts the reader's counts).
+    batches : goeval.io.stream.PredictionBatches
+        The file's batches (one pass; its ``scan`` gives the reader's counts
+        at the end).
     executor : concurrent.futures.Executor, optional
         Where the leaves are swept.
-    """
-    from goeval.io.stream import iter_prediction_batches
 
+    Raises
+    ------
+    UngroupedPredictionsError
+        When a protein comes back in a later batch (the caller reads the
+        file whole instead).
+    """
     onto, opts = setup.ontology, setup.opts
     t_index = {p: i for i, p in enumerate(setup.proteins.tolist())}
-    taus = opts.grid if opts.grid is not None else scan.scores
-    blocks = [_Block(c, replace(c.base, method=name, thresholds=taus, used_only=opts.grid is None))
-              for c in setup.contexts]
-    md = _MethodDiagnostics(str(path), dict(scan.counts))
+    blocks = [_Block(c, replace(c.base, method=name, thresholds=opts.grid)) for c in setup.contexts]
+    md = _MethodDiagnostics(str(path), {})
     dispatch = LeafDispatch(executor)
     try:
-        for table in iter_prediction_batches(path, batch_rows=setup.batch_rows):
+        for table in batches:
             _one_batch(table, onto, t_index, opts, blocks, md, dispatch)
         for block in blocks:
             if block.pending:
@@ -235,19 +239,24 @@ def stream_method(name: str, path: Any, setup: StreamSetup, scan: Any, *,
         dispatch.drain()
     finally:
         dispatch.cancel()
+    md.counts = dict(batches.scan.counts)
     return _results(blocks, md)
 
 
-def stream_file(name: str, path: Any, setup: StreamSetup) -> tuple[Any, Any]:
-    """Scan a file and, when it is grouped by protein, stream it: (scan, (statistics, diagnostics) or None).
+def stream_file(name: str, path: Any, setup: StreamSetup) -> tuple[tuple[str, int | None] | None, Any]:
+    """Stream one file in a single pass: (None, (statistics, diagnostics)), or ((protein, line), None)
+    when a protein comes back in a later batch (the file must then be read whole).
 
     The task an executor runs per method file: the worker reads the file
     itself (it must see the same path), so only the setup travels.
     """
-    from goeval.io.stream import scan_predictions
+    from goeval.errors import UngroupedPredictionsError
+    from goeval.io.stream import PredictionBatches
 
-    scan = scan_predictions(path)
-    return scan, (stream_method(name, path, setup, scan) if scan.grouped else None)
+    try:
+        return None, stream_method(name, path, setup, PredictionBatches(path, batch_rows=setup.batch_rows))
+    except UngroupedPredictionsError as exc:
+        return (exc.protein, exc.line), None
 
 
 def _one_batch(table: Any, onto: Any, t_index: dict[str, int], opts: EvaluationOptions, blocks: list[_Block],
@@ -309,12 +318,13 @@ def namespace_contexts(prep: Prepared, ns_list: list[int], allowed: np.ndarray, 
 
 def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: EvaluationOptions, *, ia: Any = None,
                    targets: Any = None, terms_of_interest: Any = None, excluded_terms: Any = None,
-                   executor: Any = None, batch_rows: int = 1 << 20,
+                   executor: Any = None, batch_rows: int | None = None,
                    diagnostics: dict[str, Any] | None = None) -> tuple[dict, dict[str, Any]]:
     """:func:`goeval.evaluation.namespace_stats` for prediction files streamed in batches.
 
-    Each file is scanned first; a file that is not grouped by protein is
-    read whole and evaluated in memory instead (``diagnostics["streaming"]``
+    Each file is read once, in batches; a file that is not grouped by
+    protein (a protein comes back in a later batch) is read whole and
+    evaluated in memory instead (``diagnostics["streaming"]``
     says which and why). The statistics and the diagnostics are those of
     the in-memory evaluation, bit for bit.
 
@@ -333,7 +343,7 @@ def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: Evalu
     prep = prepare(ontology, truth, {}, targets, diag, None, None)
     contexts = list(namespace_contexts(prep, ns_list, allowed, opts, iav, diag))
     setup = StreamSetup(ontology if executor is None else shippable(ontology), prep.proteins, contexts, opts,
-                        batch_rows)
+                        BATCH_ROWS if batch_rows is None else batch_rows)
     if executor is None:
         done = {name: stream_file(name, path, setup) for name, path in files.items()}
     else:  # one task per file: each worker reads its own files
@@ -341,7 +351,7 @@ def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: Evalu
         done = {name: f.result() for name, f in futures.items()}
     per_method: dict[str, dict[str, SweepStats]] = {}
     for name, path in files.items():
-        scan, streamed = done[name]
+        streamed = done[name][1]
         if streamed is None:
             per_method[name] = _in_memory(name, path, ontology, truth, opts, iav, targets, terms_of_interest,
                                           excluded_terms, executor, diag)
@@ -349,8 +359,8 @@ def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: Evalu
             per_method[name], diag["methods"][name] = streamed
     ungrouped = {n: d[0] for n, d in done.items() if d[1] is None}
     diag["streaming"] = {"streamed": [n for n in files if n not in ungrouped],
-                         "in_memory": {n: f"not grouped by protein: {s.reappearing_protein} again at line "
-                                          f"{s.reappearing_line}" for n, s in ungrouped.items()}}
+                         "in_memory": {n: f"not grouped by protein: {p} comes back at line {line}"
+                                       for n, (p, line) in ungrouped.items()}}
     stats = {(n, c.label): per_method[n][c.label] for c in contexts for n in files if c.label in per_method[n]}
     return stats, diag
 

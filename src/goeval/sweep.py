@@ -815,12 +815,13 @@ def protein_steps(
 # ---------------------------------------------------------------------
 @dataclass
 class SweepPartial:
-    """Unfinished sweep sums of some proteins: the changes of every sum at the bins they touch.
+    """Unfinished sweep sums of some proteins: the changes of every sum at the thresholds they touch.
 
     What :func:`sweep` accumulates before its reverse cumulative sum, kept
-    sparse: ``values[q, i]`` is the sum, over the proteins of the partial,
-    of the change of sum ``STAT_NAMES[q]`` at threshold index ``bins[i]``.
-    Two partials over the same thresholds add bin by bin (``a + b``); a bin
+    sparse and keyed by threshold *value*: ``values[q, i]`` is the sum, over
+    the proteins of the partial, of the change of sum ``STAT_NAMES[q]`` at
+    threshold ``keys[i]``. Partials computed over different threshold sets
+    (a leaf's own distinct scores, a grid) add key by key (``a + b``); a key
     present in one operand only keeps its value, which is what a dense
     ``x + 0.0`` gives, so sparse and dense accumulation give the same bits.
     The sum of many partials is order-dependent in floating point: combine
@@ -829,35 +830,35 @@ class SweepPartial:
 
     Attributes
     ----------
-    bins : ndarray of int64, shape (k,)
-        Sorted, distinct threshold indices.
+    keys : ndarray of float64, shape (k,)
+        Sorted, distinct thresholds.
     values : ndarray of float64, shape (len(STAT_NAMES), k)
     """
 
-    bins: np.ndarray
+    keys: np.ndarray
     values: np.ndarray
 
     @classmethod
     def empty(cls) -> "SweepPartial":
-        return cls(np.zeros(0, np.int64), np.zeros((len(STAT_NAMES), 0)))
+        return cls(np.zeros(0), np.zeros((len(STAT_NAMES), 0)))
 
     def __add__(self, other: "SweepPartial") -> "SweepPartial":
-        if not self.bins.size:
+        if not self.keys.size:
             return other
-        if not other.bins.size:
+        if not other.keys.size:
             return self
-        if np.array_equal(self.bins, other.bins):
-            return SweepPartial(self.bins, self.values + other.values)
-        bins = np.union1d(self.bins, other.bins)
-        out = np.zeros((self.values.shape[0], bins.size))
-        ia, ib = np.searchsorted(bins, self.bins), np.searchsorted(bins, other.bins)
+        if np.array_equal(self.keys, other.keys):
+            return SweepPartial(self.keys, self.values + other.values)
+        keys = np.union1d(self.keys, other.keys)
+        out = np.zeros((self.values.shape[0], keys.size))
+        ia, ib = np.searchsorted(keys, self.keys), np.searchsorted(keys, other.keys)
         out[:, ia] = self.values
-        both = np.zeros(bins.size, bool)
+        both = np.zeros(keys.size, bool)
         both[ia] = True
         common = both[ib]
         out[:, ib[~common]] = other.values[:, ~common]
         out[:, ib[common]] = out[:, ib[common]] + other.values[:, common]
-        return SweepPartial(bins, out)
+        return SweepPartial(keys, out)
 
 
 class TreeSum:
@@ -921,15 +922,15 @@ def _step_deltas(steps: _Steps, now: dict[str, np.ndarray], before: dict[str, np
     return out
 
 
-def _chunk_partial(steps: _Steps, n_t: np.ndarray, i_t: np.ndarray) -> SweepPartial:
-    """One kernel chunk's changes, summed per bin in array order (as ``np.bincount`` does)."""
+def _chunk_partial(steps: _Steps, n_t: np.ndarray, i_t: np.ndarray, thresholds: np.ndarray) -> SweepPartial:
+    """One kernel chunk's changes, summed per threshold in array order (as ``np.bincount`` does)."""
     now, before = _states(steps, n_t, i_t)
     deltas = _step_deltas(steps, now, before, i_t)
     bins, inverse = np.unique(steps.bins, return_inverse=True)
     values = np.empty((deltas.shape[0], bins.size))
     for q in range(deltas.shape[0]):
         values[q] = np.bincount(inverse, weights=deltas[q], minlength=bins.size)
-    return SweepPartial(bins.astype(np.int64), values)
+    return SweepPartial(thresholds[bins], values)
 
 
 def truth_totals(truth_indptr: np.ndarray, truth_cols: np.ndarray, ia: np.ndarray | None,
@@ -975,12 +976,12 @@ def sweep_partial(
     for r0, r1 in zip(bounds[:-1], bounds[1:]):
         steps = _chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n)
         if steps is not None:
-            total = total + _chunk_partial(steps, n_t, i_t)
+            total = total + _chunk_partial(steps, n_t, i_t, thresholds)
     return total
 
 
-def finish_partial(partial: SweepPartial, thresholds: np.ndarray, n_t: np.ndarray, i_t: np.ndarray,
-                   *, used_only: bool = False) -> SweepStats:
+def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np.ndarray,
+                   i_t: np.ndarray) -> SweepStats:
     """The :class:`SweepStats` of a (combined) partial, with the totals of every benchmark protein.
 
     Parameters
@@ -988,27 +989,31 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray, n_t: np.ndarra
     partial : SweepPartial
         The changes of every sum (e.g. :func:`tree_sum` of the partials of
         chunks of proteins).
-    thresholds : ndarray of float64, shape (m,)
-        The thresholds the partials were computed over.
+    thresholds : ndarray of float64, shape (m,), or None
+        The thresholds of the statistics (containing every key of
+        ``partial``); None: the keys themselves - the thresholds at which
+        some protein's predicted set changes, i.e. the distinct scores
+        (exact thresholds).
     n_t, i_t : ndarray of float64, shape (n,)
         ``|T_i|`` and ``i(T_i)`` of every benchmark protein, predicted or
         not (:func:`truth_totals`), in one fixed order.
-    used_only : bool
-        Keep only the thresholds at which some protein's predicted set
-        changes (the bins of ``partial``): with a superset of the distinct
-        scores as ``thresholds``, this gives the statistics over exactly the
-        distinct scores, bit for bit (the dropped bins hold no change).
+
+    Raises
+    ------
+    InvalidParameterError
+        If a key of ``partial`` is not among ``thresholds``.
     """
-    thresholds = np.asarray(thresholds, dtype=np.float64)
-    keep = partial.bins if used_only else None
-    m = thresholds.size if keep is None else keep.size
+    if thresholds is None:
+        taus = partial.keys
+        pos = np.arange(taus.size)
+    else:
+        taus = np.asarray(thresholds, dtype=np.float64)
+        pos = np.searchsorted(taus, partial.keys)
+        if pos.size and (pos.max() >= taus.size or not np.array_equal(taus[pos], partial.keys)):
+            raise InvalidParameterError("The partial sums hold thresholds that are not among 'thresholds'.")
     sums = {}
     for q, name in enumerate(STAT_NAMES):
-        dense = np.zeros(m)
-        if keep is None:
-            dense[partial.bins] = partial.values[q]
-        else:
-            dense[:] = partial.values[q]
+        dense = np.zeros(taus.size)
+        dense[pos] = partial.values[q]
         sums[name] = dense
-    taus = thresholds if keep is None else thresholds[keep]
     return _finish(taus, sums, [None, i_t, i_t * i_t], n_t)

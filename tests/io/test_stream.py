@@ -341,3 +341,19 @@ def test_mutations_give_the_same_error_or_the_same_rows(case):
     data, block_size = case
     with tempfile.TemporaryDirectory() as tmp:
         assert_same(write(Path(tmp), "p.tsv", data), block_size, batch_rows=2)
+
+
+def test_one_pass_batches_record_the_scan(tmp_path):
+    """PredictionBatches: the batches of iter_prediction_batches, then the scan's counts and grouping."""
+    from goeval.io.stream import PredictionBatches
+
+    for name, text in (("p.txt", CAFA + BODY), ("q.tsv", "P1\tGO:1\t0.5\nP1\tGO:2\t0\nP2\tGO:1\t0.5\n")):
+        path = write(tmp_path, name, text)
+        batches = PredictionBatches(path, batch_rows=2)
+        got = [(b.proteins.tolist(), b.terms.tolist(), b.scores.tolist()) for b in batches]
+        ref = [(b.proteins.tolist(), b.terms.tolist(), b.scores.tolist()) for b in iter_prediction_batches(path, batch_rows=2)]
+        assert got == ref
+        full = scan_predictions(path)
+        assert batches.scan.counts == full.counts == read_predictions(path).counts
+        assert (batches.scan.grouped, batches.scan.n_rows, batches.scan.n_proteins, batches.scan.n_zero_scores) == \
+               (full.grouped, full.n_rows, full.n_proteins, full.n_zero_scores)

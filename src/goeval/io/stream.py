@@ -64,7 +64,8 @@ from goeval.io.tables import (
     _whitespace_to_tab,
 )
 
-__all__ = ["PredictionScan", "scan_predictions", "iter_prediction_batches", "UngroupedPredictionsError"]
+__all__ = ["PredictionScan", "scan_predictions", "iter_prediction_batches", "PredictionBatches",
+           "UngroupedPredictionsError"]
 
 _BLOCK = 1 << 23  # bytes of text parsed at a time
 _ARROW_BLOCK = 1 << 20  # Arrow's own block inside ours (its unit of parallel parsing)
@@ -655,3 +656,40 @@ def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20,
         groups.add(part)
         yield from batcher.add(part)
     yield from batcher.flush()
+
+
+class PredictionBatches:
+    """:func:`iter_prediction_batches` in one pass that also records what a scan would say.
+
+    Iterate over it for the batches; afterwards :attr:`scan` holds the
+    file's :class:`PredictionScan` (without the distinct scores, which this
+    pass does not collect: ``scores`` is empty). A file whose proteins come
+    back in a later batch raises :class:`UngroupedPredictionsError` during
+    the iteration, as :func:`iter_prediction_batches` does; a protein that
+    comes back within one batch is read normally (its lines are in that
+    batch) and :attr:`scan` says ``grouped=False``.
+
+    Parameters
+    ----------
+    path, batch_rows, block_size
+        As for :func:`iter_prediction_batches`.
+    """
+
+    def __init__(self, path: PathLike, *, batch_rows: int = 1 << 20, block_size: int = _BLOCK) -> None:
+        _check_size(batch_rows, "batch_rows", "PredictionBatches")
+        _check_size(block_size, "block_size", "PredictionBatches")
+        self.path, self.batch_rows, self.block_size = path, batch_rows, block_size
+        self.scan: PredictionScan | None = None
+
+    def __iter__(self) -> Iterator[PairTable]:
+        reader, groups = _Reader(self.path, self.block_size), _Grouping()
+        batcher = _Batcher(self.path, self.batch_rows)
+        zeros = 0
+        for part in reader.parts():
+            groups.add(part)
+            zeros += int((part.scores == 0).sum())
+            yield from batcher.add(part)
+        yield from batcher.flush()
+        again = groups.reappearing or (None, None)
+        self.scan = PredictionScan(str(self.path), np.zeros(0), groups.reappearing is None, again[0], again[1],
+                                   reader.rows, len(groups.seen), zeros, reader.counts)
