@@ -231,7 +231,7 @@ def stream_method(name: str, path: Any, setup: StreamSetup, batches: Any, *,
     md = _MethodDiagnostics(str(path), {})
     dispatch = LeafDispatch(executor)
     try:
-        for table in batches:
+        for table in prefetched(batches):
             _one_batch(table, onto, t_index, opts, blocks, md, dispatch)
         for block in blocks:
             if block.pending:
@@ -241,6 +241,53 @@ def stream_method(name: str, path: Any, setup: StreamSetup, batches: Any, *,
         dispatch.cancel()
     md.counts = dict(batches.scan.counts)
     return _results(blocks, md)
+
+
+def prefetched(iterable: Any, depth: int = 1) -> Iterator[Any]:
+    """The items of ``iterable``, the next ones read ahead in a thread (the CSV reader releases the GIL).
+
+    At most ``depth`` items wait beyond the one being used. An exception of
+    the reader is raised here, in order; when the consumer stops early the
+    reader thread stops at its next item.
+    """
+    import queue
+    import threading
+
+    q: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    done = object()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in iterable:
+                if not put((None, item)):
+                    return
+            put((None, done))
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+            put((exc, None))
+
+    thread = threading.Thread(target=produce, name="goeval-batch-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            exc, item = q.get()
+            if exc is not None:
+                raise exc
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
 
 
 def stream_file(name: str, path: Any, setup: StreamSetup) -> tuple[tuple[str, int | None] | None, Any]:
