@@ -195,18 +195,42 @@ class Ontology:
         status : ndarray of int8, shape (n,)
             A :class:`TermStatus` code per identifier.
         """
-        idx = np.full(len(term_ids), -1, dtype=np.int64)
-        status = np.full(len(term_ids), TermStatus.UNKNOWN, dtype=np.int8)
-        get, redirect = self._index.get, self._redirect.get
-        for i, t in enumerate(term_ids):
-            k = get(t)
-            if k is not None:
-                idx[i] = k
-                status[i] = TermStatus.PRIMARY
-                continue
-            r = redirect(t)
-            if r is not None:
-                idx[i], status[i] = r
+        n = len(term_ids)
+        if n < 64:  # a few ids: the dictionaries directly
+            idx = np.full(n, -1, dtype=np.int64)
+            status = np.full(n, TermStatus.UNKNOWN, dtype=np.int8)
+            get, redirect = self._index.get, self._redirect.get
+            for i, t in enumerate(term_ids):
+                k = get(t)
+                if k is not None:
+                    idx[i], status[i] = k, TermStatus.PRIMARY
+                elif (r := redirect(t)) is not None:
+                    idx[i], status[i] = r
+            return idx, status
+        return self._resolve_many(term_ids)
+
+    def _resolve_many(self, term_ids: Any) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`resolve` through one hash lookup in Arrow (every known id: primary ids, then redirects)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if "resolve_table" not in self._cache:
+            keys = list(self._index) + list(self._redirect)
+            targets = np.fromiter(self._index.values(), np.int64, len(self._index))
+            red = list(self._redirect.values())
+            self._cache["resolve_table"] = (
+                pa.array(keys, pa.string()),
+                np.r_[targets, np.array([r[0] for r in red], np.int64)],
+                np.r_[np.full(targets.size, TermStatus.PRIMARY, np.int8), np.array([r[1] for r in red], np.int8)],
+            )
+        keys, targets, codes = self._cache["resolve_table"]
+        ids = term_ids if isinstance(term_ids, (pa.Array, pa.ChunkedArray)) else pa.array(
+            np.asarray(term_ids, dtype=object), pa.string())
+        pos = pc.index_in(ids, value_set=keys).to_numpy(zero_copy_only=False)
+        found = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(pos.size, bool)
+        where = np.where(found, pos, 0).astype(np.int64)
+        idx = np.where(found, targets[where] if targets.size else -1, -1).astype(np.int64)
+        status = np.where(found, codes[where] if codes.size else TermStatus.UNKNOWN, TermStatus.UNKNOWN).astype(np.int8)
         return idx, status
 
     # ------------------------------------------------------------- structure
