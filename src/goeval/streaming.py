@@ -12,10 +12,12 @@ still open at the end of a batch waits for the next batch. Peak memory is
 a few batches and leaves plus the truth, whatever the file's size, and
 the statistics are those of the in-memory evaluation bit for bit.
 
-With an executor, each file is one task: the worker streams the
-file itself (it must see the same path: a local cluster, or a file system
-shared by the cluster's nodes), so only the ontology and the benchmark
-travel, and many methods are evaluated side by side.
+With an executor and at least as many files as workers, each file is one
+task: the worker streams the file itself (it must see the same path: a
+local cluster, or a file system shared by the cluster's nodes), so only the
+ontology and the benchmark travel, and many methods are evaluated side by
+side. With fewer files, they are read here and their leaves are swept on
+the workers.
 
 What needs a whole method in memory (per-protein statistics for the
 bootstrap, semantic similarity, known terms, roots predicted for every
@@ -33,7 +35,7 @@ import numpy as np
 
 from goeval._csr import column_block, gather_rows
 from goeval.annotations import map_table
-from goeval.chunked import BlockAccumulator, BlockSpec, Leaf, LeafCutter, LeafDispatch
+from goeval.chunked import BlockAccumulator, BlockSpec, Leaf, LeafCutter, LeafDispatch, executor_workers
 from goeval.evaluation import Prepared
 from goeval.max_terms import keep_top_terms
 from goeval.ontology import TermStatus
@@ -290,18 +292,22 @@ def prefetched(iterable: Any, depth: int = 1) -> Iterator[Any]:
         thread.join()
 
 
-def stream_file(name: str, path: Any, setup: StreamSetup) -> tuple[tuple[str, int | None] | None, Any]:
+def stream_file(name: str, path: Any, setup: StreamSetup,
+                executor: Any = None) -> tuple[tuple[str, int | None] | None, Any]:
     """Stream one file in a single pass: (None, (statistics, diagnostics)), or ((protein, line), None)
     when a protein comes back in a later batch (the file must then be read whole).
 
     The task an executor runs per method file: the worker reads the file
-    itself (it must see the same path), so only the setup travels.
+    itself (it must see the same path), so only the setup travels. Called
+    here with an ``executor``, the file is read here and its leaves are
+    swept there.
     """
     from goeval.errors import UngroupedPredictionsError
     from goeval.io.stream import PredictionBatches
 
     try:
-        return None, stream_method(name, path, setup, PredictionBatches(path, batch_rows=setup.batch_rows))
+        return None, stream_method(name, path, setup, PredictionBatches(path, batch_rows=setup.batch_rows),
+                                   executor=executor)
     except UngroupedPredictionsError as exc:
         return (exc.protein, exc.line), None
 
@@ -391,8 +397,9 @@ def streamed_stats(ontology: Any, truth: Any, files: dict[str, Any], opts: Evalu
     contexts = list(namespace_contexts(prep, ns_list, allowed, opts, iav, diag))
     setup = StreamSetup(ontology if executor is None else shippable(ontology), prep.proteins, contexts, opts,
                         BATCH_ROWS if batch_rows is None else batch_rows)
-    if executor is None:
-        done = {name: stream_file(name, path, setup) for name, path in files.items()}
+    if executor is None or len(files) < executor_workers(executor):
+        # here, the leaves (if any executor) on the workers: fewer files than workers
+        done = {name: stream_file(name, path, setup, executor) for name, path in files.items()}
     else:  # one task per file: each worker reads its own files
         futures = {name: executor.submit(stream_file, name, path, setup) for name, path in files.items()}
         done = {name: f.result() for name, f in futures.items()}
