@@ -176,7 +176,7 @@ def _lines_bytes(cols: Sequence[Any]) -> memoryview:
     return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
 
 
-_CHUNK_ROWS = 1 << 17
+_CHUNK_ROWS = 1 << 15  # about 55 MiB of Arrow buffers for a 32-column table
 
 
 def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None):
