@@ -55,7 +55,7 @@ def test_evaluate_explicit_cache_file(tmp_path, capsys):
     cache = tmp_path / "mfo.npz"
     out = tmp_path / "res"
     assert main(["evaluate", *args, "--out", str(out), "--ontology-cache", str(cache)]) == 0
-    assert "compiling it into the cache" in capsys.readouterr().err and cache.is_file()
+    assert "compiled into the cache" in capsys.readouterr().err and cache.is_file()
     assert main(["evaluate", *args, "--out", str(out), "--ontology-cache", str(cache)]) == 0
     assert f"ontology read from the compiled cache {cache}" in capsys.readouterr().err
     cache.write_bytes(cache.read_bytes()[:1000])  # truncated: rebuilt with a notice

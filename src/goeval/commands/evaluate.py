@@ -127,15 +127,12 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
         if first is not None and not getattr(args, "stream", False):
             files[first] = start_read_predictions(files[first])
             started.append(files[first])
-        # after the fork: the reader child stays smaller. A cache hit skips the OBO parse;
-        # on a miss the new cache file is written in a child while the evaluation goes on.
+        # after the fork: the reader child stays smaller. A compiled-cache hit skips the OBO parse.
         from goeval.io.ontology_cache import start_ontology
 
-        pending = start_ontology(ontology, opts.relations, cache_arg(args), background_store=True)
+        pending = start_ontology(ontology, opts.relations, cache_arg(args))
         started.append(pending)
-        code = _evaluate_and_write(args, opts, pending, truth, files, found, t0)
-        pending.finish_store()
-        return code
+        return _evaluate_and_write(args, opts, pending, truth, files, found, t0)
     finally:
         for s in started:
             getattr(s, "close", s.cancel)()

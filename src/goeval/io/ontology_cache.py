@@ -22,10 +22,9 @@ directory, renamed into place); a failed or interrupted write removes it,
 and a directory that cannot be written is a warning, not an error. Only
 regular files are cached (a FIFO or ``/dev/stdin`` is read as before).
 
-The command line writes a new cache file in a forked child
-(:mod:`goeval.io._background`) while the evaluation goes on: parsing the
-term names for the store costs about 0.4 s of CPU on GO. The child is reaped
-before the command ends, and its temporary file is removed if it is stopped.
+Storing costs a few hundredths of a second: the term names are stored as
+the OBO lines they are parsed from when they were not asked for yet (as a
+fresh build, the ontology parses them on first use).
 """
 
 from __future__ import annotations
@@ -46,7 +45,6 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.io._background import Background, should_fork, start
 from goeval.io._files import PathLike, _temporary_name, _unlink
 from goeval.io.obo import PendingOntology, start_read_obo
 from goeval.ontology import Ontology, build_ontology
@@ -111,8 +109,8 @@ class CacheRecord:
         The cache file (None when caching is off or impossible).
     status : str
         ``'off'`` (not asked for, or the OBO is not a regular file), ``'hit'``
-        (read from the cache), ``'miss'`` (parsed; the cache is being or was
-        written), ``'written'``, ``'not written'`` (see ``reason``).
+        (read from the cache), ``'miss'`` (to be parsed), ``'written'``
+        (parsed and stored), ``'not written'`` (parsed; see ``reason``).
     reason : str
         Why the cache was not used or not written ('' otherwise).
     timings : dict of str to float
@@ -131,9 +129,9 @@ class CacheRecord:
         if self.status == "hit":
             return f"ontology read from the compiled cache {self.path} ({spent:.3f} s)"
         if self.status == "written":
-            return f"ontology compiled into the cache {self.path}"
+            return f"ontology parsed from its OBO file and compiled into the cache {self.path}"
         if self.status == "miss":
-            return f"ontology parsed from its OBO file; compiling it into the cache {self.path}"
+            return f"ontology to be parsed from its OBO file, then compiled into the cache {self.path}"
         if self.status == "off":
             return f"ontology cache off{f' ({self.reason})' if self.reason else ''}"
         return f"ontology cache {self.path}: {self.status}{f' ({self.reason})' if self.reason else ''}"
@@ -189,19 +187,16 @@ class StartedOntology:
     """An ontology being loaded: from the cache (ready at once) or from its OBO file.
 
     Returned by :func:`start_ontology`. Calling it returns the
-    :class:`Ontology` (on a miss: finishes the parse, builds it and starts
-    storing it). :meth:`finish_store` waits for the store (if any),
-    :meth:`cancel` stops the parse, and :meth:`close` stops whatever still
-    runs and removes a partial cache file; all are idempotent.
+    :class:`Ontology` (on a miss: finishes the parse, builds it and stores
+    it). :meth:`cancel` stops the parse and :meth:`close` also removes a
+    partial cache file; both are idempotent.
     """
 
     def __init__(self, path: PathLike, relations: tuple[str, ...], record: CacheRecord,
                  ontology: Ontology | None = None, pending: PendingOntology | None = None,
-                 key: dict[str, Any] | None = None, background_store: bool = False) -> None:
+                 key: dict[str, Any] | None = None) -> None:
         self.path, self.relations, self.record = path, relations, record
         self._ontology, self._pending, self._key = ontology, pending, key
-        self._background_store = background_store
-        self._store: Background | None = None
         self._tmp: Path | None = None
 
     def __call__(self) -> Ontology:
@@ -211,7 +206,7 @@ class StartedOntology:
                 self._ontology = build_ontology(self._pending(), self.relations)
             finally:
                 self._pending.cancel()
-            self._start_store()
+            self._store()
         return self._ontology
 
     @property
@@ -219,36 +214,21 @@ class StartedOntology:
         """Whether part of the OBO parse runs in a forked child process."""
         return self._pending is not None and self._pending.forked
 
-    def _start_store(self) -> None:
+    def _store(self) -> None:
         if self._key is None or self.record.path is None:
             return
-        path = self.record.path
-        self._tmp = _temporary_name(path)
-        fork = self._background_store and should_fork(large=True)
-        self._store = start(_write, path, self._tmp, self._key, self._ontology, name="ontology cache writer",
-                            fork=fork)
-        if not fork:
-            self.finish_store()
-
-    def finish_store(self) -> CacheRecord:
-        """Wait for the cache file to be written (if one is being written); the record."""
-        store, self._store = self._store, None
-        if store is None:
-            return self.record
         clock = time.perf_counter()
+        self._tmp = _temporary_name(self.record.path)
         try:
-            problem = store.result()
-        except BaseException:
+            problem = _write(self.record.path, self._tmp, self._key, self._ontology)
+        finally:
             self._remove_partial()
-            raise
         self.record.timings["ontology cache write"] = time.perf_counter() - clock
         if problem:
             self.record.status, self.record.reason = "not written", problem
-            self._remove_partial()
             _log.warning(f"ontology cache {self.record.path}: {problem}; continuing without it.")
         else:
             self.record.status = "written"
-        return self.record
 
     def _remove_partial(self) -> None:
         if self._tmp is not None:
@@ -256,21 +236,18 @@ class StartedOntology:
             self._tmp = None
 
     def cancel(self) -> None:
-        """Stop the OBO parse if it still runs (a store under way goes on; see :meth:`close`)."""
+        """Stop the OBO parse if it still runs."""
         if self._pending is not None:
             self._pending.cancel()
 
     def close(self) -> None:
-        """Stop the parse and the store if they still run; remove a partial cache file."""
+        """Stop the parse if it still runs; remove a partial cache file."""
         self.cancel()
-        if self._store is not None:
-            self._store.cancel()
-            self._store = None
         self._remove_partial()
 
 
 def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"),
-                   cache: bool | PathLike = True, *, background_store: bool = False) -> StartedOntology:
+                   cache: bool | PathLike = True) -> StartedOntology:
     """Look ``path``'s compiled ontology up in the cache; on a miss start parsing the OBO file.
 
     Parameters
@@ -283,9 +260,6 @@ def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"
         True: the user cache directory (:func:`cache_dir`); False: no
         cache; a path: that cache file (or, for an existing directory, that
         cache directory).
-    background_store : bool
-        Write a new cache file in a forked child (see the module notes);
-        wait for it with :meth:`StartedOntology.finish_store`.
 
     Raises
     ------
@@ -320,8 +294,7 @@ def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"
         if problem:
             _log.warning(f"ontology cache {record.path}: {problem}; rebuilding it.")
         record.status = "miss"
-    return StartedOntology(path, relations, record, pending=start_read_obo(path), key=key,
-                           background_store=background_store)
+    return StartedOntology(path, relations, record, pending=start_read_obo(path), key=key)
 
 
 def _is_regular_file(path: PathLike) -> bool:
@@ -339,7 +312,6 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     """
     started = start_ontology(path, relations, cache)
     try:
-        onto = started()
-        return onto, started.finish_store()
+        return started(), started.record
     finally:
         started.close()
