@@ -78,7 +78,9 @@ def test_table_bytes_equal_repr_in_chunks(tmp_path, monkeypatch):
             "flag": rng.random(n) < 0.5,
             "x": np.r_[EDGES, rng.normal(size=n - len(EDGES)) * 10.0 ** rng.integers(-8, 17, n - len(EDGES))],
             "f32": rng.random(n).astype(np.float32),
-            "mixed": np.array([1.5, "a", 2] * 16 + [None, 0.25], dtype=object)}
+            "mixed": np.array([1.5, "a", 2] * 16 + [None, 0.25], dtype=object),
+            "raw": np.array([b"ab", b"c"] * (n // 2)), "none": np.array([None] * n, dtype=object),
+            "text": np.array(["x", "yy"] * (n // 2))}
     monkeypatch.setattr(results, "_CHUNK_ROWS", 7)
     write_table(tmp_path / "t.tsv", cols)
     assert (tmp_path / "t.tsv").read_bytes() == repr_table(cols).encode()

@@ -157,11 +157,13 @@ def _column_strings(col: Any) -> Any:
         return pc.cast(pa.array(arr), pa.string())
     if arr.dtype.kind == "b":
         return pa.array(np.where(arr, "True", "False"), type=pa.string())
-    if arr.dtype.kind in "OUS":
-        try:
-            return pc.fill_null(pa.array(arr, type=pa.string()), "")
+    if arr.dtype.kind in "OU":
+        try:  # text (and None) only: anything else is written cell by cell
+            inferred = pa.array(arr)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
-            pass
+            inferred = None
+        if inferred is not None and (pa.types.is_string(inferred.type) or pa.types.is_null(inferred.type)):
+            return pc.fill_null(inferred.cast(pa.string()), "")
         return pa.array([format_cell(x) for x in arr.tolist()], type=pa.string())
     return pa.array([str(x) for x in arr.tolist()], type=pa.string())
 
