@@ -109,6 +109,27 @@ def _grouped_maxima(t: np.ndarray, columns: Sequence[np.ndarray], scale: np.ndar
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
+def _split_worst(t: np.ndarray, cols: Sequence[np.ndarray], scale: np.ndarray, kept: np.ndarray,
+                 lo: np.ndarray, hi: np.ndarray, worst: np.ndarray, at: np.ndarray, bad: np.ndarray,
+                 room: int, reached: float) -> tuple[np.ndarray, float]:
+    """The last pass under the cap: split only the ``room`` worst bad segments; the deviation reached.
+
+    The deviation is the largest of the segments left bad and of the two
+    halves of every segment split (examined once more).
+    """
+    order = np.argsort(-worst[bad], kind="stable")
+    chosen = np.flatnonzero(bad)[order[: max(room, 0)]]
+    split = np.zeros(lo.size, dtype=bool)
+    split[chosen] = True
+    reached = max(reached, float(worst[bad & ~split].max(initial=0.0)))
+    left = np.concatenate((lo[split], at[split]))
+    right = np.concatenate((at[split], hi[split]))
+    inner = right - left > 1
+    if inner.any():
+        reached = max(reached, float(_grouped_maxima(t, cols, scale, left[inner], right[inner])[0].max()))
+    return np.union1d(kept, at[chosen]), reached
+
+
 def thin_rows(threshold: np.ndarray, columns: Sequence[np.ndarray], keep: np.ndarray, *,
               tolerance: float, max_points: int) -> tuple[np.ndarray, float]:
     """Rows of a curve that keep it within ``tolerance`` under linear interpolation.
@@ -175,19 +196,7 @@ def thin_rows(threshold: np.ndarray, columns: Sequence[np.ndarray], keep: np.nda
             return kept, reached
         room = max_points - kept.size
         if room < int(bad.sum()):
-            order = np.argsort(-worst[bad], kind="stable")
-            chosen = np.flatnonzero(bad)[order[: max(room, 0)]]
-            kept = np.union1d(kept, at[chosen])
-            split = np.zeros(lo.size, dtype=bool)
-            split[chosen] = True
-            left = np.concatenate((lo[split], at[split]))
-            right = np.concatenate((at[split], hi[split]))
-            rest = bad & ~split
-            reached = max(reached, float(worst[rest].max(initial=0.0)))
-            ok = (right - left) > 1
-            if ok.any():
-                reached = max(reached, float(_grouped_maxima(t, cols, scale, left[ok], right[ok])[0].max()))
-            return kept, reached
+            return _split_worst(t, cols, scale, kept, lo, hi, worst, at, bad, room, reached)
         kept = np.union1d(kept, at[bad])
         lo, hi = np.concatenate((lo[bad], at[bad])), np.concatenate((at[bad], hi[bad]))
 
