@@ -383,6 +383,20 @@ def test_cache_file_cannot_be_the_ontology(obo):
         oc.load_ontology(obo, cache=obo)
 
 
+def test_obo_changed_while_read_is_not_stored(obo, tmp_path, caplog):
+    d = tmp_path / "cache"
+    d.mkdir()
+    started = oc.start_ontology(obo, cache=d)
+    st = obo.stat()
+    os.utime(obo, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    with caplog.at_level(logging.WARNING, logger="goeval.cache"):
+        onto = started()
+    started.cancel()
+    assert started.record.status == "not written" and "changed" in started.record.reason
+    assert _files(d) == []
+    assert_same_ontology(onto, _fresh(obo))
+
+
 def test_names_stored_as_lines_until_parsed():
     fresh = _fresh(DATA / "core" / "tiny.obo")
     arrays = fresh.to_arrays()

@@ -135,7 +135,7 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
         return _evaluate_and_write(args, opts, pending, truth, files, found, t0)
     finally:
         for s in started:
-            getattr(s, "close", s.cancel)()
+            s.cancel()
 
 
 def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  # noqa: ANN001

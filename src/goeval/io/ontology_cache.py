@@ -188,16 +188,14 @@ class StartedOntology:
 
     Returned by :func:`start_ontology`. Calling it returns the
     :class:`Ontology` (on a miss: finishes the parse, builds it and stores
-    it). :meth:`cancel` stops the parse and :meth:`close` also removes a
-    partial cache file; both are idempotent.
+    it); :meth:`cancel` stops the parse (idempotent).
     """
 
     def __init__(self, path: PathLike, relations: tuple[str, ...], record: CacheRecord,
                  ontology: Ontology | None = None, pending: PendingOntology | None = None,
-                 key: dict[str, Any] | None = None) -> None:
+                 key: dict[str, Any] | None = None, stamp: tuple[int, int] | None = None) -> None:
         self.path, self.relations, self.record = path, relations, record
-        self._ontology, self._pending, self._key = ontology, pending, key
-        self._tmp: Path | None = None
+        self._ontology, self._pending, self._key, self._stamp = ontology, pending, key, stamp
 
     def __call__(self) -> Ontology:
         if self._ontology is None:
@@ -218,11 +216,10 @@ class StartedOntology:
         if self._key is None or self.record.path is None:
             return
         clock = time.perf_counter()
-        self._tmp = _temporary_name(self.record.path)
-        try:
-            problem = _write(self.record.path, self._tmp, self._key, self._ontology)
-        finally:
-            self._remove_partial()
+        if _stamp(self.path) != self._stamp:  # the bytes parsed may not be the bytes hashed
+            problem = "the OBO file changed while it was read"
+        else:
+            problem = _write(self.record.path, _temporary_name(self.record.path), self._key, self._ontology)
         self.record.timings["ontology cache write"] = time.perf_counter() - clock
         if problem:
             self.record.status, self.record.reason = "not written", problem
@@ -230,20 +227,11 @@ class StartedOntology:
         else:
             self.record.status = "written"
 
-    def _remove_partial(self) -> None:
-        if self._tmp is not None:
-            _unlink(self._tmp)
-            self._tmp = None
-
     def cancel(self) -> None:
         """Stop the OBO parse if it still runs."""
         if self._pending is not None:
             self._pending.cancel()
 
-    def close(self) -> None:
-        """Stop the parse if it still runs; remove a partial cache file."""
-        self.cancel()
-        self._remove_partial()
 
 
 def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"),
@@ -268,13 +256,14 @@ def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"
     """
     relations = tuple(relations)
     record = CacheRecord()
-    key = None
+    key, stamp = None, None
     if cache is False or cache is None:
         record.reason = "not asked for"
     elif not _is_regular_file(path):
         record.reason = "the ontology is not a regular file"
     else:
         clock = time.perf_counter()
+        stamp = _stamp(path)
         key = cache_key(path, relations)
         record.path = _cache_file(Path(path), key, cache)
         if record.path.exists() and os.path.samefile(record.path, path):
@@ -294,7 +283,8 @@ def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"
         if problem:
             _log.warning(f"ontology cache {record.path}: {problem}; rebuilding it.")
         record.status = "miss"
-    return StartedOntology(path, relations, record, pending=start_read_obo(path), key=key)
+    return StartedOntology(path, relations, record, pending=start_read_obo(path), key=key,
+                           stamp=stamp)
 
 
 def _is_regular_file(path: PathLike) -> bool:
@@ -302,6 +292,15 @@ def _is_regular_file(path: PathLike) -> bool:
         return stat.S_ISREG(os.stat(path).st_mode)
     except (OSError, ValueError):
         return False
+
+
+def _stamp(path: PathLike) -> tuple[int, int] | None:
+    """Size and modification time of a file (None if it cannot be read)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_size, st.st_mtime_ns
 
 
 def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"),
@@ -314,4 +313,4 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     try:
         return started(), started.record
     finally:
-        started.close()
+        started.cancel()
