@@ -78,17 +78,22 @@ def _segment_maxima(t: np.ndarray, columns: Sequence[np.ndarray], scale: np.ndar
     lengths = hi - lo - 1
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     seg = np.repeat(np.arange(lo.size), lengths)
-    left, right = lo[seg], hi[seg]
-    rows = left + 1 + (np.arange(seg.size) - starts[seg])
-    span = t[right] - t[left]
+    rows = np.repeat(lo + 1 - starts, lengths) + np.arange(seg.size)
+    # per-segment values spread over its rows (np.repeat: sequential, cheaper than a gather per row)
+    span = t[hi] - t[lo]
     flat = span == 0
-    w = np.divide(t[rows] - t[left], span, out=np.zeros(rows.size), where=~flat)
-    w[flat] = (rows[flat] - left[flat]) / (right[flat] - left[flat])
+    w = np.divide(t[rows] - np.repeat(t[lo], lengths), np.repeat(span, lengths), out=np.zeros(rows.size),
+                  where=np.repeat(~flat, lengths))
+    if flat.any():
+        f = np.repeat(flat, lengths)
+        w[f] = (rows[f] - np.repeat(lo, lengths)[f]) / np.repeat(hi - lo, lengths)[f]
     dev = np.zeros(rows.size)
     for v, inv in zip(columns, scale):
-        vl, vr, vx = v[left], v[right], v[rows]
-        guess = vl + (vr - vl) * w
-        d = np.abs(vx - guess) * inv
+        vl = v[lo]
+        vx = v[rows]
+        guess = np.repeat(vl, lengths) + np.repeat(v[hi] - vl, lengths) * w
+        d = np.abs(vx - guess)
+        d *= inv
         odd = np.isnan(d)
         if odd.any():
             d[odd] = np.where(np.isnan(vx[odd]) == np.isnan(guess[odd]), 0.0, np.inf)
