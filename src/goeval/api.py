@@ -309,7 +309,9 @@ def evaluate(
     Parameters
     ----------
     ontology : Ontology or path
-        The ontology (an OBO path is loaded with ``options.relations``).
+        The ontology (an OBO path is loaded with ``options.relations``,
+        through the compiled-ontology cache; give
+        ``load_ontology(path, cache=False)`` to bypass it).
     truth : Annotations or path
         Ground truth (``protein<TAB>term`` or GAF); propagated here.
     predictions : mapping name -> Annotations, or paths
