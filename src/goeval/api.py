@@ -529,10 +529,9 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
     diag = inputs.diagnostics
     clock = perf_counter()
     _check_targets(inputs, diag)
-    threads = min(threads or os.cpu_count() or 1, len(inputs.predictions))
     if stream_files is not None:
-        res = _evaluate_streamed(inputs, opts, stream_files, executor)
-    elif threads > 1 and executor is None:
+        res = _evaluate_streamed(inputs, opts, stream_files, executor, threads or os.cpu_count() or 1)
+    elif (threads := min(threads or os.cpu_count() or 1, len(inputs.predictions))) > 1 and executor is None:
         res = _evaluate_in_threads(inputs, opts, threads, boot)
     else:
         res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
@@ -557,16 +556,27 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
     return res
 
 
-def _evaluate_streamed(inputs: _Inputs, opts: EvaluationOptions, files: dict[str, Any], executor: Any):  # noqa: ANN202
-    """The evaluation of streamed prediction files (:func:`goeval.streaming.streamed_stats`)."""
+def _evaluate_streamed(inputs: _Inputs, opts: EvaluationOptions, files: dict[str, Any], executor: Any,
+                       threads: int):  # noqa: ANN202
+    """The evaluation of streamed prediction files (:func:`goeval.streaming.streamed_stats`).
+
+    Without an executor, ``threads`` > 1 threads sweep the leaves while the
+    file is read and mapped (numpy releases the GIL in its large kernels);
+    the result does not depend on it.
+    """
+    import contextlib
+
     from goeval.evaluation import summarize
     from goeval.streaming import streamed_stats
 
     onto = inputs.ontology
-    stats, diag = streamed_stats(onto, inputs.truth, files, opts, ia=inputs.ia, targets=inputs.targets,
-                                 terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
-                                 executor=executor,
-                                 diagnostics={"ontology": {"source": onto.source, **onto.diagnostics}})
+    with contextlib.ExitStack() as stack:
+        if executor is None and threads > 1:
+            executor = stack.enter_context(ThreadPoolExecutor(max_workers=threads, thread_name_prefix="goeval-leaf"))
+        stats, diag = streamed_stats(onto, inputs.truth, files, opts, ia=inputs.ia, targets=inputs.targets,
+                                     terms_of_interest=inputs.terms_of_interest,
+                                     excluded_terms=inputs.excluded_terms, executor=executor,
+                                     diagnostics={"ontology": {"source": onto.source, **onto.diagnostics}})
     for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
         inputs.diagnostics.warn(f"method {name}: {files[name]} is read whole, not streamed ({why}).")
     return summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
