@@ -8,8 +8,10 @@ for bit, as a serial run. :func:`dask_executor` opens one from the
 command line's ``--dask`` value:
 
 * ``local:N`` - a ``dask.distributed.LocalCluster`` of N single-threaded
-  worker processes on this machine, closed (workers stopped) when the
-  context ends, also on an error or an interrupt;
+  worker processes on this machine, with its scratch space in a temporary
+  directory of its own; closed when the context ends, also on an error or
+  an interrupt, after which any worker process still running is killed and
+  the scratch directory removed;
 * ``tcp://HOST:PORT`` (or ``tls://...``) - an existing scheduler (started
   elsewhere, e.g. by dask-jobqueue on a SLURM cluster); only the client is
   closed.
@@ -97,23 +99,71 @@ def dask_executor(value: str, *, timeout: float = 30.0) -> Iterator[Any]:
     distributed = _require_distributed()
     for name in ("distributed", "distributed.scheduler", "distributed.worker", "distributed.nanny"):
         logging.getLogger(name).setLevel(logging.ERROR)  # their INFO lines are not goeval's messages
-    cluster = None
-    try:
-        if kind == "local":
-            cluster = _local_cluster(distributed, n)
-            client = distributed.Client(cluster)
-        else:
-            client = _connect(distributed, kind, timeout)
+    if kind != "local":
+        client = _connect(distributed, kind, timeout)
         try:
             yield client.get_executor()
         finally:
             client.close()
-    finally:
-        if cluster is not None:
-            cluster.close()
+        return
+    import tempfile
+
+    with _ChildGuard() as guard, tempfile.TemporaryDirectory(prefix="goeval-dask-") as scratch:
+        cluster = client = None
+        try:
+            cluster = _local_cluster(distributed, n, scratch)
+            client = distributed.Client(cluster)
+            yield client.get_executor()
+        finally:
+            for part in (client, cluster):
+                if part is not None:
+                    try:
+                        part.close()
+                    except BaseException:  # noqa: BLE001 - closing after an interrupt: the guard ends the rest
+                        pass
+            guard.stop_new_children()
 
 
-def _local_cluster(distributed: Any, n: int) -> Any:
+class _ChildGuard:
+    """Stops the worker processes (and multiprocessing's resource tracker) a local cluster left running.
+
+    A run interrupted while its cluster starts or stops (Ctrl-C, SIGTERM)
+    must not leave a process behind: the child processes of this process
+    that did not exist on entry and run Python's ``multiprocessing`` are
+    killed and reaped on exit, whatever ``LocalCluster.close`` managed.
+    """
+
+    def __enter__(self) -> "_ChildGuard":
+        import psutil
+
+        self.me = psutil.Process()
+        self.before = {c.pid for c in self.me.children(recursive=True)}
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop_new_children()
+
+    def stop_new_children(self) -> None:
+        import psutil
+
+        new = [c for c in self.me.children(recursive=True) if c.pid not in self.before and _is_ours(c)]
+        for c in new:
+            with contextlib.suppress(psutil.Error):
+                c.kill()
+        psutil.wait_procs(new, timeout=10)
+
+
+def _is_ours(proc: Any) -> bool:
+    """A process started by multiprocessing (a Dask worker, a nanny's process, the resource tracker)."""
+    import psutil
+
+    try:
+        return any("multiprocessing" in part for part in proc.cmdline())
+    except psutil.Error:
+        return False
+
+
+def _local_cluster(distributed: Any, n: int, scratch: str) -> Any:
     """A LocalCluster of ``n`` single-threaded worker processes, with glibc's allocator left adaptive.
 
     Dask's nannies set ``MALLOC_TRIM_THRESHOLD_`` in their workers' environment;
@@ -127,7 +177,8 @@ def _local_cluster(distributed: Any, n: int) -> Any:
     import dask
 
     with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
-        return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                        local_directory=scratch)
 
 
 def _connect(distributed: Any, address: str, timeout: float) -> Any:

@@ -431,3 +431,47 @@ def test_cafa_file_without_end_warns_about_truncation(tmp_path, capsys):
                  "--predictions", str(preds), "--out", str(tmp_path / "o")]) == 0
     err = capsys.readouterr().err
     assert "goeval: warning: method cut:" in err and "no final END line; the file may be truncated" in err
+
+
+@pytest.mark.skipif(not LINUX, reason="/proc is Linux-only")
+@pytest.mark.parametrize("stream", [False, True])
+def test_interrupted_dask_run_stops_its_cluster(tmp_path, stream):
+    """SIGTERM while the run waits for its truth: the LocalCluster's workers are stopped too."""
+    pytest.importorskip("distributed")
+    fifo = tmp_path / "truth.tsv"
+    os.mkfifo(fifo)
+    preds = tmp_path / "preds.tsv"
+    _big_predictions(preds)
+    out = tmp_path / "out"
+    proc = _goeval("evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(fifo), "--predictions",
+                   str(preds), "--out", str(out), "--dask", "local:2", *(["--stream"] if stream else []))
+    try:
+        _wait_for_children(proc, 3, timeout=60)  # goeval and the cluster's two worker processes
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        _kill_session(proc)
+    assert proc.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    assert _session_processes(proc.pid) == []
+    assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.skipif(not LINUX, reason="/proc is Linux-only")
+def test_failed_streamed_dask_run_leaves_no_process(tmp_path):
+    pytest.importorskip("distributed")
+    preds = tmp_path / "preds.tsv"
+    _big_predictions(preds)
+    with preds.open("a") as fh:
+        fh.write("P1\tGO:0000001\n")  # a malformed last line: found while streaming
+    proc = _goeval("evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(EVAL / "truth.tsv"),
+                   "--predictions", str(preds), "--out", str(tmp_path / "out"), "--dask", "local:2", "--stream")
+    try:
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        _kill_session(proc)
+    assert proc.returncode == 2, stderr
+    assert "Traceback" not in stderr and "line 2001" in stderr
+    assert _session_processes(proc.pid) == []
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
