@@ -344,18 +344,29 @@ def _prediction_block(
     return select_columns(ptr, c, v, allowed[lo:hi])
 
 
-def namespace_blocks(
-    prep: Prepared, ns_list: list[int], allowed: np.ndarray, propagation: str, diag: dict[str, Any]
-) -> Iterator[NamespaceBlock]:
-    """Yield a :class:`NamespaceBlock` per (namespace, method), predictions propagated."""
+def namespace_benchmarks(prep: Prepared, ns_list: list[int], allowed: np.ndarray,
+                         diag: dict[str, Any]) -> Iterator[tuple[int, int, int, str, np.ndarray, np.ndarray, np.ndarray]]:
+    """``(j, lo, hi, label, bench, truth indptr, global truth cols)`` of every namespace with a benchmark.
+
+    Each namespace's counts go to ``diag["namespaces"]``; one without a
+    benchmark protein is counted and skipped.
+    """
     ontology = prep.ontology
     for j in ns_list:
         lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
         label = ontology.labels[j]
         bench, t_ptr, t_cols = _truth_block(prep, lo, hi, allowed)
         diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": int(bench.size), "truth_entries": int(t_cols.size)}
-        if bench.size == 0:
-            continue
+        if bench.size:
+            yield j, lo, hi, label, bench, t_ptr, t_cols
+
+
+def namespace_blocks(
+    prep: Prepared, ns_list: list[int], allowed: np.ndarray, propagation: str, diag: dict[str, Any]
+) -> Iterator[NamespaceBlock]:
+    """Yield a :class:`NamespaceBlock` per (namespace, method), predictions propagated."""
+    ontology = prep.ontology
+    for j, lo, hi, label, bench, t_ptr, t_cols in namespace_benchmarks(prep, ns_list, allowed, diag):
         for name in prep.aligned:
             md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
             ptr, c, v = _prediction_block(prep, name, bench, lo, hi, allowed, propagation, md)
@@ -597,13 +608,7 @@ def _block_plans(prep: Prepared, ns_list: list[int], allowed: np.ndarray, opts: 
                  executor: Any = None) -> Iterator[_Plan]:
     """A :class:`_Plan` per (namespace, method), in namespace order then method order."""
     ontology = prep.ontology
-    for j in ns_list:
-        lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
-        label = ontology.labels[j]
-        bench, t_ptr, t_cols = _truth_block(prep, lo, hi, allowed)
-        diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": int(bench.size), "truth_entries": int(t_cols.size)}
-        if bench.size == 0:
-            continue
+    for j, lo, hi, label, bench, t_ptr, t_cols in namespace_benchmarks(prep, ns_list, allowed, diag):
         t_local = t_cols - lo
         ia_ns = None if iav is None else iav[lo:hi]
         n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)

@@ -347,18 +347,11 @@ def namespace_contexts(prep: Prepared, ns_list: list[int], allowed: np.ndarray, 
                        iav: np.ndarray | None, diag: dict[str, Any]) -> Iterator[NamespaceContext]:
     """The evaluated namespaces' benchmarks (namespaces without one are counted and skipped)."""
     from goeval.chunked import NamespaceGraph
-    from goeval.evaluation import _truth_block
+    from goeval.evaluation import namespace_benchmarks
     from goeval.sweep import truth_totals
 
     onto = prep.ontology
-    for j in ns_list:
-        lo, hi = int(onto.bounds[j]), int(onto.bounds[j + 1])
-        label = onto.labels[j]
-        bench, t_ptr, t_cols = _truth_block(prep, lo, hi, allowed)
-        diag.setdefault("namespaces", {})[label] = {"benchmark_proteins": int(bench.size),
-                                                    "truth_entries": int(t_cols.size)}
-        if bench.size == 0:
-            continue
+    for _, lo, hi, label, bench, t_ptr, t_cols in namespace_benchmarks(prep, ns_list, allowed, diag):
         t_local = t_cols - lo
         ia_ns = None if iav is None else iav[lo:hi]
         n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)

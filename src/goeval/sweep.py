@@ -579,9 +579,7 @@ def sweep(
         raise InvalidParameterError("Predictions and truth must have the same rows.")
     w = _check_weights(weights, n)
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
-    t_rows = np.repeat(np.arange(n), np.diff(truth_indptr))
-    n_t = np.diff(truth_indptr).astype(np.float64)
-    i_t = np.bincount(t_rows, weights=iav[truth_cols], minlength=n)
+    n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
     pw = _protein_weights(w, i_t)
     shape = (m,) if w is None or w.ndim == 1 else (w.shape[0], m)
     sums = {k: np.zeros(shape) for k in STAT_NAMES}
@@ -789,9 +787,7 @@ def protein_steps(
     if truth_indptr.size - 1 != n:
         raise InvalidParameterError("Predictions and truth must have the same rows.")
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
-    t_rows = np.repeat(np.arange(n), np.diff(truth_indptr))
-    n_t = np.diff(truth_indptr).astype(np.float64)
-    i_t = np.bincount(t_rows, weights=iav[truth_cols], minlength=n)
+    n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
     parts: list[_Steps] = []
     bounds = [0, n] if m == 0 or n == 0 else _chunk_bounds(pred_indptr, chunk_entries)
     if m and n:
