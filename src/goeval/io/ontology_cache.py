@@ -40,14 +40,16 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.io._files import PathLike, _temporary_name, _unlink
 from goeval.io.obo import PendingOntology, start_read_obo
-from goeval.ontology import Ontology, build_ontology
+
+if TYPE_CHECKING:
+    from goeval.ontology import Ontology
 
 __all__ = ["FORMAT_VERSION", "CacheRecord", "StartedOntology", "cache_dir", "cache_key", "start_ontology",
            "load_ontology"]
@@ -72,12 +74,9 @@ def cache_dir() -> Path:
 
 
 def _goeval_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from goeval import __version__
 
-    try:
-        return version("goeval")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "unknown"
+    return __version__
 
 
 def file_sha256(path: PathLike) -> str:
@@ -200,6 +199,8 @@ class StartedOntology:
     def __call__(self) -> Ontology:
         if self._ontology is None:
             assert self._pending is not None  # noqa: S101 - internal invariant
+            from goeval.ontology import build_ontology
+
             try:
                 self._ontology = build_ontology(self._pending(), self.relations)
             finally:
@@ -272,6 +273,8 @@ def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"
         clock = time.perf_counter()
         arrays, problem = _read(record.path, key)
         if arrays is not None:
+            from goeval.ontology import Ontology  # only now: on a miss the OBO parse starts first
+
             try:
                 onto = Ontology.from_arrays(arrays, source=str(path))
             except Exception as exc:  # noqa: BLE001 - a damaged cache is rebuilt, never trusted
