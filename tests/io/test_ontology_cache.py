@@ -304,7 +304,7 @@ def test_interrupted_write_leaves_no_temporary_file(obo, tmp_path, monkeypatch):
     d = tmp_path / "cache"
     d.mkdir()
 
-    def interrupted(fh, **arrays):  # noqa: ANN001
+    def interrupted(fh, *args, **arrays):  # noqa: ANN001
         fh.write(b"partial")
         raise KeyboardInterrupt
 
@@ -318,7 +318,7 @@ def test_failed_write_is_a_notice_and_leaves_nothing(obo, tmp_path, monkeypatch,
     d = tmp_path / "cache"
     d.mkdir()
 
-    def full(fh, **arrays):  # noqa: ANN001
+    def full(fh, *args, **arrays):  # noqa: ANN001
         fh.write(b"partial")
         raise OSError(28, "No space left on device")
 

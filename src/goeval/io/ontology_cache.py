@@ -36,7 +36,6 @@ import os
 import re
 import stat
 import time
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,7 +156,7 @@ def _read(path: Path, key: dict[str, Any]) -> tuple[dict[str, np.ndarray] | None
             return {k: z[k] for k in z.files}, ""
     except (FileNotFoundError, NotADirectoryError):  # no cache file yet
         return None, ""
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a cache file that cannot be read is rebuilt, never trusted
         return None, f"unreadable ({type(exc).__name__}: {exc})"
 
 
@@ -166,9 +165,11 @@ def _write(path: Path, tmp: Path, key: dict[str, Any], onto: Ontology) -> str:
     try:
         arrays = onto.to_arrays()
         arrays[_KEY_ENTRY] = np.frombuffer(json.dumps(key).encode("utf-8"), dtype=np.uint8)
+        if any(a.dtype.hasobject for a in arrays.values()):  # read back with allow_pickle=False
+            raise TypeError("an array of Python objects")
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as fh:
-            np.savez(fh, allow_pickle=False, **arrays)
+            np.savez(fh, **arrays)
         os.replace(tmp, path)
     except OSError as exc:
         _unlink(tmp)
