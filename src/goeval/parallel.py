@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import warnings
 from typing import Any, Iterator
 
 from goeval.errors import InvalidParameterError
@@ -102,13 +103,18 @@ def dask_executor(value: str, *, timeout: float = 30.0) -> Iterator[Any]:
     if kind != "local":
         client = _connect(distributed, kind, timeout)
         try:
-            yield client.get_executor()
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+                yield client.get_executor()
         finally:
             client.close()
         return
     import tempfile
 
-    with _ChildGuard() as guard, tempfile.TemporaryDirectory(prefix="goeval-dask-") as scratch:
+    with _ChildGuard() as guard, tempfile.TemporaryDirectory(prefix="goeval-dask-") as scratch, \
+            warnings.catch_warnings():
+        # a file task carries the ontology and the benchmark (a few MiB): expected, not worth a warning
+        warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
         cluster = client = None
         try:
             cluster = _local_cluster(distributed, n, scratch)
@@ -178,7 +184,7 @@ def _local_cluster(distributed: Any, n: int, scratch: str) -> Any:
 
     with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
         return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                                        local_directory=scratch)
+                                        local_directory=scratch, silence_logs=logging.CRITICAL)
 
 
 def _connect(distributed: Any, address: str, timeout: float) -> Any:
