@@ -70,9 +70,9 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     >>> onto.labels, onto.n_terms
     (('MFO',), 9571)
     """
-    from goeval.io.ontology_cache import load_ontology as load_cached
+    from goeval.io.ontology_cache import load_cached_ontology
 
-    return load_cached(path, tuple(relations), cache)[0]
+    return load_cached_ontology(path, tuple(relations), cache)[0]
 
 
 def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None):  # noqa: ANN202

@@ -81,8 +81,8 @@ def test_go_2019_round_trip_through_the_cache(tmp_path):
     if not GO_2019.exists():
         pytest.skip("GO 2019 not bundled")
     fresh = _fresh(GO_2019)
-    cold, rec = oc.load_ontology(GO_2019, cache=tmp_path / "go.npz")
-    warm, rec2 = oc.load_ontology(GO_2019, cache=tmp_path / "go.npz")
+    cold, rec = oc.load_cached_ontology(GO_2019, cache=tmp_path / "go.npz")
+    warm, rec2 = oc.load_cached_ontology(GO_2019, cache=tmp_path / "go.npz")
     assert (rec.status, rec2.status) == ("written", "hit")
     assert_same_ontology(cold, fresh)
     assert_same_ontology(warm, fresh)
@@ -170,10 +170,10 @@ def test_default_directory_from_the_environment(monkeypatch, tmp_path):
 
 
 def test_written_then_hit_equal_to_fresh(obo, _private_ontology_cache):
-    onto, rec = oc.load_ontology(obo)
+    onto, rec = oc.load_cached_ontology(obo)
     assert rec.status == "written" and rec.path.parent == _private_ontology_cache
     assert _files(_private_ontology_cache) == [rec.path.name]
-    again, rec2 = oc.load_ontology(obo)
+    again, rec2 = oc.load_cached_ontology(obo)
     assert rec2.status == "hit" and rec2.path == rec.path and "ontology cache load" in rec2.timings
     assert_same_ontology(again, _fresh(obo))
     assert_same_ontology(onto, _fresh(obo))
@@ -181,13 +181,13 @@ def test_written_then_hit_equal_to_fresh(obo, _private_ontology_cache):
 
 
 def test_same_content_elsewhere_hits_with_its_own_source(obo, tmp_path):
-    oc.load_ontology(obo)
+    oc.load_cached_ontology(obo)
     other = tmp_path / "sub" / "copy.obo"
     other.parent.mkdir()
     other.write_bytes(obo.read_bytes())
-    onto, rec = oc.load_ontology(other, cache=oc.cache_dir())
+    onto, rec = oc.load_cached_ontology(other, cache=oc.cache_dir())
     assert rec.status == "written"  # the file name is part of the cache file's name, not of the key
-    onto, rec = oc.load_ontology(other, cache=rec.path)
+    onto, rec = oc.load_cached_ontology(other, cache=rec.path)
     assert rec.status == "hit" and onto.source == str(other)
     assert_same_ontology(onto, _fresh(other))
 
@@ -209,8 +209,8 @@ def test_gzip_file_keyed_by_its_bytes_as_stored(obo, tmp_path):
     gz = tmp_path / "tiny.obo.gz"
     gz.write_bytes(gzip.compress(obo.read_bytes()))
     assert oc.cache_key(gz, ("is_a",))["obo_sha256"] == oc.file_sha256(gz) != oc.file_sha256(obo)
-    assert oc.load_ontology(gz)[1].status == "written"
-    onto, rec = oc.load_ontology(gz)
+    assert oc.load_cached_ontology(gz)[1].status == "written"
+    onto, rec = oc.load_cached_ontology(gz)
     assert rec.status == "hit"
     assert_same_ontology(onto, _fresh(gz))
 
@@ -218,7 +218,7 @@ def test_gzip_file_keyed_by_its_bytes_as_stored(obo, tmp_path):
 @pytest.mark.parametrize("change", ["content", "relations", "version"])
 def test_stale_explicit_file_is_rebuilt_with_a_notice(obo, tmp_path, monkeypatch, caplog, change):
     cache = tmp_path / "onto.npz"
-    assert oc.load_ontology(obo, cache=cache)[1].status == "written"
+    assert oc.load_cached_ontology(obo, cache=cache)[1].status == "written"
     relations = ("is_a", "part_of")
     if change == "content":
         obo.write_bytes(obo.read_bytes().replace(b"name: b\n", b"name: bee\n"))
@@ -227,12 +227,12 @@ def test_stale_explicit_file_is_rebuilt_with_a_notice(obo, tmp_path, monkeypatch
     else:
         monkeypatch.setattr(oc, "FORMAT_VERSION", oc.FORMAT_VERSION + 1)
     with caplog.at_level(logging.WARNING, logger="goeval.cache"):
-        onto, rec = oc.load_ontology(obo, relations, cache=cache)
+        onto, rec = oc.load_cached_ontology(obo, relations, cache=cache)
     assert rec.status == "written"
     notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
     assert len(notices) == 1 and "made for another" in notices[0] and "\n" not in notices[0]
     assert_same_ontology(onto, _fresh(obo, relations))
-    assert oc.load_ontology(obo, relations, cache=cache)[1].status == "hit"
+    assert oc.load_cached_ontology(obo, relations, cache=cache)[1].status == "hit"
 
 
 def _corrupt(path: Path, how: str) -> None:
@@ -265,28 +265,28 @@ def _corrupt(path: Path, how: str) -> None:
 
 @pytest.mark.parametrize("how", ["truncated", "empty", "garbage", "flipped", "no key", "damaged arrays"])
 def test_corrupt_cache_is_rebuilt_with_a_notice(obo, caplog, how):
-    _onto, rec = oc.load_ontology(obo)
+    _onto, rec = oc.load_cached_ontology(obo)
     _corrupt(rec.path, how)
     with caplog.at_level(logging.WARNING, logger="goeval.cache"):
-        onto, rec2 = oc.load_ontology(obo)
+        onto, rec2 = oc.load_cached_ontology(obo)
     notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
     assert len(notices) == 1 and "rebuilding" in notices[0] and "\n" not in notices[0], notices
     assert rec2.status == "written"
     assert_same_ontology(onto, _fresh(obo))
-    assert oc.load_ontology(obo)[1].status == "hit"
+    assert oc.load_cached_ontology(obo)[1].status == "hit"
     assert _files(rec.path.parent) == [rec.path.name]
 
 
 def test_unreadable_cache_is_rebuilt(obo, tmp_path, caplog):
     cache = tmp_path / "onto.npz"
-    oc.load_ontology(obo, cache=cache)
+    oc.load_cached_ontology(obo, cache=cache)
     bad = tmp_path / "bad.npz"
     bad.write_bytes(cache.read_bytes())
     os.chmod(bad, 0)
     if os.access(bad, os.R_OK):  # root reads anything: a file that fails to read instead
         bad.write_bytes(b"\x00" * 10)
     with caplog.at_level(logging.WARNING, logger="goeval.cache"):
-        onto, rec = oc.load_ontology(obo, cache=bad)
+        onto, rec = oc.load_cached_ontology(obo, cache=bad)
     assert rec.status == "written" and any("rebuilding" in r.getMessage() for r in caplog.records)
     assert_same_ontology(onto, _fresh(obo))
 
@@ -294,9 +294,9 @@ def test_unreadable_cache_is_rebuilt(obo, tmp_path, caplog):
 def test_write_leaves_no_temporary_file(obo, tmp_path):
     d = tmp_path / "cache"
     d.mkdir()
-    _onto, rec = oc.load_ontology(obo, cache=d)
+    _onto, rec = oc.load_cached_ontology(obo, cache=d)
     assert _files(d) == [rec.path.name] and not rec.path.name.startswith(".")
-    _onto, rec = oc.load_ontology(obo, cache=d / "explicit.npz")
+    _onto, rec = oc.load_cached_ontology(obo, cache=d / "explicit.npz")
     assert _files(d) == sorted([rec.path.name, "explicit.npz"]) or len(_files(d)) == 2
 
 
@@ -310,7 +310,7 @@ def test_interrupted_write_leaves_no_temporary_file(obo, tmp_path, monkeypatch):
 
     monkeypatch.setattr(oc.np, "savez", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        oc.load_ontology(obo, cache=d)
+        oc.load_cached_ontology(obo, cache=d)
     assert _files(d) == []
 
 
@@ -324,7 +324,7 @@ def test_failed_write_is_a_notice_and_leaves_nothing(obo, tmp_path, monkeypatch,
 
     monkeypatch.setattr(oc.np, "savez", full)
     with caplog.at_level(logging.WARNING, logger="goeval.cache"):
-        onto, rec = oc.load_ontology(obo, cache=d)
+        onto, rec = oc.load_cached_ontology(obo, cache=d)
     assert rec.status == "not written" and "No space left" in rec.reason
     assert _files(d) == []
     assert any("continuing without it" in r.getMessage() for r in caplog.records)
@@ -336,7 +336,7 @@ def test_unwritable_cache_directory_is_a_notice(obo, tmp_path, monkeypatch, capl
     blocker.write_text("not a directory")
     monkeypatch.setenv("GOEVAL_CACHE_DIR", str(blocker / "goeval"))
     with caplog.at_level(logging.WARNING, logger="goeval.cache"):
-        onto, rec = oc.load_ontology(obo)
+        onto, rec = oc.load_cached_ontology(obo)
     assert rec.status == "not written"
     assert len([r for r in caplog.records if r.name == "goeval.cache"]) == 1
     assert_same_ontology(onto, _fresh(obo))
@@ -344,7 +344,7 @@ def test_unwritable_cache_directory_is_a_notice(obo, tmp_path, monkeypatch, capl
 
 
 def test_no_cache_reads_and_writes_nothing(obo, _private_ontology_cache):
-    onto, rec = oc.load_ontology(obo, cache=False)
+    onto, rec = oc.load_cached_ontology(obo, cache=False)
     assert rec.status == "off" and rec.path is None
     assert _files(_private_ontology_cache) == []
     goeval.load_ontology(obo, cache=False)
@@ -365,7 +365,7 @@ def test_not_a_regular_file_is_not_cached(obo, tmp_path, _private_ontology_cache
 
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
-    onto, rec = oc.load_ontology(fifo)
+    onto, rec = oc.load_cached_ontology(fifo)
     writer.join(10)
     assert rec.status == "off" and "regular" in rec.reason
     assert _files(_private_ontology_cache) == []
@@ -374,13 +374,13 @@ def test_not_a_regular_file_is_not_cached(obo, tmp_path, _private_ontology_cache
 
 def test_an_ontology_that_fails_to_build_is_not_stored(_private_ontology_cache):
     with pytest.raises(goeval.errors.OntologyError, match="cycle"):
-        oc.load_ontology(DATA / "obo" / "replaced_by_cycle.obo")
+        oc.load_cached_ontology(DATA / "obo" / "replaced_by_cycle.obo")
     assert _files(_private_ontology_cache) == []
 
 
 def test_cache_file_cannot_be_the_ontology(obo):
     with pytest.raises(InvalidParameterError):
-        oc.load_ontology(obo, cache=obo)
+        oc.load_cached_ontology(obo, cache=obo)
 
 
 def test_obo_changed_while_read_is_not_stored(obo, tmp_path, caplog):
@@ -411,8 +411,8 @@ def test_names_stored_as_lines_until_parsed():
 
 def test_cache_load_needs_no_obo_file(obo):
     fresh = _fresh(obo)
-    oc.load_ontology(obo)
-    onto, rec = oc.load_ontology(obo)
+    oc.load_cached_ontology(obo)
+    onto, rec = oc.load_cached_ontology(obo)
     obo.unlink()
     assert rec.status == "hit" and onto.names.tolist() == fresh.names.tolist()
     assert_same_ontology(onto, fresh)
@@ -422,6 +422,6 @@ def test_load_time_on_go():
     """Not a benchmark: the read must stay far below a parse (about 0.02 s against 1 s)."""
     if not GO_2019.exists():
         pytest.skip("GO 2019 not bundled")
-    oc.load_ontology(GO_2019)
-    _onto, rec = oc.load_ontology(GO_2019)
+    oc.load_cached_ontology(GO_2019)
+    _onto, rec = oc.load_cached_ontology(GO_2019)
     assert rec.status == "hit" and set(rec.timings) == {"ontology cache key", "ontology cache load"}

@@ -19,12 +19,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from goeval.io.ontology_cache import load_ontology
+    from goeval.io.ontology_cache import load_cached_ontology
     from goeval.io.results import _jsonable
     from goeval.report.text import format_table
 
     clock = time.perf_counter()
-    onto, cache = load_ontology(args.ontology, args.relations, cache_arg(args))
+    onto, cache = load_cached_ontology(args.ontology, args.relations, cache_arg(args))
     seconds = time.perf_counter() - clock
     cache_info = {"status": cache.status, "path": None if cache.path is None else str(cache.path),
                   "reason": cache.reason or None, "load_seconds": round(seconds, 4)}

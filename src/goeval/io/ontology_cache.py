@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from goeval.ontology import Ontology
 
 __all__ = ["FORMAT_VERSION", "CacheRecord", "StartedOntology", "cache_dir", "cache_key", "start_ontology",
-           "load_ontology"]
+           "load_cached_ontology"]
 
 #: Version of the stored layout; part of the key (bump it when the arrays or the build change).
 FORMAT_VERSION = 1
@@ -309,8 +309,8 @@ def _stamp(path: PathLike) -> tuple[int, int] | None:
     return st.st_size, st.st_mtime_ns
 
 
-def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"),
-                  cache: bool | PathLike = True) -> tuple[Ontology, CacheRecord]:
+def load_cached_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"),
+                         cache: bool | PathLike = True) -> tuple[Ontology, CacheRecord]:
     """The ontology of ``path`` (from the cache when possible) and what the cache did.
 
     See :func:`start_ontology`; a new cache file is written before returning.
