@@ -98,46 +98,149 @@ def dask_executor(value: str, *, timeout: float = 30.0) -> Iterator[Any]:
     """
     kind, n = parse_dask_address(value)
     distributed = _require_distributed()
-    for name in ("distributed", "distributed.scheduler", "distributed.worker", "distributed.nanny"):
-        logging.getLogger(name).setLevel(logging.ERROR)  # their INFO lines are not goeval's messages
-    if kind != "local":
-        client = _connect(distributed, kind, timeout)
-        try:
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
-                yield client.get_executor()
-        finally:
-            client.close()
+    # Dask's log lines are not goeval's messages: its errors reach goeval as exceptions, and an
+    # interrupt while the cluster starts leaves asyncio tasks whose failures would be logged
+    for name in ("distributed", "distributed.scheduler", "distributed.worker", "distributed.nanny",
+                 "distributed.core", "asyncio", "tornado.application"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    if kind == "local":
+        with _local_executor(distributed, n) as executor:
+            yield executor
         return
+    client = _connect(distributed, kind, timeout)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+            yield client.get_executor()
+    finally:
+        client.close()
+
+
+@contextlib.contextmanager
+def _local_executor(distributed: Any, n: int) -> Iterator[Any]:
+    """The executor of a LocalCluster of ``n`` workers that leaves nothing behind, however it ends.
+
+    On exit, interrupted or not: the client and the cluster are closed, and
+    so is a cluster whose start was interrupted (it is not returned to us
+    but goes on starting, and restarting killed workers, in Dask's thread);
+    worker processes still running are killed and reaped (:class:`_ChildGuard`);
+    the scratch directory (Dask's ``temporary-directory`` for the whole
+    span, so that a cluster still starting writes there too) is removed;
+    the resource tracker started for the cluster is stopped and reaped.
+    """
+    import shutil
     import tempfile
 
-    with _ChildGuard() as guard, tempfile.TemporaryDirectory(prefix="goeval-dask-") as scratch, \
-            warnings.catch_warnings():
+    import dask
+    from distributed.deploy.spec import SpecCluster
+
+    scratch = tempfile.mkdtemp(prefix="goeval-dask-")
+    with dask.config.set({"temporary-directory": scratch}), _ChildGuard() as guard, warnings.catch_warnings():
         # a file task carries the ontology and the benchmark (a few MiB): expected, not worth a warning
         warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
         cluster = client = None
+        tracker = _Tracker()
+        clusters_before = set(SpecCluster._instances)
         try:
+            tracker.start()
             cluster = _local_cluster(distributed, n, scratch)
             client = distributed.Client(cluster)
             yield client.get_executor()
         finally:
-            for part in (client, cluster):
-                if part is not None:
-                    try:
-                        part.close()
-                    except BaseException:  # noqa: BLE001 - closing after an interrupt: the guard ends the rest
-                        pass
-            guard.stop_new_children()
+            started = [c for c in set(SpecCluster._instances) - clusters_before if c is not cluster]
+            for close in (getattr(client, "close", None), getattr(cluster, "close", None),
+                          *(c.close for c in started), guard.stop_new_children,
+                          lambda: shutil.rmtree(scratch, ignore_errors=True), tracker.stop):
+                _finish_despite_interrupts(close)
+
+
+class _Tracker:
+    """multiprocessing's resource tracker, started for the cluster quietly and stopped (reaped) after it.
+
+    Workers killed after an interrupt leave semaphores that the tracker
+    removes with a warning each: it is started with those warnings off. A
+    tracker this process already had is left running; one started here is
+    stopped once the workers are gone, so that it is reaped by this process
+    rather than left to end on its own after it.
+    """
+
+    QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+    def start(self) -> None:
+        import sys
+        from multiprocessing import resource_tracker
+
+        self.tracker = resource_tracker._resource_tracker
+        self.before = self.tracker._pid
+        if self.QUIET not in sys.warnoptions:  # the tracker's interpreter flags are taken from here
+            sys.warnoptions.append(self.QUIET)
+        resource_tracker.ensure_running()
+
+    def stop(self) -> None:
+        """Close the tracker's pipe and reap it (killed if it has not ended within 5 s); never blocks
+        on a tracker that Dask's thread is still using (then it ends with this process)."""
+        import os
+        import signal
+        import time
+
+        tracker = getattr(self, "tracker", None)
+        if tracker is None or tracker._pid is None or tracker._pid == self.before:
+            return
+        if not tracker._lock.acquire(timeout=2):
+            return
+        try:
+            fd, pid = tracker._fd, tracker._pid
+            if fd is None:
+                return
+            os.close(fd)
+            tracker._fd = None
+            end = time.monotonic() + 5
+            while os.waitpid(pid, os.WNOHANG) == (0, 0):
+                if time.monotonic() > end:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    break
+                time.sleep(0.02)
+            tracker._pid = None
+        except ChildProcessError:
+            tracker._pid = None
+        finally:
+            tracker._lock.release()
+
+
+def _finish_despite_interrupts(step: Any, tries: int = 3) -> None:
+    """Run a clean-up step; a termination raised again meanwhile restarts it (at most ``tries`` times).
+
+    Errors of the step itself are ignored: a cluster closed after an
+    interrupt may complain, and the next steps end what it left.
+    """
+    if step is None:
+        return
+    for _ in range(tries):
+        try:
+            step()
+            return
+        except KeyboardInterrupt:
+            continue
+        except Exception:  # noqa: BLE001 - see the docstring
+            return
 
 
 class _ChildGuard:
-    """Stops the worker processes (and multiprocessing's resource tracker) a local cluster left running.
+    """Stops the worker processes a local cluster left running.
 
     A run interrupted while its cluster starts or stops (Ctrl-C, SIGTERM)
-    must not leave a process behind: the child processes of this process
-    that did not exist on entry and run Python's ``multiprocessing`` are
-    killed and reaped on exit, whatever ``LocalCluster.close`` managed.
+    must not leave a process behind, and the cluster's own thread may still
+    be starting workers: until no new one has appeared for a short while,
+    the child processes of this process that did not exist on entry and
+    run Python's ``multiprocessing`` (its resource tracker aside: it ends
+    with this process) are killed and reaped. A termination
+    raised again meanwhile (the command line repeats an ignored one) does
+    not cut this short; the first one goes on unwinding afterwards.
     """
+
+    QUIET = 0.3  # seconds without a new child before the guard is done
+    LIMIT = 10.0  # seconds at most
 
     def __enter__(self) -> "_ChildGuard":
         import psutil
@@ -150,23 +253,42 @@ class _ChildGuard:
         self.stop_new_children()
 
     def stop_new_children(self) -> None:
+        import time
+
+        end = time.monotonic() + self.LIMIT
+        quiet_since = time.monotonic()
+        while time.monotonic() < end:
+            try:
+                if self._kill_once():
+                    quiet_since = time.monotonic()
+                elif time.monotonic() - quiet_since >= self.QUIET:
+                    return
+                time.sleep(0.05)
+            except KeyboardInterrupt:  # a repeated termination: finish the clean-up first
+                continue
+
+    def _kill_once(self) -> bool:
+        """Kill and reap the new children still running; whether there were any."""
         import psutil
 
         new = [c for c in self.me.children(recursive=True) if c.pid not in self.before and _is_ours(c)]
         for c in new:
             with contextlib.suppress(psutil.Error):
                 c.kill()
-        psutil.wait_procs(new, timeout=10)
+        psutil.wait_procs(new, timeout=5)
+        return bool(new)
 
 
 def _is_ours(proc: Any) -> bool:
-    """A process started by multiprocessing (a Dask worker, a nanny's process, the resource tracker)."""
+    """A worker process started by multiprocessing (not its resource tracker, which ends with this
+    process and must not be restarted empty, and whose warnings are turned off, see _local_cluster)."""
     import psutil
 
     try:
-        return any("multiprocessing" in part for part in proc.cmdline())
+        cmd = " ".join(proc.cmdline())
     except psutil.Error:
         return False
+    return "multiprocessing" in cmd and "resource_tracker import main" not in cmd
 
 
 def _local_cluster(distributed: Any, n: int, scratch: str) -> Any:

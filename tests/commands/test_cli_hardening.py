@@ -434,20 +434,25 @@ def test_cafa_file_without_end_warns_about_truncation(tmp_path, capsys):
 
 
 @pytest.mark.skipif(not LINUX, reason="/proc is Linux-only")
-@pytest.mark.parametrize("stream", [False, True])
-def test_interrupted_dask_run_stops_its_cluster(tmp_path, stream):
-    """SIGTERM while the run waits for its truth: the LocalCluster's workers are stopped too."""
+@pytest.mark.parametrize(("stream", "delay"), [(False, 0.0), (False, 0.15), (True, 0.3), (False, 2.0), (True, 2.0)])
+def test_interrupted_dask_run_stops_its_cluster(tmp_path, stream, delay):
+    """SIGTERM while the cluster starts or once the run waits for its truth: no process, file or
+    scratch directory is left (the cluster's workers and multiprocessing's tracker included)."""
     pytest.importorskip("distributed")
+
     fifo = tmp_path / "truth.tsv"
     os.mkfifo(fifo)
     preds = tmp_path / "preds.tsv"
     _big_predictions(preds)
     out = tmp_path / "out"
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     proc = _goeval("evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(fifo), "--predictions",
-                   str(preds), "--out", str(out), "--dask", "local:2", *(["--stream"] if stream else []))
+                   str(preds), "--out", str(out), "--dask", "local:2", *(["--stream"] if stream else []),
+                   env={"TMPDIR": str(scratch)})
     try:
-        _wait_for_children(proc, 3, timeout=60)  # goeval and the cluster's two worker processes
-        time.sleep(0.5)
+        _wait_for_children(proc, 3, timeout=60)  # goeval and the cluster's first worker processes
+        time.sleep(delay)  # while the cluster starts, or once it waits for the truth
         os.kill(proc.pid, signal.SIGTERM)
         stdout, stderr = proc.communicate(timeout=60)
     finally:
@@ -456,6 +461,7 @@ def test_interrupted_dask_run_stops_its_cluster(tmp_path, stream):
     assert "Traceback" not in stderr
     assert _session_processes(proc.pid) == []
     assert not out.exists() or not any(out.iterdir())
+    assert list(scratch.iterdir()) == []  # the cluster's scratch space is gone
 
 
 @pytest.mark.skipif(not LINUX, reason="/proc is Linux-only")
