@@ -125,7 +125,7 @@ def test_tree_is_fixed_however_partials_arrive():
     parts = []
     for _ in range(37):
         bins = np.unique(rng.integers(0, 50, rng.integers(1, 20)))
-        parts.append(SweepPartial(bins.astype(float), rng.normal(size=(20, bins.size)) * 10.0 ** rng.integers(-8, 8)))
+        parts.append(SweepPartial(bins.astype(float), rng.normal(size=(bins.size, 20)) * 10.0 ** rng.integers(-8, 8)))
     ref = tree_sum(parts)
     acc = TreeSum()
     for p in parts:  # streamed one at a time
@@ -139,12 +139,12 @@ def test_tree_is_fixed_however_partials_arrive():
     assert np.allclose(tree_sum(small).values, by_hand.values)
     # sparse addition equals dense addition bit for bit
     a, b = parts[0], parts[1]
-    dense = np.zeros((20, 50))
-    dense[:, a.keys.astype(int)] += a.values
-    dense2 = np.zeros((20, 50))
-    dense2[:, b.keys.astype(int)] = b.values
+    dense = np.zeros((50, 20))
+    dense[a.keys.astype(int)] += a.values
+    dense2 = np.zeros((50, 20))
+    dense2[b.keys.astype(int)] = b.values
     s = a + b
-    assert np.array_equal((dense + dense2)[:, s.keys.astype(int)], s.values)
+    assert np.array_equal((dense + dense2)[s.keys.astype(int)], s.values)
 
 
 def test_leaf_rule_by_hand():

@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval.annotations import in_pairs, propagate_rows
-from goeval.sweep import SweepPartial, SweepStats, TreeSum, exact_thresholds, finish_partial, sweep_partial
+from goeval.sweep import SweepPartial, SweepStats, TreeSum, finish_partial, sweep_partial
 
 __all__ = [
     "LEAF_ENTRIES",
@@ -190,9 +190,16 @@ def _propagated(spec: BlockSpec, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np
 def leaf_partial(spec: BlockSpec, leaf: Leaf) -> LeafResult:
     """Propagate, filter and sweep one leaf (the task a pool or cluster runs)."""
     ptr, c, v, n_propagated, removed = _propagated(spec, leaf)
-    taus = exact_thresholds(v) if spec.thresholds is None else spec.thresholds
+    levels = None
+    if spec.thresholds is None:  # the leaf's own distinct scores; each entry's level from the same sort
+        usable = np.isfinite(v) & (v > 0)
+        taus, inverse = np.unique(np.where(usable, v, np.inf), return_inverse=True)
+        taus = taus[np.isfinite(taus)]
+        levels = np.where(usable, inverse.ravel() + 1, 0).astype(np.int64)
+    else:
+        taus = spec.thresholds
     part = sweep_partial(ptr, c, v, leaf.truth_indptr, leaf.truth_cols, spec.width, taus, spec.ia,
-                         chunk_entries=spec.chunk_entries)
+                         chunk_entries=spec.chunk_entries, levels=levels)
     return LeafResult(part, n_propagated, int(c.size), removed)
 
 

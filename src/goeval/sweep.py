@@ -366,15 +366,20 @@ class _TruthFlags:
 def _chunk_steps(
     r0: int, r1: int, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
     truth_flags: _TruthFlags, iav: np.ndarray, thresholds: np.ndarray, grid_n: int,
+    levels: np.ndarray | None = None,
 ) -> _Steps | None:
-    """Group the entries of rows [r0, r1) by (protein, level) with running totals."""
+    """Group the entries of rows [r0, r1) by (protein, level) with running totals.
+
+    ``levels`` (every entry's level, when the caller knows them) replaces
+    the search of the scores among the thresholds.
+    """
     m, n_cols = thresholds.size, iav.size
     a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
     if a == b:
         return None
     rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
     cols = pred_cols[a:b].astype(np.int64)
-    level = _levels(thresholds, pred_scores[a:b], grid_n)
+    level = _levels(thresholds, pred_scores[a:b], grid_n) if levels is None else levels[a:b]
     keep = level > 0
     if not keep.all():
         rows, cols, level = rows[keep], cols[keep], level[keep]
@@ -814,9 +819,9 @@ class SweepPartial:
     """Unfinished sweep sums of some proteins: the changes of every sum at the thresholds they touch.
 
     What :func:`sweep` accumulates before its reverse cumulative sum, kept
-    sparse and keyed by threshold *value*: ``values[q, i]`` is the sum, over
+    sparse and keyed by threshold *value*: ``values[i, q]`` is the sum, over
     the proteins of the partial, of the change of sum ``STAT_NAMES[q]`` at
-    threshold ``keys[i]``. Partials computed over different threshold sets
+    threshold ``keys[i]`` (a row per threshold: merging moves whole rows). Partials computed over different threshold sets
     (a leaf's own distinct scores, a grid) add key by key (``a + b``); a key
     present in one operand only keeps its value, which is what a dense
     ``x + 0.0`` gives, so sparse and dense accumulation give the same bits.
@@ -828,7 +833,7 @@ class SweepPartial:
     ----------
     keys : ndarray of float64, shape (k,)
         Sorted, distinct thresholds.
-    values : ndarray of float64, shape (len(STAT_NAMES), k)
+    values : ndarray of float64, shape (k, len(STAT_NAMES))
     """
 
     keys: np.ndarray
@@ -836,24 +841,30 @@ class SweepPartial:
 
     @classmethod
     def empty(cls) -> "SweepPartial":
-        return cls(np.zeros(0), np.zeros((len(STAT_NAMES), 0)))
+        return cls(np.zeros(0), np.zeros((0, len(STAT_NAMES))))
 
     def __add__(self, other: "SweepPartial") -> "SweepPartial":
         if not self.keys.size:
             return other
         if not other.keys.size:
             return self
-        if np.array_equal(self.keys, other.keys):
-            return SweepPartial(self.keys, self.values + other.values)
-        keys = np.union1d(self.keys, other.keys)
-        out = np.zeros((self.values.shape[0], keys.size))
-        ia, ib = np.searchsorted(keys, self.keys), np.searchsorted(keys, other.keys)
-        out[:, ia] = self.values
-        both = np.zeros(keys.size, bool)
-        both[ia] = True
-        common = both[ib]
-        out[:, ib[~common]] = other.values[:, ~common]
-        out[:, ib[common]] = out[:, ib[common]] + other.values[:, common]
+        a, b = self.keys, other.keys
+        if a.size == b.size and np.array_equal(a, b):
+            return SweepPartial(a, self.values + other.values)
+        # merge two sorted key sets without sorting: where each key of b goes among a's
+        pos = np.searchsorted(a, b)
+        common = pos < a.size
+        common[common] = a[pos[common]] == b[common]
+        new_pos = pos[~common]
+        out_a = np.arange(a.size) + np.cumsum(np.bincount(new_pos, minlength=a.size + 1))[: a.size]
+        out_new = new_pos + np.arange(new_pos.size)
+        keys = np.empty(a.size + new_pos.size)
+        keys[out_a], keys[out_new] = a, b[~common]
+        out = np.empty((keys.size, self.values.shape[1]))
+        out[out_a] = self.values
+        out[out_new] = other.values[~common]
+        at = out_a[pos[common]]
+        out[at] = out[at] + other.values[common]
         return SweepPartial(keys, out)
 
 
@@ -923,9 +934,9 @@ def _chunk_partial(steps: _Steps, n_t: np.ndarray, i_t: np.ndarray, thresholds: 
     now, before = _states(steps, n_t, i_t)
     deltas = _step_deltas(steps, now, before, i_t)
     bins, inverse = np.unique(steps.bins, return_inverse=True)
-    values = np.empty((deltas.shape[0], bins.size))
+    values = np.empty((bins.size, deltas.shape[0]))
     for q in range(deltas.shape[0]):
-        values[q] = np.bincount(inverse, weights=deltas[q], minlength=bins.size)
+        values[:, q] = np.bincount(inverse, weights=deltas[q], minlength=bins.size)
     return SweepPartial(thresholds[bins], values)
 
 
@@ -949,11 +960,15 @@ def sweep_partial(
     ia: np.ndarray | None = None,
     *,
     chunk_entries: int = 1 << 19,
+    levels: np.ndarray | None = None,
 ) -> SweepPartial:
     """The unfinished sums of some proteins (parameters as :func:`sweep`, no weights).
 
     ``finish_partial(sweep_partial(...), ...)`` equals ``sweep(...)`` bit for
     bit; partials of disjoint groups of proteins add (:func:`tree_sum`).
+    ``levels`` (int64, one per entry: the number of thresholds <= its
+    score) may be given when known, e.g. from ``np.unique(scores,
+    return_inverse=True)`` when the thresholds are the distinct scores.
     The truth rows are needed only for the rows given (their predictions'
     true positives, ``|T|`` and ``i(T)``).
     """
@@ -970,7 +985,7 @@ def sweep_partial(
     flags = _TruthFlags(truth_indptr, truth_cols, n_cols)
     bounds = _chunk_bounds(pred_indptr, chunk_entries)
     for r0, r1 in zip(bounds[:-1], bounds[1:]):
-        steps = _chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n)
+        steps = _chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)
         if steps is not None:
             total = total + _chunk_partial(steps, n_t, i_t, thresholds)
     return total
@@ -1010,6 +1025,6 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
     sums = {}
     for q, name in enumerate(STAT_NAMES):
         dense = np.zeros(taus.size)
-        dense[pos] = partial.values[q]
+        dense[pos] = partial.values[:, q]
         sums[name] = dense
     return _finish(taus, sums, [None, i_t, i_t * i_t], n_t)
