@@ -156,3 +156,16 @@ def test_the_network_check_can_fail(page, tmp_path):
     if not dom:
         pytest.skip("Chromium did not start in this environment")
     assert any(b"example.invalid" in r for r in requests)
+
+
+def test_diagnostics_say_when_curves_were_thinned_or_not_written():
+    from goeval.report.html import diagnostics_lines
+
+    thin = {"policy": "thin", "tolerance": 0.001, "max_points": 2000, "rows": 1_227_704, "written": 1040,
+            "thinned": 3, "capped": 1}
+    (line,) = diagnostics_lines({"curves": thin})[0]
+    assert "1,040 of 1,227,704 rows" in line and "3 curves" in line and "1 curves capped at 2000" in line
+    assert "every threshold" in line
+    assert diagnostics_lines({"curves": {"policy": "none"}})[0] == [
+        "curves: not written (--curves none); the optima were taken over every threshold"]
+    assert diagnostics_lines({"curves": {"policy": "thin", "rows": 100, "written": 100, "thinned": 0}})[0] == []

@@ -115,8 +115,24 @@ def diagnostics_lines(diagnostics: Mapping[str, Any]) -> tuple[list[str], list[s
                          + (f", {int(d['truth_entries']):,} propagated truth entries" if "truth_entries" in d else ""))
     if diagnostics.get("nothing_evaluated"):
         lines.append(f"nothing evaluated: {diagnostics['nothing_evaluated']}")
+    lines += _curves_lines(diagnostics.get("curves"))
     warnings = [str(w) for w in diagnostics.get("warnings", []) or []]
     return lines, warnings
+
+
+def _curves_lines(curves: Any) -> list[str]:
+    """What ``curves.tsv`` holds when its curves were thinned or not written (the figures draw those rows)."""
+    if not isinstance(curves, Mapping):
+        return []
+    if curves.get("policy") == "none":
+        return ["curves: not written (--curves none); the optima were taken over every threshold"]
+    if not curves.get("thinned"):
+        return []
+    return [f"curves thinned: {int(curves['written']):,} of {int(curves['rows']):,} rows written "
+            f"({int(curves['thinned'])} curves), each within {curves.get('tolerance')} of a column's range of the "
+            f"full curve; the optima were taken over every threshold"
+            + (f"; {int(curves['capped'])} curves capped at {curves.get('max_points')} rows" if curves.get("capped")
+               else "")]
 
 
 def provenance(diagnostics: Mapping[str, Any], timings: Mapping[str, Any] | None = None) -> dict[str, Any]:
