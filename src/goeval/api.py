@@ -9,6 +9,7 @@ predictions for none of the benchmark proteins, targets without truth).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -564,8 +565,6 @@ def _evaluate_streamed(inputs: _Inputs, opts: EvaluationOptions, files: dict[str
     file is read and mapped (numpy releases the GIL in its large kernels);
     the result does not depend on it.
     """
-    import contextlib
-
     from goeval.evaluation import summarize
     from goeval.streaming import streamed_stats
 

@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from goeval._csr import select_columns
 from goeval.annotations import in_pairs, propagate_rows
 from goeval.sweep import SweepPartial, SweepStats, TreeSum, finish_partial, sweep_partial
 
@@ -43,7 +44,6 @@ __all__ = [
     "make_leaves",
     "add_roots",
     "map_leaves",
-    "finish_block",
     "BlockAccumulator",
     "LeafDispatch",
     "executor_workers",
@@ -169,10 +169,7 @@ def _propagated(spec: BlockSpec, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np
     n_propagated = int(c.size)
     ptr = np.r_[0, np.cumsum(cnt)]
     if spec.allowed is not None:
-        keep = spec.allowed[c]
-        if not keep.all():
-            rows = np.repeat(np.arange(cnt.size), cnt)[keep]
-            ptr, c, v = np.r_[0, np.cumsum(np.bincount(rows, minlength=cnt.size))], c[keep], v[keep]
+        ptr, c, v = select_columns(ptr, c, v, spec.allowed)
     if spec.roots is not None and spec.roots.size:
         ptr, c, v = add_roots(ptr, c, v, spec.roots, spec.width)
     removed = 0
@@ -385,15 +382,3 @@ class LeafDispatch:
         for _, fut in self.inflight:
             fut.cancel()
         self.inflight.clear()
-
-
-def finish_block(results: Iterable[LeafResult], spec: BlockSpec, n_t: np.ndarray,
-                 i_t: np.ndarray) -> tuple[SweepStats | None, dict[str, int]]:
-    """Add the leaves' partials in the fixed tree and finish them with the block's truth totals.
-
-    Returns None for the statistics when no entry survived (nothing to evaluate).
-    """
-    acc = BlockAccumulator()
-    for r in results:
-        acc.add(r)
-    return acc.finish(spec, n_t, i_t)

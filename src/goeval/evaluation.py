@@ -40,7 +40,7 @@ from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_i
 from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES, SIMILARITY_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.sweep import SweepStats, protein_steps, sweep, truth_totals
+from goeval.sweep import SweepStats, protein_steps, truth_totals
 
 __all__ = [
     "EvaluationResult",
@@ -365,7 +365,6 @@ def namespace_blocks(
     prep: Prepared, ns_list: list[int], allowed: np.ndarray, propagation: str, diag: dict[str, Any]
 ) -> Iterator[NamespaceBlock]:
     """Yield a :class:`NamespaceBlock` per (namespace, method), predictions propagated."""
-    ontology = prep.ontology
     for j, lo, hi, label, bench, t_ptr, t_cols in namespace_benchmarks(prep, ns_list, allowed, diag):
         for name in prep.aligned:
             md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
@@ -603,19 +602,26 @@ class _Plan:
     truth: tuple[np.ndarray, np.ndarray]  # indptr, local cols of every benchmark row
 
 
+def namespace_spec(prep: Prepared, j: int, allowed: np.ndarray, ia_ns: np.ndarray | None,
+                   opts: EvaluationOptions) -> BlockSpec:
+    """What every leaf of namespace ``j`` shares (method and thresholds still to be set)."""
+    ontology = prep.ontology
+    lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+    return BlockSpec("", ontology.labels[j], hi - lo, NamespaceGraph.of(ontology, lo, hi), opts.propagation,
+                     None if allowed[lo:hi].all() else allowed[lo:hi], ia_ns, np.zeros(0),
+                     _kept_roots(ontology, j, allowed) if opts.root_as_prediction else None,
+                     None if prep.known_keys is None else (prep.known_keys, lo, ontology.n_terms))
+
+
 def _block_plans(prep: Prepared, ns_list: list[int], allowed: np.ndarray, opts: EvaluationOptions,
                  iav: np.ndarray | None, common: np.ndarray | None, diag: dict[str, Any],
                  executor: Any = None) -> Iterator[_Plan]:
     """A :class:`_Plan` per (namespace, method), in namespace order then method order."""
-    ontology = prep.ontology
     for j, lo, hi, label, bench, t_ptr, t_cols in namespace_benchmarks(prep, ns_list, allowed, diag):
         t_local = t_cols - lo
         ia_ns = None if iav is None else iav[lo:hi]
         n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)
-        base = BlockSpec("", label, hi - lo, NamespaceGraph.of(ontology, lo, hi), opts.propagation,
-                         None if allowed[lo:hi].all() else allowed[lo:hi], ia_ns, np.zeros(0),
-                         _kept_roots(ontology, j, allowed) if opts.root_as_prediction else None,
-                         None if prep.known_keys is None else (prep.known_keys, lo, ontology.n_terms))
+        base = namespace_spec(prep, j, allowed, ia_ns, opts)
         for name in prep.aligned:
             md = diag["methods"][name].setdefault("namespaces", {}).setdefault(label, {})
             ptr, cols, scores, seq = _raw_block(prep, name, bench, lo, hi, md)

@@ -346,19 +346,16 @@ def _results(blocks: list[_Block], md: _MethodDiagnostics) -> tuple[dict[str, Sw
 def namespace_contexts(prep: Prepared, ns_list: list[int], allowed: np.ndarray, opts: EvaluationOptions,
                        iav: np.ndarray | None, diag: dict[str, Any]) -> Iterator[NamespaceContext]:
     """The evaluated namespaces' benchmarks (namespaces without one are counted and skipped)."""
-    from goeval.chunked import NamespaceGraph
-    from goeval.evaluation import namespace_benchmarks
+    from goeval.evaluation import namespace_benchmarks, namespace_spec
     from goeval.sweep import truth_totals
 
-    onto = prep.ontology
-    for _, lo, hi, label, bench, t_ptr, t_cols in namespace_benchmarks(prep, ns_list, allowed, diag):
+    for j, lo, hi, label, bench, t_ptr, t_cols in namespace_benchmarks(prep, ns_list, allowed, diag):
         t_local = t_cols - lo
         ia_ns = None if iav is None else iav[lo:hi]
         n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)
         bench_pos = np.full(prep.truth.shape[0], -1, np.int64)
         bench_pos[bench] = np.arange(bench.size)
-        base = BlockSpec("", label, hi - lo, NamespaceGraph.of(onto, lo, hi), opts.propagation,
-                         None if allowed[lo:hi].all() else allowed[lo:hi], ia_ns, np.zeros(0))
+        base = namespace_spec(prep, j, allowed, ia_ns, opts)
         yield NamespaceContext(label, lo, hi, bench, bench_pos, (t_ptr, t_local), n_t, i_t, base)
 
 

@@ -651,11 +651,7 @@ def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20,
     """
     _check_size(batch_rows, "batch_rows", "iter_prediction_batches")
     _check_size(block_size, "block_size", "iter_prediction_batches")
-    reader, groups, batcher = _Reader(path, block_size), _Grouping(), _Batcher(path, batch_rows)
-    for part in reader.parts():
-        groups.add(part)
-        yield from batcher.add(part)
-    yield from batcher.flush()
+    yield from PredictionBatches(path, batch_rows=batch_rows, block_size=block_size)
 
 
 class PredictionBatches:
