@@ -77,7 +77,7 @@ PAIRINGS = "all,bma,bma-mean"
 
 _RUN = """
 import argparse, sys
-from goeval.commands import benchmark
+from goeval.cli import benchmark
 p = argparse.ArgumentParser(prog="goeval benchmark")
 benchmark.add_arguments(p)
 sys.argv = ["goeval", "benchmark", *sys.argv[1:]]

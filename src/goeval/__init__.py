@@ -39,15 +39,15 @@ _EXPORTS = {
     "InputFormatError": "goeval.errors",
     "InvalidParameterError": "goeval.errors",
     "OntologyError": "goeval.errors",
-    "InformationAccretion": "goeval.ia",
-    "information_accretion": "goeval.ia",
-    "information_content": "goeval.ia",
-    "TermInformationContent": "goeval.information_content",
-    "term_information_content": "goeval.information_content",
+    "InformationAccretion": "goeval.information.accretion",
+    "information_accretion": "goeval.information.accretion",
+    "information_content": "goeval.information.accretion",
+    "TermInformationContent": "goeval.information.content",
+    "term_information_content": "goeval.information.content",
     "Ontology": "goeval.ontology",
     "build_ontology": "goeval.ontology",
     "ontology_from_edges": "goeval.ontology",
-    "evaluate_terms": "goeval.term_evaluation",
+    "evaluate_terms": "goeval.evaluation.terms",
 }
 
 __all__ = sorted(_EXPORTS)

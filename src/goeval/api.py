@@ -218,7 +218,7 @@ def _term_indices(onto: Ontology, ids: Sequence[str] | None, what: str, diag: Di
 
 
 def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
-    from goeval.ia import information_accretion
+    from goeval.information.accretion import information_accretion
 
     if ia is not None and ia_annotations is not None:
         raise InvalidParameterError("Give either 'ia' or 'ia_annotations', not both.")
@@ -361,12 +361,12 @@ def evaluate(
     executor : concurrent.futures.Executor, optional
         Where the evaluation's (method, namespace, chunk of proteins) tasks
         run: a ``ProcessPoolExecutor``, a Dask ``Client.get_executor()``
-        (:func:`goeval.parallel.dask_executor`), anything with ``submit``.
+        (:func:`goeval.evaluation.parallel.dask_executor`), anything with ``submit``.
         The chunks and the order their sums are added in are fixed, so the
         result is the serial one, bit for bit (``threads`` then only reads).
     stream : bool, default False
         Read prediction files in batches and evaluate them chunk by chunk
-        (:mod:`goeval.streaming`): memory no longer grows with the files.
+        (:mod:`goeval.evaluation.streaming`): memory no longer grows with the files.
         A file not grouped by protein, and options that need whole methods
         (bootstrap, similarity, known terms, roots as predictions), fall back
         to reading whole files, with a warning. The same bits either way.
@@ -436,7 +436,7 @@ def _streamed_files(preds: dict[str, Any], stream: bool, opts: EvaluationOptions
     """(predictions read whole, predictions streamed): all streamed when asked and possible."""
     if not stream:
         return preds, None
-    from goeval.streaming import stream_unsupported
+    from goeval.evaluation.streaming import stream_unsupported
 
     reason = stream_unsupported(opts, bootstrap=bootstrap, known=known)
     if reason is None and not all(isinstance(p, (str, Path)) for p in preds.values()):
@@ -454,7 +454,7 @@ def _load_extra(inputs: _Inputs, known: Any, ic_annotations: Any, opts: Evaluati
         inputs.known = known if isinstance(known, Annotations) else load_annotations(known, onto)
         inputs.diagnostics["known"] = dict(inputs.known.diagnostics, n_proteins=int(inputs.known.proteins.size))
     if opts.similarity and ic_annotations is not None:
-        from goeval.information_content import term_information_content
+        from goeval.information.content import term_information_content
 
         ann = ic_annotations if isinstance(ic_annotations, Annotations) else load_annotations(ic_annotations, onto)
         inputs.ic = term_information_content(onto, ann, opts.pseudocount).values
@@ -488,7 +488,7 @@ def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
     truth = inputs.truth if inputs.truth.propagated else propagate(inputs.truth)
     ic, ic_from_truth = inputs.ic, False
     if opts.similarity and ic is None:  # once for every method, not once per thread
-        from goeval.information_content import term_information_content
+        from goeval.information.content import term_information_content
 
         ic, ic_from_truth = term_information_content(onto, inputs.truth, opts.pseudocount).values, True
         inputs.diagnostics.warn(
@@ -559,14 +559,14 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
 
 def _evaluate_streamed(inputs: _Inputs, opts: EvaluationOptions, files: dict[str, Any], executor: Any,
                        threads: int):  # noqa: ANN202
-    """The evaluation of streamed prediction files (:func:`goeval.streaming.streamed_stats`).
+    """The evaluation of streamed prediction files (:func:`goeval.evaluation.streaming.streamed_stats`).
 
     Without an executor, ``threads`` > 1 threads sweep the leaves while the
     file is read and mapped (numpy releases the GIL in its large kernels);
     the result does not depend on it.
     """
     from goeval.evaluation import summarize
-    from goeval.streaming import streamed_stats
+    from goeval.evaluation.streaming import streamed_stats
 
     onto = inputs.ontology
     with contextlib.ExitStack() as stack:

@@ -35,7 +35,7 @@ __all__ = ["EvaluationOptions", "FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRIN
 _NORMALIZATIONS = ("cafa", "pred", "gt")
 _PROPAGATIONS = ("max", "fill")
 _WEIGHTINGS = ("none", "information")
-#: What is kept of the curves (:mod:`goeval.curve_policy`).
+#: What is kept of the curves (:mod:`goeval.evaluation.curve_policy`).
 _CURVES = ("full", "thin", "none")
 #: Similarity measures (:mod:`goeval.metrics.similarity`): term measures, lifted by a pairing, then set measures.
 SIMILARITY_NAMES = ("resnik", "lin", "jc", "schlicker", "simgic", "jaccard", "wjaccard")
@@ -93,7 +93,7 @@ class EvaluationOptions:
         Rows kept in ``result.curves`` (and ``curves.tsv``): ``full`` every
         threshold; ``thin`` a curve of more than ``curve_points`` rows is
         reduced to its end points, the optima and the rows that keep linear
-        interpolation within ``curve_tolerance`` (:mod:`goeval.curve_policy`;
+        interpolation within ``curve_tolerance`` (:mod:`goeval.evaluation.curve_policy`;
         the default of ``goeval evaluate``); ``none`` no curves. The summary
         is always computed on every threshold.
     curve_tolerance : float, default 1e-3

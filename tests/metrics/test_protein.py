@@ -1,6 +1,6 @@
 """Protein-centric curves and optima (CONVENTIONS §4, CR13 §3.2-3.4).
 
-Reference values come from the set-based oracle of ``tests/test_sweep.py``
+Reference values come from the set-based oracle of ``tests/oracles.py``
 on random DAGs with many tied scores, from hand-computed cases and from
 invariances that every measure must satisfy.
 """
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
-from test_sweep import (
+from oracles import (
     IA_CURVE_COLUMNS,
     PLAIN_COLUMNS,
     TOL,

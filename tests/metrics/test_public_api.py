@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
-from test_sweep import random_case
+from oracles import random_case
 
 import goeval
 import goeval.metrics

@@ -12,7 +12,7 @@ from numpy.testing import assert_allclose
 
 import goeval
 from goeval.errors import GoevalWarning, InvalidParameterError
-from goeval.information_content import term_information_content
+from goeval.information.content import term_information_content
 from goeval.metrics.similarity import (
     PAIR_MEASURES,
     PAIRINGS,

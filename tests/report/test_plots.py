@@ -121,7 +121,7 @@ def test_coverage_and_information_content(two_methods, results):
     lines = _by_gid(fig.axes[0], "curve:")
     assert sorted(lines) == ["BLAST", "naive"] and fig.axes[0].get_xlabel().startswith("threshold")
     import goeval
-    from goeval.ia import information_content
+    from goeval.information.accretion import information_content
 
     onto = goeval.load_ontology(goeval.example_path("ontology"))
     truth = goeval.propagate(goeval.load_annotations(goeval.example_path("truth"), onto))

@@ -8,7 +8,7 @@ import argparse
 
 import pytest
 
-from goeval.commands import plot, report
+from goeval.cli import plot, report
 
 
 def _run(mod, argv):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from test_sweep import Case
+from oracles import Case
 
 from goeval.evaluation import namespace_stats, summarize
 from goeval.options import EvaluationOptions

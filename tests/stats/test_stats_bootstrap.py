@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from helpers_stats import FIVE, block_stats, explicit_resample, slow_optima
 from numpy.testing import assert_allclose, assert_array_equal
-from test_sweep import random_case
+from oracles import random_case
 
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.metrics.registry import get_measure
@@ -85,7 +85,7 @@ def test_resample_indices_do_not_depend_on_the_batches():
 
 def _replicated(case, times):
     """The case with every protein present ``times`` times (renamed copies)."""
-    from test_sweep import Case
+    from oracles import Case
 
     truth = [(f"{p}~{k}", t) for k in range(times) for p, t in case.truth]
     scores = {(f"{p}~{k}", t): s for k in range(times) for (p, t), s in case.scores.items()}

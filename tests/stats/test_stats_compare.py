@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from helpers_stats import block_stats, slow_optima
 from numpy.testing import assert_allclose, assert_array_equal
-from test_sweep import random_case
+from oracles import random_case
 
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import get_measure

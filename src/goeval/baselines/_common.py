@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from goeval._csr import column_block, gather_rows
+from goeval.sparse import column_block, gather_rows
 from goeval.annotations import Annotations, merge_annotations, propagate
 from goeval.errors import InvalidParameterError
-from goeval.max_terms import keep_top_terms
+from goeval.annotations.top_terms import keep_top_terms
 from goeval.ontology import Ontology
 
 __all__ = ["NamespaceScores", "training", "namespace_block", "reduce_hits", "assemble", "top_terms", "labels"]
@@ -114,7 +114,7 @@ def reduce_hits(
 
 
 #: Keep the ``n`` best-scoring terms of each protein in each namespace (ties by
-#: depth, then term id): :func:`goeval.max_terms.keep_top_terms`, the cut of
+#: depth, then term id): :func:`goeval.annotations.top_terms.keep_top_terms`, the cut of
 #: ``goeval evaluate --max-terms``, applied here to baseline predictions.
 top_terms = keep_top_terms
 

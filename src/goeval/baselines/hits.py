@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from goeval._csr import column_block
+from goeval.sparse import column_block
 from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError
 from goeval.io.hits import HitTable

@@ -12,7 +12,7 @@ Per namespace o:
   predictions alike;
 * **IC of fold f** (similarity measures, when requested): the term
   information content of fold f's training annotations
-  (:func:`goeval.information_content.term_information_content`, the same
+  (:func:`goeval.information.content.term_information_content`, the same
   pseudo-count), like the IA;
 * **pooling**: the sufficient statistics (:class:`~goeval.sweep.SweepStats`)
   of the folds, over one common threshold set (the grid, or the union of
@@ -40,8 +40,8 @@ from goeval.benchmarks.folds import fold_ia, fold_of
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.evaluation import EvaluationResult, namespace_stats, summarize, term_mask
-from goeval.ia import information_content
-from goeval.information_content import term_information_content
+from goeval.information.accretion import information_content
+from goeval.information.content import term_information_content
 from goeval.io.hits import HitTable
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions

@@ -18,7 +18,7 @@ import numpy as np
 
 from goeval.annotations import Annotations, propagate
 from goeval.errors import InvalidParameterError
-from goeval.ia import information_accretion
+from goeval.information.accretion import information_accretion
 from goeval.ontology import Ontology
 
 __all__ = ["assign_folds", "fold_of", "fold_ia", "ia_from_counts"]

@@ -286,7 +286,7 @@ def evaluate_time_split(
     """
     from goeval.baselines import METHODS
     from goeval.evaluation import namespace_stats, summarize
-    from goeval.ia import information_accretion
+    from goeval.information.accretion import information_accretion
 
     opts = EvaluationOptions.resolve(options)
     methods = [methods] if isinstance(methods, str) else list(methods)
@@ -298,7 +298,7 @@ def evaluate_time_split(
     ia = information_accretion(ontology, t0, pseudocount).values
     ic = None
     if opts.similarity is not None:
-        from goeval.information_content import term_information_content
+        from goeval.information.content import term_information_content
 
         ic = term_information_content(ontology, t0, pseudocount).values
     floor = float(opts.grid[0]) if opts.grid is not None else 0.0

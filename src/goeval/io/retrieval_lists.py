@@ -26,7 +26,7 @@ import numpy as np
 
 from goeval.errors import InputFormatError
 from goeval.io._files import read_text
-from goeval.lists import RetrievalLists
+from goeval.metrics.lists import RetrievalLists
 
 __all__ = ["parse_retrieval_lists", "read_retrieval_lists"]
 

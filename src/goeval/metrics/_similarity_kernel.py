@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from goeval._csr import gather_rows
+from goeval.sparse import gather_rows
 from goeval.ontology import Ontology
 
 PAIR_MEASURES = ("resnik", "lin", "jc", "schlicker")

@@ -6,7 +6,7 @@ Conrath and Schlicker et al., lifted to a true graph ``T`` and a predicted
 graph ``P`` by all-pair or best-match averaging over *leaf* terms, and the
 Jaccard-type coefficients of the two node sets. All use the term
 information content ``IC(v) = -log2((n(v) + c) / (N + c))`` of
-:func:`goeval.information_content.term_information_content`.
+:func:`goeval.information.content.term_information_content`.
 
 Term measures (``t`` a true term, ``p`` a predicted one):
 
@@ -51,7 +51,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from goeval._csr import gather_rows
+from goeval.sparse import gather_rows
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
 from goeval.metrics._similarity_kernel import (
     DISTANCES,

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from goeval.errors import GoevalError, GoevalWarning, InvalidParameterError, check_choice
-from goeval.lists import Ranked, RetrievalList, RetrievalLists
+from goeval.metrics.lists import Ranked, RetrievalList, RetrievalLists
 
 __all__ = [
     "InsufficientErrorsError",

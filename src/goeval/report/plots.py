@@ -324,7 +324,7 @@ def _information_by_namespace(annotations: Any, ia: Any) -> dict[str, np.ndarray
     if ia is None:
         raise InvalidParameterError("The 'ia' parameter of information_content_figure is needed with annotations; got None.")
     from goeval.annotations import propagate
-    from goeval.ia import information_content
+    from goeval.information.accretion import information_content
 
     ann = annotations if annotations.propagated else propagate(annotations)
     ia = np.asarray(getattr(ia, "values", ia), dtype=np.float64)

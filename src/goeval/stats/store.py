@@ -14,7 +14,7 @@ without reading the inputs again. The file is a NumPy ``.npz`` archive
   ``i/i_t``, ``i/rows``, ``i/bins``, ``i/cnt``, ``i/tp``, ``i/ia_pred``,
   ``i/ia_tp``, ``i/row_bounds``, ``i/group_bounds``;
 * the point statistics of block ``i`` as they were summed by the evaluation
-  (leaf by leaf, :mod:`goeval.chunked`): ``i/sums/NAME`` for every sum and
+  (leaf by leaf, :mod:`goeval.evaluation.chunked`): ``i/sums/NAME`` for every sum and
   ``i/totals`` (``n``, ``n_true``, ``it_sum``, ``it2_sum``), so that a
   comparison read back starts from the same bits (files without them, of
   earlier versions, get the sums recomputed from the step functions).

@@ -1,0 +1,163 @@
+"""``goeval baseline``: Naive, BLAST, GOtcha, DIAMONDScore and kNN-identity predictions (CR13 §4.1)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from goeval.cli.common import add_ontology, cache_arg, comma_list, non_negative_float, positive_int, say
+
+DESCRIPTION = (
+    "Make baseline predictions from training annotations (and, except for naive, a BLAST/DIAMOND "
+    "hit table): scores in [0, 1], max-consistent, per namespace, written as target<TAB>term<TAB>score "
+    "or in CAFA format."
+)
+
+_METHOD_HELP = {
+    "naive": "n_train(v) / N_train: the training frequency of each term, the same list for every target",
+    "blast": "max pident / 100 over the usable hits annotated with the term",
+    "gotcha": "(2 + sum of w) / (2 + sum of w over all usable hits), w = min(500, -log10 E)",
+    "diamondscore": "DeepGOPlus: sum of bitscores of hits with the term / sum over all usable hits",
+    "knn-identity": "sum of pident of hits with the term / sum over all usable hits",
+}
+
+
+def _common(p: argparse.ArgumentParser, targets_required: bool) -> None:
+    add_ontology(p)
+    p.add_argument("--train", required=True, nargs="+", metavar="ANNOTATIONS",
+                   help="training annotations: protein<TAB>term (header optional) or GAF; several files are joined")
+    p.add_argument("--targets", required=targets_required, metavar="LIST",
+                   help="proteins to predict, one per line" + ("" if targets_required else " (default: every query of the hit table)"))
+    p.add_argument("--namespaces", type=comma_list, default=None, metavar="NS1,NS2",
+                   help="namespaces to predict, e.g. MFO,BPO,CCO (default: all)")
+    p.add_argument("--max-terms", type=positive_int, default=None, metavar="N",
+                   help="keep the N best terms per target and namespace (ties: shallower term, then term id)")
+    p.add_argument("--format", choices=("tsv", "cafa"), default="tsv",
+                   help="tsv: target<TAB>term<TAB>score; cafa: AUTHOR/MODEL/KEYWORDS header and END")
+    p.add_argument("--author", default="goeval", help="CAFA AUTHOR line (default goeval)")
+    p.add_argument("--model", default="1", help="CAFA MODEL line (default 1)")
+    p.add_argument("--out", required=True, metavar="PRED", help="output file (.gz compresses)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="method", metavar="METHOD", required=True)
+    for method, text in _METHOD_HELP.items():
+        q = sub.add_parser(method, help=text, description=text)
+        _common(q, targets_required=method == "naive")
+        if method == "naive":
+            continue
+        q.add_argument("--hits", required=True, metavar="HITS",
+                       help="BLAST/DIAMOND tabular hits (-outfmt 6), .gz accepted")
+        q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...",
+                       help="column names of the hit table (default: the 12 standard -outfmt 6 columns)")
+        q.add_argument("--max-evalue", type=non_negative_float, default=None, metavar="E", help="drop hits with E-value > E")
+        q.add_argument("--min-identity", type=non_negative_float, default=None, metavar="PCT", help="drop hits with pident < PCT")
+        q.add_argument("--min-coverage", type=non_negative_float, default=None, metavar="PCT",
+                       help="drop hits with query coverage < PCT (needs qcovhsp, or qstart, qend, qlen)")
+
+
+def _load_training(args: argparse.Namespace, onto: Any) -> Any:
+    from goeval.api import load_annotations
+    from goeval.report.text import describe_reading
+
+    train = load_annotations(args.train, onto)
+    d = dict(train.diagnostics, n_proteins=int(train.matrix.shape[0]))
+    for part in d.get("parts", []):
+        say(args, describe_reading(f"  {part.get('source')}", part))
+    say(args, describe_reading("training set " + ", ".join(map(str, args.train)), d))
+    if d.get("proteins_in_several_parts"):
+        say(args, f"training set: {d['proteins_in_several_parts']:,} proteins found in more than one file (terms merged)")
+    return train
+
+
+def _print_namespaces(args: argparse.Namespace, diag: dict[str, Any]) -> None:
+    from goeval.baselines import REASONS
+
+    for label, d in diag["namespaces"].items():
+        h = d.get("hits")
+        if h is None:
+            say(args, f"{label}: {d['training_proteins']} training proteins, {d['terms_seen']} terms seen")
+            continue
+        dropped = ", ".join(f"{r.replace('_', ' ')} {h[r]}" for r in REASONS)
+        say(args, f"{label}: {d['training_proteins']} training proteins; hits {h['rows']}: usable {h['usable']}; "
+              f"dropped: {dropped}")
+        extra = f", {d['targets_with_zero_total_weight']} with zero total weight" if "targets_with_zero_total_weight" in d else ""
+        say(args, f"{label}: targets with usable hits {d['targets_with_usable_hits']}, with predictions "
+              f"{d['targets_with_predictions']}{extra}; {d['predictions']} scores")
+
+
+def _write(args: argparse.Namespace, onto: Any, pred: Any) -> int:
+    from goeval.io.predictions_out import write_predictions
+
+    return write_predictions(args.out, pred.proteins, onto.ids, pred.matrix, fmt=args.format,
+                             author=args.author, model=args.model, keywords=[f"goeval baseline {args.method}"])
+
+
+def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) -> int:
+    import numpy as np
+
+    from goeval.baselines import naive, naive_scores
+    from goeval.io.predictions_out import write_naive
+
+    if args.max_terms is not None:
+        pred = naive(onto, train, targets, args.namespaces, max_terms=args.max_terms)
+        _print_namespaces(args, pred.diagnostics)
+        return _write(args, onto, pred)
+    scores, per_ns = naive_scores(onto, train, args.namespaces)
+    _print_namespaces(args, {"namespaces": per_ns})
+    from goeval.baselines.hits import unique_targets
+
+    tlist, repeated = unique_targets(targets)
+    if repeated:
+        say(args, f"targets: {repeated} repeated ids dropped")
+    cols = np.flatnonzero(scores > 0)
+    return write_naive(args.out, tlist, onto.ids[cols], scores[cols], fmt=args.format, author=args.author,
+                       model=args.model, keywords=["goeval baseline naive"])
+
+
+def _check_before_work(args: argparse.Namespace) -> None:
+    """Every input exists and the output can be written, before anything is parsed."""
+    from goeval.io._files import check_input, check_output_file
+
+    check_input(args.ontology, "ontology")
+    for path in args.train:
+        check_input(path, "training annotations")
+    for path, what in ((getattr(args, "hits", None), "hits"), (args.targets, "targets")):
+        if path is not None:
+            check_input(path, what)
+    check_output_file(args.out)
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_before_work(args)
+    from goeval.api import load_ontology
+    from goeval.baselines import HIT_METHODS
+    from goeval.io.tables import read_id_list
+
+    t0 = time.perf_counter()
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
+    train = _load_training(args, onto)
+    targets = None
+    if args.targets is not None:
+        targets = read_id_list(args.targets)
+        say(args, f"{args.targets}: {targets.size} targets")
+    if args.method == "naive":
+        n = _run_naive(args, onto, train, targets)
+    else:
+        from goeval.io.hits import read_hits
+
+        hits = read_hits(args.hits, args.hit_columns)
+        c = hits.counts
+        say(args, f"{args.hits}: {len(hits)} hits, {hits.queries.size} queries, {hits.ids.size} sequences"
+              + (f"; {c['comment_lines']} comment lines" if c.get("comment_lines") else "")
+              + ("; header line skipped" if c.get("header_lines") else ""))
+        pred = HIT_METHODS[args.method](
+            onto, train, hits, targets, namespaces=args.namespaces, max_evalue=args.max_evalue,
+            min_identity=args.min_identity, min_coverage=args.min_coverage, max_terms=args.max_terms)
+        _print_namespaces(args, pred.diagnostics)
+        if "max_terms_dropped" in pred.diagnostics:
+            say(args, f"--max-terms {args.max_terms}: {pred.diagnostics['max_terms_dropped']} scores dropped")
+        n = _write(args, onto, pred)
+    say(args, f"wrote {n} predictions to {args.out} ({time.perf_counter() - t0:.1f} s)")
+    return 0

@@ -1,0 +1,80 @@
+"""``goeval compare``: paired comparison of methods from a results directory."""
+
+from __future__ import annotations
+
+import argparse
+
+from goeval.cli.common import comma_list, say, show, show_warnings
+
+DESCRIPTION = (
+    "Paired comparison of evaluated methods on the same benchmark proteins: per namespace the difference "
+    "of the optima with its bootstrap interval, the share of resamples each method wins, and a paired "
+    "permutation p-value (Holm-adjusted over the pairs); with more than two methods, the matrix of win "
+    "fractions. Reads RESULTS_DIR/protein_stats.npz, written by goeval evaluate --bootstrap. "
+    "See docs/statistics.md."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("results", metavar="RESULTS_DIR", help="output directory of goeval evaluate --bootstrap")
+    p.add_argument("--methods", type=comma_list, metavar="A,B", help="methods to compare, at least two (default: all)")
+    p.add_argument("--measure", default="fmax", help="protein-centric optimum: fmax (default), wfmax, fmax_micro, smin, wsmin")
+    p.add_argument("--bootstrap", type=int, default=10_000, metavar="B", help="bootstrap resamples (default 10000)")
+    p.add_argument("--permutations", type=int, default=10_000, metavar="P",
+                   help="paired permutations for the p-value (default 10000; 0: none)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the resamples and permutations (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95, metavar="C", help="coverage of the interval (default 0.95)")
+    p.add_argument("--threads", type=int, default=None, metavar="N", help="threads (default: all cores); results do not depend on it")
+    p.add_argument("--out", metavar="TSV", help="also write the pairs table to this file")
+    p.add_argument("--format", choices=("table", "tsv"), default="table", help="format of the tables printed on stdout")
+
+
+def _table(records: list[dict], columns: tuple[str, ...], fmt: str) -> str:
+    from goeval.io.results import format_cell
+
+    rows = [[format_cell(r[c]) for c in columns] for r in records]
+    if fmt == "tsv":
+        return "\n".join("\t".join(x) for x in [list(columns), *rows])
+    width = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(columns)]
+    return "\n".join("  ".join(x.ljust(w) for x, w in zip(line, width)).rstrip() for line in [list(columns), *rows])
+
+
+def _duels_text(comparison, fmt: str) -> list[str]:  # noqa: ANN001 - Comparison
+    out = []
+    for label in dict.fromkeys(r["namespace"] for r in comparison.duels):
+        names, mat = comparison.duel_matrix(label)
+        records = [{"method": a, **{b: mat[i, j] for j, b in enumerate(names)}} for i, a in enumerate(names)]
+        out += ["", f"{label}: share of resamples in which the row beats the column ({comparison.measure})",
+                _table(records, ("method", *names), fmt)]
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from goeval.io._files import check_output_file
+    from goeval.stats.store import PROTEIN_STATS_FILE
+
+    path = Path(args.results) / PROTEIN_STATS_FILE if Path(args.results).is_dir() else Path(args.results)
+    if args.out:
+        check_output_file(args.out)
+    from goeval.io.results import write_table
+    from goeval.stats.compare import PAIR_COLUMNS, compare
+    from goeval.stats.store import read_protein_stats
+
+    show_warnings()
+    stats, options = read_protein_stats(path)
+    result = compare(stats, args.methods, args.measure, n_resamples=args.bootstrap, permutations=args.permutations,
+                     seed=args.seed, confidence=args.confidence, options=options, with_ia=bool(options.get("ia")),
+                     threads=args.threads)
+    if not result.pairs:
+        say(args, "no namespace has two of the methods evaluated; nothing to compare")
+        return 1
+    lines = [_table(result.pairs, PAIR_COLUMNS, args.format)]
+    if len({r["method"] for r in result.duels}) > 2:
+        lines += _duels_text(result, args.format)
+    show(args, *lines)
+    if args.out:
+        write_table(args.out, result.pairs, PAIR_COLUMNS)
+        say(args, f"wrote {len(result.pairs)} pairs to {args.out}")
+    return 0

@@ -1,0 +1,281 @@
+"""``goeval evaluate``: protein-centric evaluation (Fmax, weighted Fmax, Smin...)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from goeval.cli.common import add_ontology, add_option_fields, cache_arg, options_from_args, report_lines, say, show, show_warnings
+
+DESCRIPTION = (
+    "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
+    "(directories are walked; README, logs and hidden folders are skipped and listed). "
+    "Writes curves.tsv, summary.tsv, diagnostics.json and timings.json to --out."
+)
+
+
+def add_evaluation_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``evaluate`` (and ``demo``) besides the inputs."""
+    p.add_argument("--ia", metavar="IA.tsv", help="information accretion file term<TAB>ia (enables ru/mi/S and weighted measures)")
+    p.add_argument("--ia-annotations", metavar="FILE", help="estimate IA from these annotations instead (pseudo-count --pseudocount)")
+    p.add_argument("--out", default="goeval_results", metavar="DIR", help="output directory (default goeval_results/)")
+    add_option_fields(p)
+    # the library keeps every threshold; the command line writes thin curves unless told otherwise
+    p.set_defaults(curves="thin")
+    p.add_argument("--curves-gzip", action="store_true",
+                   help="write the curves as curves.tsv.gz (gzip, reproducible bytes) instead of curves.tsv")
+    p.add_argument("--preset", choices=("cafa5",),
+                   help="cafa5: the Kaggle CAFA 5 scoring (fill propagation, cafa normalization, 0.001 grid, "
+                        "500 terms per namespace, IA required) and its score, the mean weighted Fmax; "
+                        "options given explicitly override the preset's")
+    p.add_argument("--dask", metavar="local:N|tcp://HOST:PORT",
+                   help="evaluate the (method, namespace, chunk of proteins) tasks on Dask: local:N starts a local "
+                        "cluster of N worker processes, an address uses a running scheduler; the results are the "
+                        "same bits as without (needs the dask extra: pip install 'goeval[dask]')")
+    p.add_argument("--stream", action="store_true",
+                   help="read prediction files in batches and evaluate them chunk by chunk, in memory that does not "
+                        "grow with the files (files grouped by protein, as CAFA files are; others are read whole, "
+                        "with a warning); the same results")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="threads reading prediction files and evaluating methods (default: all cores); "
+                        "results do not depend on it")
+    p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
+                   help="format of the summary printed on stdout (default: a table)")
+    p.add_argument("--bootstrap", type=int, default=None, metavar="B",
+                   help="add bootstrap percentile intervals (ci_low, ci_high, se) of the optima from B resamples of "
+                        "the benchmark proteins, paired across methods; also writes protein_stats.npz for goeval compare")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95, help="coverage of the bootstrap intervals (default 0.95)")
+    p.add_argument("--plots", action="store_true",
+                   help="also draw the figures (DIR/plots/: Fig. 4 panels, coverage, optima) and write DIR/report.html "
+                        "and DIR/report.md (needs the plot extra: pip install 'goeval[plot]')")
+    p.add_argument("--layout", choices=("goeval", "cafaeval"), default="goeval",
+                   help="cafaeval: also write CAFA-evaluator's evaluation_all.tsv and evaluation_best_<measure>.tsv "
+                        "(its column names and order), for notebooks that read them")
+    p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
+    p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
+    p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
+    p.add_argument("--known", nargs="+", metavar="FILE",
+                   help="each protein's known terms (e.g. its t0 annotations, CAFA partial knowledge): removed, "
+                        "propagated, from its truth and predictions")
+    p.add_argument("--ic-annotations", nargs="+", metavar="FILE",
+                   help="annotations the information content of --similarity is estimated from (default: "
+                        "--ia-annotations, else the truth, with a warning)")
+    p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB (e.g. '*.tsv.gz')")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_ontology(p)
+    p.add_argument("--truth", required=True, metavar="TRUTH", help="ground truth: protein<TAB>term or GAF")
+    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE_OR_DIR", help="prediction files or directories")
+    add_evaluation_options(p)
+
+
+def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # noqa: ANN202 - (options, files)
+    """Options, every input and the output directory, before anything is parsed."""
+    from goeval.io._files import check_input, check_output_dir
+    from goeval.io.paths import find_prediction_files
+
+    opts = options_from_args(args)
+    if getattr(args, "dask", None):
+        from goeval.evaluation.parallel import _require_distributed, parse_dask_address
+
+        parse_dask_address(args.dask)
+        _require_distributed()
+    if args.threads is not None and args.threads < 1:
+        from goeval.errors import InvalidParameterError
+
+        raise InvalidParameterError(f"The '--threads' parameter of evaluate must be >= 1; got {args.threads}.")
+    if args.bootstrap is not None:
+        from goeval.stats.bootstrap import check_bootstrap_parameters
+
+        check_bootstrap_parameters(args.bootstrap, args.seed, args.confidence, "evaluate")
+    if getattr(args, "preset", None) == "cafa5" and not (args.ia or args.ia_annotations):
+        from goeval.errors import InvalidParameterError
+
+        raise InvalidParameterError("The cafa5 preset scores the IA-weighted Fmax: give --ia (CAFA 5's IA.txt).")
+    for path, what in ((ontology, "ontology"), (truth, "truth"), (args.ia, "IA"), (args.ia_annotations, "IA annotations"),
+                       (args.targets, "targets"), (args.terms_of_interest, "terms of interest"),
+                       (args.exclude_terms, "excluded terms"), *((k, "known terms") for k in args.known or ()),
+                       *((k, "IC annotations") for k in args.ic_annotations or ())):
+        if path is not None:
+            check_input(path, what)
+    if args.ia and args.ia_annotations:
+        from goeval.errors import InvalidParameterError
+
+        raise InvalidParameterError("Give either --ia or --ia-annotations, not both.")
+    found = find_prediction_files(args.predictions, args.pattern)
+    for path in found.files.values():
+        check_input(path, "prediction")
+    check_output_dir(args.out)
+    return opts, found
+
+
+def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predictions: list[str]) -> int:
+    t0 = time.perf_counter()
+    args.predictions = predictions
+    opts, found = _check_before_work(args, ontology, truth)
+    # While this process is still small, start the first prediction file's read and
+    # the ontology's parse (forked children for large inputs); then import the rest.
+    from goeval.io.tables import start_read_predictions
+
+    files: dict = dict(found.files)
+    started = []
+    try:
+        first = next(iter(files), None)
+        if first is not None and not getattr(args, "stream", False):
+            files[first] = start_read_predictions(files[first])
+            started.append(files[first])
+        # after the fork: the reader child stays smaller. A compiled-cache hit skips the OBO parse.
+        from goeval.io.ontology_cache import start_ontology
+
+        pending = start_ontology(ontology, opts.relations, cache_arg(args))
+        started.append(pending)
+        return _evaluate_and_write(args, opts, pending, truth, files, found, t0)
+    finally:
+        for s in started:
+            s.cancel()
+
+
+def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  # noqa: ANN001
+    from goeval.api import evaluate
+    from goeval.evaluation import SUMMARY_COLUMNS
+    from goeval.io.results import write_results
+    show_warnings()
+    with _executor(args) as executor:
+        res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
+                       targets=args.targets, terms_of_interest=args.terms_of_interest,
+                       excluded_terms=args.exclude_terms, threads=args.threads, bootstrap=args.bootstrap,
+                       seed=args.seed, confidence=args.confidence, known=args.known,
+                       ic_annotations=args.ic_annotations, executor=executor,
+                       stream=getattr(args, "stream", False))
+    streamed = res.diagnostics.get("streaming", {}).get("streamed")
+    if streamed:
+        say(args, f"streamed in batches: {', '.join(streamed)}")
+    diag = res.diagnostics
+    for stage, seconds in pending.record.timings.items():  # the cache's use: timings.json and the console
+        diag.add_timing(stage, seconds)
+    say(args, pending.record.describe())
+    diag["command"] = list(getattr(args, "_argv", []))
+    diag["versions"] = _versions()
+    if diag.get("nothing_evaluated"):
+        from goeval.errors import GoevalError
+
+        report_lines(args, diag)
+        raise GoevalError(f"nothing was evaluated: {diag['nothing_evaluated']}; no result was written.")
+    if found.skipped:
+        diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
+    records = list(res.summary_records)
+    if getattr(args, "preset", None) == "cafa5":
+        records += _cafa5(args, res)
+    extra = None
+    if args.layout == "cafaeval":
+        from goeval.compat import cafaeval_frames
+        from goeval.io.cafaeval_layout import cafaeval_layout_tables
+
+        df, best = cafaeval_frames(res)
+        extra = cafaeval_layout_tables(df, best) if df is not None else None
+    arrays = None
+    if args.bootstrap is not None:
+        from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays
+
+        arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(res.stats, diag.get("options", {}))}
+    columns = list(getattr(res, "summary_columns", SUMMARY_COLUMNS))
+    t_write = time.perf_counter()
+    paths = write_results(args.out, res.curve_columns, records, columns, diag,
+                          {**diag.timings, "total before writing": t_write - t0}, extra, arrays,
+                          curves_gzip=getattr(args, "curves_gzip", False))
+    report_lines(args, diag)
+    if diag.get("curves", {}).get("thinned"):
+        say(args, _thinned_line(diag["curves"]))
+    if getattr(args, "plots", False):
+        write_figures(args, Path(args.out))
+    show(args, _printed_summary(records, args.format, columns))
+    say(args, f"results in {Path(args.out)}/ ({', '.join(Path(p).name for p in paths.values())}); "
+        f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
+    return 0
+
+
+def _thinned_line(cur: dict) -> str:  # noqa: ANN001
+    """One line saying how the curves were thinned (``diagnostics["curves"]``)."""
+    capped = (f"; {cur['capped']} curve(s) needed more than {cur['max_points']} rows for the tolerance and were cut "
+              f"at that cap (largest deviation "
+              f"{max(b['max_deviation'] for b in cur['blocks'] if b['capped']):.3g})" if cur["capped"] else "")
+    return (f"curves thinned: {cur['thinned']} of {len(cur['blocks'])} curve(s), {cur['rows']:,} rows -> "
+            f"{cur['written']:,} written (at most {cur['max_points']} per curve, within {cur['tolerance']:g} of each "
+            f"column's range; optima and end points kept){capped}; --curves full writes every threshold")
+
+
+def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of an executor or None
+    """The Dask executor of ``--dask`` (closed, cluster stopped, when the run ends), or None."""
+    if not getattr(args, "dask", None):
+        import contextlib
+
+        return contextlib.nullcontext(None)
+    from goeval.evaluation.parallel import dask_executor
+
+    say(args, f"evaluating on Dask ({args.dask})")
+    return dask_executor(args.dask)
+
+
+def _versions() -> dict[str, str]:
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for name in ("goeval", "numpy", "scipy", "pandas", "pyarrow", "obonet", "networkx"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            out[name] = "unknown"
+    return out
+
+
+def write_figures(args: argparse.Namespace, out: Path) -> None:
+    """The figures (``out/plots/``) and the report (``out/report.html``, ``.md``) of a results directory."""
+    try:
+        from goeval.report._style import require_matplotlib
+
+        require_matplotlib()
+    except Exception as exc:  # noqa: BLE001 - the figures are an extra: say why they are missing
+        say(args, f"no figures: {exc}")
+        return
+    from goeval.report import save_plots, save_report
+
+    figures = save_plots(out)
+    page = save_report(out)
+    say(args, f"figures in {out / 'plots'}/ ({len(figures)} files); report: {', '.join(str(p) for p in page.values())}")
+
+
+def _cafa5(args: argparse.Namespace, res) -> list:  # noqa: ANN001
+    """The CAFA 5 score rows (namespace ``all``), said on the console too."""
+    from goeval.compat import cafa5_records, cafa5_score
+
+    rows = cafa5_records(res)
+    for r in rows:
+        _score, per = cafa5_score(res, r["method"])
+        parts = ", ".join(f"{ns} {v:.4f}" for ns, v in per.items())
+        say(args, f"CAFA 5 score of {r['method']}: {r['value']:.4f} (mean weighted Fmax over {parts})")
+    return rows
+
+
+def _printed_summary(records: list, fmt: str, columns) -> str:  # noqa: ANN001
+    """The summary for stdout: a table, ``summary.tsv``'s text, or JSON records."""
+    if fmt == "json":
+        import json
+
+        from goeval.io.results import jsonable
+
+        return json.dumps(jsonable([{c: r.get(c) for c in columns} for r in records]), indent=1)
+    if fmt == "tsv":
+        from goeval.io.results import format_cell
+
+        return "\n".join(["\t".join(columns)] + ["\t".join(format_cell(r.get(c)) for c in columns) for r in records])
+    from goeval.report.text import format_summary
+
+    return format_summary(records)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_evaluation(args, args.ontology, args.truth, args.predictions)

@@ -1,0 +1,47 @@
+"""``goeval report``: one self-contained HTML page (and a Markdown summary) of a results directory."""
+
+from __future__ import annotations
+
+import argparse
+
+from goeval.cli.common import say
+
+DESCRIPTION = (
+    "Writes one HTML page that needs nothing else (tables as HTML, figures embedded as data URIs, no external "
+    "style, script or font: it opens offline) and a Markdown summary beside it: per namespace the methods ranked by "
+    "Fmax, weighted Fmax, Smin and weighted Smin with thresholds, coverage and bootstrap intervals when present; "
+    "retrieval and Table 1 when present; the figures; what was read, remapped and dropped; the options, inputs and "
+    "versions that produced the results. Without matplotlib the page has no figures."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("results", metavar="RESULTS_DIR", help="directory of curves.tsv, summary.tsv, diagnostics.json ...")
+    p.add_argument("--out", metavar="report.html", help="the HTML page (default RESULTS_DIR/report.html); "
+                                                        "the Markdown summary takes the same name with .md")
+    p.add_argument("--no-markdown", dest="markdown", action="store_false", help="do not write the Markdown summary")
+    p.add_argument("--title", help="page title (default: goeval results: <directory name>)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from goeval.io._files import check_output_file
+    from goeval.io.results_dir import read_results_dir
+    from goeval.progress import set_enabled
+
+    if getattr(args, "quiet", False):
+        set_enabled(False)
+    res = read_results_dir(args.results)
+    out = Path(args.out) if args.out else res.path / "report.html"
+    check_output_file(out)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        say(args, "matplotlib is not installed: the report has tables but no figures (pip install 'goeval[plot]')")
+
+    from goeval.report.save import save_report
+
+    written = save_report(res, out, markdown=args.markdown, title=args.title)
+    say(args, "wrote " + ", ".join(str(p) for p in written.values()))
+    return 0

@@ -1,0 +1,111 @@
+"""``goeval retrieval``: per-term retrieval (TAP-k, AUC iP/R, ROC AUC, AP)."""
+
+from __future__ import annotations
+
+import argparse
+
+from goeval.cli.common import add_ontology, cache_arg, comma_list, report_lines, say, show, show_warnings
+
+DESCRIPTION = (
+    "Each GO term is a query; its list is the benchmark proteins ranked by propagated score. "
+    "Reports TAP-k (Carroll et al. 2010), the BioCreative II.5 AUC iP/R and CAFA's term-centric ROC AUC / AP, "
+    "per method and namespace. Writes retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_ontology(p)
+    p.add_argument("--truth", required=True, metavar="TRUTH", help="ground truth: protein<TAB>term or GAF")
+    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE_OR_DIR")
+    p.add_argument("-k", "--k", dest="k", type=int, action="append", help="TAP-k order (repeatable; default 20)")
+    p.add_argument("--min-positives", type=int, default=1, help="truth proteins a term needs to be a query (default 1)")
+    p.add_argument("--auc-min-positives", type=int, default=10, help="truth proteins for ROC AUC / AP (default 10, CAFA)")
+    p.add_argument("--query-weights", choices=("uniform", "ia"), default=None,
+                   help="weight of each term query (default: ia when --ia or --ia-annotations is given, else uniform)")
+    p.add_argument("--ia", metavar="IA.tsv", help="information accretion (query weights)")
+    p.add_argument("--ia-annotations", metavar="FILE", help="estimate IA from these annotations (pseudo-count 1)")
+    p.add_argument("--insufficient", choices=("lowest", "error", "pad"), default="lowest",
+                   help="when fewer than half the queries reach k errors (default: cutoff at the lowest score)")
+    p.add_argument("--propagation", choices=("max", "fill"), default="max")
+    p.add_argument("--namespaces", type=comma_list, metavar="BPO,MFO,CCO")
+    p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line")
+    p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB")
+    p.add_argument("--out", default="goeval_retrieval", metavar="DIR", help="output directory")
+
+
+def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFiles
+    """Options, inputs and the output directory, before anything is parsed."""
+    from goeval.errors import InvalidParameterError
+    from goeval.io._files import check_input, check_output_dir
+    from goeval.io.paths import find_prediction_files
+
+    with_ia = bool(args.ia or args.ia_annotations)
+    if args.ia and args.ia_annotations:
+        raise InvalidParameterError("Give either --ia or --ia-annotations, not both.")
+    if args.query_weights is None:
+        args.query_weights = "ia" if with_ia else "uniform"
+    elif args.query_weights == "uniform" and with_ia:
+        raise InvalidParameterError("--ia / --ia-annotations only set the query weights; they have no use with "
+                                    "--query-weights uniform (drop one of them).")
+    elif args.query_weights == "ia" and not with_ia:
+        raise InvalidParameterError("--query-weights ia needs --ia or --ia-annotations.")
+    if any(k < 1 for k in (args.k or [20])):
+        raise InvalidParameterError(f"The '-k' parameter of retrieval must be >= 1; got {args.k}.")
+    for path, what in ((args.ontology, "ontology"), (args.truth, "truth"), (args.ia, "IA"),
+                       (args.ia_annotations, "IA annotations"), (args.targets, "targets")):
+        if path is not None:
+            check_input(path, what)
+    found = find_prediction_files(args.predictions, args.pattern)
+    for path in found.files.values():
+        check_input(path, "prediction")
+    check_output_dir(args.out)
+    return found
+
+
+def run(args: argparse.Namespace) -> int:
+    found = _check_before_work(args)
+    from goeval.api import load_annotations, load_ia, load_ontology, load_predictions, load_targets
+    from goeval.information.accretion import information_accretion
+    from goeval.io.results import write_frames
+    from goeval.report.text import format_table
+
+    show_warnings()
+    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
+    truth = load_annotations(args.truth, onto)
+    preds = {name: load_predictions(path, onto) for name, path in found.files.items()}
+    ia = None
+    if args.ia:
+        ia, _ = load_ia(args.ia, onto)
+    elif args.ia_annotations:
+        ia = information_accretion(onto, load_annotations(args.ia_annotations, onto)).values
+    res = evaluate_terms_from_args(args, onto, truth, preds, ia, load_targets)
+    diag = dict(res.diagnostics)
+    diag.setdefault("truth", truth.diagnostics)
+    diag.setdefault("methods", {n: p.diagnostics for n, p in preds.items()})
+    if found.skipped:
+        diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
+    write_frames(args.out, {"retrieval_summary.tsv": res.summary, "retrieval_terms.tsv": res.terms,
+                            "tap_curve.tsv": res.curves}, {"diagnostics.json": diag})
+    report_lines(args, diag)
+    ks = args.k or [20]
+    rows = []
+    for r in res.summary.to_dict("records"):
+        rows.append([r["method"], r["namespace"], str(r["queries"])]
+                    + [f"{r.get(f'tap_{k}', float('nan')):.4f}" for k in ks]
+                    + [f"{r.get('ipr_auc', float('nan')):.4f}", f"{r.get('peak_tap', float('nan')):.4f}",
+                       str(r["auc_terms"]), f"{r['macro_roc_auc']:.4f}", f"{r['macro_average_precision']:.4f}"])
+    show(args, format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
+                                   "AUC terms", "ROC AUC", "AP"]))
+    say(args, f"results in {args.out}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics.json)")
+    return 0
+
+
+def evaluate_terms_from_args(args, onto, truth, preds, ia, load_targets):  # noqa: ANN001, ANN201
+    from goeval.evaluation.terms import evaluate_terms
+
+    return evaluate_terms(
+        onto, truth, preds, k=args.k or [20], min_positives=args.min_positives,
+        auc_min_positives=args.auc_min_positives, query_weights=args.query_weights, ia=ia,
+        namespaces=args.namespaces, propagation=args.propagation,
+        targets=load_targets(args.targets) if args.targets else None, insufficient=args.insufficient,
+    )

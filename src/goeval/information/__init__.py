@@ -1,0 +1,1 @@
+"""Information accretion and term information content."""

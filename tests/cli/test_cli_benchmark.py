@@ -1,0 +1,74 @@
+"""``goeval benchmark cv`` and ``goeval benchmark timesplit`` run in-process."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from goeval.cli import benchmark
+from goeval.errors import GoevalError, InputFormatError
+from conftest import DATA
+
+D = DATA / "benchmarks"
+COLS = "qseqid,sseqid,pident,length,evalue,bitscore"
+
+
+def run(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="goeval benchmark")
+    benchmark.add_arguments(p)
+    return benchmark.run(p.parse_args(argv))
+
+
+def cv_args(out, *extra):
+    return ["cv", "--ontology", str(D / "toy.obo"), "--annotations", str(D / "annotations.tsv"),
+            "--hits", str(D / "hits.tsv"), "--hit-columns", COLS, "--out", str(out), "-q", *extra]
+
+
+def test_cv_writes_every_output(tmp_path):
+    out = tmp_path / "cv"
+    assert run(cv_args(out, "--folds", str(D / "folds.tsv"), "--thresholds", "0.01")) == 0
+    names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert names == ["README.md", "curves.tsv", "diagnostics.json", "folds.tsv", "ia/0.tsv", "ia/1.tsv", "ia/2.tsv",
+                     "predictions/blast.tsv.gz", "predictions/gotcha.tsv.gz", "predictions/naive.tsv.gz",
+                     "summary.tsv", "table1.tsv"]
+    head = (out / "summary.tsv").read_text().split("\n")[0].split("\t")
+    assert head == ["method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi"]
+    t1 = (out / "table1.tsv").read_text().splitlines()
+    assert len(t1) == 1 + 2 * 3 and t1[0].startswith("namespace\tmethod\tfmax\tfmax_threshold")
+    diag = json.loads((out / "diagnostics.json").read_text())
+    assert diag["benchmark"]["MFO"]["benchmark_proteins"] == 6 and "information_content" in diag
+    assert "goeval benchmark" in (out / "README.md").read_text()
+
+
+def test_cv_with_random_folds_writes_them(tmp_path):
+    out = tmp_path / "k"
+    assert run(cv_args(out, "--k", "3", "--seed", "5", "--methods", "naive,blast", "--no-predictions")) == 0
+    lines = (out / "folds.tsv").read_text().splitlines()
+    assert lines[0] == "protein\tfold" and len(lines) == 8
+    assert not (out / "predictions").exists()
+
+
+def test_cv_errors_before_work(tmp_path):
+    bad = tmp_path / "folds.tsv"
+    bad.write_text("p1\t0\np2\tzero\n")
+    with pytest.raises(InputFormatError, match="line 2"):
+        run(cv_args(tmp_path / "o", "--folds", str(bad)))
+    with pytest.raises(GoevalError, match="--methods"):
+        run(cv_args(tmp_path / "o", "--k", "2", "--methods", "naive,psiblast"))
+    with pytest.raises(GoevalError, match="threshold"):
+        run(cv_args(tmp_path / "o", "--k", "2", "--thresholds", "0.3"))
+    assert not (tmp_path / "o").exists()
+
+
+def test_timesplit_lists_truth_and_evaluation(tmp_path):
+    out = tmp_path / "ts"
+    argv = ["timesplit", "--ontology", str(D / "toy.obo"), "--t0", str(D / "t0.tsv"), "--t1", str(D / "t1.tsv"),
+            "--methods", "naive", "--evaluate", "--drop-binding-only", "--out", str(out), "-q"]
+    assert run(argv) == 0
+    assert (out / "nk_MFO.txt").read_text() == "e\n"
+    assert (out / "truth_nk_MFO.tsv").read_text() == "e\tGO:0000003\n"
+    assert (out / "pk" / "table1.tsv").exists() and (out / "nk" / "summary.tsv").exists()
+    diag = json.loads((out / "diagnostics.json").read_text())
+    assert diag["targets"]["NK"]["MFO"]["binding_only_dropped"] == 1

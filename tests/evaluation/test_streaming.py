@@ -1,0 +1,160 @@
+"""Streaming evaluation (goeval.evaluate(stream=True), evaluate --stream) against the in-memory one.
+
+The statistics, curves, summary and counts must be the same bits whatever
+the batch size, the leaf size, the executor, and whether a file is grouped
+by protein (an ungrouped file falls back to the in-memory path).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from oracles import random_case
+
+import goeval
+import goeval.evaluation.chunked as chunked
+import goeval.evaluation.streaming as streaming
+from goeval.io.results import jsonable
+
+OPTION_SETS = [
+    {"thresholds": "exact"},
+    {"thresholds": 0.01},
+    {"thresholds": "exact", "propagation": "fill", "normalization": "gt", "max_terms": 4},
+    {"thresholds": 0.05, "exclude_roots": True, "namespaces": ("alpha",)},
+]
+
+
+def _write_case(tmp: Path, seed: int = 2, grouped: bool = True, n_proteins: int = 50):
+    case = random_case(seed, n_proteins=n_proteins, max_pred=12, n_terms=(15, 40))
+    onto = case.ontology()
+    pred_lines = [f"{p}\t{t}\t{s!r}" for (p, t), s in case.scores.items()]
+    if grouped:
+        pred_lines.sort(key=lambda line: line.split("\t")[0])
+    else:
+        np.random.default_rng(seed).shuffle(pred_lines)
+    (tmp / "preds").mkdir(exist_ok=True)
+    (tmp / "preds" / "m.tsv").write_text("\n".join(pred_lines) + "\n")
+    (tmp / "preds" / "m2.tsv").write_text("AUTHOR x\nMODEL 1\nKEYWORDS none.\n" + "\n".join(
+        line.replace("\t", " ") for line in pred_lines[: len(pred_lines) // 2]) + "\nEND\n")
+    (tmp / "truth.tsv").write_text("".join(f"{p}\t{t}\n" for p, t in case.truth))
+    ia = case.ia_array(onto)
+    return onto, tmp / "truth.tsv", tmp / "preds", ia
+
+
+def _bits(res, skip: tuple[str, ...] = ("streaming",)) -> tuple:
+    summary = [{k: repr(v) for k, v in r.items()} for r in res.summary_records]
+    curves = {c: np.asarray(v) for c, v in res.curve_columns.items()}
+    diag = jsonable({k: v for k, v in res.diagnostics.items() if k not in skip})
+    return summary, curves, json.dumps(diag)
+
+
+def _assert_same(a, b, skip: tuple[str, ...] = ("streaming",)) -> None:
+    sa, ca, da = _bits(a, skip)
+    sb, cb, db = _bits(b, skip)
+    assert sa == sb
+    assert list(ca) == list(cb)
+    for c in ca:
+        assert np.array_equal(ca[c], cb[c]), c
+    assert da == db
+
+
+@pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
+@pytest.mark.parametrize("options", OPTION_SETS)
+@pytest.mark.parametrize("batch_rows", [1, 7, 1 << 20])
+def test_streamed_equals_in_memory(tmp_path, monkeypatch, options, batch_rows):
+    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 9)
+    monkeypatch.setattr(streaming, "BATCH_ROWS", batch_rows)
+    onto, truth, preds, ia = _write_case(tmp_path)
+    mem = goeval.evaluate(onto, truth, [preds], ia=ia, **options)
+    st = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True, **options)
+    assert st.diagnostics["streaming"]["streamed"] == ["m", "m2"]
+    _assert_same(mem, st)
+
+
+@pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
+def test_streamed_with_targets_terms_and_an_executor(tmp_path, monkeypatch):
+    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 5)
+    onto, truth, preds, ia = _write_case(tmp_path, seed=5)
+    proteins = sorted({line.split("\t")[0] for line in truth.read_text().splitlines()})
+    terms = list(onto.ids[::2])
+    kw = dict(ia=ia, targets=proteins[::2] + ["not_a_protein"], excluded_terms=terms[:5], thresholds="exact")
+    mem = goeval.evaluate(onto, truth, [preds], **kw)
+    with cf.ThreadPoolExecutor(2) as pool:
+        st = goeval.evaluate(onto, truth, [preds], stream=True, executor=pool, **kw)
+    _assert_same(mem, st)
+
+
+def test_ungrouped_file_falls_back_with_a_warning(tmp_path, monkeypatch):
+    """A protein back in a later batch: the file is read whole (within one batch it is simply read)."""
+    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 9)
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 5)
+    onto, truth, preds, ia = _write_case(tmp_path, grouped=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mem = goeval.evaluate(onto, truth, [preds], ia=ia)
+    with pytest.warns(goeval.errors.GoevalWarning, match="read whole, not streamed"):
+        st = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True)
+    assert "m" in st.diagnostics["streaming"]["in_memory"]
+    assert "not grouped by protein" in st.diagnostics["streaming"]["in_memory"]["m"]
+    assert any("P" in w and "read whole" in w for w in st.diagnostics["warnings"])
+    _assert_same(mem, st, skip=("streaming", "warnings"))
+
+
+@pytest.mark.parametrize("extra", [{"bootstrap": 10}, {"similarity": ("lin",)}, {"root_as_prediction": True}])
+def test_whole_method_options_are_not_streamed(tmp_path, extra):
+    onto, truth, preds, ia = _write_case(tmp_path)
+    with pytest.warns(goeval.errors.GoevalWarning, match="read whole, not streamed"):
+        res = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True, **extra)
+    assert "streaming" not in res.diagnostics
+
+
+def test_stream_unsupported_reasons():
+    from goeval.options import EvaluationOptions
+
+    assert streaming.stream_unsupported(EvaluationOptions()) is None
+    assert "bootstrap" in streaming.stream_unsupported(EvaluationOptions(), bootstrap=5)
+    assert "known" in streaming.stream_unsupported(EvaluationOptions(), known=object())
+
+
+def test_malformed_line_in_a_streamed_file_names_the_line(tmp_path):
+    onto, truth, preds, ia = _write_case(tmp_path)
+    lines = (preds / "m.tsv").read_text().splitlines()
+    lines.insert(30, "P1\tGO:1")
+    (preds / "m.tsv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(goeval.errors.InputFormatError, match="line 31"):
+        goeval.evaluate(onto, truth, [preds], ia=ia, stream=True)
+
+
+def test_cli_stream_gives_the_same_files(tmp_path):
+    from goeval.cli import main
+
+    onto = goeval.example_path("ontology")
+    args = ["evaluate", "--ontology", str(onto), "--truth", str(goeval.example_path("truth")), "--predictions",
+            str(goeval.example_path("predictions")), "--ia", str(goeval.example_path("ia")), "-q"]
+    assert main(args + ["--out", str(tmp_path / "a")]) == 0
+    assert main(args + ["--out", str(tmp_path / "b"), "--stream"]) == 0
+    for name in ("summary.tsv", "curves.tsv"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+@pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
+def test_streamed_files_on_a_two_worker_dask_cluster(tmp_path, monkeypatch):
+    """Each file streamed by a worker: the in-memory bits (an ungrouped file falls back in this process)."""
+    pytest.importorskip("distributed")
+    from goeval.evaluation.parallel import dask_executor
+
+    monkeypatch.setattr(streaming, "BATCH_ROWS", 6)  # in the setup the workers receive
+    onto, truth, preds, ia = _write_case(tmp_path, seed=8)
+    (preds / "shuffled.tsv").write_text("\n".join(sorted((preds / "m.tsv").read_text().splitlines(),
+                                                          key=lambda line: line.split("\t")[1])) + "\n")
+    mem = goeval.evaluate(onto, truth, [preds], ia=ia, thresholds="exact")
+    with dask_executor("local:2") as ex:
+        st = goeval.evaluate(onto, truth, [preds], ia=ia, thresholds="exact", stream=True, executor=ex)
+    assert st.diagnostics["streaming"]["streamed"] == ["m", "m2"]
+    assert list(st.diagnostics["streaming"]["in_memory"]) == ["shuffled"]
+    _assert_same(mem, st, skip=("streaming", "warnings"))

@@ -1,0 +1,355 @@
+"""Invariance tests over the measure registry (scikit-learn ``test_common`` style).
+
+Every registered protein-centric measure (:data:`PROTEIN_MEASURES`) and every
+term-centric one (:data:`TERM_MEASURES`) is checked on random DAGs and
+annotations: shuffling proteins or terms changes nothing, propagating twice
+equals once, IA = 1 makes weighted precision/recall equal the unweighted
+ones, a perfect prediction is optimal, and protein weights behave like
+repeated proteins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import random_dag_edges
+from numpy.testing import assert_allclose, assert_array_equal
+
+import goeval
+from goeval.annotations import propagate
+from goeval.errors import InvalidParameterError
+from goeval.metrics import aupr_score, best_index, protein_curve, protein_curves
+from goeval.metrics.registry import (
+    PROTEIN_AGGREGATES,
+    PROTEIN_AREAS,
+    PROTEIN_MEASURES,
+    SIMILARITY_MEASURES,
+    TERM_MEASURES,
+    Measure,
+    get_measure,
+    measures,
+    register,
+)
+from goeval.sweep import SweepStats, exact_thresholds, sweep
+
+TOL = {"rtol": 1e-12, "atol": 1e-12}
+SEEDS = range(6)
+SCORES = (0.1, 0.25, 0.5, 0.75, 1.0)
+
+
+# =====================================================================
+# Random instances
+# =====================================================================
+def random_instance(seed: int, n_proteins: int = 9):
+    """An ontology (one namespace), truth and score Annotations, IA (> 0 off the root)."""
+    rng = np.random.default_rng(seed)
+    n_terms = int(rng.integers(6, 18))
+    onto = goeval.ontology_from_edges(random_dag_edges(rng, n_terms))
+    terms = [f"t{i}" for i in range(1, n_terms)]
+    truth, pred = [], []
+    for i in range(n_proteins):
+        for t in rng.choice(terms, size=int(rng.integers(1, 4)), replace=False):
+            truth.append((f"P{i}", str(t)))
+        for t in rng.choice(terms, size=int(rng.integers(0, 6)), replace=False):
+            s = float(rng.choice(SCORES)) if rng.random() < 0.6 else float(1.0 - rng.random())
+            pred.append((f"P{i}", str(t), s))
+    ia = rng.choice([0.5, 1.0, 2.0, 3.0], size=onto.n_terms) * (rng.random(onto.n_terms) + 0.5)
+    ia[onto.roots()] = 0.0
+    return onto, truth, pred, ia
+
+
+def relabel(seed: int, onto, truth, pred, ia):
+    """The same instance with terms renamed at random (the ontology's indices reorder)."""
+    rng = np.random.default_rng(seed)
+    edges = random_dag_edges(rng, int(rng.integers(6, 18)))  # as in random_instance
+    perm = np.random.default_rng(seed + 1000).permutation(onto.n_terms)
+    names = {f"t{i}": f"x{int(j):03d}" for i, j in enumerate(perm)}
+    onto2 = goeval.ontology_from_edges([(names[c], names[p]) for c, p in edges])
+    ia2 = np.zeros(onto2.n_terms)
+    for i, term in enumerate(onto.ids):
+        ia2[onto2.index(names[term])] = ia[i]
+    assert not np.array_equal(onto2.ids, [names[x] for x in onto.ids])  # the order really changed
+    return onto2, [(p, names[x]) for p, x in truth], [(p, names[x], v) for p, x, v in pred], ia2
+
+
+def annotations(onto, truth, pred):
+    t = goeval.Annotations.from_pairs(onto, [p for p, _ in truth], [x for _, x in truth])
+    s = goeval.Annotations.from_pairs(onto, [p for p, _, _ in pred], [x for _, x, _ in pred], [v for _, _, v in pred])
+    return t, s
+
+
+def matrices(onto, truth, pred):
+    """Propagated truth and scores as sparse matrices over the same protein rows."""
+    t, s = annotations(onto, truth, pred)
+    t, s = propagate(t), propagate(s)
+    index = {p: i for i, p in enumerate(s.proteins.tolist())}
+    rows = [index.get(p, -1) for p in t.proteins.tolist()]
+    sm = sp.vstack([s.matrix, sp.csr_array((1, onto.n_terms))], format="csr")[[r if r >= 0 else s.matrix.shape[0] for r in rows]]
+    return t.matrix.tocsr(), sm
+
+
+def values(y_true, y_score, ia, **kw) -> dict[str, float]:
+    """Every registered protein measure (optima and areas) from the curves of protein_curve."""
+    cur = protein_curve(y_true, y_score, ia=ia, **kw)
+    out = {}
+    for ms in PROTEIN_MEASURES:
+        i = best_index(cur[ms.column], ms.direction)
+        out[ms.name] = float(cur[ms.column][i]) if i >= 0 else np.nan
+    for ms in PROTEIN_AREAS:
+        out[ms.name] = aupr_score(cur[ms.recall], cur[ms.column])
+    return out
+
+
+def assert_same_values(a: dict[str, float], b: dict[str, float]) -> None:
+    assert list(a) == list(b)
+    for name in a:
+        assert_allclose(b[name], a[name], err_msg=name, **TOL)
+
+
+NAMES = [m.name for m in PROTEIN_MEASURES]
+
+
+# =====================================================================
+# The registry itself
+# =====================================================================
+def test_protein_measures_in_summary_order():
+    # the first five are the historical summary rows, in their order
+    assert NAMES == ["fmax", "wfmax", "fmax_micro", "smin", "wsmin", "wfmax_micro", "smin_terms", "max_coverage"]
+    assert [m.name for m in PROTEIN_AREAS] == ["aupr", "waupr"]
+    assert [m.name for m in PROTEIN_AGGREGATES] == ["cafa5_score"]
+    sim = [m.name for m in SIMILARITY_MEASURES]
+    assert sim[:3] == ["resnik_all", "resnik_bma", "resnik_bma_mean"] and sim[-3:] == ["jaccard", "simgic", "wjaccard"]
+    assert len(sim) == 4 * 3 + 3
+    assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "cafa5_score"] + sim
+    assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}
+    assert {m.reduce for m in PROTEIN_AREAS} == {"area"}
+    assert all(m.kind == "term" for m in TERM_MEASURES)
+
+
+def test_lookup_by_name_or_alias_case_insensitive():
+    assert get_measure("Fmax") is get_measure("fmax")
+    assert get_measure("wSmin").column == "ws"
+    assert get_measure("TAP-k").kind == "term"
+    with pytest.raises(InvalidParameterError, match="fmax"):
+        get_measure("fmeasure")
+
+
+def test_register_refuses_a_taken_name_and_checks_fields():
+    with pytest.raises(InvalidParameterError):
+        register(Measure("fmax", "f", "max", False))
+    with pytest.raises(InvalidParameterError):
+        register(Measure("other", "x", "max", False, aliases=("Smin",)))
+    with pytest.raises(InvalidParameterError):
+        Measure("x", "f", "up", False)
+    with pytest.raises(InvalidParameterError):
+        Measure("x", "f", "max", False, kind="gene")
+    with pytest.raises(InvalidParameterError, match="'reduce' parameter of Measure"):
+        Measure("x", "f", "max", False, reduce="median")
+
+
+def test_every_protein_measure_names_curve_columns():
+    cols = set(goeval.metrics.CURVE_COLUMNS)
+    ia_cols = set(goeval.metrics.protein.IA_COLUMNS)
+    for m in PROTEIN_MEASURES:
+        assert {m.column, m.precision, m.recall, m.ru, m.mi, m.coverage} <= cols, m.name
+        assert m.needs_ia == (m.column in ia_cols), m.name
+    for m in PROTEIN_AREAS + PROTEIN_AGGREGATES:
+        assert {m.column, m.recall} <= cols, m.name
+        assert m.needs_ia == (m.column in ia_cols), m.name
+
+
+# =====================================================================
+# Protein-centric invariances (every registered measure)
+# =====================================================================
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("thresholds", ["exact", 0.05])
+def test_shuffling_proteins_changes_nothing(seed, thresholds):
+    onto, truth, pred, ia = random_instance(seed)
+    rng = np.random.default_rng(seed)
+    base = values(*annotations(onto, truth, pred), ia, thresholds=thresholds)
+    shuffled = values(*annotations(onto, [truth[i] for i in rng.permutation(len(truth))],
+                                   [pred[i] for i in rng.permutation(len(pred))]), ia, thresholds=thresholds)
+    assert_same_values(base, shuffled)
+    t, s = matrices(onto, truth, pred)
+    perm = rng.permutation(t.shape[0])
+    assert_same_values(values(t, s, ia, thresholds=thresholds), values(t[perm], s[perm], ia, thresholds=thresholds))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_shuffling_terms_changes_nothing(seed):
+    onto, truth, pred, ia = random_instance(seed)
+    t, s = matrices(onto, truth, pred)
+    perm = np.random.default_rng(seed).permutation(onto.n_terms)
+    assert_same_values(values(t, s, ia), values(t[:, perm], s[:, perm], ia[perm]))
+    # and renamed terms, which reorders the ontology's own indices
+    onto2, truth2, pred2, ia2 = relabel(seed, onto, truth, pred, ia)
+    assert_same_values(values(*annotations(onto, truth, pred), ia), values(*annotations(onto2, truth2, pred2), ia2))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("mode", ["max", "fill"])
+def test_propagating_twice_equals_once(seed, mode):
+    onto, truth, pred, ia = random_instance(seed)
+    t, s = annotations(onto, truth, pred)
+    once = propagate(s, mode)
+    twice = propagate(once, mode)
+    assert_array_equal(once.matrix.indptr, twice.matrix.indptr)
+    assert_array_equal(once.matrix.indices, twice.matrix.indices)
+    assert_array_equal(once.matrix.data, twice.matrix.data)
+    if mode == "max":
+        assert_same_values(values(t, s, ia), values(t, twice, ia))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("thresholds", ["exact", 0.05])
+def test_unit_ia_makes_weighted_equal_unweighted(seed, thresholds):
+    onto, truth, pred, _ = random_instance(seed)
+    t, s = matrices(onto, truth, pred)
+    cur = protein_curve(t, s, ia=np.ones(onto.n_terms), thresholds=thresholds)
+    for w, u in (("n_covered_w", "n_covered"), ("coverage_w", "coverage"), ("wprecision", "precision"),
+                 ("wrecall", "recall"), ("wf", "f")):
+        assert_allclose(cur[w], cur[u], err_msg=w, **TOL)
+    v = values(t, s, np.ones(onto.n_terms), thresholds=thresholds)
+    assert_allclose(v["wfmax"], v["fmax"], **TOL)
+    # ru and mi become term counts: mean over n proteins of |T - P| and |P - T|
+    n = cur["n_proteins"][0]
+    for col in ("ru", "mi"):
+        assert_allclose(cur[col] * n, np.rint(cur[col] * n), atol=1e-9)
+    t_sets = [set(t.indices[t.indptr[i]:t.indptr[i + 1]].tolist()) for i in range(t.shape[0])]
+    for j, tau in enumerate(cur["threshold"]):
+        p_sets = [{c for c, x in zip(s.indices[s.indptr[i]:s.indptr[i + 1]], s.data[s.indptr[i]:s.indptr[i + 1]]) if x >= tau}
+                  for i in range(s.shape[0])]
+        assert cur["ru"][j] * n == pytest.approx(sum(len(a - b) for a, b in zip(t_sets, p_sets)))
+        assert cur["mi"][j] * n == pytest.approx(sum(len(b - a) for a, b in zip(t_sets, p_sets)))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("normalization", ["cafa", "pred", "gt"])
+@pytest.mark.parametrize("protein_weighting", ["none", "information"])
+def test_perfect_prediction_is_optimal(seed, normalization, protein_weighting):
+    onto, truth, _, ia = random_instance(seed)
+    perfect = [(p, x, 1.0) for p, x in truth]
+    v = values(*annotations(onto, truth, perfect), ia, normalization=normalization,
+               protein_weighting=protein_weighting)
+    for ms in PROTEIN_MEASURES:
+        assert v[ms.name] == pytest.approx(1.0 if ms.direction == "max" else 0.0, abs=1e-12), ms.name
+    for ms in PROTEIN_AREAS:
+        assert v[ms.name] == pytest.approx(1.0, abs=1e-12), ms.name
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("normalization", ["cafa", "pred", "gt"])
+def test_weights_of_one_equal_no_weights_bit_for_bit(seed, normalization):
+    onto, truth, pred, ia = random_instance(seed)
+    t, s = matrices(onto, truth, pred)
+    for pw in ("none", "information"):
+        a = protein_curve(t, s, ia=ia, normalization=normalization, protein_weighting=pw)
+        b = protein_curve(t, s, ia=ia, normalization=normalization, protein_weighting=pw,
+                          sample_weight=np.ones(t.shape[0]))
+        assert list(a) == list(b)
+        for col in a:
+            assert_array_equal(a[col], b[col], err_msg=col)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("thresholds", ["exact", 0.05])
+def test_integer_weights_equal_repeated_proteins(seed, thresholds):
+    onto, truth, pred, ia = random_instance(seed)
+    t, s = matrices(onto, truth, pred)
+    w = np.random.default_rng(seed).integers(1, 4, size=t.shape[0])
+    rep = np.repeat(np.arange(t.shape[0]), w)
+    for pw in ("none", "information"):
+        a = protein_curve(t, s, ia=ia, sample_weight=w, thresholds=thresholds, protein_weighting=pw)
+        b = protein_curve(t[rep], s[rep], ia=ia, thresholds=thresholds, protein_weighting=pw)
+        for col in a:
+            assert_allclose(a[col], b[col], err_msg=col, **TOL)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_batched_weights_equal_separate_sweeps(seed):
+    onto, truth, pred, ia = random_instance(seed)
+    t, s = matrices(onto, truth, pred)
+    bench = np.flatnonzero(np.diff(t.indptr) > 0)
+    t, s = t[bench], s[bench]
+    rng = np.random.default_rng(seed)
+    W = rng.integers(0, 3, size=(5, t.shape[0])).astype(float)
+    W[1] = rng.random(t.shape[0])
+    taus = exact_thresholds(s.data)
+
+    def run(w):
+        return sweep(s.indptr, s.indices, s.data, t.indptr, t.indices, onto.n_terms, taus, ia, weights=w, chunk_entries=7)
+
+    batched = run(W)
+    assert batched.n_replicates == 5
+    for b in range(W.shape[0]):
+        one, row = run(W[b]), batched.replicate(b)
+        for key in one.sums:
+            assert_allclose(row.sums[key], one.sums[key], err_msg=key, **TOL)
+        assert_allclose([row.n, row.n_true, row.it_sum, row.it2_sum], [one.n, one.n_true, one.it_sum, one.it2_sum], **TOL)
+        c1 = protein_curves(one, normalization="pred")
+        cb = protein_curves(batched, normalization="pred")
+        for ms in PROTEIN_MEASURES:
+            assert_allclose(cb[ms.column][b], c1[ms.column], err_msg=ms.name, **TOL)
+
+
+# =====================================================================
+# Term-centric measures
+# =====================================================================
+def term_values(onto, truth, pred, k: int = 2) -> dict[str, float]:
+    t, s = annotations(onto, truth, pred)
+    res = goeval.evaluate_terms(onto, t, {"m": s}, k=(k,), auc_min_positives=1)
+    row = res.summary.iloc[0]
+    return {m.name: float(row[m.column.format(k=k)]) for m in TERM_MEASURES}
+
+
+@pytest.mark.filterwarnings("ignore:ROC AUC is undefined")
+@pytest.mark.parametrize("seed", SEEDS)
+def test_term_measures_ignore_protein_and_term_order(seed):
+    onto, truth, pred, _ = random_instance(seed)
+    rng = np.random.default_rng(seed)
+    base = term_values(onto, truth, pred)
+    assert_same_values(base, term_values(onto, [truth[i] for i in rng.permutation(len(truth))],
+                                         [pred[i] for i in rng.permutation(len(pred))]))
+    onto2, truth2, pred2, _ = relabel(seed, onto, truth, pred, np.zeros(onto.n_terms))
+    assert_same_values(base, term_values(onto2, truth2, pred2))
+
+
+@pytest.mark.filterwarnings("ignore:ROC AUC is undefined")
+@pytest.mark.parametrize("seed", SEEDS)
+def test_term_measures_of_a_perfect_prediction_are_one(seed):
+    onto, truth, _, _ = random_instance(seed)
+    v = term_values(onto, truth, [(p, x, 1.0) for p, x in truth])
+    for ms in TERM_MEASURES:
+        assert v[ms.name] == pytest.approx(1.0, abs=1e-12), ms.name
+
+
+def test_sweep_stats_combine_is_the_sum_of_chunks():
+    onto, truth, pred, ia = random_instance(3)
+    t, s = matrices(onto, truth, pred)
+    bench = np.flatnonzero(np.diff(t.indptr) > 0)
+    t, s = t[bench], s[bench]
+    taus = exact_thresholds(s.data)
+
+    def run(rows):
+        return sweep(s[rows].indptr, s[rows].indices, s[rows].data, t[rows].indptr, t[rows].indices,
+                     onto.n_terms, taus, ia)
+
+    whole = run(np.arange(t.shape[0]))
+    parts = [run(np.arange(0, 3)), run(np.arange(3, 6)), run(np.arange(6, t.shape[0]))]
+    total = SweepStats.combine(parts)
+    assert total.n == whole.n and total.n_true == whole.n_true
+    for key in whole.sums:
+        assert_allclose(total.sums[key], whole.sums[key], err_msg=key, **TOL)
+    before = parts[0].sums["pr"].copy()
+    _ = parts[0] + parts[1]
+    assert_array_equal(parts[0].sums["pr"], before)  # + does not modify its operands
+
+
+def test_registry_agrees_with_the_independent_oracle_table():
+    """The set-based oracle of tests/oracles.py declares the same optima by hand."""
+    from oracles import ORACLE_OPTIMA
+
+    assert NAMES == list(ORACLE_OPTIMA)
+    for m in PROTEIN_MEASURES:
+        assert (m.column, m.direction, m.coverage, m.precision, m.recall, m.ru, m.mi) == ORACLE_OPTIMA[m.name], m.name

@@ -1,0 +1,66 @@
+"""evaluate_annotations(bootstrap=B): interval columns in the summary, reproducible from the seed."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from oracles import random_case
+
+from goeval.errors import InvalidParameterError
+from goeval.evaluation import BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, evaluate_annotations
+
+FIVE = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin")
+
+
+def run(case, **kw):
+    onto = case.ontology()
+    return evaluate_annotations(onto, case.truth_annotations(onto), {"m": case.predictions(onto)},
+                                ia=case.ia_array(onto), **kw)
+
+
+def test_bootstrap_adds_interval_columns_to_the_five_measures_only():
+    case = random_case(3, n_proteins=40)
+    plain = run(case)
+    res = run(case, bootstrap=300, seed=5)
+    assert [r["value"] for r in res.summary_records] == [r["value"] for r in plain.summary_records]
+    assert tuple(res.summary.columns) == SUMMARY_COLUMNS + BOOTSTRAP_COLUMNS
+    assert tuple(plain.summary.columns) == SUMMARY_COLUMNS
+    for r in res.summary_records:
+        if r["measure"] in FIVE:
+            assert r["ci_low"] <= r["value"] <= r["ci_high"] and r["se"] >= 0
+        else:
+            assert all(math.isnan(r[c]) for c in BOOTSTRAP_COLUMNS)
+    assert res.diagnostics["bootstrap"]["n_resamples"] == 300 and res.diagnostics["bootstrap"]["seed"] == 5
+    assert all(st.protein_steps is not None for st in res.stats.values())
+
+
+def test_same_seed_same_bits_other_seed_other_intervals():
+    case = random_case(8, n_proteins=30)
+    a, b, c = (run(case, bootstrap=200, seed=s) for s in (1, 1, 2))
+    key = lambda res: [(r["ci_low"], r["ci_high"], r["se"]) for r in res.summary_records if r["measure"] in FIVE]
+    assert key(a) == key(b)
+    assert key(a) != key(c)
+
+
+def test_confidence_widens_the_interval():
+    case = random_case(9, n_proteins=40)
+    narrow, wide = run(case, bootstrap=400, confidence=0.5), run(case, bootstrap=400, confidence=0.99)
+    for x, y in zip(narrow.summary_records, wide.summary_records):
+        if x["measure"] in FIVE:
+            assert y["ci_low"] <= x["ci_low"] and x["ci_high"] <= y["ci_high"]
+
+
+@pytest.mark.parametrize("kw", [{"bootstrap": 0}, {"bootstrap": 10, "seed": "x"}, {"bootstrap": 10, "confidence": 95}])
+def test_bootstrap_parameters_are_checked_before_work(kw):
+    with pytest.raises(InvalidParameterError, match="of evaluate"):
+        run(random_case(0), **kw)
+
+
+def test_without_ia_only_the_plain_measures_get_intervals():
+    case = random_case(2, n_proteins=30)
+    onto = case.ontology()
+    res = evaluate_annotations(onto, case.truth_annotations(onto), {"m": case.predictions(onto)}, bootstrap=100)
+    got = {r["measure"] for r in res.summary_records if not np.isnan(r["ci_low"])}
+    assert got == {"fmax", "fmax_micro"}
