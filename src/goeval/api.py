@@ -414,7 +414,7 @@ def evaluate(
     if isinstance(ontology, (str, Path)):
         _files.check_input(ontology, "ontology")
     preds = _resolve_predictions(predictions, pattern, diag)
-    preds, stream_files = _streamed_files(preds, stream, opts, bootstrap, known, diag)
+    preds, stream_files = _streamed_files(preds, stream, diag)
     started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
     if isinstance(ontology, (str, Path)):
         ontology = start_ontology(ontology, opts.relations)
@@ -431,18 +431,13 @@ def evaluate(
     return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files)
 
 
-def _streamed_files(preds: dict[str, Any], stream: bool, opts: EvaluationOptions, bootstrap: Any, known: Any,
+def _streamed_files(preds: dict[str, Any], stream: bool,
                     diag: Diagnostics) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """(predictions read whole, predictions streamed): all streamed when asked and possible."""
+    """(predictions read whole, predictions streamed): all streamed when asked and they are files."""
     if not stream:
         return preds, None
-    from goeval.evaluation.streaming import stream_unsupported
-
-    reason = stream_unsupported(opts, bootstrap=bootstrap, known=known)
-    if reason is None and not all(isinstance(p, (str, Path)) for p in preds.values()):
-        reason = "predictions were given in memory"
-    if reason is not None:
-        diag.warn(f"the prediction files are read whole, not streamed: {reason}.")
+    if not all(isinstance(p, (str, Path)) for p in preds.values()):
+        diag.warn("the prediction files are read whole, not streamed: predictions were given in memory.")
         return preds, None
     return {}, preds
 
@@ -473,112 +468,51 @@ def _options(options: EvaluationOptions | None, preset: str | None, overrides: d
     return opts
 
 
-def _evaluate_in_threads(inputs: _Inputs, opts: EvaluationOptions, threads: int,
-                         boot: tuple[int | None, int, float] = (None, 0, 0.95)):  # noqa: ANN202
-    """``evaluate_annotations`` with the methods' statistics computed in parallel threads.
+def _leaf_executor(executor: Any, threads: int | None, parallel: bool) -> Any:
+    """Where the leaves run: the given executor, else ``threads`` threads when there is more than one method
+    or a file is streamed (one method in memory is swept here: the same speed in less memory), else here."""
+    import os
 
-    Each method's statistics depend only on that method, and they are put
-    back in the serial order (namespace, then method) before the optima are
-    taken, so the result is the same, bit for bit, for any number of threads.
-    """
-    from goeval.annotations import propagate
-    from goeval.evaluation import namespace_stats, summarize
-
-    onto = inputs.ontology
-    truth = inputs.truth if inputs.truth.propagated else propagate(inputs.truth)
-    ic, ic_from_truth = inputs.ic, False
-    if opts.similarity and ic is None:  # once for every method, not once per thread
-        from goeval.information.content import term_information_content
-
-        ic, ic_from_truth = term_information_content(onto, inputs.truth, opts.pseudocount).values, True
-        inputs.diagnostics.warn(
-            "The information content of the similarity measures is estimated from the truth annotations, so the test "
-            "annotations inform the measures; give it from other annotations (ic, --ic-annotations).")
-
-    def one(name: str) -> tuple[dict, dict]:
-        d: dict[str, Any] = {"ontology": {"source": onto.source, **onto.diagnostics}}
-        st = namespace_stats(onto, truth, {name: inputs.predictions[name]}, inputs.ia, opts, targets=inputs.targets,
-                             terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
-                             diagnostics=d, per_protein=boot[0] is not None, ic=ic, known=inputs.known)
-        return st, d
-
-    from goeval.progress import progress_iter
-
-    names = list(inputs.predictions)
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        parts = dict(zip(names, progress_iter(pool.map(one, names), desc="methods", total=len(names))))
-    diag = parts[names[0]][1]
-    diag["methods"] = {n: parts[n][1]["methods"][n] for n in names}
-    stats = {(n, label): parts[n][0][(n, label)] for label in onto.labels for n in names if (n, label) in parts[n][0]}
-    if ic_from_truth:
-        diag["information_content"] = {"source": "truth"}
-    res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
-    if boot[0] is not None:
-        from goeval.stats.bootstrap import add_bootstrap_columns
-
-        add_bootstrap_columns(res, boot[0], boot[1], boot[2], threads=threads)
-    return res
+    if executor is not None:
+        return contextlib.nullcontext(executor)
+    n = threads or os.cpu_count() or 1
+    if n > 1 and parallel:
+        return ThreadPoolExecutor(max_workers=n, thread_name_prefix="goeval-leaf")
+    return contextlib.nullcontext(None)
 
 
 def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | None = None,
                      boot: tuple[int | None, int, float] = (None, 0, 0.95), executor: Any = None,
                      stream_files: dict[str, Any] | None = None):  # noqa: ANN202
-    import os
-
-    from goeval.evaluation import evaluate_annotations
+    """The loaded inputs through the engine (:mod:`goeval.evaluation`), then summarized and checked."""
+    from goeval.evaluation import summarize
+    from goeval.evaluation.engine import Plan
+    from goeval.evaluation.run import evaluate_blocks, evaluated, prepare_benchmark
 
     diag = inputs.diagnostics
     clock = perf_counter()
     _check_targets(inputs, diag)
-    if stream_files is not None:
-        res = _evaluate_streamed(inputs, opts, stream_files, executor, threads or os.cpu_count() or 1)
-    elif (threads := min(threads or os.cpu_count() or 1, len(inputs.predictions))) > 1 and executor is None:
-        res = _evaluate_in_threads(inputs, opts, threads, boot)
-    else:
-        res = evaluate_annotations(inputs.ontology, inputs.truth, inputs.predictions, opts, ia=inputs.ia,
-                                   targets=inputs.targets, terms_of_interest=inputs.terms_of_interest,
-                                   excluded_terms=inputs.excluded_terms, bootstrap=boot[0], seed=boot[1],
-                                   confidence=boot[2], ic=inputs.ic, known=inputs.known, executor=executor)
+    onto = inputs.ontology
+    diag["ontology"] = {"source": onto.source, **onto.diagnostics}
+    bench = prepare_benchmark(onto, inputs.truth, inputs.ia, opts, diag, targets=inputs.targets,
+                              terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
+                              ic=inputs.ic, known=inputs.known)
+    plan = Plan(opts, None, boot[0] is not None, opts.similarity is not None)
+    preds = inputs.predictions if stream_files is None else stream_files
+    with _leaf_executor(executor, threads, stream_files is not None or len(preds) > 1) as ex:
+        stats = evaluated(evaluate_blocks(bench, preds, plan, diag, executor=ex, stream=stream_files is not None))
+    for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
+        diag.warn(f"method {name}: {stream_files[name]} is read whole, not streamed ({why}).")
+    res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
+    if boot[0] is not None:
+        from goeval.stats.bootstrap import add_bootstrap_columns
+
+        add_bootstrap_columns(res, boot[0], boot[1], boot[2], threads=threads)
     diag.add_timing("evaluation", perf_counter() - clock)
-    merged = Diagnostics.wrap(res.diagnostics)
-    for key, value in diag.items():
-        if key != "warnings":
-            merged[key] = value
-    merged.setdefault("warnings", []).extend(w for w in diag.get("warnings", []) if w not in merged["warnings"])
-    merged.timings.update(diag.timings)
-    merged["options"] = {**opts.as_dict(), "ia": inputs.ia is not None}
-    if "truth" in merged:
-        merged["truth"]["n_proteins"] = int(inputs.truth.proteins.size)
-    for name, d in merged.get("methods", {}).items():
-        if name in inputs.predictions:  # streamed methods count their proteins themselves
-            d["n_proteins"] = int(inputs.predictions[name].proteins.size)
-    res.diagnostics = merged
+    if "truth" in diag:
+        diag["truth"]["n_proteins"] = int(inputs.truth.proteins.size)
     _check_result(res, inputs, opts)
     return res
-
-
-def _evaluate_streamed(inputs: _Inputs, opts: EvaluationOptions, files: dict[str, Any], executor: Any,
-                       threads: int):  # noqa: ANN202
-    """The evaluation of streamed prediction files (:func:`goeval.evaluation.streaming.streamed_stats`).
-
-    Without an executor, ``threads`` > 1 threads sweep the leaves while the
-    file is read and mapped (numpy releases the GIL in its large kernels);
-    the result does not depend on it.
-    """
-    from goeval.evaluation import summarize
-    from goeval.evaluation.streaming import streamed_stats
-
-    onto = inputs.ontology
-    with contextlib.ExitStack() as stack:
-        if executor is None and threads > 1:
-            executor = stack.enter_context(ThreadPoolExecutor(max_workers=threads, thread_name_prefix="goeval-leaf"))
-        stats, diag = streamed_stats(onto, inputs.truth, files, opts, ia=inputs.ia, targets=inputs.targets,
-                                     terms_of_interest=inputs.terms_of_interest,
-                                     excluded_terms=inputs.excluded_terms, executor=executor,
-                                     diagnostics={"ontology": {"source": onto.source, **onto.diagnostics}})
-    for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
-        inputs.diagnostics.warn(f"method {name}: {files[name]} is read whole, not streamed ({why}).")
-    return summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
 
 
 def _check_targets(inputs: _Inputs, diag: Diagnostics) -> None:

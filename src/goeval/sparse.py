@@ -1,10 +1,16 @@
-"""Small helpers on compressed sparse row (CSR) arrays."""
+"""Small helpers on compressed sparse row (CSR) arrays.
+
+Rows are given by an ``indptr`` (shape ``(n_rows + 1,)``) and entries by
+parallel arrays (columns, values). :func:`entry_rows` gives each entry's row
+and :func:`keep_entries` the ``indptr`` after dropping entries: together they
+are how every part of goeval drops entries from CSR rows.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["gather_rows", "column_block", "select_columns"]
+__all__ = ["gather_rows", "column_block", "select_columns", "entry_rows", "keep_entries"]
 
 
 def gather_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -77,6 +83,29 @@ def select_columns(indptr: np.ndarray, cols: np.ndarray, data: np.ndarray | None
     keep = allowed[cols]
     if keep.all():
         return indptr, cols, data
-    rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))[keep]
-    ptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=indptr.size - 1))]
-    return ptr, cols[keep], None if data is None else data[keep]
+    return keep_entries(indptr, keep), cols[keep], None if data is None else data[keep]
+
+
+def entry_rows(indptr: np.ndarray) -> np.ndarray:
+    """The row of every entry of CSR rows (int64).
+
+    Examples
+    --------
+    >>> entry_rows(np.array([0, 2, 2, 3]))
+    array([0, 0, 2])
+    """
+    indptr = np.asarray(indptr)
+    return np.repeat(np.arange(indptr.size - 1, dtype=np.int64), np.diff(indptr))
+
+
+def keep_entries(indptr: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The ``indptr`` of CSR rows once only the entries flagged in ``keep`` remain.
+
+    Entries keep their order; apply ``keep`` to the entry arrays alongside.
+
+    Examples
+    --------
+    >>> keep_entries(np.array([0, 2, 3, 5]), np.array([True, False, False, True, True]))
+    array([0, 1, 1, 3])
+    """
+    return np.r_[0, np.cumsum(keep, dtype=np.int64)][np.asarray(indptr)]

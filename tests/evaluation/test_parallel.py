@@ -2,7 +2,7 @@
 
 The evaluation cuts each (method, namespace) into leaves (runs of proteins
 in file order) and adds their partial sums in a fixed tree
-(:mod:`goeval.evaluation.chunked`). These tests force many leaves and check that a
+(:mod:`goeval.evaluation.leaves`). These tests force many leaves and check that a
 thread pool, a process pool and a 2-worker Dask ``LocalCluster`` give the
 same statistics, curves and summary bits as the serial run, that the tree
 is the same however the partials arrive, and that the leaf rule is the one
@@ -19,7 +19,7 @@ import pytest
 from oracles import random_case
 
 import goeval
-import goeval.evaluation.chunked as chunked
+import goeval.evaluation.leaves as leaves
 from goeval.evaluation import evaluate_annotations, namespace_stats
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepPartial, TreeSum, sweep, tree_sum
@@ -58,7 +58,7 @@ def _assert_same_stats(a: dict, b: dict) -> None:
 
 @pytest.fixture
 def small_leaves(monkeypatch):
-    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 7)
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 7)
 
 
 @pytest.mark.parametrize("options", OPTION_SETS)
@@ -77,7 +77,7 @@ def test_thread_and_process_pools_give_the_serial_bits(small_leaves, options):
 def test_many_leaves_are_really_used(small_leaves):
     onto, truth, preds, ia = _inputs()
     calls = []
-    real = chunked.leaf_partial
+    real = leaves.leaf_task
 
     class Counting(cf.Executor):
         def submit(self, fn, *args):
@@ -87,15 +87,15 @@ def test_many_leaves_are_really_used(small_leaves):
             return fut
 
     namespace_stats(onto, truth, preds, ia, EvaluationOptions(), executor=Counting())
-    assert len(calls) > 10 and all(isinstance(x, chunked.Leaf) for x in calls)
-    assert real is chunked.leaf_partial
+    assert len(calls) > 10 and all(isinstance(x, leaves.Leaf) for x in calls)
+    assert real is leaves.leaf_task
 
 
 def test_leaves_change_the_bits_only_within_rounding(small_leaves, monkeypatch):
     """Many leaves against one leaf: the same values up to rounding (the tree adds in another order)."""
     onto, truth, preds, ia = _inputs()
     many = namespace_stats(onto, truth, preds, ia, EvaluationOptions())
-    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 1 << 40)
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 1 << 40)
     one = namespace_stats(onto, truth, preds, ia, EvaluationOptions())
     for key in many:
         for name in many[key].sums:
@@ -104,20 +104,23 @@ def test_leaves_change_the_bits_only_within_rounding(small_leaves, monkeypatch):
 
 def test_one_leaf_is_the_whole_block_kernel(monkeypatch):
     """With a single leaf the statistics are those of the whole-block kernel (proteins in another order)."""
-    from goeval.evaluation import namespace_blocks, prepare, term_mask
+    from goeval.diagnostics import Diagnostics
+    from goeval.evaluation.engine import Plan
+    from goeval.evaluation.run import evaluate_blocks, prepare_benchmark
 
-    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 1 << 40)
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 1 << 40)
     onto, truth, preds, ia = _inputs()
     preds = {"a": preds["a"]}
-    stats = namespace_stats(onto, truth, preds, ia, EvaluationOptions(thresholds=0.01))
-    prep = prepare(onto, truth, preds, None, {"methods": {}})
-    allowed = term_mask(onto, None, None, False)
-    for blk in namespace_blocks(prep, list(range(len(onto.labels))), allowed, "max", {"methods": {"a": {}}}):
+    opts = EvaluationOptions(thresholds=0.01)
+    stats = namespace_stats(onto, truth, preds, ia, opts)
+    bench = prepare_benchmark(onto, truth, ia, opts, Diagnostics())
+    for (_, label), out in evaluate_blocks(bench, preds, Plan(opts, keep_scores=True), Diagnostics()).items():
+        blk = out.whole
         lo, hi = int(onto.bounds[blk.namespace]), int(onto.bounds[blk.namespace + 1])
         ref = sweep(blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr, blk.truth_cols, hi - lo,
-                    stats[("a", blk.label)].thresholds, ia[lo:hi])
+                    stats[("a", label)].thresholds, ia[lo:hi])
         for name in ref.sums:
-            np.testing.assert_allclose(stats[("a", blk.label)].sums[name], ref.sums[name], rtol=1e-13, atol=1e-13)
+            np.testing.assert_allclose(stats[("a", label)].sums[name], ref.sums[name], rtol=1e-13, atol=1e-13)
 
 
 def test_tree_is_fixed_however_partials_arrive():
@@ -148,10 +151,19 @@ def test_tree_is_fixed_however_partials_arrive():
 
 
 def test_leaf_rule_by_hand():
-    assert chunked.leaf_bounds(np.array([3, 1, 2, 5, 1]), 4) == [0, 2, 4, 5]
-    assert chunked.leaf_bounds(np.array([10, 10]), 4) == [0, 1, 2]
-    assert chunked.leaf_bounds(np.array([1, 1, 1]), 100) == [0, 3]
-    cut = chunked.LeafCutter(4)
+    """A leaf closes at the first protein where its raw entries reach the size, whatever the feeding."""
+    def bounds(counts, size, pieces):
+        cut, out, base = leaves.LeafCutter(size), [0], 0
+        for piece in np.array_split(np.asarray(counts), pieces):
+            out += [base + k for k in cut.cuts(piece)]
+            base += piece.size
+        return out + ([base] if out[-1] != base else [])
+
+    for pieces in (1, 2, 5):
+        assert bounds([3, 1, 2, 5, 1], 4, pieces) == [0, 2, 4, 5]
+        assert bounds([10, 10], 4, min(pieces, 2)) == [0, 1, 2]
+        assert bounds([1, 1, 1], 100, min(pieces, 3)) == [0, 3]
+    cut = leaves.LeafCutter(4)
     assert cut.cuts(np.array([3])) == [] and cut.cuts(np.array([1, 2])) == [1] and cut.cuts(np.array([5, 1])) == [1]
 
 

@@ -17,8 +17,8 @@ import pytest
 from oracles import random_case
 
 import goeval
-import goeval.evaluation.chunked as chunked
-import goeval.evaluation.streaming as streaming
+import goeval.evaluation.leaves as leaves
+import goeval.evaluation.run as run
 from goeval.io.results import jsonable
 
 OPTION_SETS = [
@@ -67,8 +67,8 @@ def _assert_same(a, b, skip: tuple[str, ...] = ("streaming",)) -> None:
 @pytest.mark.parametrize("options", OPTION_SETS)
 @pytest.mark.parametrize("batch_rows", [1, 7, 1 << 20])
 def test_streamed_equals_in_memory(tmp_path, monkeypatch, options, batch_rows):
-    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 9)
-    monkeypatch.setattr(streaming, "BATCH_ROWS", batch_rows)
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 9)
+    monkeypatch.setattr(run, "BATCH_ROWS", batch_rows)
     onto, truth, preds, ia = _write_case(tmp_path)
     mem = goeval.evaluate(onto, truth, [preds], ia=ia, **options)
     st = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True, **options)
@@ -78,7 +78,7 @@ def test_streamed_equals_in_memory(tmp_path, monkeypatch, options, batch_rows):
 
 @pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
 def test_streamed_with_targets_terms_and_an_executor(tmp_path, monkeypatch):
-    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 5)
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 5)
     onto, truth, preds, ia = _write_case(tmp_path, seed=5)
     proteins = sorted({line.split("\t")[0] for line in truth.read_text().splitlines()})
     terms = list(onto.ids[::2])
@@ -91,8 +91,8 @@ def test_streamed_with_targets_terms_and_an_executor(tmp_path, monkeypatch):
 
 def test_ungrouped_file_falls_back_with_a_warning(tmp_path, monkeypatch):
     """A protein back in a later batch: the file is read whole (within one batch it is simply read)."""
-    monkeypatch.setattr(chunked, "LEAF_ENTRIES", 9)
-    monkeypatch.setattr(streaming, "BATCH_ROWS", 5)
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 9)
+    monkeypatch.setattr(run, "BATCH_ROWS", 5)
     onto, truth, preds, ia = _write_case(tmp_path, grouped=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -105,20 +105,27 @@ def test_ungrouped_file_falls_back_with_a_warning(tmp_path, monkeypatch):
     _assert_same(mem, st, skip=("streaming", "warnings"))
 
 
-@pytest.mark.parametrize("extra", [{"bootstrap": 10}, {"similarity": ("lin",)}, {"root_as_prediction": True}])
-def test_whole_method_options_are_not_streamed(tmp_path, extra):
+@pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
+@pytest.mark.parametrize("extra", [{"bootstrap": 10}, {"similarity": ("lin", "jaccard")}, {"root_as_prediction": True},
+                                   {"root_as_prediction": True, "thresholds": 0.01}, {"known": "half"}])
+def test_every_option_streams_with_the_in_memory_bits(tmp_path, monkeypatch, extra):
+    """Bootstrap, similarity, roots and known terms come from the same leaves, streamed or not."""
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 9)
+    monkeypatch.setattr(run, "BATCH_ROWS", 7)
     onto, truth, preds, ia = _write_case(tmp_path)
-    with pytest.warns(goeval.errors.GoevalWarning, match="read whole, not streamed"):
-        res = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True, **extra)
-    assert "streaming" not in res.diagnostics
-
-
-def test_stream_unsupported_reasons():
-    from goeval.options import EvaluationOptions
-
-    assert streaming.stream_unsupported(EvaluationOptions()) is None
-    assert "bootstrap" in streaming.stream_unsupported(EvaluationOptions(), bootstrap=5)
-    assert "known" in streaming.stream_unsupported(EvaluationOptions(), known=object())
+    if "known" in extra:
+        lines = truth.read_text().splitlines()
+        (tmp_path / "known.tsv").write_text("\n".join(lines[::2]) + "\n")
+        extra = {"known": tmp_path / "known.tsv"}
+    mem = goeval.evaluate(onto, truth, [preds], ia=ia, **extra)
+    st = goeval.evaluate(onto, truth, [preds], ia=ia, stream=True, **extra)
+    assert st.diagnostics["streaming"]["streamed"] == ["m", "m2"]
+    _assert_same(mem, st)
+    if "bootstrap" in extra:
+        for key, s in mem.stats.items():
+            a, b = s.protein_steps, st.stats[key].protein_steps
+            for f in ("rows", "bins", "cnt", "tp", "ia_pred", "ia_tp", "row_bounds", "group_bounds"):
+                assert np.array_equal(getattr(a, f), getattr(b, f)), f
 
 
 def test_malformed_line_in_a_streamed_file_names_the_line(tmp_path):
@@ -148,7 +155,7 @@ def test_streamed_files_on_a_two_worker_dask_cluster(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     from goeval.evaluation.parallel import dask_executor
 
-    monkeypatch.setattr(streaming, "BATCH_ROWS", 6)  # in the setup the workers receive
+    monkeypatch.setattr(run, "BATCH_ROWS", 6)  # in the setup the workers receive
     onto, truth, preds, ia = _write_case(tmp_path, seed=8)
     (preds / "shuffled.tsv").write_text("\n".join(sorted((preds / "m.tsv").read_text().splitlines(),
                                                           key=lambda line: line.split("\t")[1])) + "\n")

@@ -14,16 +14,19 @@ Per namespace o:
   information content of fold f's training annotations
   (:func:`goeval.information.content.term_information_content`, the same
   pseudo-count), like the IA;
-* **pooling**: the sufficient statistics (:class:`~goeval.sweep.SweepStats`)
-  of the folds, over one common threshold set (the grid, or the union of
-  the distinct propagated scores of every fold), are added and summarized
-  once, so curves and optima are over the whole benchmark at once;
-  benchmark proteins without a usable hit keep an empty prediction and stay
-  in the denominators.
+* **pooling**: every fold is a benchmark of its own (its proteins, its IA
+  and IC) whose leaves go into the same blocks of the evaluation engine
+  (:class:`~goeval.evaluation.engine.Engine` with ``pooled=True``), so each
+  (method, namespace) is one tree of partial sums over the whole benchmark,
+  finished once: curves and optima are over the whole benchmark at once
+  (exact thresholds: the distinct scores of every fold); benchmark proteins
+  without a usable hit keep an empty prediction and stay in the
+  denominators.
 
 The work per fold is one baseline call per (method, namespace) on the
-fold's benchmark proteins and the hits of their queries, and one sweep per
-(method, namespace); the propagated annotations are computed once.
+fold's benchmark proteins and the hits of their queries, whose leaves are
+swept at once (a fold's predictions are dropped after it, unless kept); the
+naive baseline's one score vector is made into rows leaf by leaf.
 """
 
 from __future__ import annotations
@@ -39,20 +42,20 @@ from goeval.baselines import HIT_METHODS, METHODS, naive_scores
 from goeval.benchmarks.folds import fold_ia, fold_of
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
-from goeval.evaluation import EvaluationResult, namespace_stats, summarize, term_mask
+from goeval.evaluation import EvaluationResult, summarize, term_mask
+from goeval.evaluation.benchmark import make_benchmark
+from goeval.evaluation.engine import Engine, Plan, Runner
+from goeval.evaluation.sources import AnnotationsSource, MethodFeed, SharedScoresSource
 from goeval.information.accretion import information_content
 from goeval.information.content import term_information_content
 from goeval.io.hits import HitTable
+from goeval.metrics.registry import SIMILARITY_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.metrics.registry import SIMILARITY_MEASURES
 from goeval.sweep import SweepStats
 
 __all__ = ["CrossValidation", "cross_validate", "table1_records", "table1_columns", "pooled_predictions",
            "annotated_namespaces", "TABLE1_COLUMNS"]
-
-#: Entries of one naive prediction block (proteins x terms) swept at once; bounds memory.
-NAIVE_CHUNK_ENTRIES = 1 << 22
 
 #: Columns of ``table1.tsv`` (CR13 Table 1 layout, plus weighted Fmax and coverage).
 TABLE1_COLUMNS = (
@@ -212,7 +215,7 @@ def _fold_hits(s: _Setup, f: int) -> HitTable:
 
 # ------------------------------------------------------------ predictions
 @dataclass
-class _Block:
+class FoldPredictions:
     """One method's predictions for the benchmark proteins of one (fold, namespace).
 
     For naive, ``pred`` is None and ``cols``/``vals`` hold the list every
@@ -226,14 +229,6 @@ class _Block:
     cols: np.ndarray | None = None
     vals: np.ndarray | None = None
 
-    def scores(self, lo: int, hi: int) -> np.ndarray:
-        """The block's scores within the column range [lo, hi)."""
-        if self.pred is None:
-            inside = (self.cols >= lo) & (self.cols < hi)
-            return self.vals[inside]
-        m = self.pred.matrix
-        return m.data[(m.indices >= lo) & (m.indices < hi)]
-
 
 def _add_counts(total: dict[str, Any], part: Mapping[str, Any]) -> None:
     for k, v in part.items():
@@ -241,12 +236,12 @@ def _add_counts(total: dict[str, Any], part: Mapping[str, Any]) -> None:
             total[k] = total.get(k, 0) + int(v)
 
 
-def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[_Block]]:
+def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[FoldPredictions]]:
     """Predictions of every method for fold f, one block per namespace."""
     onto = s.ontology
     train = _subset(s.truth, np.flatnonzero(s.folds != f))
     hits_f = _fold_hits(s, f) if s.hits is not None else None
-    out: dict[str, list[_Block]] = {m: [] for m in s.methods}
+    out: dict[str, list[FoldPredictions]] = {m: [] for m in s.methods}
     fd = diag["folds"]["per_fold"][str(f)] = {"proteins": int((s.folds == f).sum()), "namespaces": {}}
     for label in s.labels:
         j = onto.namespace_index(label)
@@ -257,92 +252,41 @@ def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[_Block]
             if m == "naive":
                 sc, _ = naive_scores(onto, train, [label])
                 cols = np.flatnonzero(sc > 0)
-                out[m].append(_Block(f, label, rows, cols=cols, vals=sc[cols]))
+                out[m].append(FoldPredictions(f, label, rows, cols=cols, vals=sc[cols]))
                 continue
             pred = HIT_METHODS[m](onto, train, hits_f, s.truth.proteins[rows], namespaces=[label], **s.filters)
             nd = pred.diagnostics["namespaces"][label]
             md = diag["methods"].setdefault(m, {}).setdefault(label, {})
             _add_counts(md.setdefault("hits", {}), nd["hits"])
             _add_counts(md, {k: nd[k] for k in ("targets_with_usable_hits", "targets_with_predictions", "predictions")})
-            out[m].append(_Block(f, label, rows, pred=pred))
+            out[m].append(FoldPredictions(f, label, rows, pred=pred))
     return out
 
 
 # ------------------------------------------------------------ statistics
-def _exact_thresholds(s: _Setup, blocks: list[_Block], label: str) -> np.ndarray:
-    """Union of the distinct (allowed, positive) scores of every fold's block."""
-    lo, hi = (int(b) for b in s.ontology.bounds[s.ontology.namespace_index(label):][:2])
-    parts = []
-    for b in blocks:
-        if b.label != label:
-            continue
-        if b.pred is None:
-            keep = s.allowed[b.cols] & (b.cols >= lo) & (b.cols < hi)
-            parts.append(b.vals[keep])
-        else:
-            m = b.pred.matrix
-            parts.append(m.data[s.allowed[m.indices] & (m.indices >= lo) & (m.indices < hi)])
-    allv = np.concatenate(parts) if parts else np.zeros(0)
-    return np.unique(allv[(allv > 0) & np.isfinite(allv)])
+def _source(m: str, preds: list[FoldPredictions], feed: MethodFeed, floor: float) -> Any:
+    """The engine's source of one method in one fold: its predictions of every namespace in turn."""
+    if m != "naive":
+        return AnnotationsSource(m, [b.pred for b in preds], feed)
+    cols = np.concatenate([b.cols for b in preds]) if preds else np.zeros(0, np.int64)
+    vals = np.concatenate([b.vals for b in preds]) if preds else np.zeros(0)
+    keep = vals >= floor  # a score below the grid's first threshold is never predicted
+    return SharedScoresSource(m, cols[keep], vals[keep], feed)
 
 
-def _naive_chunks(b: _Block, onto: Ontology, floor: float) -> list[tuple[np.ndarray, Annotations]]:
-    """(truth rows, predictions) of a naive block in chunks of bounded size."""
-    keep = b.vals >= floor
-    cols, vals = b.cols[keep], b.vals[keep]
-    k = max(1, cols.size)
-    per = max(1, NAIVE_CHUNK_ENTRIES // k)
-    out = []
-    for a in range(0, b.proteins.size, per):
-        rows = b.proteins[a:a + per]
-        n = rows.size
-        m = sp.csr_array((np.tile(vals, n), np.tile(cols, n).astype(np.int32), np.arange(n + 1) * cols.size),
-                         shape=(n, onto.n_terms))
-        out.append((rows, Annotations(np.arange(n).astype(str).astype(object), m, onto, True, {})))
-    return out
-
-
-def _block_stats(s: _Setup, method: str, b: _Block, ia: np.ndarray, taus: np.ndarray,
-                 diag: dict[str, Any], ic: np.ndarray | None = None) -> SweepStats | None:
-    """Statistics of one (method, fold, namespace) block over the common thresholds."""
-    if b.proteins.size == 0:
-        return None
-    opts = EvaluationOptions.resolve(s.options, namespaces=(b.label,))
-    if b.pred is None:
-        acc = None
-        for rows, pred in _naive_chunks(b, s.ontology, float(taus[0])):
-            truth = Annotations(pred.proteins, s.truth.matrix[rows], s.ontology, True, {})
-            st = _stats_or_empty(s, method, b.label, truth, pred, ia, opts, taus, diag, ic)
-            if st is not None:
-                acc = st if acc is None else acc.__iadd__(st)
-        return acc
-    truth = _subset(s.truth, b.proteins)
-    return _stats_or_empty(s, method, b.label, truth, b.pred, ia, opts, taus, diag, ic)
-
-
-def _stats_or_empty(s: _Setup, method: str, label: str, truth: Annotations, pred: Annotations, ia: np.ndarray,
-                    opts: EvaluationOptions, taus: np.ndarray, diag: dict[str, Any],
-                    ic: np.ndarray | None = None) -> SweepStats | None:
-    d: dict[str, Any] = {}
-    out = namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus, diagnostics=d, ic=ic)
-    _add_counts(diag, {"proteins_with_predictions": d["methods"][method]["namespaces"][label]["proteins_with_predictions"]})
-    st = out.get((method, label))
-    if st is not None:
-        return st
-    # No prediction at all in this block: every benchmark protein stays in the
-    # denominators with an empty set. One score below the lowest threshold (never
-    # predicted at any threshold) gives the sweep of exactly that.
-    lo, hi = (int(x) for x in s.ontology.bounds[s.ontology.namespace_index(label):][:2])
-    tm = truth.matrix.tocsr()
-    rows = np.repeat(np.arange(tm.shape[0]), np.diff(tm.indptr))
-    ok = s.allowed[tm.indices] & (tm.indices >= lo) & (tm.indices < hi)
-    if not ok.any() or not taus[0] / 2 > 0:
-        return None
-    r, term = int(rows[ok][0]), int(tm.indices[ok][0])
-    ptr = np.r_[np.zeros(r + 1, np.int64), np.ones(tm.shape[0] - r, np.int64)]
-    lonely = sp.csr_array((np.array([taus[0] / 2]), np.array([term], np.int32), ptr), shape=tm.shape)
-    pred = Annotations(truth.proteins, lonely, s.ontology, False, {})
-    return namespace_stats(s.ontology, truth, {method: pred}, ia, opts, thresholds=taus, ic=ic)[(method, label)]
+def _run_fold(engine: Engine, s: _Setup, f: int, fold: dict[str, list[FoldPredictions]], ia: np.ndarray,
+              ic: np.ndarray | None, diag: Diagnostics) -> None:
+    """Fold f's benchmark (its proteins, IA and IC) and every method's leaves into the pooled blocks."""
+    targets = s.truth.proteins[np.flatnonzero((s.folds == f) & s.bench)]
+    bench = make_benchmark(s.ontology, s.truth, s.options, Diagnostics(), ia=ia, ic=ic, targets=targets,
+                           allowed=s.allowed)
+    floor = float(s.options.grid[0]) if s.options.grid is not None else 0.0
+    for m in s.methods:
+        feed = MethodFeed(bench)
+        engine.run(_source(m, fold[m], feed, floor), m, bench)
+        for label, c in feed.namespace_counts().items():
+            _add_counts(diag["methods"].setdefault(m, {}).setdefault(label, {}),
+                        {"proteins_with_predictions": c["proteins_with_predictions"]})
 
 
 def _information(s: _Setup, ia: dict[int, np.ndarray]) -> dict[str, dict[str, float]]:
@@ -394,33 +338,6 @@ def table1_records(summary_records: list[dict[str, Any]]) -> list[dict[str, Any]
         elif r["measure"] in _SIMILARITY_NAMES:
             rec[r["measure"]], rec[r["measure"] + "_threshold"] = r["value"], r["threshold"]
     return list(by_key.values())
-
-
-def _thresholds(s: _Setup, blocks: dict[str, list[_Block]]) -> dict[tuple[str, str], np.ndarray]:
-    if s.options.grid is not None:
-        return {(m, label): s.options.grid for m in s.methods for label in s.labels}
-    return {(m, label): _exact_thresholds(s, blocks[m], label) for m in s.methods for label in s.labels}
-
-
-def _pooled_stats(s: _Setup, blocks: dict[str, list[_Block]], ia: dict[int, np.ndarray],
-                  taus: dict[tuple[str, str], np.ndarray], diag: Diagnostics,
-                  ic: dict[int, np.ndarray] | None = None) -> dict[tuple[str, str], SweepStats]:
-    """Per-fold statistics added, keys in namespace order then method order."""
-    total: dict[tuple[str, str], SweepStats] = {}  # running sums: exact threshold sets can be millions long
-    for m in s.methods:
-        for b in blocks[m]:
-            t = taus[(m, b.label)]
-            if t.size == 0:
-                continue
-            md = diag["methods"].setdefault(m, {}).setdefault(b.label, {})
-            st = _block_stats(s, m, b, ia[b.fold], t, md, None if ic is None else ic[b.fold])
-            if st is None:
-                continue
-            if (m, b.label) in total:
-                total[(m, b.label)] += st
-            else:
-                total[(m, b.label)] = st
-    return {(m, label): total[(m, label)] for label in s.labels for m in s.methods if (m, label) in total}
 
 
 def cross_validate(
@@ -489,21 +406,17 @@ def cross_validate(
     ic = None if opts.similarity is None else {
         f: term_information_content(ontology, _subset(s.truth, np.flatnonzero(s.folds != f)), pseudocount).values
         for f in labels}
-    blocks: dict[str, list[_Block]] = {m: [] for m in s.methods}
-    stats_parts: list[dict[tuple[str, str], SweepStats]] = []
-    for f in labels:  # with a grid, each fold is swept at once and its predictions dropped
+    blocks: dict[str, list[FoldPredictions]] = {m: [] for m in s.methods}
+    engine = Engine(Plan(opts, similarity=opts.similarity is not None), Runner(), pooled=True)
+    for f in labels:  # each fold's leaves are swept at once and its predictions dropped (unless kept)
         fb = _fold_blocks(s, f, diag)
-        if opts.grid is not None:
-            stats_parts.append(_pooled_stats(s, fb, ia, _thresholds(s, fb), diag, ic))
-        if opts.grid is None or keep_predictions:
+        _run_fold(engine, s, f, fb, ia[f], None if ic is None else ic[f], diag)
+        if keep_predictions:
             for m in s.methods:
                 blocks[m].extend(fb[m])
-    if opts.grid is None:
-        stats = _pooled_stats(s, blocks, ia, _thresholds(s, blocks), diag, ic)
-    else:
-        keys = [(m, label) for label in s.labels for m in s.methods]
-        stats = {k: SweepStats.combine([p[k] for p in stats_parts if k in p]) for k in keys
-                 if any(k in p for p in stats_parts)}
+    outcomes = engine.finish()
+    stats = {(m, label): outcomes[(m, label)].stats for label in s.labels for m in s.methods
+             if (m, label) in outcomes and outcomes[(m, label)].stats is not None}
     _hit_totals(s, diag)
     result = summarize(stats, opts, True, diagnostics=diag)
     return CrossValidation(result, stats, table1_records(result.summary_records), _information(s, ia),

@@ -238,22 +238,19 @@ def remove_known(truth: Annotations, predictions: Mapping[str, Annotations], kno
 
 
 # ------------------------------------------------------ baselines on a split
-def _predictions(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], targets: np.ndarray,
-                 labels: list[str], floor: float, filters: dict[str, Any]) -> dict[str, Annotations]:
-    """Baselines trained on t0 for ``targets`` (naive: scores below ``floor`` left out)."""
+def _sources(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], targets: np.ndarray,
+             labels: list[str], floor: float, filters: dict[str, Any]) -> dict[str, Any]:
+    """Per method, its predictions for ``targets`` (trained on t0): Annotations, or naive's one score vector."""
     from goeval.baselines import HIT_METHODS, naive_scores
 
-    out = {}
+    out: dict[str, Any] = {}
     for m in methods:
         if m != "naive":
             out[m] = HIT_METHODS[m](ontology, t0, hits, targets, namespaces=labels, **filters)
             continue
         sc, per_ns = naive_scores(ontology, t0, labels)
-        cols = np.flatnonzero((sc > 0) & (sc >= floor))
-        n = targets.size
-        mat = sp.csr_array((np.tile(sc[cols], n), np.tile(cols, n).astype(np.int32), np.arange(n + 1) * cols.size),
-                           shape=(n, ontology.n_terms))
-        out[m] = Annotations(np.asarray(targets, dtype=object), mat, ontology, True, {"namespaces": per_ns})
+        cols = np.flatnonzero((sc > 0) & (sc >= floor))  # below the grid's first threshold: never predicted
+        out[m] = (cols, sc[cols], {"namespaces": per_ns})
     return out
 
 
@@ -275,9 +272,10 @@ def evaluate_time_split(
 
     The IA (and the IC of ``options.similarity``) is estimated on the t0
     annotations (``pseudocount``); no t1 annotation enters it. PK targets
-    are evaluated with their t0 terms as known (``known=`` of
-    :func:`~goeval.evaluation.namespace_stats`). With a grid, naive scores below its lowest
-    threshold (never predicted at any threshold) are not materialized.
+    are evaluated with their t0 terms as known (``known`` of
+    :func:`~goeval.evaluation.benchmark.make_benchmark`). The naive
+    baseline is one score vector given to every target, made into rows leaf
+    by leaf (:class:`~goeval.evaluation.sources.SharedScoresSource`).
 
     Returns
     -------
@@ -285,7 +283,6 @@ def evaluate_time_split(
         Kind -> pooled-over-namespaces result (as :func:`goeval.evaluate`).
     """
     from goeval.baselines import METHODS
-    from goeval.evaluation import namespace_stats, summarize
     from goeval.information.accretion import information_accretion
 
     opts = EvaluationOptions.resolve(options)
@@ -309,10 +306,27 @@ def evaluate_time_split(
         targets = np.asarray(sorted(set(np.concatenate(list(per_ns.values())).tolist())), dtype=object)
         if targets.size == 0:
             continue
-        preds = _predictions(ontology, t0, hits, methods, targets, labels, floor, filters)
-        truth = _restrict(split.truth, per_ns)
-        diag: dict[str, Any] = {"kind": kind, "targets": {k: int(v.size) for k, v in per_ns.items()}}
         known = _restrict(split.known, per_ns) if kind == "PK" else None
-        stats = namespace_stats(ontology, truth, preds, ia, opts, diagnostics=diag, ic=ic, known=known)
-        results[kind] = summarize(stats, opts, True, diagnostics=diag)
+        results[kind] = _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, ia, ic, opts, kind, per_ns,
+                                       _sources(ontology, t0, hits, methods, targets, labels, floor, filters))
     return results
+
+
+def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | None, ia: np.ndarray,
+                   ic: np.ndarray | None, opts: EvaluationOptions, kind: str, per_ns: dict[str, np.ndarray],
+                   predictions: dict[str, Any]) -> Any:
+    """One kind of target through the engine: its benchmark, every method's leaves, the summary."""
+    from goeval.diagnostics import Diagnostics
+    from goeval.evaluation import summarize
+    from goeval.evaluation.benchmark import make_benchmark
+    from goeval.evaluation.engine import Plan
+    from goeval.evaluation.run import evaluate_blocks, evaluated
+    from goeval.evaluation.sources import MethodFeed, SharedScoresSource
+
+    diag = Diagnostics(kind=kind, targets={k: int(v.size) for k, v in per_ns.items()})
+    diag["ontology"] = {"source": ontology.source, **ontology.diagnostics}
+    bench = make_benchmark(ontology, truth, opts, diag, ia=ia, ic=ic, known=known)
+    sources = {m: (p if isinstance(p, Annotations) else
+                   SharedScoresSource(m, *p[:2], MethodFeed(bench), p[2])) for m, p in predictions.items()}
+    stats = evaluated(evaluate_blocks(bench, sources, Plan(opts, similarity=opts.similarity is not None), diag))
+    return summarize(stats, opts, True, diagnostics=diag)

@@ -28,7 +28,11 @@ import scipy.sparse as sp
 
 from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError, check_choice
-from goeval.evaluation import NamespaceBlock, namespace_blocks, namespace_indices, prepare, term_mask
+from goeval.diagnostics import Diagnostics
+from goeval.evaluation.benchmark import make_benchmark
+from goeval.evaluation.engine import Plan, PropagatedBlock
+from goeval.evaluation.run import evaluate_blocks
+from goeval.options import EvaluationOptions
 from goeval.metrics.iprauc import ipr_auc_segments
 from goeval.metrics.ranking import term_centric_scores
 from goeval.metrics.retrieval import term_queries
@@ -101,14 +105,15 @@ def evaluate_terms(
     ks = [int(x) for x in k]
     if not ks or min(ks) < 1:
         raise InvalidParameterError(f"The 'k' parameter of evaluate_terms must be integers >= 1; got {list(k)!r}.")
-    diag: dict[str, Any] = {"ontology": {"source": ontology.source}}
-    ns_list = namespace_indices(ontology, namespaces)  # unknown names fail before any work
-    prep = prepare(ontology, truth, predictions, targets, diag)
-    allowed = term_mask(ontology, None, None, False)
+    diag = Diagnostics(ontology={"source": ontology.source})
+    opts = EvaluationOptions(propagation=propagation, namespaces=namespaces)  # unknown names fail before any work
+    bench = make_benchmark(ontology, truth, opts, diag, targets=targets)
+    outcomes = evaluate_blocks(bench, predictions, Plan(opts, keep_scores=True, sweep=False), diag)
     w_all = None if query_weights == "uniform" else np.asarray(ia, dtype=np.float64)
     summary, terms, curves = [], [], []
-    for blk in namespace_blocks(prep, ns_list, allowed, propagation, diag):
-        row, per, cv = _evaluate_block(blk, ontology, ks, min_positives, auc_min_positives, w_all, insufficient, curve)
+    for outcome in outcomes.values():
+        row, per, cv = _evaluate_block(outcome.whole, ontology, ks, min_positives, auc_min_positives, w_all,
+                                       insufficient, curve)
         summary.append(row)
         terms.append(per)
         if cv is not None:
@@ -124,7 +129,7 @@ def evaluate_terms(
 
 
 def _evaluate_block(
-    blk: NamespaceBlock, ontology: Ontology, ks: list[int], min_positives: int, auc_min_positives: int,
+    blk: PropagatedBlock, ontology: Ontology, ks: list[int], min_positives: int, auc_min_positives: int,
     ia: np.ndarray | None, insufficient: str, curve: bool,
 ) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame | None]:
     """Summary row, per-term rows and TAP curve of one (method, namespace)."""

@@ -68,7 +68,8 @@ from goeval.ontology import Ontology
 __all__ = [
     "PAIR_MEASURES", "SET_MEASURES", "PAIRINGS", "DISTANCES", "SimilarityStats", "column_name",
     "similarity_columns", "mica_information", "most_informative_common_ancestor", "pair_similarity",
-    "term_similarity", "set_similarity", "similarity_sweep", "similarity_curves",
+    "term_similarity", "set_similarity", "similarity_sweep", "similarity_curves", "SimilaritySpec",
+    "similarity_partial", "similarity_stats",
 ]
 
 ALL_MEASURES = PAIR_MEASURES + SET_MEASURES
@@ -407,16 +408,128 @@ def _local(x: Any, lo: int, hi: int, n_terms: int, name: str) -> np.ndarray | No
     )
 
 
-def _scatter(bv: Any, m: int, sums: dict[str, np.ndarray], defined: dict[str, np.ndarray]) -> None:
-    """Add each protein's per-point values into the threshold bins as changes (reverse of a cumsum)."""
+@dataclass(frozen=True)
+class SimilaritySpec:
+    """What the similarity sums of one namespace need besides the proteins' sets (built once per namespace).
+
+    Attributes
+    ----------
+    structure : Structure
+        The namespace's local parents and ancestors.
+    ic, ia : ndarray of float64, shape (width,)
+        Term information content and, for ``wjaccard``, information accretion (local, bits).
+    measures, pairings : tuple of str
+    columns : tuple of str
+        The similarity columns (:func:`similarity_columns`), in order.
+    """
+
+    structure: Any
+    ic: np.ndarray
+    ia: np.ndarray | None
+    measures: tuple[str, ...]
+    pairings: tuple[str, ...]
+    columns: tuple[str, ...]
+
+    @classmethod
+    def of(cls, ontology: Ontology, lo: int, hi: int, ic: Any, ia: Any = None, *,
+           measures: Sequence[str] | None = None, pairings: Sequence[str] = PAIRINGS,
+           func: str = "similarity_sweep") -> "SimilaritySpec":
+        """The spec of namespace ``[lo, hi)`` (``ic``/``ia`` of shape (n_terms,) or (hi - lo,))."""
+        if measures is None:
+            measures = PAIR_MEASURES + SET_MEASURES if ia is not None else PAIR_MEASURES + SET_MEASURES[:2]
+        measures, pairings = tuple(measures), tuple(pairings)
+        _check_measure_inputs(measures, pairings, ia, func)
+        cols = tuple(similarity_columns(measures, pairings))
+        return cls(namespace_structure(ontology, lo, hi), _local(ic, lo, hi, ontology.n_terms, "ic"),
+                   _local(ia, lo, hi, ontology.n_terms, "ia"), measures, pairings, cols)
+
+
+def _reverse_changes(bv: Any, m: int) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Each point's value as changes at threshold indices, summed from the top down (as the sweep's sums).
+
+    A protein's value at threshold index ``t`` is that of its last point at
+    or below ``t`` (levels are 1-based); at the index just below its next
+    point the value changes from this point's to the next one's, and at the
+    top index (``m - 1``) its last point within the thresholds counts whole.
+    A point at level ``m + 1`` (nothing predicted) counts 0.
+    """
     pts = bv.points
-    first = np.r_[True, pts.row[1:] != pts.row[:-1]]
-    bins = pts.level - 1
+    level = pts.level
+    same_next = np.r_[pts.row[1:] == pts.row[:-1], False]
+    inside = level <= m
+    nxt = np.flatnonzero(same_next)
+    last = np.flatnonzero(~same_next & inside)
+    idx = np.r_[level[nxt + 1] - 2, np.full(last.size, m - 1, np.int64)]
+    out: dict[str, np.ndarray] = {}
     for col, v in bv.values.items():
-        for target, x in ((sums, v), (defined, bv.defined[col].astype(np.float64))):
-            prev = np.r_[0.0, x[:-1]]
-            prev[first] = 0.0
-            target[col] += np.bincount(bins, weights=x - prev, minlength=m + 1)[:m]
+        for kind, x in (("sum", v), ("defined", bv.defined[col].astype(np.float64))):
+            following = np.where(inside[nxt + 1], x[nxt + 1], 0.0)
+            out[f"{kind}:{col}"] = np.r_[x[nxt] - following, x[last]]
+    return idx, same_next, out
+
+
+def similarity_partial(
+    truth_indptr: np.ndarray, truth_cols: np.ndarray, pred_indptr: np.ndarray, pred_cols: np.ndarray,
+    pred_scores: np.ndarray, thresholds: np.ndarray, spec: SimilaritySpec, *, levels: np.ndarray | None = None,
+    chunk_items: int = 1 << 21,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The similarity sums of some proteins as changes at their thresholds (added from the top down).
+
+    Parameters
+    ----------
+    truth_indptr, truth_cols, pred_indptr, pred_cols, pred_scores : ndarrays
+        As for :func:`similarity_sweep` (local columns).
+    thresholds : ndarray of float64, shape (m,)
+    spec : SimilaritySpec
+    levels : ndarray of int64, optional
+        Each entry's number of thresholds ``<=`` its score, when known.
+
+    Returns
+    -------
+    keys : ndarray of float64, shape (k,)
+        The thresholds at which some sum changes (ascending).
+    values : ndarray of float64, shape (k, 2 * len(spec.columns))
+        Per column of ``spec.columns``: the change of its sum, then of its
+        number of defined proteins; the sums at threshold ``tau`` are the
+        sums of the changes at keys ``>= tau``. These are what a
+        :class:`~goeval.sweep.SweepPartial` holds, so the partials of
+        disjoint groups of proteins add key by key.
+    """
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    m, n = thresholds.size, truth_indptr.size - 1
+    if pred_indptr.size - 1 != n:
+        raise InvalidParameterError("Predictions and truth must have the same rows.")
+    dense = np.zeros((m, 2 * len(spec.columns)))
+    if m and n and pred_cols.size:
+        for r0, r1 in zip(*(lambda b: (b[:-1], b[1:]))(_chunk_bounds(truth_indptr, pred_indptr, chunk_items))):
+            a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
+            rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
+            level = np.searchsorted(thresholds, pred_scores[a:b], side="right") if levels is None else levels[a:b]
+            tp_ = truth_indptr[r0 : r1 + 1]
+            bv = block_values(spec.structure, tp_ - tp_[0], np.asarray(truth_cols[tp_[0] : tp_[-1]], np.int64), rows,
+                              np.asarray(pred_cols[a:b], np.int64), level, m, spec.ic, spec.ia, spec.measures,
+                              spec.pairings)
+            idx, _, changes = _reverse_changes(bv, m)
+            for q, col in enumerate(spec.columns):
+                dense[:, 2 * q] += np.bincount(idx, weights=changes[f"sum:{col}"], minlength=m)
+                dense[:, 2 * q + 1] += np.bincount(idx, weights=changes[f"defined:{col}"], minlength=m)
+    touched = np.flatnonzero(dense.any(axis=1))
+    return thresholds[touched], dense[touched]
+
+
+def similarity_stats(thresholds: np.ndarray, keys: np.ndarray, values: np.ndarray, columns: Sequence[str],
+                     n: int) -> SimilarityStats:
+    """The :class:`SimilarityStats` over ``thresholds`` of changes at ``keys`` (:func:`similarity_partial`)."""
+    taus = np.asarray(thresholds, dtype=np.float64)
+    pos = np.searchsorted(taus, keys)
+    sums, defined = {}, {}
+    for q, col in enumerate(columns):
+        for target, k in ((sums, 2 * q), (defined, 2 * q + 1)):
+            dense = np.zeros(taus.size)
+            dense[pos] = values[:, k]
+            target[col] = np.cumsum(dense[::-1])[::-1]
+        defined[col] = np.rint(defined[col])
+    return SimilarityStats(taus, sums, defined, int(n))
 
 
 def similarity_sweep(
@@ -430,8 +543,7 @@ def similarity_sweep(
     Parameters
     ----------
     truth_indptr, truth_cols : ndarrays
-        Truth sets (CSR, ``n`` rows, local columns ``term - lo``), as in a
-        :class:`goeval.evaluation.NamespaceBlock`.
+        Truth sets (CSR, ``n`` rows, local columns ``term - lo``).
     pred_indptr, pred_cols, pred_scores : ndarrays
         Propagated predictions (CSR, local columns); ``+inf`` marks a term
         predicted at every threshold.
@@ -465,35 +577,13 @@ def similarity_sweep(
     descendants), and the averages are updated per protein point by point:
     sums over leaves by difference arrays, best matches by a segment tree
     over each (protein, truth leaf). Everything is vectorized over proteins.
+    The per-protein values enter the sums as changes from the highest
+    threshold down (:func:`similarity_partial`), as the sweep's sums do.
     """
-    if measures is None:
-        measures = PAIR_MEASURES + SET_MEASURES if ia is not None else PAIR_MEASURES + SET_MEASURES[:2]
-    measures, pairings = tuple(measures), tuple(pairings)
-    _check_measure_inputs(measures, pairings, ia, "similarity_sweep")
-    cols_out = similarity_columns(measures, pairings)
-    thresholds = np.asarray(thresholds, dtype=np.float64)
-    m, n = thresholds.size, truth_indptr.size - 1
-    if pred_indptr.size - 1 != n:
-        raise InvalidParameterError("Predictions and truth must have the same rows.")
-    icv = _local(ic, lo, hi, ontology.n_terms, "ic")
-    iav = _local(ia, lo, hi, ontology.n_terms, "ia")
-    sums = {c: np.zeros(m) for c in cols_out}
-    defined = {c: np.zeros(m) for c in cols_out}
-    if m and n and pred_cols.size:
-        st = namespace_structure(ontology, lo, hi)
-        bounds = _chunk_bounds(truth_indptr, pred_indptr, chunk_items)
-        for r0, r1 in zip(bounds[:-1], bounds[1:]):
-            a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
-            rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
-            level = np.searchsorted(thresholds, pred_scores[a:b], side="right")
-            tp_ = truth_indptr[r0 : r1 + 1]
-            bv = block_values(st, tp_ - tp_[0], np.asarray(truth_cols[tp_[0] : tp_[-1]], np.int64), rows,
-                              np.asarray(pred_cols[a:b], np.int64), level, m, icv, iav, measures, pairings)
-            _scatter(bv, m, sums, defined)
-    for c in cols_out:
-        sums[c] = np.cumsum(sums[c])
-        defined[c] = np.rint(np.cumsum(defined[c]))
-    return SimilarityStats(thresholds, sums, defined, int(n))
+    spec = SimilaritySpec.of(ontology, lo, hi, ic, ia, measures=measures, pairings=pairings)
+    keys, values = similarity_partial(truth_indptr, truth_cols, pred_indptr, pred_cols, pred_scores, thresholds,
+                                      spec, chunk_items=chunk_items)
+    return similarity_stats(thresholds, keys, values, spec.columns, truth_indptr.size - 1)
 
 
 def similarity_curves(stats: SimilarityStats, normalization: str = "cafa") -> dict[str, np.ndarray]:

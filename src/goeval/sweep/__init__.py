@@ -26,7 +26,8 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["SweepStats", "sweep", "running_sums", "ProteinSteps", "protein_steps", "grid_thresholds", "exact_thresholds", "MAX_GRID_THRESHOLDS", "STAT_NAMES", "STAT_DEFINITIONS"]
+__all__ = ["SweepStats", "sweep", "running_sums", "ProteinSteps", "protein_steps", "assemble_steps",
+           "SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite", "truth_totals", "grid_thresholds", "exact_thresholds", "MAX_GRID_THRESHOLDS", "STAT_NAMES", "STAT_DEFINITIONS"]
 
 #: Per-protein quantities of a predicted set at one threshold (``sweep``
 #: sums them over proteins): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when
@@ -779,8 +780,9 @@ def protein_steps(
     *,
     proteins: np.ndarray | None = None,
     chunk_entries: int = 1 << 19,
+    levels: np.ndarray | None = None,
 ) -> ProteinSteps:
-    """Per-protein step functions of a sweep (parameters as :func:`sweep`).
+    """Per-protein step functions of a sweep (parameters as :func:`sweep`; ``levels`` as :func:`sweep_partial`).
 
     ``protein_steps(...).stats()`` equals ``sweep(...)`` bit for bit and
     ``.stats(W)`` equals ``sweep(..., weights=W)`` up to rounding; the
@@ -799,7 +801,7 @@ def protein_steps(
         grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
         flags = _TruthFlags(truth_indptr, truth_cols, n_cols)
         for r0, r1 in zip(bounds[:-1], bounds[1:]):
-            steps = _chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n)
+            steps = _chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)
             parts.append(steps if steps is not None else _Steps(*([np.zeros(0, np.int64)] * 2), np.zeros(0, bool),
                                                                  *([np.zeros(0)] * 4)))
     else:
@@ -1015,6 +1017,7 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
         If a key of ``partial`` is not among ``thresholds``.
     """
     if thresholds is None:
+        partial = fold_infinite(partial)
         taus = partial.keys
         pos = np.arange(taus.size)
     else:
@@ -1028,3 +1031,67 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
         dense[pos] = partial.values[:, q]
         sums[name] = dense
     return _finish(taus, sums, [None, i_t, i_t * i_t], n_t)
+
+
+def fold_infinite(partial: SweepPartial) -> SweepPartial:
+    """The partial with its ``+inf`` key (scores predicted at every threshold) added to its highest finite key.
+
+    Exact thresholds are the distinct finite scores; a term scored ``+inf``
+    (a root counted as predicted for every protein) is predicted at all of
+    them, so its changes belong to the highest one. Without a finite key
+    the ``+inf`` row is dropped (there is no threshold).
+    """
+    keys = partial.keys
+    if not keys.size or np.isfinite(keys[-1]):
+        return partial
+    values = partial.values[:-1].copy()
+    if keys.size > 1:
+        values[-1] = values[-1] + partial.values[-1]
+    return SweepPartial(keys[:-1], values)
+
+
+def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], thresholds: np.ndarray,
+                   n_t: np.ndarray, i_t: np.ndarray, proteins: np.ndarray | None = None, *,
+                   chunk_entries: int = 1 << 19) -> ProteinSteps:
+    """One block's :class:`ProteinSteps` from those of its leaves, in benchmark order.
+
+    Parameters
+    ----------
+    pieces : list of (bench, sizes, steps)
+        Per leaf: its proteins' benchmark indices, their propagated entries
+        and its step functions over its own thresholds (a subset of
+        ``thresholds``; ``+inf`` stands for the highest threshold).
+    thresholds : ndarray of float64, shape (m,)
+        The block's thresholds.
+    n_t, i_t : ndarray of float64, shape (n,)
+        ``|T_i|`` and ``i(T_i)`` of every benchmark protein.
+    proteins : ndarray of str, shape (n,), optional
+
+    Returns
+    -------
+    ProteinSteps
+        Groups ordered by benchmark protein (then descending threshold) and
+        cut into chunks of about ``chunk_entries`` propagated entries, as
+        :func:`protein_steps` of the whole block cuts them.
+    """
+    taus = np.asarray(thresholds, dtype=np.float64)
+    n = int(n_t.size)
+    sizes = np.zeros(n, np.int64)
+    rows, bins, cols = [], [], {f: [] for f in ("cnt", "tp", "ia_pred", "ia_tp")}
+    for bench, sz, st in pieces:
+        sizes[bench] = sz
+        pos = np.minimum(np.searchsorted(taus, st.thresholds), max(taus.size - 1, 0))  # +inf: the highest
+        rows.append(bench[st.rows])
+        bins.append(pos[st.bins])
+        for f, out in cols.items():
+            out.append(getattr(st, f))
+    r = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+    order = np.argsort(r, kind="stable")
+    r = r[order]
+    cat = {f: (np.concatenate(v)[order] if v else np.zeros(0)) for f, v in cols.items()}
+    b = np.concatenate(bins)[order] if bins else np.zeros(0, np.int64)
+    bounds = np.asarray(_chunk_bounds(np.r_[0, np.cumsum(sizes)], chunk_entries) if n else [0, 0], np.int64)
+    group_bounds = np.searchsorted(r, bounds, side="left").astype(np.int64)
+    return ProteinSteps(taus, n_t, i_t, r.astype(np.int64), b.astype(np.int64), cat["cnt"], cat["tp"],
+                        cat["ia_pred"], cat["ia_tp"], bounds, group_bounds,
+                        None if proteins is None else np.asarray(proteins))

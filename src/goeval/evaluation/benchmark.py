@@ -1,0 +1,286 @@
+"""The truth side of an evaluation: every evaluated namespace's benchmark proteins, truth and totals.
+
+A :class:`Benchmark` is built once per evaluation (once per fold of a
+cross-validation, once per kind of a time split) from the truth
+annotations: they are propagated once, the known pairs of partial
+knowledge leave them, the targets restrict them, and each evaluated
+namespace gets a :class:`NamespaceBenchmark` - its benchmark proteins (those
+with a non-empty truth there), their truth in local columns and the totals
+``|T_i|`` and ``i(T_i)`` that every block of the namespace is finished with.
+Everything a leaf of the namespace needs besides its own rows (the
+namespace's parents, the kept columns, the IA) is here too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from goeval.annotations import Annotations, drop_pairs, pair_keys, propagate
+from goeval.diagnostics import Diagnostics
+from goeval.errors import InvalidParameterError
+from goeval.ontology import Ontology
+from goeval.options import EvaluationOptions
+from goeval.sparse import column_block, select_columns
+from goeval.sweep import truth_totals
+
+__all__ = ["NamespaceGraph", "NamespaceBenchmark", "Benchmark", "make_benchmark", "term_mask", "namespace_indices",
+           "check_term_values"]
+
+
+@dataclass(frozen=True)
+class NamespaceGraph:
+    """The parents of one namespace in local indices: all :func:`~goeval.annotations.propagate_rows` needs.
+
+    Attributes
+    ----------
+    generation : ndarray of int32, shape (width,)
+    parents : scipy.sparse.csr_array of bool, shape (width, width)
+    """
+
+    generation: np.ndarray
+    parents: Any
+
+    @classmethod
+    def of(cls, ontology: Ontology, lo: int, hi: int) -> "NamespaceGraph":
+        pp = ontology.parents
+        a, b = int(pp.indptr[lo]), int(pp.indptr[hi])
+        ptr = (pp.indptr[lo:hi + 1] - a).astype(np.int64)
+        parents = sp.csr_array((pp.data[a:b], pp.indices[a:b] - lo, ptr), shape=(hi - lo, hi - lo))
+        return cls(np.asarray(ontology.generation[lo:hi]), parents)
+
+
+@dataclass
+class NamespaceBenchmark:
+    """One namespace's benchmark: its proteins, their truth (local columns) and totals.
+
+    Attributes
+    ----------
+    index, label : int, str
+        The namespace (``ontology.namespaces[index]``).
+    lo, hi : int
+        Its term range; local column ``c`` is term ``lo + c``.
+    rows : ndarray of int64, shape (n,)
+        Truth rows of the benchmark proteins (increasing): the targets with
+        a non-empty truth in the namespace.
+    proteins : ndarray of str, shape (n,)
+    position : ndarray of int64, shape (n_truth_rows,)
+        Benchmark index of every truth row (-1: not in this benchmark).
+    truth_indptr, truth_cols : ndarrays
+        The benchmark proteins' truth, CSR, local columns.
+    n_t, i_t : ndarray of float64, shape (n,)
+        ``|T_i|`` and ``i(T_i)`` (bits).
+    graph : NamespaceGraph
+    allowed : ndarray of bool, shape (width,), or None
+        Columns kept after propagation (None: all).
+    roots : ndarray of int, or None
+        Local roots predicted for every protein (``root_as_prediction``).
+    ia, ic : ndarray of float64, shape (width,), or None
+        Information accretion and term information content (bits).
+    """
+
+    index: int
+    label: str
+    lo: int
+    hi: int
+    rows: np.ndarray
+    proteins: np.ndarray
+    position: np.ndarray
+    truth_indptr: np.ndarray
+    truth_cols: np.ndarray
+    n_t: np.ndarray
+    i_t: np.ndarray
+    graph: NamespaceGraph
+    allowed: np.ndarray | None
+    roots: np.ndarray | None
+    ia: np.ndarray | None
+    ic: np.ndarray | None = None
+
+    @property
+    def width(self) -> int:
+        return self.hi - self.lo
+
+    @property
+    def n(self) -> int:
+        return int(self.rows.size)
+
+
+@dataclass
+class Benchmark:
+    """The truth of an evaluation, prepared once for every block of it.
+
+    Attributes
+    ----------
+    ontology : Ontology
+    proteins : ndarray of str
+        Truth proteins in truth order (the rows of ``known_keys``).
+    namespaces : list of NamespaceBenchmark
+        Evaluated namespaces that have benchmark proteins, in namespace order.
+    known_keys : ndarray of int64 or None
+        Sorted keys ``truth row * n_terms + term`` of the known pairs
+        (partial knowledge), removed from every leaf's predictions.
+    """
+
+    ontology: Ontology
+    proteins: np.ndarray
+    namespaces: list[NamespaceBenchmark]
+    known_keys: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        self._row_of = {p: i for i, p in enumerate(self.proteins.tolist())}
+
+    def truth_rows(self, proteins: np.ndarray) -> np.ndarray:
+        """The truth row of each protein (-1 for a protein without truth)."""
+        get = self._row_of.get
+        return np.fromiter((get(p, -1) for p in np.asarray(proteins, dtype=object).tolist()), np.int64,
+                           len(proteins))
+
+
+def term_mask(ontology: Ontology, terms_of_interest: Any, excluded_terms: Any, exclude_roots: bool) -> np.ndarray:
+    """Boolean mask of the terms kept in an evaluation."""
+    allowed = np.ones(ontology.n_terms, bool)
+    if terms_of_interest is not None:
+        allowed[:] = False
+        allowed[np.asarray(terms_of_interest, dtype=np.int64)] = True
+    if excluded_terms is not None:
+        allowed[np.asarray(excluded_terms, dtype=np.int64)] = False
+    if exclude_roots:
+        allowed[ontology.roots()] = False
+    return allowed
+
+
+def namespace_indices(ontology: Ontology, namespaces: Any) -> list[int]:
+    """Indices of the namespaces to evaluate (labels or OBO names; None or empty: all)."""
+    if not namespaces:
+        return list(range(len(ontology.namespaces)))
+    return [ontology.namespace_index(x) for x in namespaces]
+
+
+def check_term_values(values: Any, ontology: Ontology, name: str) -> np.ndarray | None:
+    """``values`` (bits per term, e.g. the IA) as float64 of shape (n_terms,), or the parameter error."""
+    if values is None:
+        return None
+    v = np.asarray(getattr(values, "values", values), dtype=np.float64)
+    if v.shape != (ontology.n_terms,):
+        raise InvalidParameterError(f"The {name!r} parameter of evaluate must have one value per term "
+                                    f"({ontology.n_terms}); got an array of shape {v.shape}.")
+    return v
+
+
+def _targets_rows(benchmark_rows: np.ndarray, row_of: dict[str, int], targets: Any, diag: Diagnostics) -> np.ndarray:
+    """Truth rows of the listed targets (sorted); targets without truth are counted."""
+    tg = np.asarray(list(dict.fromkeys(np.asarray(targets, dtype=object).tolist())), dtype=object)
+    pos = np.fromiter((row_of.get(p, -1) for p in tg), np.int64, len(tg))
+    diag["targets"] = {"listed": int(tg.size), "without_truth": int((pos < 0).sum()),
+                       "examples_without_truth": tg[pos < 0][:10].tolist()}
+    return np.sort(pos[pos >= 0])
+
+
+def _without_known(tm: Any, proteins: np.ndarray, known: Annotations, diag: Diagnostics) -> tuple[Any, np.ndarray]:
+    """The truth matrix without each protein's known (propagated) pairs, and the keys of those pairs."""
+    onto = known.ontology
+    kp = known if known.propagated else propagate(known)
+    keys = pair_keys(kp, proteins)
+    ptr, cols, data, removed = drop_pairs(tm.indptr, tm.indices, tm.data, np.arange(tm.shape[0]), keys, onto.n_terms)
+    before, after = np.diff(tm.indptr), np.diff(ptr)
+    known_in_truth = np.isin(kp.proteins.astype(str), np.asarray(proteins, dtype=object).astype(str))
+    diag["known"] = {**diag.get("known", {}), "source": kp.diagnostics.get("source"), "proteins": int(kp.proteins.size),
+                     "pairs_propagated": int(kp.matrix.nnz), "proteins_not_in_truth": int((~known_in_truth).sum()),
+                     "truth_pairs_removed": removed,
+                     "proteins_left_without_truth": int(((before > 0) & (after == 0)).sum())}
+    return sp.csr_array((data, cols, ptr), shape=tm.shape), keys
+
+
+def _truth_matrix(ontology: Ontology, truth: Annotations, known: Annotations | None,
+                  diag: Diagnostics) -> tuple[Any, Annotations, np.ndarray | None]:
+    """The propagated truth (sorted CSR, known pairs removed), the propagated annotations, the known keys."""
+    if truth.ontology is not ontology:
+        raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
+    if known is not None and (known.ontology is not ontology or known.is_scores):
+        raise InvalidParameterError("The 'known' parameter of evaluate must hold annotations (not scores) mapped on "
+                                    "the same Ontology object as the truth.")
+    tr = truth if truth.propagated else propagate(truth)
+    tm = tr.matrix.tocsr()
+    tm.sort_indices()
+    diag["truth"] = dict(tr.diagnostics)
+    keys = None
+    if known is not None:
+        tm, keys = _without_known(tm, tr.proteins, known, diag)
+    return tm, tr, keys
+
+
+def _namespace(ontology: Ontology, j: int, tm: Any, rows: np.ndarray, allowed: np.ndarray, opts: EvaluationOptions,
+               ia: np.ndarray | None, ic: np.ndarray | None, proteins: np.ndarray) -> NamespaceBenchmark:
+    lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+    t_ptr, t_cols, _ = column_block(tm, lo, hi, rows)
+    t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
+    has = np.diff(t_ptr) > 0
+    bench = rows[has]
+    t_ptr = np.r_[0, np.cumsum(np.diff(t_ptr)[has])]
+    t_local = t_cols - lo
+    ia_ns = None if ia is None else ia[lo:hi]
+    n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)
+    position = np.full(tm.shape[0], -1, np.int64)
+    position[bench] = np.arange(bench.size)
+    roots = None
+    if opts.root_as_prediction:
+        r = ontology.roots(j)
+        roots = r[allowed[r]] - lo
+    return NamespaceBenchmark(j, ontology.labels[j], lo, hi, bench, proteins[bench], position, t_ptr, t_local,
+                              n_t, i_t, NamespaceGraph.of(ontology, lo, hi),
+                              None if allowed[lo:hi].all() else allowed[lo:hi], roots, ia_ns,
+                              None if ic is None else ic[lo:hi])
+
+
+def make_benchmark(
+    ontology: Ontology,
+    truth: Annotations,
+    options: EvaluationOptions,
+    diagnostics: Diagnostics,
+    *,
+    ia: np.ndarray | None = None,
+    ic: np.ndarray | None = None,
+    targets: Any = None,
+    known: Annotations | None = None,
+    allowed: np.ndarray | None = None,
+) -> Benchmark:
+    """The :class:`Benchmark` of an evaluation (counts in ``diagnostics``).
+
+    Parameters
+    ----------
+    ontology : Ontology
+    truth : Annotations
+        Truth sets on ``ontology`` (propagated here if needed).
+    options : EvaluationOptions
+        Its namespaces and ``root_as_prediction`` are read.
+    diagnostics : Diagnostics
+        Gets ``truth``, ``known``, ``targets`` and, per evaluated namespace,
+        ``namespaces[label]`` (benchmark proteins and truth entries).
+    ia, ic : ndarray of shape (n_terms,), optional
+        Information accretion and information content (bits).
+    targets : sequence of str, optional
+        The benchmark proteins (others are not evaluated).
+    known : Annotations, optional
+        Known annotations: their propagated pairs leave the truth (a protein
+        whose truth in a namespace becomes empty leaves that namespace's
+        benchmark) and, through ``known_keys``, the predictions.
+    allowed : ndarray of bool, shape (n_terms,), optional
+        Terms kept (:func:`term_mask`; default all).
+    """
+    ns_list = namespace_indices(ontology, options.namespaces)
+    allowed = np.ones(ontology.n_terms, bool) if allowed is None else allowed
+    tm, tr, keys = _truth_matrix(ontology, truth, known, diagnostics)
+    row_of = {p: i for i, p in enumerate(tr.proteins.tolist())}
+    rows = np.arange(tm.shape[0]) if targets is None else _targets_rows(np.arange(tm.shape[0]), row_of, targets,
+                                                                         diagnostics)
+    spaces = []
+    for j in ns_list:
+        nb = _namespace(ontology, j, tm, rows, allowed, options, ia, ic, tr.proteins)
+        diagnostics.setdefault("namespaces", {})[nb.label] = {"benchmark_proteins": nb.n,
+                                                              "truth_entries": int(nb.truth_cols.size)}
+        if nb.n:
+            spaces.append(nb)
+    return Benchmark(ontology, tr.proteins, spaces, keys)

@@ -1,0 +1,367 @@
+"""The evaluation engine: every evaluation is leaves from sources, run somewhere, added in fixed trees.
+
+Two things vary, and nothing else:
+
+* **where the leaves come from** - a :mod:`~goeval.evaluation.sources`
+  source per method: predictions in memory, a file streamed in batches, one
+  score vector shared by every protein (naive), the folds of a
+  cross-validation (several benchmarks pooled into the same blocks);
+* **where they run** - a :class:`Runner`: in this thread, or on any
+  ``concurrent.futures`` executor (threads, a process pool, a Dask
+  client), at most a bounded window of leaves in flight; or, for streamed
+  files, whole files on the executor's workers (:func:`stream_file_task`).
+
+The engine keeps one :class:`Pool` per output block (method, namespace):
+the leaves' results are added in submission order into its fixed pairwise
+tree (:class:`~goeval.sweep.TreeSum`), so a block's sums are the same bits
+whatever ran its leaves, and finished with the totals of every benchmark
+protein (:func:`~goeval.sweep.finish_partial`) into a
+:class:`~goeval.sweep.SweepStats` that carries, when asked, its similarity
+sums and its per-protein step functions, all from the same leaves.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+import numpy as np
+
+from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
+from goeval.evaluation.leaves import Block, Leaf, LeafResult, leaf_task
+from goeval.metrics.similarity import SimilaritySpec, similarity_stats
+from goeval.options import EvaluationOptions
+from goeval.sweep import STAT_NAMES, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
+
+__all__ = ["BlockKey", "Plan", "Pool", "PropagatedBlock", "Runner", "Engine", "executor_workers",
+           "stream_file_task"]
+
+#: Key of one block: (method, namespace label).
+BlockKey = tuple[str, str]
+
+#: Leaves in flight per worker before the oldest result is awaited.
+WINDOW_PER_WORKER = 4
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What every block of an evaluation computes.
+
+    Attributes
+    ----------
+    options : EvaluationOptions
+        Propagation, thresholds (``options.grid``; None: exact), roots.
+    thresholds : ndarray of float64, or None
+        Common thresholds replacing ``options``'s (e.g. given by a caller
+        who adds statistics of several evaluations).
+    per_protein : bool
+        Keep every protein's step functions (bootstrap, comparisons).
+    similarity : bool
+        Compute the similarity sums of ``options.similarity`` (with each
+        namespace benchmark's ``ic``).
+    keep_scores : bool
+        Keep the propagated scores of whole blocks (term-centric evaluation).
+    sweep : bool
+        Sweep the leaves (False: only keep what is asked besides).
+    """
+
+    options: EvaluationOptions
+    thresholds: np.ndarray | None = None
+    per_protein: bool = False
+    similarity: bool = False
+    keep_scores: bool = False
+    sweep: bool = True
+
+    def block(self, method: str, nb: NamespaceBenchmark, benchmark: Benchmark) -> Block:
+        """The :class:`~goeval.evaluation.leaves.Block` of ``method`` in namespace ``nb``."""
+        opts = self.options
+        known = None if benchmark.known_keys is None else (benchmark.known_keys, nb.lo, benchmark.ontology.n_terms)
+        spec = None
+        if self.similarity:
+            spec = SimilaritySpec.of(benchmark.ontology, nb.lo, nb.hi, nb.ic, nb.ia, measures=opts.similarity,
+                                     pairings=opts.pairings, func="evaluate")
+        taus = self.thresholds if self.thresholds is not None else opts.grid
+        return Block(method, nb.label, nb.width, nb.graph, opts.propagation, nb.allowed, nb.ia, taus, nb.roots,
+                     known, self.per_protein, spec, self.keep_scores, self.sweep)
+
+
+@dataclass
+class PropagatedBlock:
+    """A method's propagated predictions and the truth of one namespace, every benchmark protein a row.
+
+    Columns are local to the namespace (``term - lo``); rows follow the
+    benchmark (truth order).
+    """
+
+    method: str
+    label: str
+    namespace: int
+    proteins: np.ndarray
+    truth_indptr: np.ndarray
+    truth_cols: np.ndarray
+    pred_indptr: np.ndarray
+    pred_cols: np.ndarray
+    pred_scores: np.ndarray
+
+    @property
+    def n_bench(self) -> int:
+        return int(self.proteins.size)
+
+
+@dataclass
+class Pool:
+    """The leaves of one output block, from one benchmark or several pooled (cross-validation folds).
+
+    Results are added in submission order into the block's fixed tree; the
+    benchmark proteins of every part count in the totals, predicted or not.
+    """
+
+    method: str
+    label: str
+    block: Block
+    parts: list[NamespaceBenchmark] = field(default_factory=list)
+    tree: TreeSum = field(default_factory=TreeSum)
+    steps: list[tuple[np.ndarray, np.ndarray, Any]] = field(default_factory=list)
+    scores: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
+    entries: int = 0
+    kept: int = 0
+    known_removed: int = 0
+    submitted: int = 0
+    added: int = 0
+
+    def offset(self, nb: NamespaceBenchmark) -> int:
+        """Index of ``nb``'s first protein among the pooled proteins (``nb`` registered on first use)."""
+        total = 0
+        for p in self.parts:
+            if p is nb:
+                return total
+            total += p.n
+        self.parts.append(nb)
+        return total
+
+    @property
+    def complete(self) -> bool:
+        return self.added == self.submitted
+
+    def add(self, result: LeafResult, bench: np.ndarray) -> None:
+        self.tree.push(result.partial)
+        self.entries += result.entries
+        self.kept += result.kept
+        self.known_removed += result.known_removed
+        self.added += 1
+        if result.steps is not None:
+            self.steps.append((bench, result.sizes, result.steps))
+        if result.scores is not None:
+            self.scores.append((bench, *result.scores))
+
+    def finish(self) -> SweepStats | None:
+        """The block's statistics (None when no entry survived)."""
+        if self.kept == 0 or not self.parts:
+            return None
+        n_t = np.concatenate([p.n_t for p in self.parts])
+        i_t = np.concatenate([p.i_t for p in self.parts])
+        partial = fold_infinite(self.tree.result())
+        if self.block.thresholds is None and partial.keys.size == 0:
+            return None
+        st = finish_partial(partial, self.block.thresholds, n_t, i_t)
+        spec = self.block.similarity
+        if spec is not None:
+            extra = partial.values[:, len(STAT_NAMES):]
+            st.similarity = similarity_stats(st.thresholds, partial.keys, extra, spec.columns, int(n_t.size))
+        if self.block.per_protein:
+            proteins = np.concatenate([p.proteins for p in self.parts])
+            st.protein_steps = assemble_steps(self.steps, st.thresholds, n_t, i_t, proteins)
+        return st
+
+    def whole(self) -> PropagatedBlock:
+        """The propagated scores of every benchmark protein (``keep_scores``), in benchmark order."""
+        nb = self.parts[0]
+        n = sum(p.n for p in self.parts)
+        sizes = np.zeros(n, np.int64)
+        for bench, ptr, _, _ in self.scores:
+            sizes[bench] = np.diff(ptr)
+        order = np.argsort(np.concatenate([b for b, *_ in self.scores]), kind="stable") if self.scores else []
+        cols = np.concatenate([c for *_, c, _ in self.scores])[_entry_order(self.scores, order)] if self.scores \
+            else np.zeros(0, np.int32)
+        vals = np.concatenate([v for *_, v in self.scores])[_entry_order(self.scores, order)] if self.scores \
+            else np.zeros(0)
+        t_ptr = np.r_[0, np.cumsum(np.concatenate([np.diff(p.truth_indptr) for p in self.parts]))]
+        t_cols = np.concatenate([p.truth_cols for p in self.parts])
+        proteins = np.concatenate([p.proteins for p in self.parts])
+        return PropagatedBlock(self.method, self.label, nb.index, proteins, t_ptr, t_cols,
+                               np.r_[0, np.cumsum(sizes)], cols, vals)
+
+
+def _entry_order(pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], order: Any) -> np.ndarray:
+    """Positions of the concatenated pieces' entries, their proteins taken in ``order``."""
+    from goeval.sparse import gather_rows
+
+    ptr = np.r_[0, np.cumsum(np.concatenate([np.diff(p[1]) for p in pieces]))]
+    return gather_rows(ptr, np.arange(ptr[-1]), np.asarray(order))[1]
+
+
+def executor_workers(executor: Any) -> int:
+    """About how many tasks ``executor`` runs at once (a Dask client's threads, a pool's workers; else 2)."""
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:  # noqa: BLE001 - a client that cannot say: assume two
+            return 2
+    return max(1, int(getattr(executor, "_max_workers", 2) or 2))
+
+
+class Runner:
+    """Where leaves run: here, or on a ``concurrent.futures`` executor with a bounded window.
+
+    Results are added to their pool in submission order, so each block's
+    tree receives its leaves in leaf order whichever task finishes first;
+    at most ``window`` leaves (their rows and results) are held at once.
+    """
+
+    def __init__(self, executor: Any = None, window: int | None = None) -> None:
+        self.executor = executor
+        self.window = window if window is not None else (
+            executor_workers(executor) * WINDOW_PER_WORKER if executor is not None else 0)
+        self.inflight: deque[tuple[Pool, np.ndarray, Any]] = deque()
+        self.on_added: Any = None
+
+    def submit(self, pool: Pool, leaf: Leaf, offset: int) -> None:
+        pool.submitted += 1
+        bench = leaf.bench + offset
+        if self.executor is None:
+            pool.add(leaf_task(pool.block, leaf), bench)
+            return
+        self.inflight.append((pool, bench, self.executor.submit(leaf_task, pool.block, leaf)))
+        while len(self.inflight) > self.window:
+            self._collect()
+
+    def _collect(self) -> None:
+        pool, bench, fut = self.inflight.popleft()
+        pool.add(fut.result(), bench)
+        if self.on_added is not None:
+            self.on_added()
+
+    def drain(self) -> None:
+        while self.inflight:
+            self._collect()
+
+    def cancel(self) -> None:
+        for *_, fut in self.inflight:
+            fut.cancel()
+        self.inflight.clear()
+
+
+@dataclass
+class BlockOutcome:
+    """A finished block: its statistics (None: nothing evaluated) and its counts."""
+
+    stats: SweepStats | None
+    counts: dict[str, Any]
+    whole: PropagatedBlock | None = None
+
+
+class Engine:
+    """The one driver: sources' leaves to a runner, pools finished in order.
+
+    Parameters
+    ----------
+    plan : Plan
+    runner : Runner
+    pooled : bool, default False
+        Blocks of the same (method, namespace) from several benchmarks (the
+        folds of a cross-validation) share one pool, finished by
+        :meth:`finish`; otherwise a block is finished as soon as its source
+        says it is complete (one block's tree in memory at a time).
+    """
+
+    def __init__(self, plan: Plan, runner: Runner, *, pooled: bool = False) -> None:
+        self.plan, self.runner, self.pooled = plan, runner, pooled
+        self.pools: dict[BlockKey, Pool] = {}
+        self.done: dict[BlockKey, BlockOutcome] = {}
+        self.closing: deque[Pool] = deque()
+        runner.on_added = self._finish_ready
+
+    def run(self, source: Iterable[tuple[str, Leaf | None]], method: str, benchmark: Benchmark) -> None:
+        """Submit one source's leaves (one method on one benchmark); its blocks finish as they complete.
+
+        A source that raises leaves its blocks unfinished: :meth:`discard`
+        them (to evaluate the method again another way) or :meth:`abort`.
+        """
+        blocks: dict[str, tuple[Pool, int]] = {}
+        for nb in benchmark.namespaces:
+            block = self.plan.block(method, nb, benchmark)
+            pool = self.pools.get((method, nb.label))
+            if pool is None:
+                pool = self.pools[(method, nb.label)] = Pool(method, nb.label, block)
+            pool.block = block  # pooled: the next part's IA, IC and known pairs
+            blocks[nb.label] = (pool, pool.offset(nb))
+        for label, leaf in source:
+            pool, offset = blocks[label]
+            if leaf is not None:
+                self.runner.submit(pool, leaf, offset)
+            elif not self.pooled:
+                self.closing.append(pool)
+                self._finish_ready()
+
+    def discard(self, method: str) -> None:
+        """Forget the unfinished blocks of ``method`` (results still in flight land in the forgotten pools)."""
+        for key in [k for k in self.pools if k[0] == method]:
+            del self.pools[key]
+        self.closing = deque(p for p in self.closing if p.method != method)
+
+    def abort(self) -> None:
+        """Cancel the leaves in flight (after an error or an interrupt)."""
+        self.runner.cancel()
+
+    def _finish_ready(self) -> None:
+        while self.closing and self.closing[0].complete:
+            self._finish(self.closing.popleft())
+
+    def _finish(self, pool: Pool) -> None:
+        st = pool.finish()
+        counts: dict[str, Any] = {"entries_after_propagation": pool.entries}
+        if pool.block.known is not None:
+            counts["known_pairs_removed"] = pool.known_removed
+        counts["evaluated"] = st is not None
+        if st is not None:
+            counts["thresholds"] = int(st.thresholds.size)
+        whole = pool.whole() if self.plan.keep_scores and pool.parts else None
+        self.done[(pool.method, pool.label)] = BlockOutcome(st, counts, whole)
+        del self.pools[(pool.method, pool.label)]
+
+    def finish(self) -> dict[BlockKey, BlockOutcome]:
+        """Every block's outcome (the runner drained, the remaining pools finished)."""
+        self.runner.drain()
+        self._finish_ready()
+        for pool in list(self.pools.values()):
+            self._finish(pool)
+        return self.done
+
+
+def stream_file_task(method: str, path: Any, plan: Plan, benchmark: Benchmark, batch_rows: int) -> tuple[Any, Any]:
+    """Stream one prediction file through an engine of its own (the task of a worker that reads the file).
+
+    Returns
+    -------
+    (outcomes, diagnostics), or ``((protein, line), None)`` when a protein
+    comes back in a later batch (the file must then be read whole).
+    """
+    from goeval.errors import UngroupedPredictionsError
+    from goeval.evaluation.sources import FileSource, MethodFeed
+    from goeval.io.stream import PredictionBatches
+
+    engine = Engine(plan, Runner())
+    feed = MethodFeed(benchmark, max_terms=plan.options.max_terms)
+    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows), feed)
+    try:
+        engine.run(source, method, benchmark)
+    except UngroupedPredictionsError as exc:
+        return (exc.protein, exc.line), None
+    return engine.finish(), (source.diagnostics(), feed.namespace_counts(), feed.counts.n_proteins)
+
+
+def shippable(benchmark: Benchmark) -> Benchmark:
+    """The benchmark with an ontology stripped of what a worker does not need (its closure cache, OBO text)."""
+    return replace(benchmark, ontology=replace(benchmark.ontology, _cache={}, _raw=None))

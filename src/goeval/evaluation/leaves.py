@@ -1,0 +1,252 @@
+"""Leaves: runs of benchmark proteins of one (method, namespace), each propagated and swept on its own.
+
+A *leaf* is a run of consecutive benchmark proteins of one block (one
+method in one namespace), in the order of the method's predictions (first
+appearance in its file), cut greedily: a leaf closes as soon as its
+proteins' raw (unpropagated) predictions in the namespace reach
+:data:`LEAF_ENTRIES` (:class:`LeafCutter`). :func:`leaf_task` propagates,
+filters and sweeps one leaf - a picklable task a thread, a process pool or
+a Dask worker can run - and returns everything the block asks for from the
+same propagated rows: the sweep's partial sums, and on request the
+per-protein step functions (bootstrap), the similarity sums and the
+propagated scores themselves (term-centric measures).
+
+The leaves depend only on the inputs (never on where or when a leaf is
+computed), and their partials are added in a fixed tree
+(:class:`~goeval.sweep.TreeSum`), so every backend gives the same bits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import numpy as np
+
+from goeval.annotations import drop_pairs, propagate_rows
+from goeval.evaluation.benchmark import NamespaceGraph
+from goeval.metrics.similarity import SimilaritySpec, similarity_partial
+from goeval.sparse import select_columns
+from goeval.sweep import STAT_NAMES, ProteinSteps, SweepPartial, protein_steps, sweep_partial
+
+__all__ = ["LEAF_ENTRIES", "Block", "Leaf", "LeafResult", "leaf_task", "add_roots", "LeafCutter"]
+
+#: Raw prediction entries (in one namespace) after which a leaf closes.
+LEAF_ENTRIES = 1 << 18
+
+
+@dataclass(frozen=True)
+class Block:
+    """One (method, namespace): what every leaf of it shares (shipped with each leaf task).
+
+    Attributes
+    ----------
+    method, label : str
+    width : int
+        Terms of the namespace (local columns ``0 .. width - 1``).
+    graph : NamespaceGraph
+    propagation : {'max', 'fill'}
+    allowed : ndarray of bool, shape (width,), or None
+        Columns kept after propagation (None: all).
+    ia : ndarray of float64, shape (width,), or None
+    thresholds : ndarray of float64, or None
+        The thresholds of the sweep; None: exact thresholds, each leaf
+        swept over its own distinct propagated scores (its partial is keyed
+        by threshold value, so leaves add up to the sweep over the block's
+        distinct scores, bit for bit).
+    roots : ndarray of int, or None
+        Local roots predicted for every protein with score ``+inf``.
+    known : tuple (keys, lo, n_terms) or None
+        Sorted keys ``truth row * n_terms + term`` of known pairs removed
+        from the predictions (partial knowledge).
+    per_protein : bool
+        Also return each protein's step functions (bootstrap, comparisons).
+    similarity : SimilaritySpec or None
+        Also return the similarity sums.
+    keep_scores : bool
+        Also return the propagated scores (term-centric evaluation).
+    sweep : bool
+        Sweep the leaf (False: only what is asked besides, e.g. the scores).
+    chunk_entries : int
+        Kernel chunk size within a leaf.
+    """
+
+    method: str
+    label: str
+    width: int
+    graph: NamespaceGraph
+    propagation: str
+    allowed: np.ndarray | None
+    ia: np.ndarray | None
+    thresholds: np.ndarray | None
+    roots: np.ndarray | None = None
+    known: tuple[np.ndarray, int, int] | None = None
+    per_protein: bool = False
+    similarity: SimilaritySpec | None = None
+    keep_scores: bool = False
+    sweep: bool = True
+    chunk_entries: int = 1 << 19
+
+
+@dataclass
+class Leaf:
+    """Raw predictions and truth of a run of benchmark proteins (local columns).
+
+    ``truth_rows`` (each protein's row in the benchmark's truth) serves the
+    known pairs; ``bench`` (each protein's index in its namespace's
+    benchmark) places per-protein results.
+    """
+
+    pred_indptr: np.ndarray
+    pred_cols: np.ndarray
+    pred_scores: np.ndarray
+    truth_indptr: np.ndarray
+    truth_cols: np.ndarray
+    truth_rows: np.ndarray
+    bench: np.ndarray
+
+
+@dataclass
+class LeafResult:
+    """What one leaf gives its block.
+
+    Attributes
+    ----------
+    partial : SweepPartial
+        Changes of every sum of :data:`~goeval.sweep.STAT_NAMES`, then of the
+        similarity sums when asked, keyed by threshold value (``+inf``:
+        roots of exact thresholds, folded into the highest threshold when
+        the block is finished).
+    entries, kept, known_removed : int
+        Entries right after propagation, after filtering, known pairs removed.
+    steps : ProteinSteps or None
+        The leaf's per-protein step functions (rows: the leaf's proteins;
+        thresholds: the partial's), with ``sizes``, its proteins' entries.
+    sizes : ndarray of int64 or None
+    scores : tuple (indptr, cols, scores) or None
+        The propagated scores (``keep_scores``).
+    """
+
+    partial: SweepPartial
+    entries: int
+    kept: int
+    known_removed: int
+    steps: ProteinSteps | None = None
+    sizes: np.ndarray | None = None
+    scores: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+def add_roots(ptr: np.ndarray, cols: np.ndarray, scores: np.ndarray, roots: np.ndarray,
+              width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR rows with ``roots`` added to every row at score ``+inf`` (an existing entry of a root is replaced).
+
+    The roots come first so that the stable sort keeps the ``+inf`` entry.
+    """
+    n = ptr.size - 1
+    rr = np.r_[np.repeat(np.arange(n), roots.size), np.repeat(np.arange(n), np.diff(ptr))]
+    c = np.r_[np.tile(roots, n), cols]
+    v = np.r_[np.full(n * roots.size, np.inf), scores]
+    key = rr * width + c
+    order = np.argsort(key, kind="stable")
+    rr, c, v = rr[order], c[order], v[order]
+    dup = np.r_[False, key[order][1:] == key[order][:-1]]
+    rr, c, v = rr[~dup], c[~dup], v[~dup]
+    return np.r_[0, np.cumsum(np.bincount(rr, minlength=n))], c, v
+
+
+def _propagated(block: Block, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The leaf's predictions propagated, filtered, with roots added and known pairs removed;
+    the number of entries right after propagation; the known pairs removed."""
+    cnt, c, v = propagate_rows(leaf.pred_indptr, leaf.pred_cols, leaf.pred_scores, block.graph, 0, block.width,
+                               block.propagation)
+    n_propagated = int(c.size)
+    ptr = np.r_[0, np.cumsum(cnt)]
+    if block.allowed is not None:
+        ptr, c, v = select_columns(ptr, c, v, block.allowed)
+    if block.roots is not None and block.roots.size:
+        ptr, c, v = add_roots(ptr, c, v, block.roots, block.width)
+    removed = 0
+    if block.known is not None:
+        keys, lo, n_terms = block.known
+        ptr, c, v, removed = drop_pairs(ptr, c, v, leaf.truth_rows, keys, n_terms, lo)
+    return ptr, c, v, n_propagated, removed
+
+
+def _leaf_levels(block: Block, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """The leaf's thresholds and, for exact thresholds, every entry's level (from the same sort).
+
+    Exact thresholds are the leaf's own distinct positive scores; a root's
+    ``+inf`` is one more threshold, above every finite one.
+    """
+    if block.thresholds is not None:
+        return block.thresholds, None
+    usable = v > 0
+    taus, inverse = np.unique(np.where(usable, v, 0.0), return_inverse=True)
+    inverse = inverse.ravel()
+    if taus.size and taus[0] == 0:  # the placeholder of unusable entries: level 0
+        taus = taus[1:]
+        return taus, np.where(usable, inverse, 0).astype(np.int64)
+    return taus, (inverse + 1).astype(np.int64)
+
+
+def leaf_task(block: Block, leaf: Leaf) -> LeafResult:
+    """Propagate, filter and sweep one leaf (the task a thread, pool or cluster runs)."""
+    ptr, c, v, n_propagated, removed = _propagated(block, leaf)
+    taus, levels = _leaf_levels(block, v)
+    args = (ptr, c, v, leaf.truth_indptr, leaf.truth_cols, block.width, taus, block.ia)
+    part = sweep_partial(*args, chunk_entries=block.chunk_entries, levels=levels) if block.sweep else \
+        SweepPartial.empty()
+    out = LeafResult(part, n_propagated, int(c.size), removed)
+    if block.similarity is not None:
+        keys, values = similarity_partial(leaf.truth_indptr, leaf.truth_cols, ptr, c, v, taus, block.similarity,
+                                          levels=levels)
+        out.partial = _joined(part, keys, values)
+    if block.per_protein:
+        out.steps = protein_steps(*args, chunk_entries=block.chunk_entries, levels=levels)
+        out.sizes = np.diff(ptr)
+    if block.keep_scores:
+        out.scores = (ptr, c, v)
+    return out
+
+
+def _joined(part: SweepPartial, keys: np.ndarray, values: np.ndarray) -> SweepPartial:
+    """The sweep's partial with the similarity changes as further columns (0 where one side has no key)."""
+    q = len(STAT_NAMES)
+    left = SweepPartial(part.keys, np.hstack([part.values.reshape(-1, q), np.zeros((part.keys.size, values.shape[1]))]))
+    right = SweepPartial(keys, np.hstack([np.zeros((keys.size, q)), values]))
+    if not part.keys.size:
+        return right
+    return left + right if keys.size else left
+
+
+class LeafCutter:
+    """The greedy leaf rule, fed one group of proteins at a time.
+
+    A leaf ends at the first protein where its raw entries reach
+    ``leaf_entries``; the last leaf takes what remains.
+
+    Examples
+    --------
+    >>> cut = LeafCutter(4)
+    >>> cut.cuts(np.array([3, 1, 2])), cut.cuts(np.array([5, 1]))
+    ([2], [1])
+    """
+
+    def __init__(self, leaf_entries: int | None = None) -> None:
+        self.leaf_entries = LEAF_ENTRIES if leaf_entries is None else leaf_entries
+        self.filled = 0
+
+    def cuts(self, counts: np.ndarray) -> list[int]:
+        """Positions in ``counts`` after which the current leaf closes."""
+        out: list[int] = []
+        cum = np.cumsum(counts, dtype=np.int64)
+        base = -self.filled  # cum - base: entries of the open leaf up to each protein
+        while True:
+            k = int(np.searchsorted(cum, base + self.leaf_entries, side="left"))
+            if k >= cum.size:
+                self.filled = int(cum[-1] - base) if cum.size else self.filled
+                return out
+            out.append(k + 1)
+            base = int(cum[k])
+            if k + 1 == cum.size:
+                self.filled = 0
+                return out
+

@@ -1,0 +1,288 @@
+"""Running the engine over methods: sources per method, diagnostics per method, statistics in order.
+
+:func:`evaluate_blocks` is the one place where an evaluation's methods
+become sources (predictions in memory, or files streamed in batches, here
+or on an executor's workers), are run by the :class:`~goeval.evaluation.engine.Engine`
+and get their diagnostics; :func:`namespace_stats` and
+:func:`goeval.evaluation.evaluate_annotations` are it with a benchmark made
+from in-memory annotations, and cross-validation and time splits run the
+engine on their own sources (:mod:`goeval.benchmarks`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from goeval.annotations import Annotations, map_table, propagate
+from goeval.diagnostics import Diagnostics
+from goeval.errors import InvalidParameterError, UngroupedPredictionsError
+from goeval.evaluation.benchmark import Benchmark, check_term_values, make_benchmark, term_mask
+from goeval.evaluation.engine import BlockKey, BlockOutcome, Engine, Plan, Runner, executor_workers, shippable, \
+    stream_file_task
+from goeval.evaluation.sources import AnnotationsSource, FileSource, MethodFeed
+from goeval.ontology import Ontology
+from goeval.options import EvaluationOptions
+from goeval.sweep import SweepStats
+
+__all__ = ["BATCH_ROWS", "similarity_ic", "evaluate_blocks", "evaluated", "prepare_benchmark", "namespace_stats", "method_diagnostics"]
+
+#: Rows of a prediction file read at a time when it is streamed.
+BATCH_ROWS = 1 << 20
+
+
+def similarity_ic(ontology: Ontology, truth: Annotations, ic: Any, ia: np.ndarray | None,
+                  opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
+    """Validated IC values (bits per term) for ``opts.similarity``, or None when no similarity is requested.
+
+    Without ``ic``, the IC is estimated from ``truth`` (pseudo-count
+    ``opts.pseudocount``), and the run says so (a warning in ``diag``):
+    the test annotations then inform the measures.
+    """
+    if opts.similarity is None:
+        return None
+    from goeval.information.content import term_information_content
+    from goeval.metrics.similarity import similarity_columns
+
+    similarity_columns(opts.similarity, opts.pairings, func="evaluate")
+    if "wjaccard" in opts.similarity and ia is None:
+        raise InvalidParameterError("The 'wjaccard' similarity of evaluate needs information accretion ('ia'); got None.")
+    if ic is None:
+        tic = term_information_content(ontology, truth, opts.pseudocount)
+        diag.warn("The information content of the similarity measures is estimated from the truth annotations, so the "
+                  "test annotations inform the measures; give it from other annotations (ic, --ic-annotations).")
+        diag["information_content"] = {"source": "truth", **tic.diagnostics}
+        return tic.values
+    if getattr(ic, "ontology", ontology) is not ontology:
+        raise InvalidParameterError("The 'ic' parameter of evaluate was computed on another Ontology object.")
+    v = check_term_values(ic, ontology, "ic")
+    if not np.isfinite(v).all() or (v < 0).any():
+        raise InvalidParameterError(f"The 'ic' parameter of evaluate must hold one finite value >= 0 per term "
+                                    f"({ontology.n_terms}); got an array of shape {v.shape}.")
+    diag["information_content"] = {"source": "given", **dict(getattr(ic, "diagnostics", {}))}
+    return v
+
+
+def method_diagnostics(counts: dict[str, Any], namespaces: dict[str, dict[str, Any]],
+                       outcomes: Mapping[BlockKey, BlockOutcome], method: str, n_proteins: int) -> dict[str, Any]:
+    """A method's diagnostics: its reading counts, per namespace its feed and block counts, its proteins."""
+    per = {label: {**c, **outcomes[(method, label)].counts} for label, c in namespaces.items()
+           if (method, label) in outcomes}
+    return {**counts, "namespaces": per, "n_proteins": n_proteins}
+
+
+def _whole_file(method: str, path: Any, engine: Engine, benchmark: Benchmark,
+                opts: EvaluationOptions) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """A prediction file read whole (one batch) and submitted: its counts."""
+    from goeval.io.tables import read_predictions
+
+    return _run(AnnotationsSource(method, map_table(read_predictions(path), benchmark.ontology),
+                                  MethodFeed(benchmark, max_terms=opts.max_terms)), engine, benchmark)
+
+
+def _run(source: Any, engine: Engine, benchmark: Benchmark) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """Submit a source's leaves: the method's counts, its namespaces' counts and its proteins."""
+    engine.run(source, source.method, benchmark)
+    return source.diagnostics(), source.feed.namespace_counts(), source.feed.counts.n_proteins
+
+
+def _run_streamed(method: str, path: Any, engine: Engine, benchmark: Benchmark, opts: EvaluationOptions,
+                  batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """A file streamed in batches; read whole instead when a protein comes back in a later batch."""
+    from goeval.io.stream import PredictionBatches
+
+    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows),
+                        MethodFeed(benchmark, max_terms=opts.max_terms))
+    try:
+        out = _run(source, engine, benchmark)
+    except UngroupedPredictionsError as exc:
+        engine.discard(method)
+        streaming["in_memory"][method] = f"not grouped by protein: {exc.protein} comes back at line {exc.line}"
+        return _whole_file(method, path, engine, benchmark, opts)
+    streaming["streamed"].append(method)
+    return out
+
+
+def _remote_files(files: Mapping[str, Any], engine: Engine, benchmark: Benchmark, batch_rows: int,
+                  streaming: dict[str, Any]) -> dict[str, Any]:
+    """Whole files streamed on the executor's workers (each reads its own file); an ungrouped one is left out."""
+    executor = engine.runner.executor
+    setup = shippable(benchmark)
+    futures = {name: executor.submit(stream_file_task, name, path, engine.plan, setup, batch_rows)
+               for name, path in files.items()}
+    out = {}
+    for name, fut in futures.items():
+        outcomes, counts = fut.result()
+        if counts is None:
+            streaming["in_memory"][name] = f"not grouped by protein: {outcomes[0]} comes back at line {outcomes[1]}"
+            continue
+        streaming["streamed"].append(name)
+        engine.done.update(outcomes)
+        out[name] = counts
+    return out
+
+
+def _method_counts(name: str, pred: Any, engine: Engine, benchmark: Benchmark, plan: Plan, stream: bool,
+                   batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """Run one method here: in memory, streamed, or its file read whole."""
+    if isinstance(pred, Annotations):
+        return _run(AnnotationsSource(name, pred, MethodFeed(benchmark, max_terms=plan.options.max_terms)), engine,
+                    benchmark)
+    if not isinstance(pred, (str, Path)):  # a source of its own (e.g. a shared score vector)
+        return _run(pred, engine, benchmark)
+    if stream:
+        return _run_streamed(name, pred, engine, benchmark, plan.options, batch_rows, streaming)
+    return _whole_file(name, pred, engine, benchmark, plan.options)
+
+
+def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: Plan, diag: Diagnostics, *,
+                    executor: Any = None, stream: bool = False,
+                    batch_rows: int | None = None) -> dict[BlockKey, BlockOutcome]:
+    """Evaluate every method on the benchmark: the outcome of every block, in namespace then method order.
+
+    Parameters
+    ----------
+    benchmark : Benchmark
+    predictions : mapping of str to Annotations, path or source
+        Per method, its predictions in memory, its file (read whole, or in
+        batches with ``stream``), or a source of its own
+        (:mod:`~goeval.evaluation.sources`, made with ``benchmark``).
+    plan : Plan
+    diag : Diagnostics
+        Gets ``methods`` (per method its counts and, per namespace, its
+        blocks' counts) and, with ``stream``, ``streaming``.
+    executor : concurrent.futures.Executor, optional
+        Where the leaves run (threads, processes, Dask); with ``stream`` and
+        at least as many files as workers, whole files run there instead.
+    stream : bool
+        Prediction paths are read in batches of ``batch_rows`` rows.
+    """
+    batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
+    engine = Engine(plan, Runner(executor))
+    streaming: dict[str, Any] = {"streamed": [], "in_memory": {}}
+    paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
+    remote = bool(stream and executor is not None and paths and len(paths) >= executor_workers(executor))
+    try:
+        methods = _remote_files(paths, engine, benchmark, batch_rows, streaming) if remote else {}
+        for name, pred in predictions.items():
+            if name not in methods:
+                methods[name] = _method_counts(name, pred, engine, benchmark, plan, stream, batch_rows, streaming)
+        outcomes = engine.finish()
+    except BaseException:
+        engine.abort()
+        raise
+    out = diag.setdefault("methods", {})
+    for name in predictions:
+        counts, per_ns, n_proteins = methods[name]
+        out[name] = method_diagnostics(counts, per_ns, outcomes, name, n_proteins)
+    if stream:
+        diag["streaming"] = streaming
+    return {(m, nb.label): outcomes[(m, nb.label)] for nb in benchmark.namespaces for m in predictions
+            if (m, nb.label) in outcomes}
+
+
+def evaluated(outcomes: Mapping[BlockKey, BlockOutcome]) -> dict[BlockKey, SweepStats]:
+    """The statistics of the blocks that were evaluated (in the outcomes' order)."""
+    return {k: o.stats for k, o in outcomes.items() if o.stats is not None}
+
+
+def _check_common_thresholds(thresholds: Any) -> np.ndarray | None:
+    if thresholds is None:
+        return None
+    t = np.asarray(thresholds, dtype=np.float64)
+    if t.ndim != 1 or not np.isfinite(t).all() or (t <= 0).any() or (t.size > 1 and (np.diff(t) <= 0).any()):
+        raise InvalidParameterError(
+            "The 'thresholds' parameter of namespace_stats must be a strictly increasing 1-d array of "
+            f"positive finite values; got an array of shape {t.shape}.")
+    return t
+
+
+def prepare_benchmark(ontology: Ontology, truth: Annotations, ia: Any, opts: EvaluationOptions, diag: Diagnostics, *,
+                      targets: Any = None, terms_of_interest: Any = None, excluded_terms: Any = None, ic: Any = None,
+                      known: Annotations | None = None) -> Benchmark:
+    """The benchmark of an in-memory evaluation, with the IC of its similarity measures (once, reported)."""
+    diag.setdefault("ontology", {"source": ontology.source, **ontology.diagnostics})
+    iav = check_term_values(ia, ontology, "ia")
+    allowed = term_mask(ontology, terms_of_interest, excluded_terms, opts.exclude_roots)
+    if truth.ontology is not ontology:
+        raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
+    if opts.similarity is not None and ic is None and not truth.propagated:
+        truth = propagate(truth)  # once, for the IC and the evaluation
+    icv = similarity_ic(ontology, truth, ic, iav, opts, diag)
+    return make_benchmark(ontology, truth, opts, diag, ia=iav, ic=icv, targets=targets, known=known, allowed=allowed)
+
+
+def namespace_stats(
+    ontology: Ontology,
+    truth: Annotations,
+    predictions: Mapping[str, Annotations],
+    ia: np.ndarray | None = None,
+    options: EvaluationOptions | None = None,
+    thresholds: np.ndarray | None = None,
+    *,
+    targets: Any = None,
+    terms_of_interest: np.ndarray | None = None,
+    excluded_terms: np.ndarray | None = None,
+    diagnostics: dict[str, Any] | None = None,
+    per_protein: bool = False,
+    ic: Any = None,
+    known: Annotations | None = None,
+    executor: Any = None,
+) -> dict[BlockKey, SweepStats]:
+    """Sufficient statistics of every (method, namespace) evaluated.
+
+    Parameters
+    ----------
+    ontology, truth, predictions
+        As for :func:`goeval.evaluation.evaluate_annotations` (same Ontology object).
+    ia : ndarray of shape (n_terms,), optional
+        Information accretion (bits).
+    options : EvaluationOptions, optional
+        Thresholds, propagation, roots, namespaces, ``max_terms`` (the best
+        terms kept per protein and namespace before propagation).
+    thresholds : ndarray of float64, optional
+        One common, strictly increasing threshold set used for every block
+        instead of ``options.thresholds``, so that statistics of several
+        calls can be added (``SweepStats.combine``) before
+        :func:`~goeval.evaluation.summarize`.
+    targets : sequence of str, optional
+        Benchmark proteins.
+    terms_of_interest, excluded_terms : ndarray of int, optional
+        Term indices kept / removed.
+    diagnostics : dict, optional
+        Filled with every count (reading, mapping, propagation).
+    per_protein : bool, default False
+        Keep every protein's step functions (``SweepStats.protein_steps``):
+        what a bootstrap or a paired comparison (:mod:`goeval.stats`) reads.
+    ic : TermInformationContent or ndarray of shape (n_terms,), optional
+        Term information content (bits) of the similarity measures
+        (``options.similarity``); estimated from ``truth`` with a warning
+        when not given.
+    known : Annotations, optional
+        Known annotations (partial knowledge): their propagated pairs leave
+        each protein's truth and its propagated predictions.
+    executor : concurrent.futures.Executor, optional
+        Where the leaves are propagated and swept; the same bits as without.
+
+    Returns
+    -------
+    dict of (method, namespace label) to SweepStats
+        In namespace order, then method order; a method without any
+        prediction in a namespace is absent (``diagnostics`` says
+        ``evaluated: False``).
+    """
+    opts = EvaluationOptions.resolve(options)
+    diag = Diagnostics.wrap(diagnostics) if diagnostics is not None else Diagnostics()
+    common = _check_common_thresholds(thresholds)
+    for name, pred in predictions.items():
+        if not isinstance(pred, Annotations) or pred.ontology is not ontology:
+            raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
+    bench = prepare_benchmark(ontology, truth, ia, opts, diag, targets=targets, terms_of_interest=terms_of_interest,
+                              excluded_terms=excluded_terms, ic=ic, known=known)
+    plan = Plan(opts, common, per_protein, opts.similarity is not None)
+    stats = evaluated(evaluate_blocks(bench, predictions, plan, diag, executor=executor))
+    if diagnostics is not None and diag is not diagnostics:
+        diagnostics.update(diag)
+    return stats

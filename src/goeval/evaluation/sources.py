@@ -1,0 +1,338 @@
+"""Where the leaves come from: a method's predictions, fed in batches and cut into leaves.
+
+Every evaluation feeds each method's predictions to a :class:`MethodFeed`:
+a whole file (or an :class:`~goeval.annotations.Annotations` object) is one
+batch, a streamed file many (:class:`~goeval.io.stream.PredictionBatches`,
+batches ending at protein boundaries). The feed aligns each batch's
+proteins with the benchmark, keeps each namespace's rows in the order of
+the file and closes a leaf (:class:`~goeval.evaluation.leaves.LeafCutter`)
+as soon as it holds enough raw entries, so the leaves - and hence the bits
+of every sum - do not depend on how the file was read. The counts of the
+method (reading, mapping, alignment) are added up the same way
+(:class:`MethodCounts`).
+
+A source is an iterable of events for the engine: ``(label, leaf)`` for a
+closed leaf of the method's block in namespace ``label``, and
+``(label, None)`` once that block has no more leaves.
+
+* :class:`AnnotationsSource` - predictions in memory (one batch, or several
+  Annotations objects one after the other, e.g. one per namespace);
+* :class:`FileSource` - a prediction file streamed in batches;
+* :class:`SharedScoresSource` - one score vector predicted for every
+  benchmark protein (the naive baseline), its rows made leaf by leaf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import queue
+import threading
+
+import numpy as np
+
+from goeval.annotations import Annotations, TermTally, map_table
+from goeval.annotations.top_terms import keep_top_terms
+from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
+from goeval.evaluation.leaves import Leaf, LeafCutter
+from goeval.sparse import column_block, gather_rows
+
+__all__ = ["MethodCounts", "MethodFeed", "AnnotationsSource", "FileSource", "SharedScoresSource", "Event",
+           "prefetched"]
+
+#: ``(namespace label, leaf)``, or ``(label, None)`` when the block of that namespace is complete.
+Event = tuple[str, "Leaf | None"]
+
+
+class MethodCounts:
+    """A method's reading, mapping and alignment counts, added over its batches.
+
+    A single batch keeps its diagnostics as they are; the batches of a
+    streamed file add up to those of the whole file (the distinct terms
+    through one :class:`~goeval.annotations.TermTally`, the reader's own
+    counts given at the end).
+    """
+
+    _TALLY = tuple(label for _, label in TermTally.LABELS)
+
+    def __init__(self) -> None:
+        self.diag: dict[str, Any] | None = None
+        self.n_proteins = 0
+        self.not_in_truth = 0
+        self.not_in_truth_entries = 0
+        self.examples: list[str] = []
+
+    def add_mapping(self, diag: dict[str, Any]) -> None:
+        """Add a batch's mapping diagnostics (:func:`~goeval.annotations.map_table`, ``keep_top_terms``)."""
+        if self.diag is None:
+            self.diag = dict(diag)
+            return
+        for key, value in diag.items():
+            old = self.diag.get(key)
+            if key in self._TALLY or key in ("source", "max_terms"):
+                self.diag[key] = value  # a shared tally's report is cumulative
+            elif key == "rows_by_term_status":
+                self.diag[key] = {k: int(old.get(k, 0)) + int(v) for k, v in value.items()} if old else dict(value)
+            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                self.diag[key] = int(old or 0) + int(value)
+
+    def add_alignment(self, proteins: np.ndarray, missing: np.ndarray, entries_missing: int) -> None:
+        """Count a batch's proteins and those without truth (with the first examples)."""
+        self.n_proteins += int(proteins.size)
+        self.not_in_truth += int(missing.sum())
+        self.not_in_truth_entries += int(entries_missing)
+        if len(self.examples) < 10:
+            self.examples += proteins[missing][: 10 - len(self.examples)].tolist()
+
+    def result(self, reader_counts: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The method's diagnostics.
+
+        ``reader_counts`` (a streamed file's own counts) go where a whole
+        file's reader puts them, after ``rows_read``; the distinct terms of
+        the tally follow ``rows_by_term_status``, as one batch has them.
+        """
+        src = dict(self.diag or {})
+        head = {k: src.pop(k) for k in ("source", "rows_read") if k in src}
+        if reader_counts is not None:
+            head.update(reader_counts)
+        else:  # one batch: its reader's counts are still in place
+            while src and next(iter(src)) != "rows_by_term_status":
+                key = next(iter(src))
+                head[key] = src.pop(key)
+        if "rows_by_term_status" in src:
+            head["rows_by_term_status"] = src.pop("rows_by_term_status")
+        head.update({k: src.pop(k) for k in self._TALLY if k in src})
+        d = {**head, **src, "proteins_not_in_truth": self.not_in_truth}
+        if self.not_in_truth:
+            d["proteins_not_in_truth_examples"] = self.examples
+            d["entries_of_proteins_not_in_truth"] = self.not_in_truth_entries
+        return d
+
+
+@dataclass
+class _Cut:
+    """A method's open leaf in one namespace."""
+
+    nb: NamespaceBenchmark
+    cutter: LeafCutter
+    pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
+    proteins: int = 0
+    entries: int = 0
+    seen: np.ndarray | None = None  # benchmark proteins with predictions (roots predicted for the others)
+
+    def leaf(self) -> Leaf:
+        """The open leaf's pieces as one :class:`Leaf` (and the pieces cleared)."""
+        lens, cols, scores, idx = (np.concatenate([p[k] for p in self.pending]) for k in range(4))
+        self.pending = []
+        tl, tc = gather_rows(self.nb.truth_indptr, self.nb.truth_cols, idx)
+        return Leaf(np.r_[0, np.cumsum(lens)], cols, scores, np.r_[0, np.cumsum(tl)], tc, self.nb.rows[idx], idx)
+
+    def add(self, lens: np.ndarray, cols: np.ndarray, scores: np.ndarray, idx: np.ndarray) -> Iterator[Leaf]:
+        """Rows of this namespace in file order (proteins with at least one entry); the leaves they close."""
+        bounds = np.r_[0, np.cumsum(lens)]
+        start = 0
+        for cut in [*self.cutter.cuts(lens), None]:
+            stop = lens.size if cut is None else cut
+            if stop > start:
+                a, b = int(bounds[start]), int(bounds[stop])
+                self.pending.append((lens[start:stop], cols[a:b], scores[a:b], idx[start:stop]))
+            if cut is not None:
+                yield self.leaf()
+            start = stop
+
+
+class MethodFeed:
+    """One method's predictions, fed batch by batch, cut into the leaves of its blocks.
+
+    Parameters
+    ----------
+    benchmark : Benchmark
+    max_terms : int, optional
+        The best terms kept per protein and namespace, batch by batch (a
+        protein's lines are all in one batch).
+    leaf_entries : int, optional
+        Raw entries per leaf (default :data:`~goeval.evaluation.leaves.LEAF_ENTRIES`).
+    """
+
+    def __init__(self, benchmark: Benchmark, *, max_terms: int | None = None, leaf_entries: int | None = None) -> None:
+        self.benchmark = benchmark
+        self.max_terms = max_terms
+        self.counts = MethodCounts()
+        self.cuts = [_Cut(nb, LeafCutter(leaf_entries), seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
+                     for nb in benchmark.namespaces]
+
+    def feed(self, ann: Annotations) -> Iterator[Event]:
+        """The leaves closed by one batch (rows in file order)."""
+        if self.max_terms is not None:
+            ann = keep_top_terms(ann, self.max_terms)
+        self.counts.add_mapping(ann.diagnostics)
+        pos = self.benchmark.truth_rows(ann.proteins)
+        pm = ann.matrix.tocsr()
+        self.counts.add_alignment(ann.proteins, pos < 0, int(np.diff(pm.indptr)[pos < 0].sum()))
+        for cut in self.cuts:
+            yield from ((cut.nb.label, leaf) for leaf in self._rows(cut, pm, pos))
+
+    def _rows(self, cut: _Cut, pm: Any, pos: np.ndarray) -> Iterator[Leaf]:
+        nb = cut.nb
+        brow = np.where(pos >= 0, nb.position[np.maximum(pos, 0)], -1)
+        sel = np.flatnonzero(brow >= 0)
+        p_ptr, p_cols, p_data = column_block(pm, nb.lo, nb.hi, sel)
+        lens = np.diff(p_ptr)
+        has = lens > 0
+        cut.proteins += int(has.sum())
+        cut.entries += int(p_cols.size)
+        idx = brow[sel][has]
+        if cut.seen is not None:
+            cut.seen[idx] = True
+        yield from cut.add(lens[has], (p_cols - nb.lo).astype(np.int32), p_data, idx)
+
+    def finish(self) -> Iterator[Event]:
+        """The last open leaf of every namespace (with the unpredicted proteins when roots are predicted), then
+        each block's end."""
+        for cut in self.cuts:
+            if cut.seen is not None and not cut.seen.all():
+                rest = np.flatnonzero(~cut.seen)
+                empty = np.zeros(0)
+                yield from ((cut.nb.label, leaf) for leaf in cut.add(np.zeros(rest.size, np.int64),
+                                                                     empty.astype(np.int32), empty, rest))
+            if cut.pending:
+                yield cut.nb.label, cut.leaf()
+            yield cut.nb.label, None
+
+    def namespace_counts(self) -> dict[str, dict[str, int]]:
+        """Per namespace label: proteins with predictions and raw entries."""
+        return {c.nb.label: {"proteins_with_predictions": c.proteins, "entries": c.entries} for c in self.cuts}
+
+
+class AnnotationsSource:
+    """A method's predictions held in memory: one Annotations object, or several fed in turn."""
+
+    def __init__(self, method: str, predictions: Annotations | Iterable[Annotations], feed: MethodFeed) -> None:
+        self.method = method
+        self.parts = [predictions] if isinstance(predictions, Annotations) else predictions
+        self.feed = feed
+
+    def __iter__(self) -> Iterator[Event]:
+        for ann in self.parts:
+            yield from self.feed.feed(ann)
+        yield from self.feed.finish()
+
+    def diagnostics(self) -> dict[str, Any]:
+        return self.feed.counts.result()
+
+
+class FileSource:
+    """A prediction file streamed in batches (:class:`~goeval.io.stream.PredictionBatches`).
+
+    Iterating raises :class:`~goeval.errors.UngroupedPredictionsError` when a
+    protein comes back in a later batch (the file must then be read whole).
+    """
+
+    def __init__(self, method: str, batches: Any, feed: MethodFeed) -> None:
+        self.method = method
+        self.batches = batches
+        self.feed = feed
+        self.tally = TermTally()
+
+    def __iter__(self) -> Iterator[Event]:
+        onto = self.feed.benchmark.ontology
+        for table in prefetched(self.batches):
+            yield from self.feed.feed(map_table(replace(table, counts={}), onto, tally=self.tally))
+        yield from self.feed.finish()
+
+    def diagnostics(self) -> dict[str, Any]:
+        return self.feed.counts.result(dict(self.batches.scan.counts))
+
+
+class SharedScoresSource:
+    """One score vector predicted for every benchmark protein (the naive baseline).
+
+    The vector's rows are made leaf by leaf (never one row per protein and
+    term at once), in benchmark order.
+
+    Parameters
+    ----------
+    method : str
+    cols, scores : ndarray
+        Global term indices and scores of the vector (positive scores).
+    feed : MethodFeed
+        Its benchmark's namespaces receive the vector's terms of their namespace.
+    diagnostics : dict, optional
+        What the method's diagnostics say of the vector (e.g. how it was trained).
+    """
+
+    def __init__(self, method: str, cols: np.ndarray, scores: np.ndarray, feed: MethodFeed,
+                 diagnostics: dict[str, Any] | None = None) -> None:
+        self.method = method
+        self.cols, self.scores = np.asarray(cols, np.int64), np.asarray(scores, np.float64)
+        self.feed = feed
+        self.info = {"source": "one score vector for every benchmark protein", **(diagnostics or {})}
+
+    def __iter__(self) -> Iterator[Event]:
+        for cut in self.feed.cuts:
+            nb = cut.nb
+            inside = (self.cols >= nb.lo) & (self.cols < nb.hi)
+            c, v = (self.cols[inside] - nb.lo).astype(np.int32), self.scores[inside]
+            if not c.size:
+                continue
+            per = max(1, cut.cutter.leaf_entries // c.size)  # proteins per piece: about one leaf
+            for a in range(0, nb.n, per):
+                idx = np.arange(a, min(nb.n, a + per))
+                cut.proteins += idx.size
+                cut.entries += idx.size * c.size
+                if cut.seen is not None:
+                    cut.seen[idx] = True
+                yield from ((nb.label, leaf) for leaf in cut.add(np.full(idx.size, c.size, np.int64),
+                                                                  np.tile(c, idx.size), np.tile(v, idx.size), idx))
+        rows = [c.nb.rows for c in self.feed.cuts]
+        self.feed.counts.n_proteins = int(np.unique(np.concatenate(rows)).size) if rows else 0
+        yield from self.feed.finish()
+
+    def diagnostics(self) -> dict[str, Any]:
+        return {**self.info, "proteins_not_in_truth": 0}
+
+
+def prefetched(iterable: Any, depth: int = 1) -> Iterator[Any]:
+    """The items of ``iterable``, the next ones read ahead in a thread (the CSV reader releases the GIL).
+
+    At most ``depth`` items wait beyond the one being used. An exception of
+    the reader is raised here, in order; when the consumer stops early the
+    reader thread stops at its next item.
+    """
+    q: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    done = object()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in iterable:
+                if not put((None, item)):
+                    return
+            put((None, done))
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+            put((exc, None))
+
+    thread = threading.Thread(target=produce, name="goeval-batch-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            exc, item = q.get()
+            if exc is not None:
+                raise exc
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()

@@ -1,0 +1,258 @@
+"""Curves and optima from sufficient statistics: the result of an evaluation.
+
+:func:`summarize` turns the statistics of every (method, namespace) block -
+possibly pooled over folds - into curves (one row per threshold with
+coverage > 0, thinned by the curve policy) and the summary (one row per
+block and registered measure); :class:`EvaluationResult` holds both.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
+from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
+from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES, SIMILARITY_MEASURES
+from goeval.metrics.similarity import similarity_curves
+from goeval.options import EvaluationOptions
+from goeval.sweep import SweepStats
+
+__all__ = ["EvaluationResult", "summarize", "optimum_records", "area_records", "SUMMARY_COLUMNS",
+           "BOOTSTRAP_COLUMNS", "BlockKey"]
+
+#: Key of the statistics of one method in one namespace: (method, namespace label).
+BlockKey = tuple[str, str]
+
+SUMMARY_COLUMNS = ("method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi")
+#: Columns a bootstrap adds to the summary (:func:`goeval.stats.add_bootstrap_columns`).
+BOOTSTRAP_COLUMNS = ("ci_low", "ci_high", "se")
+
+
+class EvaluationResult:
+    """Result of :func:`goeval.evaluate`.
+
+    Attributes
+    ----------
+    curves : pandas.DataFrame or None
+        One row per (method, namespace, threshold) with coverage > 0: every
+        threshold with ``curves='full'`` (the default), the rows kept by
+        ``curves='thin'`` (:mod:`goeval.evaluation.curve_policy`), ``None`` with
+        ``curves='none'``.
+    summary : pandas.DataFrame
+        One row per (method, namespace, measure): the optima of
+        :data:`~goeval.metrics.registry.PROTEIN_MEASURES` (``fmax``,
+        ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ``wfmax_micro``,
+        ``smin_terms``, ``max_coverage``) with the values at the optimum,
+        then, when requested, the similarity optima of
+        :data:`~goeval.metrics.registry.SIMILARITY_MEASURES` (``lin_all``,
+        ``jc_bma``, ``jaccard``, ...), then the areas of
+        :data:`~goeval.metrics.registry.PROTEIN_AREAS` (``aupr``,
+        ``waupr``; no threshold).
+    diagnostics : dict
+        Every count from reading, mapping and propagation; ``curves``: the
+        curve policy and each curve's rows before and after it.
+    curve_columns : dict of str to ndarray, or None
+        The curves as plain arrays (what ``curves`` is built from).
+    summary_records : list of dict
+        The summary rows as plain records (with :data:`BOOTSTRAP_COLUMNS`
+        after a bootstrap; setting them rebuilds ``summary``).
+    stats : dict of (method, namespace) to SweepStats, or None
+        The sufficient statistics the curves were computed from (what
+        :mod:`goeval.compat` reads to build CAFA-evaluator's columns).
+
+    Notes
+    -----
+    The DataFrames are built on first access, so the command line, which
+    writes the arrays directly, never imports pandas.
+    """
+
+    def __init__(self, curve_columns: dict[str, np.ndarray] | None, summary_records: list[dict[str, Any]],
+                 diagnostics: dict[str, Any] | None = None,
+                 stats: Mapping[BlockKey, SweepStats] | None = None) -> None:
+        self.curve_columns = curve_columns
+        self._summary_records = summary_records
+        self.diagnostics = diagnostics if diagnostics is not None else {}
+        self.stats = None if stats is None else dict(stats)
+        self._frames: dict[str, Any] = {}
+
+    @property
+    def summary_records(self) -> list[dict[str, Any]]:
+        return self._summary_records
+
+    @summary_records.setter
+    def summary_records(self, records: list[dict[str, Any]]) -> None:
+        self._summary_records = records
+        self._frames.pop("summary", None)
+
+    @property
+    def summary_columns(self) -> tuple[str, ...]:
+        """:data:`SUMMARY_COLUMNS`, then :data:`BOOTSTRAP_COLUMNS` when the rows have them."""
+        extra = BOOTSTRAP_COLUMNS if any("ci_low" in r for r in self._summary_records) else ()
+        return SUMMARY_COLUMNS + extra
+
+    @property
+    def curves(self):  # noqa: ANN201 - pandas.DataFrame or None
+        if "curves" not in self._frames:
+            if self.curve_columns is None:
+                return None
+            import pandas as pd
+
+            self._frames["curves"] = pd.DataFrame(self.curve_columns)
+        return self._frames["curves"]
+
+    @property
+    def summary(self):  # noqa: ANN201 - pandas.DataFrame
+        if "summary" not in self._frames:
+            import pandas as pd
+
+            self._frames["summary"] = pd.DataFrame(self.summary_records, columns=list(self.summary_columns))
+        return self._frames["summary"]
+
+    @curves.setter
+    def curves(self, frame) -> None:  # noqa: ANN001 - pandas.DataFrame
+        self._frames["curves"] = frame
+
+    @summary.setter
+    def summary(self, frame) -> None:  # noqa: ANN001 - pandas.DataFrame
+        self._frames["summary"] = frame
+
+    def best(self, measure: str = "fmax"):  # noqa: ANN201 - pandas.DataFrame
+        """Summary rows of one measure, as a method x namespace table of values."""
+        sub = self.summary[self.summary["measure"] == measure]
+        return sub.pivot(index="method", columns="namespace", values="value")
+
+    def __repr__(self) -> str:
+        methods = sorted({r["method"] for r in self.summary_records})
+        return f"<EvaluationResult: {len(methods)} methods, {len(self.summary_records)} optima>"
+
+
+def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
+                    valid: np.ndarray) -> list[dict[str, Any]]:
+    """Summary rows (:data:`SUMMARY_COLUMNS`) of every registered protein measure present in ``curves``.
+
+    The measures of :data:`PROTEIN_MEASURES`, then those of
+    :data:`SIMILARITY_MEASURES` (present when requested). The optimum is
+    taken over the ``valid`` thresholds (coverage > 0); ties within
+    rounding go to the lowest threshold (:func:`best_index`).
+    """
+    rows = []
+    for ms in PROTEIN_MEASURES + SIMILARITY_MEASURES:
+        col = ms.column
+        if col not in curves:
+            continue
+        i = best_index(curves[col], ms.direction, valid)
+        if i < 0:
+            continue
+        rows.append({
+            "method": method, "namespace": namespace, "measure": ms.name, "value": float(curves[col][i]),
+            "threshold": float(curves["threshold"][i]), "coverage": float(curves[ms.coverage][i]),
+            "precision": float(curves[ms.precision][i]), "recall": float(curves[ms.recall][i]),
+            "ru": float(curves[ms.ru][i]) if ms.ru in curves else np.nan,
+            "mi": float(curves[ms.mi][i]) if ms.mi in curves else np.nan,
+        })
+    return rows
+
+
+def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
+                 valid: np.ndarray) -> list[dict[str, Any]]:
+    """Summary rows of every registered area (:data:`PROTEIN_AREAS`) present in ``curves``.
+
+    The area is taken over the ``valid`` thresholds (coverage > 0),
+    ascending (:func:`~goeval.metrics.protein.aupr_score`); the columns
+    that describe one threshold are NaN.
+    """
+    rows = []
+    for ms in PROTEIN_AREAS:
+        if ms.column not in curves or ms.recall not in curves or not valid.any():
+            continue
+        value = aupr_score(curves[ms.recall][valid], curves[ms.column][valid])
+        rows.append({"method": method, "namespace": namespace, "measure": ms.name, "value": value,
+                     **{c: np.nan for c in SUMMARY_COLUMNS[4:]}})
+    return rows
+
+
+def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool, extra: list[str]) -> dict[str, np.ndarray]:
+    """The frames one after the other; ``extra`` (similarity) columns last, NaN where a frame lacks one."""
+    cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS] + extra
+    if frames:
+        return {c: np.concatenate([f[c] if c in f else np.full(f["method"].size, np.nan) for f in frames])
+                for c in cols}
+    return {c: np.zeros(0, dtype=object if c in ("method", "namespace") else float) for c in cols}
+
+
+def summarize(
+    stats: Mapping[BlockKey, SweepStats],
+    options: EvaluationOptions | None = None,
+    with_ia: bool = True,
+    *,
+    diagnostics: dict[str, Any] | None = None,
+) -> EvaluationResult:
+    """Curves and optima from sufficient statistics (e.g. pooled over folds).
+
+    Parameters
+    ----------
+    stats : mapping of (method, namespace label) to SweepStats
+        As returned by :func:`namespace_stats` (or sums of such mappings).
+    options : EvaluationOptions, optional
+        ``normalization``, ``k`` and ``protein_weighting`` are used here, and
+        ``curves``, ``curve_tolerance``, ``curve_points``: the rows of each
+        block's curve that are kept (:mod:`goeval.evaluation.curve_policy`), chosen
+        right after the block's optima are taken on every threshold, so
+        that only one block's full curves are in memory at a time.
+    with_ia : bool
+        Whether the statistics were computed with IA (IA-based columns and
+        measures are then reported).
+    diagnostics : dict, optional
+        Becomes ``result.diagnostics``, with ``options`` and ``curves`` (the
+        policy and each curve's rows before and after it) added.
+
+    Returns
+    -------
+    EvaluationResult
+        Curves at the thresholds with coverage > 0 (those the policy keeps;
+        ``None`` with ``curves='none'``); one summary row per (method,
+        namespace, registered protein measure), always over every threshold.
+    """
+    opts = EvaluationOptions.resolve(options)
+    frames: list[dict[str, np.ndarray]] = []
+    records: list[dict[str, Any]] = []
+    kept: list[tuple[str, str, dict[str, Any]]] = []  # rows before and after the curve policy, per block
+    extra: dict[str, None] = {}  # similarity columns, in order of appearance
+    for (name, label), st in stats.items():
+        cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
+                             protein_weighting=opts.protein_weighting, with_ia=with_ia)
+        sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
+        cur.update(sim)
+        extra.update(dict.fromkeys(sim))
+        ok = cur["n_covered"] > 0
+        n_ok = int(ok.sum())
+        records.extend(optimum_records(name, label, cur, ok))
+        records.extend(area_records(name, label, cur, ok))
+        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
+        if opts.curves != "none":
+            frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
+            frame.update({col: v[ok] for col, v in sim.items()})
+        else:
+            frame["threshold"] = cur["threshold"][ok]
+        # the optima's rows among the covered thresholds (kept by 'thin')
+        optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
+        del cur, sim  # one block's full curves alive at a time
+        frame, info = apply_curve_policy(frame, opts.curves, tolerance=opts.curve_tolerance,
+                                         max_points=opts.curve_points, keep=optima)
+        kept.append((name, label, info))
+        if frame is not None:
+            frames.append(frame)
+        del frame
+    diag = {} if diagnostics is None else diagnostics
+    diag["options"] = {**opts.as_dict(), "ia": with_ia}
+    diag["curves"] = curves_diagnostics(opts.curves, opts.curve_tolerance, opts.curve_points, kept)
+    curves = None if opts.curves == "none" else _concat_curves(frames, with_ia, list(extra))
+    return EvaluationResult(curves, records, diag, stats)
+
+
+def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:
+    from goeval.metrics.similarity import similarity_curves
+
+    return similarity_curves(stats, normalization)
