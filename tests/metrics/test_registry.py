@@ -353,3 +353,70 @@ def test_registry_agrees_with_the_independent_oracle_table():
     assert NAMES == list(ORACLE_OPTIMA)
     for m in PROTEIN_MEASURES:
         assert (m.column, m.direction, m.coverage, m.precision, m.recall, m.ru, m.mi) == ORACLE_OPTIMA[m.name], m.name
+
+
+# =====================================================================
+# A measure registered by a user reaches the summary, the bootstrap and the report
+# =====================================================================
+def _f2(curves):
+    """F-beta with beta = 2 of the averaged precision and recall (recall weighted 4 times)."""
+    pr, rc = np.asarray(curves["precision"]), np.asarray(curves["recall"])
+    den = 4 * pr + rc
+    return np.divide(5 * pr * rc, den, out=np.zeros(np.shape(den)), where=den > 0)
+
+
+@pytest.fixture
+def f2max():
+    """The documented recipe (docs/architecture.md): one register call, removed after the test."""
+    from goeval.metrics.registry import unregister
+
+    ms = register(Measure("f2max", "f2", "max", False, label="F2max", interval=True, ranked=True,
+                          curve=_f2, inputs=("precision", "recall"),
+                          description="maximum over thresholds of F-beta (beta = 2) of precision and recall"))
+    yield ms
+    unregister("f2max")
+
+
+def test_user_measure_reaches_summary_bootstrap_and_report(f2max, tmp_path):
+    pytest.importorskip("matplotlib")
+    import pandas as pd
+
+    from goeval.cli import main
+
+    import shutil
+
+    out, preds = tmp_path / "r", tmp_path / "preds"
+    preds.mkdir()
+    for name in ("a", "b"):  # two methods, so that goeval compare has a pair
+        shutil.copy(goeval.example_path("predictions"), preds / f"{name}.tsv.gz")
+    args = ["evaluate", "--ontology", str(goeval.example_path("ontology")), "--truth",
+            str(goeval.example_path("truth")), "--predictions", str(preds), "--ia",
+            str(goeval.example_path("ia")), "--thresholds", "0.01", "--bootstrap", "40", "--plots", "-q",
+            "--out", str(out)]
+    assert main(args) == 0
+    summary = pd.read_csv(out / "summary.tsv", sep="\t")
+    row = summary[(summary["measure"] == "f2max") & (summary["method"] == "a")].iloc[0]
+    curves = pd.read_csv(out / "curves.tsv", sep="\t")
+    curves = curves[curves["method"] == "a"].reset_index(drop=True)
+    want = _f2(curves)
+    i = int(np.argmax(want))  # the oracle: F2 from the curves' own precision and recall, lowest threshold on ties
+    assert_allclose(row["value"], want[i], rtol=1e-12)
+    assert row["threshold"] == curves["threshold"][i]
+    assert_allclose(curves["f2"], want, rtol=1e-12)  # its curve is written too
+    assert row["ci_low"] <= row["value"] <= row["ci_high"] and row["se"] > 0  # bootstrap interval
+    html = (out / "report.html").read_text()
+    assert "ranked by F2max" in html  # the report ranks by it under its label
+    assert main(["compare", str(out), "--measure", "f2max", "--bootstrap", "30", "--out", str(tmp_path / "c.tsv")]) == 0
+    pairs = pd.read_csv(tmp_path / "c.tsv", sep="\t")
+    assert set(pairs["measure"]) == {"f2max"} and (pairs["difference"] == 0).all()
+    assert get_measure("F2MAX") is f2max
+
+
+def test_measure_declares_its_sums():
+    """Each measure says which per-protein sums its optimum reads; a derived one, those of its inputs."""
+    assert get_measure("smin").sums() == ("covered", "mi", "ru")
+    assert get_measure("wfmax").sums("cafa", "information") == ("covered", "it_cov_w", "it_wpr", "it_wrc")
+    ms = Measure("x", "x", "max", False, curve=lambda c: c["f"], inputs=("f",))
+    assert ms.sums() == ("covered", "pr", "rc")
+    with pytest.raises(InvalidParameterError, match="both 'curve' and 'inputs'"):
+        Measure("y", "y", "max", False, curve=lambda c: c["f"])

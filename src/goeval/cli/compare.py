@@ -18,7 +18,8 @@ DESCRIPTION = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("results", metavar="RESULTS_DIR", help="output directory of goeval evaluate --bootstrap")
     p.add_argument("--methods", type=comma_list, metavar="A,B", help="methods to compare, at least two (default: all)")
-    p.add_argument("--measure", default="fmax", help="protein-centric optimum: fmax (default), wfmax, fmax_micro, smin, wsmin")
+    p.add_argument("--measure", default="fmax",
+                   help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, ...")
     p.add_argument("--bootstrap", type=int, default=10_000, metavar="B", help="bootstrap resamples (default 10000)")
     p.add_argument("--permutations", type=int, default=10_000, metavar="P",
                    help="paired permutations for the p-value (default 10000; 0: none)")

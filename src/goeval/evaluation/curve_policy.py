@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from goeval.metrics.protein import best_index
-from goeval.metrics.registry import PROTEIN_MEASURES, SIMILARITY_MEASURES
+from goeval.metrics.registry import measures
 
 __all__ = ["CURVE_POLICIES", "thin_rows", "optimum_rows", "apply_curve_policy", "curves_diagnostics"]
 
@@ -48,8 +48,8 @@ def optimum_rows(curves: Mapping[str, np.ndarray], valid: np.ndarray) -> np.ndar
     """Indices of the optimum of every registered measure present in ``curves``.
 
     The measures and the choice among ties are those of the summary
-    (:func:`goeval.evaluation.optimum_records`): :data:`PROTEIN_MEASURES`
-    and :data:`SIMILARITY_MEASURES`, over the ``valid`` thresholds.
+    (:func:`goeval.evaluation.optimum_records`): every registered optimum
+    whose column is in ``curves``, over the ``valid`` thresholds.
 
     Parameters
     ----------
@@ -61,7 +61,7 @@ def optimum_rows(curves: Mapping[str, np.ndarray], valid: np.ndarray) -> np.ndar
     ndarray of int64
         Sorted, distinct indices into the full (unmasked) curves.
     """
-    found = [best_index(curves[ms.column], ms.direction, valid) for ms in PROTEIN_MEASURES + SIMILARITY_MEASURES
+    found = [best_index(curves[ms.column], ms.direction, valid) for ms in measures("protein", "optimum")
              if ms.column in curves]
     return np.unique(np.asarray([i for i in found if i >= 0], dtype=np.int64))
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
-from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES, SIMILARITY_MEASURES
+from goeval.metrics.registry import derived_columns, measures
 from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
@@ -41,8 +41,8 @@ class EvaluationResult:
         ``curves='thin'`` (:mod:`goeval.evaluation.curve_policy`), ``None`` with
         ``curves='none'``.
     summary : pandas.DataFrame
-        One row per (method, namespace, measure): the optima of
-        :data:`~goeval.metrics.registry.PROTEIN_MEASURES` (``fmax``,
+        One row per (method, namespace, measure): the optima of the
+        registered measures (:mod:`goeval.metrics.registry`): ``fmax``,
         ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ``wfmax_micro``,
         ``smin_terms``, ``max_coverage``) with the values at the optimum,
         then, when requested, the similarity optima of
@@ -130,15 +130,16 @@ class EvaluationResult:
 
 def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
                     valid: np.ndarray) -> list[dict[str, Any]]:
-    """Summary rows (:data:`SUMMARY_COLUMNS`) of every registered protein measure present in ``curves``.
+    """Summary rows (:data:`SUMMARY_COLUMNS`) of every registered protein optimum present in ``curves``.
 
-    The measures of :data:`PROTEIN_MEASURES`, then those of
-    :data:`SIMILARITY_MEASURES` (present when requested). The optimum is
-    taken over the ``valid`` thresholds (coverage > 0); ties within
-    rounding go to the lowest threshold (:func:`best_index`).
+    In registration order (:func:`~goeval.metrics.registry.measures`): the
+    built-in measures, the similarity measures (present when requested),
+    then those registered by the user. The optimum is taken over the
+    ``valid`` thresholds (coverage > 0); ties within rounding go to the
+    lowest threshold (:func:`best_index`).
     """
     rows = []
-    for ms in PROTEIN_MEASURES + SIMILARITY_MEASURES:
+    for ms in measures("protein", "optimum"):
         col = ms.column
         if col not in curves:
             continue
@@ -147,24 +148,23 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
             continue
         rows.append({
             "method": method, "namespace": namespace, "measure": ms.name, "value": float(curves[col][i]),
-            "threshold": float(curves["threshold"][i]), "coverage": float(curves[ms.coverage][i]),
-            "precision": float(curves[ms.precision][i]), "recall": float(curves[ms.recall][i]),
-            "ru": float(curves[ms.ru][i]) if ms.ru in curves else np.nan,
-            "mi": float(curves[ms.mi][i]) if ms.mi in curves else np.nan,
+            "threshold": float(curves["threshold"][i]),
+            **{c: float(curves[getattr(ms, c)][i]) if getattr(ms, c) in curves else np.nan
+               for c in ("coverage", "precision", "recall", "ru", "mi")},
         })
     return rows
 
 
 def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
                  valid: np.ndarray) -> list[dict[str, Any]]:
-    """Summary rows of every registered area (:data:`PROTEIN_AREAS`) present in ``curves``.
+    """Summary rows of every registered area (``reduce='area'``) present in ``curves``.
 
     The area is taken over the ``valid`` thresholds (coverage > 0),
     ascending (:func:`~goeval.metrics.protein.aupr_score`); the columns
     that describe one threshold are NaN.
     """
     rows = []
-    for ms in PROTEIN_AREAS:
+    for ms in measures("protein", "area"):
         if ms.column not in curves or ms.recall not in curves or not valid.any():
             continue
         value = aupr_score(curves[ms.recall][valid], curves[ms.column][valid])
@@ -174,7 +174,7 @@ def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
 
 
 def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool, extra: list[str]) -> dict[str, np.ndarray]:
-    """The frames one after the other; ``extra`` (similarity) columns last, NaN where a frame lacks one."""
+    """The frames one after the other; ``extra`` (similarity, derived) columns last, NaN where a frame lacks one."""
     cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS] + extra
     if frames:
         return {c: np.concatenate([f[c] if c in f else np.full(f["method"].size, np.nan) for f in frames])
@@ -224,6 +224,8 @@ def summarize(
         cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
                              protein_weighting=opts.protein_weighting, with_ia=with_ia)
         sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
+        cur.update(sim)
+        sim.update(derived_columns(cur))  # measures computed from the curves: extra columns, as similarity
         cur.update(sim)
         extra.update(dict.fromkeys(sim))
         ok = cur["n_covered"] > 0

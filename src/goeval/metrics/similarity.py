@@ -53,7 +53,7 @@ import scipy.sparse as sp
 
 from goeval.sparse import gather_rows
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
-from goeval.metrics._similarity_kernel import (
+from goeval.metrics.similarity_kernel import (
     DISTANCES,
     PAIR_MEASURES,
     PAIRINGS,

@@ -4,18 +4,49 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from goeval.errors import GoevalError
 
-__all__ = ["Panel", "PANELS", "method_colors", "require_matplotlib", "new_figure", "MEASURE_LABELS"]
+__all__ = ["Panel", "PANELS", "method_colors", "require_matplotlib", "new_figure", "measure_label",
+           "lower_is_better", "ranked_measures"]
 
 #: Colour cycle (matplotlib's tab10, written out so that colours never depend on rcParams).
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22", "#17becf")
 
-#: How the summary names a measure in labels.
-MEASURE_LABELS = {"fmax": "Fmax", "wfmax": "wFmax", "fmax_micro": "Fmax (micro)", "smin": "Smin",
-                  "wsmin": "wSmin", "wfmax_micro": "wFmax (micro)", "smin_terms": "Smin (terms)"}
+
+def _measure(name: str) -> Any:
+    """The registered measure called ``name`` (None for a name the registry does not know)."""
+    from goeval.errors import InvalidParameterError
+    from goeval.metrics.registry import get_measure
+
+    try:
+        return get_measure(name)
+    except InvalidParameterError:
+        return None
+
+
+def measure_label(name: str, *, unit: bool = True) -> str:
+    """How reports and figures name a summary measure: its registered label (and unit), else its name."""
+    ms = _measure(name)
+    if ms is None:
+        return name
+    return ms.display if unit else (ms.label or ms.name)
+
+
+def lower_is_better(name: str) -> bool:
+    """Whether a summary measure is minimised (its registered direction; unknown names: maximised)."""
+    ms = _measure(name)
+    return ms is not None and not ms.higher_is_better
+
+
+def ranked_measures(present: Iterable[str]) -> list[str]:
+    """The registered measures the report ranks methods by (``ranked=True``), among those present, in order."""
+    from goeval.metrics.registry import measures
+
+    have = set(present)
+    return [m.name for m in measures("protein") if m.ranked and m.name in have]
 
 
 @dataclass(frozen=True)

@@ -27,16 +27,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from goeval.report._style import lower_is_better, measure_label, ranked_measures
 from goeval.report.text import format_report
 
-__all__ = ["report_html", "report_markdown", "ranking_records", "provenance", "diagnostics_lines", "RANKED_MEASURES"]
-
-#: Measures ranked per namespace, in order (those present in the summary).
-RANKED_MEASURES = ("fmax", "wfmax", "smin", "wsmin")
-
-_LABEL = {"fmax": "Fmax", "wfmax": "weighted Fmax", "fmax_micro": "Fmax (micro)", "smin": "Smin (bits)",
-          "wsmin": "weighted Smin (bits)", "wfmax_micro": "weighted Fmax (micro)", "smin_terms": "Smin (terms)",
-          "max_coverage": "maximum coverage", "aupr": "AUPR", "waupr": "weighted AUPR", "cafa5_score": "CAFA 5 score"}
+__all__ = ["report_html", "report_markdown", "ranking_records", "provenance", "diagnostics_lines"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:2em auto;max-width:80em;
@@ -71,7 +65,7 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
     sub = summary[(summary["namespace"] == namespace) & (summary["measure"] == measure)]
     if sub.empty:
         return []
-    ascending = measure.startswith(("smin", "wsmin"))
+    ascending = lower_is_better(measure)
     sub = sub.assign(_v=sub["value"].astype(float)).sort_values(["_v", "method"], ascending=[ascending, True],
                                                                na_position="last")
     has_ci = {"ci_low", "ci_high"} <= set(sub.columns)
@@ -93,8 +87,8 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
 
 
 def _other_records(summary: Any) -> list[dict[str, str]]:
-    rest = summary[~summary["measure"].isin(RANKED_MEASURES)]
-    return [{"method": str(r["method"]), "namespace": str(r["namespace"]), "measure": str(r["measure"]),
+    rest = summary[~summary["measure"].isin(ranked_measures(summary["measure"]))]
+    return [{"method": str(r["method"]), "namespace": str(r["namespace"]), "measure": measure_label(str(r["measure"])),
              "value": _num(r["value"], ".4f"), "threshold": _num(r["threshold"], ".4g"),
              "coverage": _num(r["coverage"], ".3f")} for r in rest.to_dict("records")]
 
@@ -208,7 +202,8 @@ def _sections(results: Any) -> list[tuple[str, list[tuple[str, list[dict[str, st
     summary = results.summary
     if summary is not None and len(summary):
         for ns in [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]:
-            tables = [(f"ranked by {_LABEL.get(m, m)}", ranking_records(summary, ns, m)) for m in RANKED_MEASURES]
+            tables = [(f"ranked by {measure_label(m)}", ranking_records(summary, ns, m))
+                      for m in ranked_measures(summary["measure"])]
             out.append((f"{ns}: methods ranked", [t for t in tables if t[1]]))
         other = _other_records(summary)
         if other:

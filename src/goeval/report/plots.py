@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.report._style import MEASURE_LABELS, PANELS, Panel, method_colors, new_figure, require_matplotlib
+from goeval.report._style import (PANELS, Panel, lower_is_better, measure_label, method_colors, new_figure,
+                                  require_matplotlib)
 
 __all__ = [
     "PANELS",
@@ -79,7 +80,7 @@ def optimum_label(method: str, row: Mapping[str, Any] | None, measure: str) -> s
     """Legend text: method, optimum value (with its CI when present) and coverage."""
     if row is None:
         return method
-    text = f"{method}: {MEASURE_LABELS.get(measure, measure)} {_fmt(float(row['value']))}"
+    text = f"{method}: {measure_label(measure, unit=False)} {_fmt(float(row['value']))}"
     lo, hi = row.get("ci_low"), row.get("ci_high")
     if lo is not None and hi is not None and lo == lo and hi == hi:
         text += f" [{_fmt(float(lo))}, {_fmt(float(hi))}]"
@@ -377,12 +378,11 @@ def optima_figure(summary: Any, *, measures: Sequence[str] = ("fmax", "smin"), m
     fig = new_figure(max(3.0, 0.6 * len(methods) + 1.6) * len(measures), 3.2 * len(namespaces))
     axes = fig.subplots(len(namespaces), len(measures), squeeze=False)
     for c, measure in enumerate(measures):
-        unit = " (bits)" if measure in ("smin", "wsmin") else " (terms)" if measure == "smin_terms" else ""
         for r, ns in enumerate(namespaces):
             ax = axes[r][c]
             _bars(ax, summary, measure, ns, methods, colors, has_ci)
-            ax.set_ylabel(MEASURE_LABELS.get(measure, measure) + unit)
-            ax.set_title(f"{ns}: {MEASURE_LABELS.get(measure, measure)}" + (" (bootstrap CI)" if has_ci else ""))
+            ax.set_ylabel(measure_label(measure))
+            ax.set_title(f"{ns}: {measure_label(measure, unit=False)}" + (" (bootstrap CI)" if has_ci else ""))
     return fig
 
 
@@ -400,8 +400,8 @@ def _bars(ax: Any, summary: Any, measure: str, ns: str, methods: list[str], colo
         bars = ax.bar([x[i]], [v], color=colors[m], yerr=err, capsize=4, width=0.7)
         bars.patches[0].set_gid(f"bar:{m}")
     ax.set_xticks(x, methods, rotation=30, ha="right", fontsize=8)
-    if measure.startswith(("fmax", "wfmax")):
-        ax.set_ylim(0, 1)
+    if not lower_is_better(measure) and measure_label(measure) == measure_label(measure, unit=False):
+        ax.set_ylim(0, 1)  # a ratio maximised (F, coverage, Lin...): its whole range
 
 
 def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: Sequence[str] | None = None,

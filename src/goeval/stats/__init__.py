@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from goeval.stats.bootstrap import (
     BOOTSTRAP_COLUMNS,
-    BOOTSTRAP_MEASURES,
     add_bootstrap_columns,
     bootstrap,
     bootstrap_replicates,
@@ -29,7 +28,6 @@ from goeval.stats.store import PROTEIN_STATS_FILE, read_protein_stats, write_pro
 
 __all__ = [
     "BOOTSTRAP_COLUMNS",
-    "BOOTSTRAP_MEASURES",
     "Comparison",
     "CurveSettings",
     "PROTEIN_STATS_FILE",

@@ -32,18 +32,16 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from goeval.errors import GoevalWarning, InvalidParameterError
-from goeval.metrics.registry import get_measure
-from goeval.stats.replicates import CurveSettings, replicate_optima, sums_needed
+from goeval.metrics.registry import get_measure, interval_measures
+from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
 from goeval.stats.resample import check_seed, resample_counts, resample_key
 from goeval.sweep import ProteinSteps, SweepStats
 
 __all__ = [
-    "BOOTSTRAP_MEASURES", "BOOTSTRAP_COLUMNS", "bootstrap", "bootstrap_replicates", "percentile_interval",
+    "BOOTSTRAP_COLUMNS", "replicates_per_batch", "bootstrap", "bootstrap_replicates", "percentile_interval",
     "add_bootstrap_columns", "check_bootstrap_parameters",
 ]
 
-#: The optima given intervals by default (the summary's five CAFA measures).
-BOOTSTRAP_MEASURES: tuple[str, ...] = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin")
 #: Columns added to the summary rows of those measures.
 BOOTSTRAP_COLUMNS: tuple[str, ...] = ("ci_low", "ci_high", "se")
 #: Replicates per sparse product: between 16 and 128, fewer with many
@@ -90,8 +88,9 @@ def percentile_interval(values: np.ndarray, confidence: float) -> tuple[float, f
     return float(lo), float(hi), float(np.std(ok, ddof=1)), bad
 
 
-def _batch_size(m: int, batch_size: int | None) -> int:
-    return int(batch_size) if batch_size else max(16, min(128, BATCH_ELEMENTS // max(1, m)))
+def replicates_per_batch(m: int, requested: int | None = None) -> int:
+    """Replicates per sparse product over ``m`` thresholds (``requested`` when given)."""
+    return int(requested) if requested else max(16, min(128, BATCH_ELEMENTS // max(1, m)))
 
 
 def _blocks_with_steps(stats: Mapping[BlockKey, SweepStats]) -> dict[BlockKey, ProteinSteps]:
@@ -103,15 +102,18 @@ def _blocks_with_steps(stats: Mapping[BlockKey, SweepStats]) -> dict[BlockKey, P
     return {k: st.protein_steps for k, st in stats.items()}  # type: ignore[misc]
 
 
-def _measures_for(settings: CurveSettings, measures: Iterable[str]) -> list[str]:
-    return [get_measure(x).name for x in measures if settings.with_ia or not get_measure(x).needs_ia]
+def _measures_for(settings: CurveSettings, measures: Iterable[str] | None) -> list[str]:
+    """The measures given intervals: those asked for (default: every registered one with ``interval=True``),
+    without the IA-based ones when there is no IA."""
+    names = interval_measures() if measures is None else measures
+    return [get_measure(x).name for x in names if settings.with_ia or not get_measure(x).needs_ia]
 
 
 def bootstrap_replicates(
     stats: Mapping[BlockKey, SweepStats],
     n_resamples: int,
     seed: int = 0,
-    measures: Iterable[str] = BOOTSTRAP_MEASURES,
+    measures: Iterable[str] | None = None,
     settings: CurveSettings | None = None,
     *,
     threads: int | None = None,
@@ -147,7 +149,7 @@ def bootstrap_replicates(
     tasks = []
     for (method, label), steps in blocks.items():
         key = resample_key(label, steps.proteins)
-        bs = _batch_size(steps.thresholds.size, batch_size)
+        bs = replicates_per_batch(steps.thresholds.size, batch_size)
         tasks += [((method, label), steps, key, s, min(n_resamples, s + bs)) for s in range(0, n_resamples, bs)]
     for steps in blocks.values():  # build the cached product operands once, before threads share them
         steps.stats(np.ones((1, steps.n_proteins)), sums_needed([get_measure(x) for x in names], settings))
@@ -169,20 +171,13 @@ def bootstrap_replicates(
     return {k: {x: np.concatenate(v) if v else np.zeros(0) for x, v in d.items()} for k, d in out.items()}
 
 
-def _settings_of(result: Any, options: Any, with_ia: bool | None) -> CurveSettings:
-    opts = options if options is not None else result.diagnostics.get("options", {})
-    if with_ia is None:
-        with_ia = bool(opts.get("ia", True)) if isinstance(opts, dict) else True
-    return CurveSettings.from_options(opts, with_ia)
-
-
 def bootstrap(
     result: Any,
     n_resamples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,
     *,
-    measures: Iterable[str] = BOOTSTRAP_MEASURES,
+    measures: Iterable[str] | None = None,
     options: Any = None,
     with_ia: bool | None = None,
     threads: int | None = None,
@@ -238,7 +233,7 @@ def bootstrap(
     """
     n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence)
     stats = result.stats if hasattr(result, "stats") else result
-    settings = _settings_of(result, options, with_ia) if hasattr(result, "diagnostics") else \
+    settings = curve_settings(result, options, with_ia) if hasattr(result, "diagnostics") else \
         CurveSettings.from_options(options or {}, True if with_ia is None else with_ia)
     reps = bootstrap_replicates(stats, n_resamples, seed, measures, settings, threads=threads, batch_size=batch_size)
     records = []

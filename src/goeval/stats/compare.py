@@ -37,8 +37,9 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import Measure
-from goeval.stats.bootstrap import _batch_size, _settings_of, check_bootstrap_parameters, percentile_interval
-from goeval.stats.replicates import CurveSettings, _measures, optima_of_stats, replicate_optima, sums_needed
+from goeval.stats.bootstrap import check_bootstrap_parameters, percentile_interval, replicates_per_batch
+from goeval.stats.replicates import (CurveSettings, curve_settings, optima_of_stats, protein_optima, replicate_optima,
+                                     sums_needed)
 from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -192,7 +193,7 @@ def _compare_namespace(ns: _Namespace, n_resamples: int, permutations: int, seed
              for m, s in ns.steps.items()}
     for s in ns.steps.values():  # build the cached product operands before the threads share them
         s.stats(ones, ns.names)
-    size = _batch_size(next(iter(ns.steps.values())).thresholds.size, batch_size)
+    size = replicates_per_batch(next(iter(ns.steps.values())).thresholds.size, batch_size)
     boot = _batched(lambda s0, s1: ns.resampled(seed, s0, s1), n_resamples, size, threads)
     perm = _batched(lambda s0, s1: ns.permuted(seed, s0, s1), permutations, size, threads)
     pairs = [_pair_record(ns, a, b, point, boot, perm, confidence) for a, b in combinations(ns.steps, 2)]
@@ -284,9 +285,9 @@ def compare(
     n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence, "compare")
     if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < 0:
         raise InvalidParameterError(f"The 'permutations' parameter of compare must be an integer >= 0; got {permutations!r}.")
-    ms = _measures([measure])[0]
+    ms = protein_optima([measure])[0]
     stats = result.stats if hasattr(result, "stats") else result
-    settings = _settings_of(result, options, with_ia) if hasattr(result, "diagnostics") else \
+    settings = curve_settings(result, options, with_ia) if hasattr(result, "diagnostics") else \
         CurveSettings.from_options(options or {}, True if with_ia is None else with_ia)
     if ms.needs_ia and not settings.with_ia:
         raise InvalidParameterError(f"The measure {ms.name!r} needs information accretion; the statistics have none.")

@@ -18,10 +18,10 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import protein_curves
-from goeval.metrics.registry import Measure, get_measure
+from goeval.metrics.registry import Measure, derived_columns, get_measure
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
 
-__all__ = ["CurveSettings", "sums_needed", "replicate_optima", "row_optima", "optima_of_stats"]
+__all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "optima_of_stats"]
 
 
 @dataclass(frozen=True)
@@ -50,36 +50,33 @@ class CurveSettings:
         return cls(get("normalization", "cafa"), float(get("k", 2.0)), get("protein_weighting", "none"), bool(with_ia))
 
 
-#: Sums each curve column reads (besides ``covered``, always read for the
-#: coverage and the valid thresholds), by (normalization, protein_weighting).
-def _column_sums(column: str, normalization: str, weighting: str) -> tuple[str, ...]:
-    pred = normalization == "pred"
-    info = weighting == "information"
-    table = {
-        "f": ("pr", "rc"),
-        "f_micro": ("tp", "npred") + (("ntrue_cov",) if pred else ()),
-        "wf": ("it_cov_w", "it_wpr", "it_wrc") if info else ("covered_w", "wpr", "wrc"),
-        "s": ("ru", "mi") + (("covered_w", "it_cov_w") if pred else ()),
-        "ws": ("it_ru", "it_mi") + (("it_cov_w", "it2_cov_w") if pred else ()),
-        "wf_micro": ("ia_tp", "ia_pred") + (("it_cov_w",) if pred else ()),
-        "s_terms": ("tp", "npred") + (("ntrue_cov", "covered") if pred else ()),
-        "coverage": (),
-    }
-    if column not in table:
-        raise InvalidParameterError(f"Replicates of the curve column {column!r} are not supported; "
-                                    f"the columns are {sorted(table)}.")
-    return table[column]
+def curve_settings(result: Any, options: Any = None, with_ia: bool | None = None) -> CurveSettings:
+    """The curve settings of an evaluation result (``options`` and ``with_ia`` override what it recorded)."""
+    opts = options if options is not None else result.diagnostics.get("options", {})
+    if with_ia is None:
+        with_ia = bool(opts.get("ia", True)) if isinstance(opts, dict) else True
+    return CurveSettings.from_options(opts, with_ia)
 
 
 def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[str, ...]:
-    """The :data:`~goeval.sweep.STAT_NAMES` the optima of ``measures`` depend on (in that order)."""
-    need = {"covered"}
+    """The :data:`~goeval.sweep.STAT_NAMES` the optima of ``measures`` depend on (in that order).
+
+    Each measure says which sums its column reads (:meth:`Measure.sums`).
+    """
+    need: set[str] = set()
     for ms in measures:
-        need.update(_column_sums(ms.column, settings.normalization, settings.protein_weighting))
+        need.update(ms.sums(settings.normalization, settings.protein_weighting))
     return tuple(k for k in STAT_NAMES if k in need)
 
 
-def _measures(names: Iterable[str | Measure]) -> list[Measure]:
+def protein_optima(names: Iterable[str | Measure]) -> list[Measure]:
+    """The registered protein-centric optima named (or given), checked.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a name that is not a protein-centric optimum (e.g. an area).
+    """
     out = []
     for x in names:
         ms = x if isinstance(x, Measure) else get_measure(x)
@@ -128,6 +125,7 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
                          protein_weighting=settings.protein_weighting,
                          with_ia=settings.with_ia and any(ms.needs_ia for ms in measures))
+    cur.update(derived_columns(cur))
     valid = cur["n_covered"] > 0
     return {ms.name: row_optima(cur[ms.column], valid, ms.direction) for ms in measures}
 
@@ -153,7 +151,7 @@ def replicate_optima(steps: ProteinSteps, weights: np.ndarray, measures: Iterabl
     dict of str to ndarray of shape (B,)
         Measure name -> optimum per replicate (NaN where no protein is covered).
     """
-    ms = _measures(measures)
+    ms = protein_optima(measures)
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2:
         raise InvalidParameterError(f"The 'weights' parameter of replicate_optima must have shape (B, n); got {w.shape}.")

@@ -35,15 +35,8 @@ import scipy.sparse as sp
 from goeval.sparse import gather_rows
 from goeval.ontology import Ontology
 
-PAIR_MEASURES = ("resnik", "lin", "jc", "schlicker")
-SET_MEASURES = ("jaccard", "simgic", "wjaccard")
-PAIRINGS = ("all", "bma", "bma-mean")
-DISTANCES = frozenset({"jc"})
-
-
-def column_name(measure: str, pairing: str | None = None) -> str:
-    """Column of a measure: ``lin_all``, ``resnik_bma``, ``jc_bma_mean``; set measures by name."""
-    return measure if pairing is None else f"{measure}_{pairing.replace('-', '_')}"
+from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, PAIRINGS, SET_MEASURES
+from goeval.metrics.registry import similarity_column as column_name
 
 
 # ----------------------------------------------------------------- structure
