@@ -27,7 +27,7 @@ from goeval.io.ontology_cache import StartedOntology, start_ontology
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
 from goeval.ontology import Ontology, build_ontology
-from goeval.options import EvaluationOptions
+from goeval.options import EvaluationOptions, RunOptions
 
 __all__ = [
     "load_ontology",
@@ -37,6 +37,7 @@ __all__ = [
     "load_targets",
     "prediction_files",
     "evaluate",
+    "check_inputs",
 ]
 
 PathLike = _files.PathLike
@@ -184,11 +185,37 @@ def _cancel(started: Any) -> None:
         cancel()
 
 
-def _check_input_paths(truth: Any, ia: Any, ia_annotations: Any, targets: Any) -> None:
-    """Every path input exists and is readable (before anything is parsed)."""
-    for value, what in ((truth, "truth"), (ia, "IA"), (ia_annotations, "IA annotations"), (targets, "targets")):
-        if isinstance(value, (str, Path)):
-            _files.check_input(value, what)
+def check_inputs(**inputs: Any) -> None:
+    """The inputs of an evaluation, before anything is read: every path exists and is readable, and
+    exclusive inputs are not both given (``ia`` and ``ia_annotations``).
+
+    Keywords are :func:`evaluate`'s input names (``ontology``, ``truth``,
+    ``ia``, ``ia_annotations``, ``targets``, ``terms_of_interest``,
+    ``excluded_terms``, ``known``, ``ic_annotations``); a value may be a path, a
+    list of paths or an object already in memory (not checked).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``ia`` and ``ia_annotations`` both given.
+    InputFormatError, FileNotFoundError, PermissionError
+        A path that cannot be read (naming it and what it is for).
+    """
+    if inputs.get("ia") is not None and inputs.get("ia_annotations") is not None:
+        raise InvalidParameterError("Give either 'ia' (--ia) or 'ia_annotations' (--ia-annotations), not both.")
+    for name, value in inputs.items():
+        several = name in _PATH_LISTS and isinstance(value, (list, tuple))  # else a list holds ids, not files
+        values = value if several else [value]
+        for v in values:
+            if isinstance(v, (str, Path)):
+                _files.check_input(v, _INPUT_NAMES.get(name, name))
+
+
+#: Inputs that may be several files (merged); the other inputs given as a list hold identifiers.
+_PATH_LISTS = frozenset({"truth", "ia_annotations", "known", "ic_annotations"})
+#: How the error messages name each input.
+_INPUT_NAMES = {"ia": "IA", "ia_annotations": "IA annotations", "terms_of_interest": "terms of interest",
+                "excluded_terms": "excluded terms", "known": "known terms", "ic_annotations": "IC annotations"}
 
 
 def _resolve_predictions(predictions: Any, pattern: str | None, diag: Diagnostics) -> dict[str, Any]:
@@ -220,8 +247,6 @@ def _term_indices(onto: Ontology, ids: Sequence[str] | None, what: str, diag: Di
 def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
     from goeval.information.accretion import information_accretion
 
-    if ia is not None and ia_annotations is not None:
-        raise InvalidParameterError("Give either 'ia' or 'ia_annotations', not both.")
     if ia is not None:
         if isinstance(ia, np.ndarray):
             return ia
@@ -303,6 +328,7 @@ def evaluate(
     ic_annotations: Annotations | PathLike | Sequence[PathLike] | None = None,
     executor: Any = None,
     stream: bool = False,
+    run: RunOptions | None = None,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -365,11 +391,14 @@ def evaluate(
         The chunks and the order their sums are added in are fixed, so the
         result is the serial one, bit for bit (``threads`` then only reads).
     stream : bool, default False
-        Read prediction files in batches and evaluate them chunk by chunk
-        (:mod:`goeval.evaluation.streaming`): memory no longer grows with the files.
-        A file not grouped by protein, and options that need whole methods
-        (bootstrap, similarity, known terms, roots as predictions), fall back
-        to reading whole files, with a warning. The same bits either way.
+        Read prediction files in batches and evaluate them leaf by leaf
+        (:mod:`goeval.evaluation.sources`): memory no longer grows with the
+        files. A file not grouped by protein is read whole instead, with a
+        warning. The same bits either way, with every option.
+    run : RunOptions, optional
+        The run options (``threads``, ``executor``, ``stream``, ``bootstrap``,
+        ``seed``, ``confidence``, ``pattern``, ``preset``) as one validated
+        object, instead of one by one.
 
     Returns
     -------
@@ -402,17 +431,15 @@ def evaluate(
     >>> round(float(row["value"]), 3), float(row["threshold"])
     (0.486, 0.46)
     """
-    opts = _options(options, preset, option_overrides, ia is not None or ia_annotations is not None)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise InvalidParameterError(f"The 'threads' parameter of evaluate must be an integer >= 1; got {threads!r}.")
-    if bootstrap is not None:
-        from goeval.stats.bootstrap import check_bootstrap_parameters
-
-        check_bootstrap_parameters(bootstrap, seed, confidence, "evaluate")
+    run = _run_options(run, threads=threads, executor=executor, stream=stream, bootstrap=bootstrap, seed=seed,
+                       confidence=confidence, pattern=pattern, preset=preset)
+    opts = run.options(options, with_ia=ia is not None or ia_annotations is not None, **option_overrides)
+    threads, executor, stream, pattern = run.threads, run.executor, run.stream, run.pattern
+    bootstrap, seed, confidence = run.bootstrap, run.seed, run.confidence
     diag = Diagnostics()
-    _check_input_paths(truth, ia, ia_annotations, targets)
-    if isinstance(ontology, (str, Path)):
-        _files.check_input(ontology, "ontology")
+    check_inputs(ontology=ontology, truth=truth, ia=ia, ia_annotations=ia_annotations, targets=targets,
+                 terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, known=known,
+                 ic_annotations=ic_annotations)
     preds = _resolve_predictions(predictions, pattern, diag)
     preds, stream_files = _streamed_files(preds, stream, diag)
     started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
@@ -456,16 +483,16 @@ def _load_extra(inputs: _Inputs, known: Any, ic_annotations: Any, opts: Evaluati
         inputs.diagnostics["ic"] = {"estimated_from": ann.diagnostics.get("source")}
 
 
-def _options(options: EvaluationOptions | None, preset: str | None, overrides: dict[str, Any],
-             with_ia: bool) -> EvaluationOptions:
-    if preset is None:
-        return EvaluationOptions.resolve(options, **overrides)
-    if options is not None:
-        raise InvalidParameterError("Give either 'options' or 'preset', not both.")
-    opts = EvaluationOptions.preset(preset, **overrides)
-    if preset == "cafa5" and not with_ia:
-        raise InvalidParameterError("The cafa5 preset scores the IA-weighted Fmax: give 'ia' (CAFA 5's IA.txt).")
-    return opts
+def _run_options(run: RunOptions | None, **given: Any) -> RunOptions:
+    """``run``, or the run options given one by one (not both)."""
+    if run is None:
+        return RunOptions(**given)
+    defaults = RunOptions()
+    if any(v != getattr(defaults, k) for k, v in given.items()):
+        raise InvalidParameterError("Give the run options either as 'run' or one by one, not both.")
+    if not isinstance(run, RunOptions):
+        raise InvalidParameterError(f"The 'run' parameter of evaluate must be a RunOptions; got {type(run).__name__}.")
+    return run
 
 
 def _leaf_executor(executor: Any, threads: int | None, parallel: bool) -> Any:

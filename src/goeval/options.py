@@ -1,15 +1,26 @@
-"""Evaluation options, declared and validated in one place.
+"""Evaluation and run options, declared with their constraints in one place.
 
-:class:`EvaluationOptions` is the single description of how an evaluation is
-run. The path-taking :func:`goeval.evaluate`, the in-memory
-:func:`goeval.evaluation.evaluate_annotations`, the command line (which
-builds its options from :data:`FIELDS`) and ``diagnostics["options"]`` all
-read it, so a value is checked once, before any input is read, and every
-entry point accepts exactly the same options.
+Two frozen objects describe how an evaluation is run, each validated on
+creation against a declared table of constraints (as scikit-learn's
+``validate_params``), so a value is checked once, before any input is
+read, with one message template ("The 'k' parameter of evaluate must be a
+number >= 1; got 0.5."):
+
+* :class:`EvaluationOptions` - the scoring: thresholds, normalization,
+  propagation, roots, namespaces, similarity, curves... (what changes the
+  numbers);
+* :class:`RunOptions` - the run: threads, an executor, streaming, the
+  bootstrap (resamples, seed, confidence), the file pattern, the preset
+  (what changes how and what is computed around the numbers).
+
+:func:`goeval.evaluate`, :func:`goeval.evaluation.evaluate_annotations`, the
+command line (which builds its flags from :data:`FIELDS` and
+:data:`RUN_FIELDS`: help, choices and defaults come from here) and
+``diagnostics["options"]`` all read them.
 
 Examples
 --------
->>> from goeval.options import EvaluationOptions
+>>> from goeval.options import EvaluationOptions, RunOptions
 >>> opts = EvaluationOptions.resolve(thresholds=0.01, normalization="cafa")
 >>> opts.grid.size, float(opts.grid[5])
 (100, 0.06)
@@ -17,21 +28,27 @@ Examples
 Traceback (most recent call last):
 ...
 goeval.errors.InvalidParameterError: The 'k' parameter of evaluate must be a number >= 1; got 0.5.
+>>> RunOptions(threads=0)
+Traceback (most recent call last):
+...
+goeval.errors.InvalidParameterError: The 'threads' parameter of evaluate must be an integer >= 1 or None; got 0.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 
-from goeval.errors import InvalidParameterError, check_choice
+from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import PAIR_MEASURES, PAIRINGS, SET_MEASURES
 from goeval.sweep import grid_thresholds
 
-__all__ = ["EvaluationOptions", "FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES"]
+__all__ = ["EvaluationOptions", "RunOptions", "Constraint", "Choice", "Number", "Flag", "Names", "Thresholds",
+           "Anything", "validate", "RESAMPLES", "SEED", "CONFIDENCE", "FIELDS", "RUN_FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES"]
 
 _NORMALIZATIONS = ("cafa", "pred", "gt")
 _PROPAGATIONS = ("max", "fill")
@@ -44,8 +61,163 @@ SIMILARITY_NAMES = PAIR_MEASURES + SET_MEASURES
 PAIRING_NAMES = PAIRINGS
 
 
-def _help(text: str, **extra: Any) -> dict[str, Any]:
-    return {"help": text, **extra}
+# ------------------------------------------------------------------ constraints
+class Constraint:
+    """What a parameter accepts: :meth:`check` returns the value as stored, or None if it is refused.
+
+    ``text`` completes the message "must be ...". Values may come as given
+    in Python or as their text on the command line.
+    """
+
+    text = "a valid value"
+    choices: tuple[Any, ...] | None = None
+
+    def check(self, value: Any) -> Any:  # pragma: no cover - every constraint overrides it
+        raise NotImplementedError
+
+    def __call__(self, value: Any, name: str, func: str) -> Any:
+        """The accepted value, or the parameter error naming ``name`` and ``func``."""
+        try:
+            out = self.check(value)
+        except InvalidParameterError:
+            raise
+        except (TypeError, ValueError):
+            out = _REFUSED
+        if out is _REFUSED:
+            raise InvalidParameterError(f"The {name!r} parameter of {func} must be {self.text}; got {value!r}.")
+        return out
+
+
+_REFUSED = object()
+
+
+class Choice(Constraint):
+    """One of ``choices`` (``None`` too when ``allow_none``)."""
+
+    def __init__(self, choices: tuple[Any, ...], allow_none: bool = False) -> None:
+        self.choices, self.allow_none = tuple(choices), allow_none
+        self.text = "one of {" + ", ".join(repr(c) for c in self.choices) + "}" + (" or None" if allow_none else "")
+
+    def check(self, value: Any) -> Any:
+        if value is None and self.allow_none:
+            return None
+        return value if value in self.choices else _REFUSED
+
+
+class Number(Constraint):
+    """A number (``kind`` int or float) accepted by ``ok``, described by ``what``; ``None`` when ``allow_none``."""
+
+    def __init__(self, kind: type, what: str, ok: Callable[[Any], bool], allow_none: bool = False) -> None:
+        self.kind, self.ok, self.allow_none = kind, ok, allow_none
+        self.text = f"{what} or None" if allow_none else what
+
+    def check(self, value: Any) -> Any:
+        if value is None:
+            return None if self.allow_none else _REFUSED
+        v = self.kind(value.strip()) if isinstance(value, str) else value
+        if self.kind is int and isinstance(v, (float, np.floating)) and float(v).is_integer():
+            v = int(v)
+        allowed = (int, np.integer) if self.kind is int else (int, float, np.integer, np.floating)
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, allowed) or not self.ok(self.kind(v)):
+            return _REFUSED
+        return self.kind(v)
+
+
+class Flag(Constraint):
+    """True or False."""
+
+    text = "True or False"
+
+    def check(self, value: Any) -> Any:
+        return bool(value) if isinstance(value, (bool, np.bool_)) else _REFUSED
+
+
+class Anything(Constraint):
+    """Any value (checked where it is used, e.g. an executor)."""
+
+    def check(self, value: Any) -> Any:
+        return value
+
+
+class Names(Constraint):
+    """A non-empty list of distinct names (a comma-separated text too), among ``allowed`` when given.
+
+    With ``allowed``, names are read case-insensitively with ``_`` as ``-``.
+    """
+
+    def __init__(self, allowed: tuple[str, ...] | None = None, allow_none: bool = False) -> None:
+        self.allowed, self.allow_none = allowed, allow_none
+        self.text = "a non-empty list of names" if allowed is None else \
+            "a list of names among {" + ", ".join(map(repr, allowed)) + "}"
+
+    def __call__(self, value: Any, name: str, func: str) -> Any:
+        if value is None and self.allow_none:
+            return None
+        items = _names(value, name, func)
+        if self.allowed is not None:
+            items = tuple(x.lower().replace("_", "-") for x in items)
+            bad = [x for x in items if x not in self.allowed]
+            if bad:
+                raise InvalidParameterError(f"The {name!r} parameter of {func} must list names among "
+                                            f"{{{', '.join(map(repr, self.allowed))}}}; got {bad[0]!r}.")
+            items = _names(items, name, func)
+        return items
+
+
+def _names(value: Any, name: str, func: str) -> tuple[str, ...]:
+    given = value
+    if isinstance(value, str):
+        value = [x.strip() for x in value.split(",")]
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise InvalidParameterError(f"The {name!r} parameter of {func} must be a list of names; got {given!r}.") from None
+    if not items or any(not isinstance(x, str) or not x.strip() for x in items):
+        raise InvalidParameterError(f"The {name!r} parameter of {func} must be a non-empty list of names "
+                                    f"(comma-separated, no empty item); got {given!r}.")
+    items = tuple(x.strip() for x in items)
+    dup = sorted({x for x in items if items.count(x) > 1})
+    if dup:
+        raise InvalidParameterError(f"The {name!r} parameter of {func} lists {dup} more than once; got {given!r}.")
+    return items
+
+
+class Thresholds(Constraint):
+    """``'exact'`` or a grid step (a number, or its text) dividing 1 (:func:`~goeval.sweep.grid_thresholds`)."""
+
+    text = "'exact' or a step such as 0.01"
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, str):
+            if value.strip() == "exact":
+                return "exact"
+            value = float(value.strip())
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+            return _REFUSED
+        grid_thresholds(float(value))  # raises with the reason
+        return float(value)
+
+
+#: The bootstrap's parameters (:class:`RunOptions` and :func:`goeval.stats.bootstrap`).
+RESAMPLES = Number(int, "an integer >= 2", lambda v: v >= 2)
+SEED = Number(int, "an integer >= 0", lambda v: v >= 0)
+CONFIDENCE = Number(float, "a number in (0, 1)", lambda v: 0 < v < 1)
+
+
+def validate(values: dict[str, Any], constraints: dict[str, Constraint], func: str) -> dict[str, Any]:
+    """Every value checked against its declared constraint (the accepted values, converted)."""
+    return {name: constraints[name](value, name, func) for name, value in values.items()}
+
+
+def _declared(cls: type) -> dict[str, Constraint]:
+    return {f.name: f.metadata["constraint"] for f in fields(cls)}
+
+
+def _help(text: str, constraint: Constraint, **extra: Any) -> dict[str, Any]:
+    """A field's declaration: its help text (command line), its constraint and command-line extras."""
+    if constraint.choices is not None:
+        extra["choices"] = tuple(c for c in constraint.choices)
+    return {"help": text, "constraint": constraint, **extra}
 
 
 @dataclass(frozen=True)
@@ -111,70 +283,51 @@ class EvaluationOptions:
     """
 
     thresholds: str | float = field(default="exact", metadata=_help(
-        "'exact' (every distinct score, default) or a grid step such as 0.01", metavar="exact|STEP"))
+        "'exact' (every distinct score, default) or a grid step such as 0.01", Thresholds(), metavar="exact|STEP"))
     normalization: str = field(default="cafa", metadata=_help(
-        "cafa: precision over covered proteins, the rest over all (default)", choices=_NORMALIZATIONS))
+        "cafa: precision over covered proteins, the rest over all (default)", Choice(_NORMALIZATIONS)))
     propagation: str = field(default="max", metadata=_help(
-        "prediction propagation (default max)", choices=_PROPAGATIONS))
-    exclude_roots: bool = field(default=False, metadata=_help("drop root terms from truth and predictions"))
+        "prediction propagation (default max)", Choice(_PROPAGATIONS)))
+    exclude_roots: bool = field(default=False, metadata=_help("drop root terms from truth and predictions", Flag()))
     root_as_prediction: bool = field(default=False, metadata=_help(
-        "count the root as predicted for every protein (Clark & Radivojac 2013 §3.4)"))
-    k: float = field(default=2.0, metadata=_help("order of the semantic distance S_k (default 2)", metavar="K"))
+        "count the root as predicted for every protein (Clark & Radivojac 2013 §3.4)", Flag()))
+    k: float = field(default=2.0, metadata=_help(
+        "order of the semantic distance S_k (default 2)",
+        Number(float, "a number >= 1", lambda v: math.isfinite(v) and v >= 1), metavar="K"))
     namespaces: tuple[str, ...] | None = field(default=None, metadata=_help(
-        "namespaces to evaluate (default all)", metavar="BPO,MFO,CCO"))
+        "namespaces to evaluate (default all)", Names(allow_none=True), metavar="BPO,MFO,CCO"))
     protein_weighting: str = field(default="none", metadata=_help(
-        "average weighted precision/recall plainly (CAFA) or weighted by i(T)", choices=_WEIGHTINGS))
+        "average weighted precision/recall plainly (CAFA) or weighted by i(T)", Choice(_WEIGHTINGS)))
     relations: tuple[str, ...] = field(default=("is_a", "part_of"), metadata=_help(
-        "relations to follow (default: is_a,part_of)", metavar="R1,R2"))
+        "relations to follow (default: is_a,part_of)", Names(), metavar="R1,R2"))
     pseudocount: float = field(default=1.0, metadata=_help(
-        "pseudo-count of an IA estimated with --ia-annotations (default 1)", metavar="C"))
+        "pseudo-count of an IA estimated with --ia-annotations (default 1)",
+        Number(float, "a number >= 0", lambda v: math.isfinite(v) and v >= 0), metavar="C"))
     max_terms: int | None = field(default=None, metadata=_help(
-        "keep the N best-scoring terms per protein and namespace, before propagation (CAFA 5: 500)", metavar="N"))
+        "keep the N best-scoring terms per protein and namespace, before propagation (CAFA 5: 500)",
+        Number(int, "an integer >= 1", lambda v: v >= 1, allow_none=True), metavar="N"))
     similarity: tuple[str, ...] | None = field(default=None, metadata=_help(
         "semantic-similarity measures among resnik, lin, jc, schlicker, simgic, jaccard, wjaccard "
-        "(Clark & Radivojac 2013, Table 1)", metavar="M1,M2"))
+        "(Clark & Radivojac 2013, Table 1)", Names(SIMILARITY_NAMES, allow_none=True), metavar="M1,M2"))
     pairings: tuple[str, ...] = field(default=("all", "bma"), metadata=_help(
-        "averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)", metavar="P1,P2"))
+        "averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)",
+        Names(PAIRING_NAMES), metavar="P1,P2"))
     curves: str = field(default="full", metadata=_help(
         "curves.tsv rows: full (every threshold), thin (at most --curve-points rows per curve, within "
         "--curve-tolerance of the full curve, optima and end points kept; default of goeval evaluate) or "
-        "none (no curves.tsv); the summary always uses every threshold", choices=_CURVES))
+        "none (no curves.tsv); the summary always uses every threshold", Choice(_CURVES)))
     curve_tolerance: float = field(default=1e-3, metadata=_help(
         "thin curves: largest deviation of the linear interpolation from the full curve, as a fraction of "
-        "each column's range (default 0.001)", metavar="TOL"))
+        "each column's range (default 0.001)", Number(float, "a number > 0", lambda v: math.isfinite(v) and v > 0),
+        metavar="TOL"))
     curve_points: int = field(default=2000, metadata=_help(
-        "thin curves: most rows kept per method and namespace (default 2000)", metavar="N"))
+        "thin curves: most rows kept per method and namespace (default 2000)",
+        Number(int, "an integer >= 2", lambda v: v >= 2), metavar="N"))
 
     def __post_init__(self) -> None:
-        check_choice(self.normalization, "normalization", "evaluate", _NORMALIZATIONS)
-        check_choice(self.propagation, "propagation", "evaluate", _PROPAGATIONS)
-        check_choice(self.protein_weighting, "protein_weighting", "evaluate", _WEIGHTINGS)
-        for name in ("exclude_roots", "root_as_prediction"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise InvalidParameterError(
-                    f"The {name!r} parameter of evaluate must be True or False; got {getattr(self, name)!r}.")
-        if isinstance(self.k, bool) or not isinstance(self.k, (int, float)) or not (math.isfinite(self.k) and self.k >= 1):
-            raise InvalidParameterError(f"The 'k' parameter of evaluate must be a number >= 1; got {self.k!r}.")
-        if isinstance(self.pseudocount, bool) or not isinstance(self.pseudocount, (int, float)) or not (
-                math.isfinite(self.pseudocount) and self.pseudocount >= 0):
-            raise InvalidParameterError(
-                f"The 'pseudocount' parameter of evaluate must be a number >= 0; got {self.pseudocount!r}.")
-        if self.max_terms is not None and (isinstance(self.max_terms, bool) or not isinstance(
-                self.max_terms, (int, np.integer)) or self.max_terms < 1):
-            raise InvalidParameterError(
-                f"The 'max_terms' parameter of evaluate must be an integer >= 1 or None; got {self.max_terms!r}.")
-        check_choice(self.curves, "curves", "evaluate", _CURVES)
-        object.__setattr__(self, "curve_tolerance", _check_number(self.curve_tolerance, "curve_tolerance", float,
-                                                                  "a number > 0", lambda v: math.isfinite(v) and v > 0))
-        object.__setattr__(self, "curve_points", _check_number(self.curve_points, "curve_points", int,
-                                                               "an integer >= 2", lambda v: v >= 2))
-        object.__setattr__(self, "thresholds", _check_thresholds(self.thresholds))
-        object.__setattr__(self, "namespaces", _check_names(self.namespaces, "namespaces", allow_none=True))
-        object.__setattr__(self, "relations", _check_names(self.relations, "relations", allow_none=False))
-        object.__setattr__(self, "similarity", _check_members(self.similarity, "similarity", SIMILARITY_NAMES, True))
-        object.__setattr__(self, "pairings", _check_members(self.pairings, "pairings", PAIRING_NAMES, False))
-        object.__setattr__(self, "k", float(self.k))
-        object.__setattr__(self, "pseudocount", float(self.pseudocount))
+        for name, value in validate({f.name: getattr(self, f.name) for f in fields(self)}, _declared(type(self)),
+                                    "evaluate").items():
+            object.__setattr__(self, name, value)
         object.__setattr__(self, "_grid", None if self.thresholds == "exact" else grid_thresholds(self.thresholds))
 
     @classmethod
@@ -211,7 +364,7 @@ class EvaluationOptions:
         InvalidParameterError
             An unknown preset name or an invalid override.
         """
-        check_choice(name, "preset", "evaluate", tuple(PRESETS))
+        name = Choice(tuple(PRESETS))(name, "preset", "evaluate")
         return cls.resolve(**{**PRESETS[name], **overrides})
 
     @property
@@ -236,76 +389,95 @@ class EvaluationOptions:
         return out
 
 
-def _check_thresholds(value: Any) -> str | float:
-    if isinstance(value, str):
-        text = value.strip()
-        if text == "exact":
-            return "exact"
-        try:
-            value = float(text)
-        except ValueError:
-            raise InvalidParameterError(
-                f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {value!r}."
-            ) from None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise InvalidParameterError(
-            f"The 'thresholds' parameter of evaluate must be 'exact' or a step such as 0.01; got {value!r}.")
-    grid_thresholds(float(value))  # raises with the reason
-    return float(value)
-
-
-def _check_number(value: Any, name: str, kind: type, what: str, ok: Any) -> Any:
-    """``value`` (a number, or its text as given on the command line) as ``kind``, if ``ok`` accepts it."""
-    v = value
-    if isinstance(v, str):
-        try:
-            v = kind(v.strip())
-        except ValueError:
-            v = None
-    if kind is int and isinstance(v, (float, np.floating)) and float(v).is_integer():
-        v = int(v)
-    allowed = (int, np.integer) if kind is int else (int, float, np.integer, np.floating)
-    if v is None or isinstance(v, (bool, np.bool_)) or not isinstance(v, allowed) or not ok(kind(v)):
-        raise InvalidParameterError(f"The {name!r} parameter of evaluate must be {what}; got {value!r}.")
-    return kind(v)
-
-
-def _check_names(value: Any, name: str, *, allow_none: bool) -> tuple[str, ...] | None:
-    if value is None and allow_none:
-        return None
-    if isinstance(value, str):
-        value = [x.strip() for x in value.split(",")]
-    try:
-        items = tuple(value)
-    except TypeError:
-        raise InvalidParameterError(f"The {name!r} parameter of evaluate must be a list of names; got {value!r}.") from None
-    if not items or any(not isinstance(x, str) or not x.strip() for x in items):
-        raise InvalidParameterError(
-            f"The {name!r} parameter of evaluate must be a non-empty list of names; got {value!r}.")
-    items = tuple(x.strip() for x in items)
-    dup = sorted({x for x in items if items.count(x) > 1})
-    if dup:
-        raise InvalidParameterError(f"The {name!r} parameter of evaluate lists {dup} more than once; got {value!r}.")
-    return items
-
-
-def _check_members(value: Any, name: str, allowed: tuple[str, ...], allow_none: bool) -> tuple[str, ...] | None:
-    """A list of names among ``allowed`` (``_`` read as ``-``), no repeats."""
-    items = _check_names(value, name, allow_none=allow_none)
-    if items is None:
-        return None
-    items = tuple(x.lower().replace("_", "-") for x in items)
-    bad = [x for x in items if x not in allowed]
-    if bad:
-        raise InvalidParameterError(
-            f"The {name!r} parameter of evaluate must list names among {{{', '.join(map(repr, allowed))}}}; got {bad[0]!r}.")
-    return _check_names(items, name, allow_none=False)
-
-
 #: Named option sets: ``EvaluationOptions.preset(name)``, ``--preset NAME``.
 PRESETS: dict[str, dict[str, Any]] = {
     "cafa5": {"propagation": "fill", "normalization": "cafa", "thresholds": 0.001, "max_terms": 500},
 }
+#: Presets whose score is IA-weighted (an IA file is required).
+PRESET_NEEDS_IA: dict[str, bool] = {"cafa5": True}
+#: What each preset is, for help texts.
+PRESET_HELP: dict[str, str] = {
+    "cafa5": "the Kaggle CAFA 5 scoring (fill propagation, cafa normalization, 0.001 grid, 500 terms per namespace, "
+             "IA required) and its score, the mean weighted Fmax",
+}
 
 #: The option fields in declaration order (the command line builds its flags from them).
 FIELDS = tuple(fields(EvaluationOptions))
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How an evaluation is run (validated on creation): where it runs, how files are read, the bootstrap.
+
+    None of these changes a value of the summary's point estimates.
+
+    Parameters
+    ----------
+    threads : int or None, default None (all cores)
+        Threads reading prediction files and sweeping leaves.
+    executor : concurrent.futures.Executor or None
+        Where the leaves run instead (a process pool, a Dask client's executor).
+    stream : bool, default False
+        Read prediction files in batches (memory that does not grow with them).
+    bootstrap : int or None
+        B, the bootstrap resamples of the benchmark proteins (intervals of the optima).
+    seed : int, default 0
+        Seed of the resamples.
+    confidence : float, default 0.95
+        Coverage of the bootstrap intervals.
+    pattern : str or None
+        Which files of a prediction directory to take (a glob).
+    preset : str or None
+        A named set of evaluation options (:data:`PRESETS`).
+    """
+
+    threads: int | None = field(default=None, metadata=_help(
+        "threads reading prediction files and evaluating methods (default: all cores); results do not depend on it",
+        Number(int, "an integer >= 1", lambda v: v >= 1, allow_none=True), metavar="N"))
+    executor: Any = field(default=None, metadata=_help("where the leaves run (an Executor)", Anything()))
+    stream: bool = field(default=False, metadata=_help(
+        "read prediction files in batches and evaluate them chunk by chunk, in memory that does not grow with the "
+        "files (files grouped by protein, as CAFA files are; others are read whole, with a warning); the same "
+        "results", Flag()))
+    bootstrap: int | None = field(default=None, metadata=_help(
+        "add bootstrap percentile intervals (ci_low, ci_high, se) of the optima from B resamples of the benchmark "
+        "proteins, paired across methods; also writes protein_stats.npz for goeval compare",
+        Number(int, "an integer >= 2", lambda v: v >= 2, allow_none=True), metavar="B"))
+    seed: int = field(default=0, metadata=_help("seed of the bootstrap resamples (default 0)", SEED, metavar="S"))
+    confidence: float = field(default=0.95, metadata=_help(
+        "coverage of the bootstrap intervals (default 0.95)", CONFIDENCE, metavar="C"))
+    pattern: str | None = field(default=None, metadata=_help(
+        "in prediction directories, take exactly the files matching GLOB (e.g. '*.tsv.gz')",
+        Anything(), metavar="GLOB"))
+    preset: str | None = field(default=None, metadata=_help(
+        "; ".join(f"{k}: {v}" for k, v in PRESET_HELP.items()) + "; options given explicitly override the preset's",
+        Choice(tuple(PRESETS), allow_none=True)))
+
+    def __post_init__(self) -> None:
+        for name, value in validate({f.name: getattr(self, f.name) for f in fields(self)}, _declared(type(self)),
+                                    "evaluate").items():
+            object.__setattr__(self, name, value)
+        if self.pattern is not None and not isinstance(self.pattern, str):
+            raise InvalidParameterError(f"The 'pattern' parameter of evaluate must be a glob (text); got {self.pattern!r}.")
+
+    def options(self, options: EvaluationOptions | None = None, *, with_ia: bool = True,
+                **overrides: Any) -> EvaluationOptions:
+        """The evaluation options of this run: ``options`` or the preset's, with ``overrides``.
+
+        Raises
+        ------
+        InvalidParameterError
+            Both ``options`` and a preset; an IA-based preset without IA.
+        """
+        if self.preset is None:
+            return EvaluationOptions.resolve(options, **overrides)
+        if options is not None:
+            raise InvalidParameterError("Give either 'options' or 'preset', not both.")
+        if PRESET_NEEDS_IA.get(self.preset) and not with_ia:
+            raise InvalidParameterError(f"The {self.preset} preset scores the IA-weighted Fmax: give 'ia' "
+                                        "(--ia, the competition's IA file).")
+        return EvaluationOptions.preset(self.preset, **overrides)
+
+
+#: The run option fields in declaration order.
+RUN_FIELDS = tuple(fields(RunOptions))

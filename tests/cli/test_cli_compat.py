@@ -97,4 +97,4 @@ def test_bootstrap_columns_and_compare_from_the_results_directory(tmp_path, caps
     table = capsys.readouterr().out
     assert "difference" in table.splitlines()[0] and "\ta\tb\t" in table
     assert main([*args, "--bootstrap", "1"]) == 2
-    assert "'n_resamples' parameter of evaluate" in capsys.readouterr().err
+    assert "'bootstrap' parameter of evaluate" in capsys.readouterr().err

@@ -162,7 +162,7 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, summary_c
     from goeval.benchmarks.cv import pooled_predictions
     from goeval.io.folds import write_folds
     from goeval.io.predictions_out import write_predictions
-    from goeval.io.results import write_frames, write_ia, write_table
+    from goeval.io.results import write_frames, write_ia
 
     out = Path(args.out)
     write_folds(out / "folds.tsv", cv.proteins, cv.folds)

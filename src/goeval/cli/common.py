@@ -16,7 +16,9 @@ __all__ = [
     "comma_list",
     "show_warnings",
     "add_option_fields",
+    "add_run_fields",
     "options_from_args",
+    "run_options_from_args",
     "say",
     "show",
     "report_lines",
@@ -59,45 +61,56 @@ def cache_arg(args: argparse.Namespace):  # noqa: ANN201 - bool or str
     return getattr(args, "ontology_cache", None) or True
 
 
-def add_option_fields(p: argparse.ArgumentParser, skip: tuple[str, ...] = ("relations",)) -> None:
-    """Add one flag per field of :class:`~goeval.options.EvaluationOptions`.
+def _add_fields(p: argparse.ArgumentParser, declared: tuple[Any, ...], *, defaults: bool) -> None:
+    """One flag per declared option field: help, choices and metavar from its declaration; the value is
+    checked (and converted from its text) by the field's constraint when the options are created.
 
-    Flags, help texts, choices and defaults come from the options' own
-    declaration, so the command line cannot drift from the library.
+    ``defaults``: the field's default as the flag's; otherwise an option not given is absent (so that a
+    preset's value stands).
     """
+    for f in declared:
+        meta = dict(f.metadata)
+        meta.pop("constraint")
+        kwargs: dict[str, Any] = {"dest": f.name, "help": meta.pop("help"),
+                                  "default": f.default if defaults else argparse.SUPPRESS}
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in (bool, "bool"):
+            p.add_argument(flag, action="store_true", **kwargs)
+        else:
+            p.add_argument(flag, **kwargs, **meta)
+
+
+def add_option_fields(p: argparse.ArgumentParser, skip: tuple[str, ...] = ("relations",)) -> None:
+    """Add one flag per field of :class:`~goeval.options.EvaluationOptions` (declared there, so the command
+    line cannot drift from the library)."""
     from goeval.options import FIELDS
 
-    for f in FIELDS:
-        if f.name in skip:
-            continue
-        flag = "--" + f.name.replace("_", "-")
-        meta = dict(f.metadata)
-        kwargs: dict[str, Any] = {"dest": f.name, "help": meta.pop("help")}
-        if f.type in (bool, "bool"):
-            p.add_argument(flag, action="store_true", default=argparse.SUPPRESS, **kwargs)
-            continue
-        if "choices" in meta:
-            kwargs["choices"] = meta.pop("choices")
-        if f.name in ("namespaces", "similarity", "pairings"):
-            kwargs["type"] = comma_list
-        elif f.name in ("k", "pseudocount"):
-            kwargs["type"] = float
-        elif f.name == "max_terms":
-            kwargs["type"] = int
-        # no default here: an option not given is absent, so a preset's value stands
-        p.add_argument(flag, default=argparse.SUPPRESS, **kwargs, **meta)
+    _add_fields(p, tuple(f for f in FIELDS if f.name not in skip), defaults=False)
 
 
-def options_from_args(args: argparse.Namespace):  # noqa: ANN201 - EvaluationOptions
+def add_run_fields(p: argparse.ArgumentParser, names: tuple[str, ...]) -> None:
+    """Add the flags of these :class:`~goeval.options.RunOptions` fields."""
+    from goeval.options import RUN_FIELDS
+
+    _add_fields(p, tuple(f for f in RUN_FIELDS if f.name in names), defaults=True)
+
+
+def run_options_from_args(args: argparse.Namespace):  # noqa: ANN201 - RunOptions
+    """The validated :class:`~goeval.options.RunOptions` of parsed arguments (fields not offered keep defaults)."""
+    from goeval.options import RUN_FIELDS, RunOptions
+
+    return RunOptions(**{f.name: getattr(args, f.name) for f in RUN_FIELDS if hasattr(args, f.name)})
+
+
+def options_from_args(args: argparse.Namespace, with_ia: bool = True):  # noqa: ANN201 - EvaluationOptions
     """The validated :class:`~goeval.options.EvaluationOptions` of parsed arguments.
 
     Options given on the command line override those of ``--preset``.
     """
-    from goeval.options import FIELDS, EvaluationOptions
+    from goeval.options import FIELDS
 
     values = {f.name: getattr(args, f.name) for f in FIELDS if hasattr(args, f.name)}
-    preset = getattr(args, "preset", None)
-    return EvaluationOptions.preset(preset, **values) if preset else EvaluationOptions.resolve(**values)
+    return run_options_from_args(args).options(None, with_ia=with_ia, **values)
 
 
 def show_warnings() -> None:

@@ -6,7 +6,8 @@ import argparse
 import time
 from pathlib import Path
 
-from goeval.cli.common import add_ontology, add_option_fields, cache_arg, options_from_args, report_lines, say, show, show_warnings
+from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
+                               run_options_from_args, say, show, show_warnings)
 
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
@@ -25,28 +26,12 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(curves="thin")
     p.add_argument("--curves-gzip", action="store_true",
                    help="write the curves as curves.tsv.gz (gzip, reproducible bytes) instead of curves.tsv")
-    p.add_argument("--preset", choices=("cafa5",),
-                   help="cafa5: the Kaggle CAFA 5 scoring (fill propagation, cafa normalization, 0.001 grid, "
-                        "500 terms per namespace, IA required) and its score, the mean weighted Fmax; "
-                        "options given explicitly override the preset's")
     p.add_argument("--dask", metavar="local:N|tcp://HOST:PORT",
                    help="evaluate the (method, namespace, chunk of proteins) tasks on Dask: local:N starts a local "
                         "cluster of N worker processes, an address uses a running scheduler; the results are the "
                         "same bits as without (needs the dask extra: pip install 'goeval[dask]')")
-    p.add_argument("--stream", action="store_true",
-                   help="read prediction files in batches and evaluate them chunk by chunk, in memory that does not "
-                        "grow with the files (files grouped by protein, as CAFA files are; others are read whole, "
-                        "with a warning); the same results")
-    p.add_argument("--threads", type=int, default=None, metavar="N",
-                   help="threads reading prediction files and evaluating methods (default: all cores); "
-                        "results do not depend on it")
     p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
                    help="format of the summary printed on stdout (default: a table)")
-    p.add_argument("--bootstrap", type=int, default=None, metavar="B",
-                   help="add bootstrap percentile intervals (ci_low, ci_high, se) of the optima from B resamples of "
-                        "the benchmark proteins, paired across methods; also writes protein_stats.npz for goeval compare")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
-    p.add_argument("--confidence", type=float, default=0.95, help="coverage of the bootstrap intervals (default 0.95)")
     p.add_argument("--plots", action="store_true",
                    help="also draw the figures (DIR/plots/: Fig. 4 panels, coverage, optima) and write DIR/report.html "
                         "and DIR/report.md (needs the plot extra: pip install 'goeval[plot]')")
@@ -62,7 +47,7 @@ def add_evaluation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ic-annotations", nargs="+", metavar="FILE",
                    help="annotations the information content of --similarity is estimated from (default: "
                         "--ia-annotations, else the truth, with a warning)")
-    p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB (e.g. '*.tsv.gz')")
+    add_run_fields(p, ("preset", "stream", "threads", "bootstrap", "seed", "confidence", "pattern"))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -74,37 +59,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # noqa: ANN202 - (options, files)
     """Options, every input and the output directory, before anything is parsed."""
+    from goeval.api import check_inputs
     from goeval.io._files import check_input, check_output_dir
     from goeval.io.paths import find_prediction_files
 
-    opts = options_from_args(args)
+    run = run_options_from_args(args)
+    args.threads, args.bootstrap, args.seed, args.confidence = run.threads, run.bootstrap, run.seed, run.confidence
+    opts = options_from_args(args, with_ia=bool(args.ia or args.ia_annotations))
     if getattr(args, "dask", None):
-        from goeval.evaluation.parallel import _require_distributed, parse_dask_address
+        from goeval.evaluation.parallel import parse_dask_address, require_distributed
 
         parse_dask_address(args.dask)
-        _require_distributed()
-    if args.threads is not None and args.threads < 1:
-        from goeval.errors import InvalidParameterError
-
-        raise InvalidParameterError(f"The '--threads' parameter of evaluate must be >= 1; got {args.threads}.")
-    if args.bootstrap is not None:
-        from goeval.stats.bootstrap import check_bootstrap_parameters
-
-        check_bootstrap_parameters(args.bootstrap, args.seed, args.confidence, "evaluate")
-    if getattr(args, "preset", None) == "cafa5" and not (args.ia or args.ia_annotations):
-        from goeval.errors import InvalidParameterError
-
-        raise InvalidParameterError("The cafa5 preset scores the IA-weighted Fmax: give --ia (CAFA 5's IA.txt).")
-    for path, what in ((ontology, "ontology"), (truth, "truth"), (args.ia, "IA"), (args.ia_annotations, "IA annotations"),
-                       (args.targets, "targets"), (args.terms_of_interest, "terms of interest"),
-                       (args.exclude_terms, "excluded terms"), *((k, "known terms") for k in args.known or ()),
-                       *((k, "IC annotations") for k in args.ic_annotations or ())):
-        if path is not None:
-            check_input(path, what)
-    if args.ia and args.ia_annotations:
-        from goeval.errors import InvalidParameterError
-
-        raise InvalidParameterError("Give either --ia or --ia-annotations, not both.")
+        require_distributed()
+    check_inputs(ontology=ontology, truth=truth, ia=args.ia, ia_annotations=args.ia_annotations, targets=args.targets,
+                 terms_of_interest=args.terms_of_interest, excluded_terms=args.exclude_terms, known=args.known,
+                 ic_annotations=args.ic_annotations)
     found = find_prediction_files(args.predictions, args.pattern)
     for path in found.files.values():
         check_input(path, "prediction")

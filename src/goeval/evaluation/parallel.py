@@ -37,7 +37,7 @@ from typing import Any, Iterator
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["parse_dask_address", "dask_executor"]
+__all__ = ["parse_dask_address", "dask_executor", "require_distributed"]
 
 _LOCAL = re.compile(r"^local(?::(\d+))?$")
 _REMOTE = re.compile(r"^(tcp|tls|ucx|inproc|ws|wss)://\S+$")
@@ -65,7 +65,7 @@ def parse_dask_address(value: str) -> tuple[str, int | None]:
         f"such as tcp://HOST:8786; got {value!r}.")
 
 
-def _require_distributed() -> Any:
+def require_distributed() -> Any:
     try:
         import distributed
     except ImportError:
@@ -98,7 +98,7 @@ def dask_executor(value: str, *, timeout: float = 30.0) -> Iterator[Any]:
         When the scheduler cannot be reached.
     """
     kind, n = parse_dask_address(value)
-    distributed = _require_distributed()
+    distributed = require_distributed()
     # Dask's log lines are not goeval's messages: its errors reach goeval as exceptions, and an
     # interrupt while the cluster starts leaves asyncio tasks whose failures would be logged
     for name in ("distributed", "distributed.scheduler", "distributed.worker", "distributed.nanny",

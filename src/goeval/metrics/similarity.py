@@ -51,19 +51,12 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from goeval.sparse import gather_rows
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
-from goeval.metrics.similarity_kernel import (
-    DISTANCES,
-    PAIR_MEASURES,
-    PAIRINGS,
-    SET_MEASURES,
-    block_values,
-    column_name,
-    namespace_structure,
-    term_values,
-)
+from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, PAIRINGS, SET_MEASURES
+from goeval.metrics.registry import similarity_column as column_name
+from goeval.metrics.similarity_kernel import block_values, namespace_structure, term_values
 from goeval.ontology import Ontology
+from goeval.sparse import gather_rows
 
 __all__ = [
     "PAIR_MEASURES", "SET_MEASURES", "PAIRINGS", "DISTANCES", "SimilarityStats", "column_name",

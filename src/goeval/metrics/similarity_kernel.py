@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from goeval.sparse import gather_rows
 from goeval.ontology import Ontology
 
-from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, PAIRINGS, SET_MEASURES
+from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, SET_MEASURES
 from goeval.metrics.registry import similarity_column as column_name
 
 

@@ -23,7 +23,6 @@ warning that counts them).
 
 from __future__ import annotations
 
-import numbers
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -32,9 +31,10 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from goeval.errors import GoevalWarning, InvalidParameterError
+from goeval.options import CONFIDENCE, RESAMPLES, SEED, validate
 from goeval.metrics.registry import get_measure, interval_measures
 from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
-from goeval.stats.resample import check_seed, resample_counts, resample_key
+from goeval.stats.resample import resample_counts, resample_key
 from goeval.sweep import ProteinSteps, SweepStats
 
 __all__ = [
@@ -54,14 +54,10 @@ BlockKey = tuple[str, str]
 
 
 def check_bootstrap_parameters(n_resamples: Any, seed: Any, confidence: Any, func: str = "bootstrap") -> tuple[int, int, float]:
-    """Validated ``(n_resamples, seed, confidence)``; the parameter error otherwise."""
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 2:
-        raise InvalidParameterError(
-            f"The 'n_resamples' parameter of {func} must be an integer >= 2; got {n_resamples!r}.")
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
-        raise InvalidParameterError(
-            f"The 'confidence' parameter of {func} must be a number in (0, 1); got {confidence!r}.")
-    return int(n_resamples), check_seed(seed, func), float(confidence)
+    """Validated ``(n_resamples, seed, confidence)`` (the constraints of :mod:`goeval.options`); the parameter error otherwise."""
+    v = validate({"n_resamples": n_resamples, "seed": seed, "confidence": confidence},
+                 {"n_resamples": RESAMPLES, "seed": SEED, "confidence": CONFIDENCE}, func)
+    return v["n_resamples"], v["seed"], v["confidence"]
 
 
 def percentile_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float, int]:
