@@ -22,7 +22,7 @@ import numpy as np
 from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
-from goeval.io import _files
+from goeval.io.files import PathLike, check_input
 from goeval.io.ontology_cache import StartedOntology, start_ontology
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
@@ -38,8 +38,6 @@ __all__ = [
     "prediction_files",
     "evaluate",
 ]
-
-PathLike = _files.PathLike
 
 #: Share of an evaluated namespace's terms an IA file must cover before a warning.
 IA_COVERAGE_WARNING = 0.5
@@ -188,7 +186,7 @@ def _check_input_paths(truth: Any, ia: Any, ia_annotations: Any, targets: Any) -
     """Every path input exists and is readable (before anything is parsed)."""
     for value, what in ((truth, "truth"), (ia, "IA"), (ia_annotations, "IA annotations"), (targets, "targets")):
         if isinstance(value, (str, Path)):
-            _files.check_input(value, what)
+            check_input(value, what)
 
 
 def _resolve_predictions(predictions: Any, pattern: str | None, diag: Diagnostics) -> dict[str, Any]:
@@ -200,7 +198,7 @@ def _resolve_predictions(predictions: Any, pattern: str | None, diag: Diagnostic
     if found.skipped:
         diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
     for path in found.files.values():
-        _files.check_input(path, "prediction")
+        check_input(path, "prediction")
     return dict(found.files)
 
 
@@ -412,7 +410,7 @@ def evaluate(
     diag = Diagnostics()
     _check_input_paths(truth, ia, ia_annotations, targets)
     if isinstance(ontology, (str, Path)):
-        _files.check_input(ontology, "ontology")
+        check_input(ontology, "ontology")
     preds = _resolve_predictions(predictions, pattern, diag)
     preds, stream_files = _streamed_files(preds, stream, opts, bootstrap, known, diag)
     started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]

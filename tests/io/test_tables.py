@@ -346,7 +346,7 @@ def test_compressed_predictions(tmp_path):
 
 
 def test_started_read_in_a_child(monkeypatch):
-    from goeval.io._background import live_children
+    from goeval.io.background import live_children
 
     monkeypatch.setenv("GOEVAL_FORK", "always")
     bg = start_read_predictions(DATA / "predictions_cafa.txt")

@@ -118,7 +118,7 @@ def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) ->
 
 def _check_before_work(args: argparse.Namespace) -> None:
     """Every input exists and the output can be written, before anything is parsed."""
-    from goeval.io._files import check_input, check_output_file
+    from goeval.io.files import check_input, check_output_file
 
     check_input(args.ontology, "ontology")
     for path in args.train:

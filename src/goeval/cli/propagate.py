@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _is_predictions(path: str) -> bool:
-    from goeval.io._files import read_bytes
+    from goeval.io.files import read_bytes
 
     data = read_bytes(path)[:65536]
     for line in data.split(b"\n"):
@@ -35,7 +35,7 @@ def _is_predictions(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.io._files import check_input, check_output_file
+    from goeval.io.files import check_input, check_output_file
 
     check_input(args.ontology, "ontology")
     check_input(args.input, "input")

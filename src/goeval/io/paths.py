@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from goeval.errors import InvalidParameterError
-from goeval.io._files import PathLike
+from goeval.io.files import PathLike
 
 __all__ = ["PREDICTION_EXTENSIONS", "PredictionFiles", "find_prediction_files", "prediction_files"]
 

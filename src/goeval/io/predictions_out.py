@@ -15,7 +15,7 @@ from typing import IO, Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
-from goeval.io._files import PathLike, open_text_out
+from goeval.io.files import PathLike, open_text_out
 
 __all__ = ["write_predictions", "write_naive", "FORMATS"]
 

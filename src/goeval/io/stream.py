@@ -43,7 +43,7 @@ import numpy as np
 import pyarrow as pa
 
 from goeval.errors import InputFormatError, InvalidParameterError, UngroupedPredictionsError
-from goeval.io._files import PathLike, decode_utf8, open_binary
+from goeval.io.files import PathLike, decode_utf8, open_binary
 from goeval.io.tables import (
     _BOM,
     _COMPRESSED,

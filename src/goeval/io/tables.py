@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from goeval.errors import InputFormatError
-from goeval.io._files import PathLike, decode_utf8, open_binary, read_bytes
+from goeval.io.files import PathLike, decode_utf8, open_binary, read_bytes
 
 __all__ = [
     "PairTable",
@@ -484,17 +484,17 @@ def read_predictions(path: PathLike) -> PairTable:
 
 
 def start_read_predictions(path: PathLike, *, fork: bool | None = None) -> Any:
-    """Start reading a prediction file; return a :class:`~goeval.io._background.Background`.
+    """Start reading a prediction file; return a :class:`~goeval.io.background.Background`.
 
     Its ``result()`` is the :class:`PairTable` (arrays read-only) and
     ``cancel()`` stops the read. With ``fork`` None the policy of
-    :func:`~goeval.io._background.should_fork` decides (a file of 64 MiB or
+    :func:`~goeval.io.background.should_fork` decides (a file of 64 MiB or
     more is large): the file is parsed in a child process forked now, which
     sends back only the final arrays, so the CSV reader's working memory never
     counts against the caller and the caller goes on meanwhile. Call it
     early, while the caller is still small.
     """
-    from goeval.io._background import should_fork, start
+    from goeval.io.background import should_fork, start
 
     if fork is None:
         try:
