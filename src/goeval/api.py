@@ -23,9 +23,13 @@ from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.io.files import PathLike, check_input
+from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
+from goeval.io.ia import read_ia
+from goeval.io.idlist import read_id_list
 from goeval.io.ontology_cache import StartedOntology, start_ontology
 from goeval.io.paths import find_prediction_files, prediction_files
-from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
+from goeval.io.predictions import read_predictions
+from goeval.io.truth import read_truth
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions
 

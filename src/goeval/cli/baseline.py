@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     _check_before_work(args)
     from goeval.api import load_ontology
     from goeval.baselines import HIT_METHODS
-    from goeval.io.tables import read_id_list
+    from goeval.io.idlist import read_id_list
 
     t0 = time.perf_counter()
     onto = load_ontology(args.ontology, args.relations, cache_arg(args))

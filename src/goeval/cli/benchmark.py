@@ -129,7 +129,7 @@ def _run_cv(args: argparse.Namespace) -> int:
     from goeval.benchmarks import assign_folds, cross_validate, table1_columns
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.folds import FoldTable, read_folds
-    from goeval.io.tables import read_id_list
+    from goeval.io.idlist import read_id_list
 
     t0 = time.perf_counter()
     opts = _check(args, [(args.ontology, "ontology"), *((a, "annotations") for a in args.annotations),

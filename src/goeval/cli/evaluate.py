@@ -118,7 +118,7 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     opts, found = _check_before_work(args, ontology, truth)
     # While this process is still small, start the first prediction file's read and
     # the ontology's parse (forked children for large inputs); then import the rest.
-    from goeval.io.tables import start_read_predictions
+    from goeval.io.predictions import start_read_predictions
 
     files: dict = dict(found.files)
     started = []

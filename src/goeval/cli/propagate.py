@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     from goeval.annotations import map_table, propagate
     from goeval.api import load_ontology
     from goeval.io.results import write_pairs
-    from goeval.io.tables import read_predictions, read_truth
+    from goeval.io.predictions import read_predictions
+    from goeval.io.truth import read_truth
     from goeval.report.text import describe_reading
 
     onto = load_ontology(args.ontology, args.relations, cache_arg(args))

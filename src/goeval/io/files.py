@@ -22,7 +22,7 @@ from goeval.errors import InputFormatError, OutputError
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = [
-    "PathLike", "COMPRESSED_SUFFIXES", "is_compressed", "open_binary", "read_bytes", "read_head", "read_failure",
+    "PathLike", "COMPRESSED_SUFFIXES", "is_compressed", "strip_compression", "open_binary", "read_bytes", "read_head", "read_failure",
     "decode_utf8", "read_text", "check_input", "check_output_dir", "check_output_file", "temporary_name",
     "write_failed", "unlink_quietly", "open_text_out", "OutputSet",
 ]
@@ -40,6 +40,20 @@ def _opener(path: PathLike):  # noqa: ANN202
 def is_compressed(path: PathLike) -> bool:
     """Whether ``path`` is read through a decompressor (its suffix is one of :data:`COMPRESSED_SUFFIXES`)."""
     return Path(path).suffix.lower() in _OPENERS
+
+
+def strip_compression(name: str) -> str:
+    """``name`` without a compression suffix: ``p.tsv.gz`` -> ``p.tsv`` (the case of the rest is kept).
+
+    Examples
+    --------
+    >>> strip_compression("Model_1.TSV.GZ"), strip_compression("IA.txt")
+    ('Model_1.TSV', 'IA.txt')
+    """
+    for ext in COMPRESSED_SUFFIXES:
+        if name.lower().endswith(ext):
+            return name[: -len(ext)]
+    return name
 
 
 def open_binary(path: PathLike) -> IO[bytes]:

@@ -4,7 +4,7 @@ Rows are ``target<TAB>term<TAB>score``, targets in row order, terms in
 column order, scores in the shortest text that reads back to the same
 double (``repr(float)``); compression by extension. The CAFA format adds
 the header lines ``AUTHOR``, ``MODEL``, ``KEYWORDS`` and a final ``END``;
-both are read back by :func:`goeval.io.tables.read_predictions`.
+both are read back by :func:`goeval.io.predictions.read_predictions`.
 """
 
 from __future__ import annotations
