@@ -26,7 +26,9 @@ from goeval.io.files import PathLike, check_input
 from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
 from goeval.io.ia import read_ia
 from goeval.io.idlist import read_id_list
+from goeval.io.kinds import FileKind, sniff
 from goeval.io.ontology_cache import StartedOntology, start_ontology
+from goeval.io.pairs import PairTable
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.predictions import read_predictions
 from goeval.io.truth import read_truth
@@ -78,11 +80,9 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     return load_cached_ontology(path, tuple(relations), cache)[0]
 
 
-def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None):  # noqa: ANN202
-    name = str(path).lower()
-    for ext in (".gz", ".bz2", ".xz"):
-        name = name.removesuffix(ext)
-    if gaf or (gaf is None and name.endswith((".gaf", ".gpa"))):
+def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None) -> PairTable:
+    """GAF or ``protein<TAB>term`` pairs: as ``gaf`` says, else as the file's kind is sniffed."""
+    if gaf or (gaf is None and sniff(path) is FileKind.GAF):
         return read_gaf(path, None if evidence is None else tuple(evidence))
     return read_truth(path)
 
@@ -103,7 +103,8 @@ def load_annotations(
         Evidence codes kept from GAF files (``None`` keeps every code).
     gaf : bool, optional
         Force (or forbid) GAF parsing; by default GAF files are recognised by
-        their ``!gaf-version`` header or a ``.gaf`` name.
+        their content (``!gaf-version``, 15 or 17 tab-separated columns), else
+        by a ``.gaf`` name (:func:`goeval.io.kinds.sniff`).
 
     Returns
     -------
