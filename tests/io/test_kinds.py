@@ -175,3 +175,9 @@ def test_read_head_says_whether_it_is_the_whole_file(tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     assert files.read_head(empty) == (b"", True)
+
+
+def test_a_specific_header_wins_over_a_malformed_data_line():
+    assert sniff_bytes(b"target\tterm\tscore\nP1\tGO:1\tx\n") is FileKind.PREDICTIONS
+    assert sniff_bytes(b"term\tia\nGO:1\tx\n") is FileKind.IA
+    assert sniff_bytes(b"EntryID\tterm\tscore_of_something\nP1\tGO:1\tBPO\n") is FileKind.TRUTH

@@ -144,6 +144,8 @@ def _content_kind(head: bytes, whole: bool) -> FileKind | None:
         if hint is None and not is_cafa_header(fields) and (hint := _header_kind(fields)) is not None:
             continue
         kind = line_kind(fields, "\t" in stripped)[0]
+        if kind is FileKind.TRUTH and hint in (FileKind.PREDICTIONS, FileKind.IA):
+            kind = hint  # a malformed line under a 'target term score' or 'term ia' header
         return None if bang and kind is not FileKind.GAF else kind
     return None if bang else hint
 
@@ -167,8 +169,10 @@ def sniff_bytes(head: bytes, *, whole: bool = True, name: PathLike | None = None
         From the first non-blank line (``!gaf-version``, ``format-version:``
         or ``[Term]``, ``>``), else from the first data line after comment
         lines (``!``, ``#``) and at most one column header (see
-        :func:`line_kind`), else from a column header alone, else from the
-        extension; UNKNOWN when none of them says.
+        :func:`line_kind`; a ``target term score`` or ``term ia`` header
+        wins over a data line that is only generic pairs), else from a
+        column header alone, else from the extension; UNKNOWN when none of
+        them says.
 
     Examples
     --------
