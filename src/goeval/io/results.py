@@ -57,9 +57,6 @@ def jsonable(o: Any) -> Any:
     return o
 
 
-_jsonable = jsonable  # older name, kept for callers outside this module
-
-
 def _dump_json(fh: IO[str], obj: Any) -> None:
     json.dump(jsonable(obj), fh, indent=2, sort_keys=False)
     fh.write("\n")
