@@ -75,3 +75,23 @@ def test_annotations_are_read_by_their_content_not_their_name(tmp_path):
     assert goeval.load_annotations(pairs, onto).proteins.tolist() == ["P1"]
     with pytest.raises(goeval.errors.InputFormatError):
         goeval.load_annotations(pairs, onto, gaf=True)  # forced
+
+
+def test_annotations_from_a_pipe_are_read_whole(tmp_path):
+    import os
+    import threading
+
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    fifo = tmp_path / "truth.tsv"
+    os.mkfifo(fifo)
+    lines = "".join(f"P{k}\t{onto.ids[1 + k % 5]}\n" for k in range(20000))  # more than a sniffed head
+
+    def write() -> None:
+        with open(fifo, "w") as fh:
+            fh.write(lines)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    ann = goeval.load_annotations(fifo, onto)
+    writer.join(timeout=10)
+    assert ann.proteins.size == 20000

@@ -181,3 +181,20 @@ def test_a_specific_header_wins_over_a_malformed_data_line():
     assert sniff_bytes(b"target\tterm\tscore\nP1\tGO:1\tx\n") is FileKind.PREDICTIONS
     assert sniff_bytes(b"term\tia\nGO:1\tx\n") is FileKind.IA
     assert sniff_bytes(b"EntryID\tterm\tscore_of_something\nP1\tGO:1\tBPO\n") is FileKind.TRUTH
+
+
+def test_a_fifo_is_left_unread_for_its_reader(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "truth.gaf"
+    os.mkfifo(fifo)
+    got = []
+    worker = threading.Thread(target=lambda: got.append(sniff(fifo)), daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    if worker.is_alive():  # unblock the thread, then fail
+        with open(fifo, "wb"):
+            pass
+        pytest.fail("sniff opened the FIFO")
+    assert got == [FileKind.GAF]  # by its name

@@ -14,6 +14,8 @@ need, whatever its size.
 from __future__ import annotations
 
 import enum
+import os
+import stat
 from pathlib import Path
 
 from goeval.io import files
@@ -191,7 +193,9 @@ def sniff(path: PathLike) -> FileKind:
     """The kind of the file at ``path``: by its content first, then by its extension.
 
     At most :data:`HEAD_BYTES` of decompressed text are read, so a large
-    compressed file is never decompressed whole.
+    compressed file is never decompressed whole. A pipe or FIFO (``<(zcat
+    truth.gz)``) is not read at all, since its reader must see all of it:
+    its extension decides.
 
     Parameters
     ----------
@@ -209,5 +213,16 @@ def sniff(path: PathLike) -> FileKind:
         The file is missing or unreadable, or the start of its compressed
         stream is corrupt (as the readers say it).
     """
+    if _is_stream(path):
+        return sniff_bytes(b"", name=path)
     head, whole = files.read_head(path, HEAD_BYTES)
     return sniff_bytes(head, whole=whole, name=path)
+
+
+def _is_stream(path: PathLike) -> bool:
+    """Whether ``path`` is a pipe, FIFO or device: its content can be read only once."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # the reader says what is wrong with it
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
