@@ -59,3 +59,39 @@ def test_load_annotations_merges_several_files(tmp_path):
     got = {(p, onto.ids[c]) for p, row in zip(ann.proteins, ann.matrix.tolil().rows) for c in row}
     assert got == {("P1", "GO:0003674"), ("P2", "GO:0005488"), ("P2", "GO:0003824"), ("P3", "GO:0005488")}
     assert ann.diagnostics["rows_read"] == 5 and len(ann.diagnostics["parts"]) == 2
+
+
+def test_annotations_are_read_by_their_content_not_their_name(tmp_path):
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    term = str(onto.ids[1])
+    gaf_line = "\t".join(["UniProtKB", "P1", "P1_HUMAN", "", term, "PMID:1", "IEA", "", "F", "", "", "protein",
+                          "taxon:9606", "20200101", "UniProt", "", ""])
+    gaf = tmp_path / "annotations.tsv"  # a GAF file under a table's name
+    gaf.write_text("!gaf-version: 2.2\n" + gaf_line + "\n" + gaf_line.replace("IEA", "IDA").replace("P1", "P2") + "\n")
+    pairs = tmp_path / "pairs.gaf"  # pairs under a GAF name
+    pairs.write_text(f"P1\t{term}\n")
+    assert goeval.load_annotations(gaf, onto).proteins.tolist() == ["P2"]  # IEA is not experimental
+    assert sorted(goeval.load_annotations(gaf, onto, evidence=None).proteins.tolist()) == ["P1", "P2"]
+    assert goeval.load_annotations(pairs, onto).proteins.tolist() == ["P1"]
+    with pytest.raises(goeval.errors.InputFormatError):
+        goeval.load_annotations(pairs, onto, gaf=True)  # forced
+
+
+def test_annotations_from_a_pipe_are_read_whole(tmp_path):
+    import os
+    import threading
+
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    fifo = tmp_path / "truth.tsv"
+    os.mkfifo(fifo)
+    lines = "".join(f"P{k}\t{onto.ids[1 + k % 5]}\n" for k in range(20000))  # more than a sniffed head
+
+    def write() -> None:
+        with open(fifo, "w") as fh:
+            fh.write(lines)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    ann = goeval.load_annotations(fifo, onto)
+    writer.join(timeout=10)
+    assert ann.proteins.size == 20000

@@ -22,10 +22,16 @@ import numpy as np
 from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
-from goeval.io import _files
+from goeval.io.files import PathLike, check_input
+from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
+from goeval.io.ia import read_ia
+from goeval.io.idlist import read_id_list
+from goeval.io.kinds import FileKind, sniff
 from goeval.io.ontology_cache import StartedOntology, start_ontology
+from goeval.io.pairs import PairTable
 from goeval.io.paths import find_prediction_files, prediction_files
-from goeval.io.tables import DEFAULT_EVIDENCE, read_gaf, read_ia, read_id_list, read_predictions, read_truth
+from goeval.io.predictions import read_predictions
+from goeval.io.truth import read_truth
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions, RunOptions
 
@@ -39,8 +45,6 @@ __all__ = [
     "evaluate",
     "check_inputs",
 ]
-
-PathLike = _files.PathLike
 
 #: Share of an evaluated namespace's terms an IA file must cover before a warning.
 IA_COVERAGE_WARNING = 0.5
@@ -77,11 +81,9 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     return load_cached_ontology(path, tuple(relations), cache)[0]
 
 
-def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None):  # noqa: ANN202
-    name = str(path).lower()
-    for ext in (".gz", ".bz2", ".xz"):
-        name = name.removesuffix(ext)
-    if gaf or (gaf is None and name.endswith((".gaf", ".gpa"))):
+def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None) -> PairTable:
+    """GAF or ``protein<TAB>term`` pairs: as ``gaf`` says, else as the file's kind is sniffed."""
+    if gaf or (gaf is None and sniff(path) is FileKind.GAF):
         return read_gaf(path, None if evidence is None else tuple(evidence))
     return read_truth(path)
 
@@ -102,7 +104,8 @@ def load_annotations(
         Evidence codes kept from GAF files (``None`` keeps every code).
     gaf : bool, optional
         Force (or forbid) GAF parsing; by default GAF files are recognised by
-        their ``!gaf-version`` header or a ``.gaf`` name.
+        their content (``!gaf-version``, 15 or 17 tab-separated columns), else
+        by a ``.gaf`` name (:func:`goeval.io.kinds.sniff`).
 
     Returns
     -------
@@ -208,7 +211,7 @@ def check_inputs(**inputs: Any) -> None:
         values = value if several else [value]
         for v in values:
             if isinstance(v, (str, Path)):
-                _files.check_input(v, _INPUT_NAMES.get(name, name))
+                check_input(v, _INPUT_NAMES.get(name, name))
 
 
 #: Inputs that may be several files (merged); the other inputs given as a list hold identifiers.
@@ -227,7 +230,7 @@ def _resolve_predictions(predictions: Any, pattern: str | None, diag: Diagnostic
     if found.skipped:
         diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
     for path in found.files.values():
-        _files.check_input(path, "prediction")
+        check_input(path, "prediction")
     return dict(found.files)
 
 

@@ -99,9 +99,9 @@ def check_choice(value: object, name: str, func: str, choices: tuple[object, ...
 class UngroupedPredictionsError(InputFormatError):
     """A protein's prediction lines are not contiguous, so the file cannot be read in batches.
 
-    Raised by :func:`goeval.io.stream.iter_prediction_batches` when a protein
+    Raised by :func:`goeval.io.predictions.iter_prediction_batches` when a protein
     reappears after the lines of other proteins in a later batch. Such a file
-    can still be read whole (:func:`goeval.io.tables.read_predictions`), or
+    can still be read whole (:func:`goeval.io.predictions.read_predictions`), or
     sorted by protein first.
 
     Parameters

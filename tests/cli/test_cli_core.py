@@ -136,3 +136,17 @@ def test_retrieval_command(tmp_path, capsys):
     assert s.loc[0, "queries"] > 100 and 0 < s.loc[0, "tap_5"] < 1 and 0.5 < s.loc[0, "macro_roc_auc"] <= 1
     terms = pd.read_csv(out / "retrieval_terms.tsv", sep="\t")
     assert {"apcp_5", "apcp_20", "ipr_auc"} <= set(terms.columns)
+
+
+@pytest.mark.parametrize("name,text,scored", [
+    ("cafa.txt", "AUTHOR me\nMODEL 1\nKEYWORDS x.\nP1 GO:0000004 0.7\nEND\n", True),
+    ("truth.tsv", "EntryID\tterm\taspect\nP1\tGO:0000004\tBPO\n", False),
+    ("misnamed.gaf", "P1\tGO:0000004\t0.7\n", True),
+])
+def test_propagate_tells_predictions_from_annotations_by_content(tiny_obo, tmp_path, name, text, scored):
+    src = tmp_path / name
+    src.write_text(text)
+    out = tmp_path / "out.tsv"
+    assert main(["propagate", "--ontology", str(tiny_obo), "--input", str(src), "--out", str(out)]) == 0
+    columns = {len(line.split("\t")) for line in out.read_text().splitlines()}
+    assert columns == ({3} if scored else {2})

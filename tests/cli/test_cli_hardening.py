@@ -239,7 +239,7 @@ def test_disk_full_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
     import errno
 
     from goeval.errors import OutputError
-    from goeval.io import _files
+    from goeval.io import files
 
     class Full:
         def __init__(self, path, *args, **kwargs):  # noqa: ANN001
@@ -255,10 +255,10 @@ def test_disk_full_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
         def __exit__(self, *exc):  # noqa: ANN002
             return False
 
-    monkeypatch.setattr(_files, "_opener", lambda p: Full)
+    monkeypatch.setattr(files, "_opener", lambda p: Full)
     target = tmp_path / "x.tsv"
     with pytest.raises(OutputError, match="no space left"):
-        with _files.open_text_out(target) as fh:
+        with files.open_text_out(target) as fh:
             fh.write("x" * 100)
     assert list(tmp_path.iterdir()) == []
 
@@ -345,7 +345,7 @@ def test_diagnostics_are_deterministic_and_timings_apart(tmp_path):
 
 
 def test_result_set_is_all_or_nothing(tmp_path):
-    from goeval.io._files import OutputSet
+    from goeval.io.files import OutputSet
 
     (tmp_path / "curves.tsv").write_text("old curves\n")
     (tmp_path / "summary.tsv").write_text("old summary\n")

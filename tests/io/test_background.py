@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from goeval.errors import GoevalError, InputFormatError, InvalidParameterError
-from goeval.io import _background as bg
-from goeval.io._background import cancel_all, live_children, should_fork, start
+from goeval.io import background as bg
+from goeval.io.background import cancel_all, live_children, should_fork, start
 
-pytestmark = pytest.mark.skipif(not bg._fork_supported(), reason="forked reads need Linux")
+pytestmark = pytest.mark.skipif(not bg.fork_supported(), reason="forked reads need Linux")
 
 
 def _arrays(n: int) -> dict:

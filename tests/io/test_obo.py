@@ -244,28 +244,28 @@ def test_structural_lines_with_odd_spacing_are_read_like_usual_ones():
 # ------------------------------------------------------------ background parse
 @pytest.mark.parametrize("fork", ["always", "never"])
 def test_started_read_can_be_finished_or_cancelled(fork, monkeypatch):
-    from goeval.io import _background
+    from goeval.io import background
 
     monkeypatch.setenv("GOEVAL_FORK", fork)
     serial = parse_obo_text(CLEAN.read_text(), CLEAN)
     pending = start_read_obo(CLEAN)
-    assert pending.forked == (fork == "always" and _background.should_fork(large=False))
+    assert pending.forked == (fork == "always" and background.should_fork(large=False))
     raw = pending()
     assert raw.terms == serial.terms and raw.header == serial.header and raw.typedefs == serial.typedefs
-    assert _background.live_children() == []
+    assert background.live_children() == []
     pending.cancel()  # idempotent after the result
     again = start_read_obo(CLEAN)
     again.cancel()
     again.cancel()
-    assert _background.live_children() == []
+    assert background.live_children() == []
 
 
 def test_checking_errors_are_raised_before_anything_is_forked(tmp_path, monkeypatch):
-    from goeval.io import _background
+    from goeval.io import background
 
     monkeypatch.setenv("GOEVAL_FORK", "always")
     bad = tmp_path / "bad.obo"
     bad.write_text(BASE + "is_obsolete: yes\n")
     with pytest.raises(InputFormatError):
         start_read_obo(bad)
-    assert _background.live_children() == []
+    assert background.live_children() == []

@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goeval.errors import GoevalError, InputFormatError, InvalidParameterError, UngroupedPredictionsError
-from goeval.io.stream import iter_prediction_batches, scan_predictions
-from goeval.io.tables import read_predictions
+from goeval.io.predictions import iter_prediction_batches, read_predictions, scan_predictions
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SYNTH = Path("/work/bench/synth3k/predictions/good.tsv")
@@ -345,7 +344,7 @@ def test_mutations_give_the_same_error_or_the_same_rows(case):
 
 def test_one_pass_batches_record_the_scan(tmp_path):
     """PredictionBatches: the batches of iter_prediction_batches, then the scan's counts and grouping."""
-    from goeval.io.stream import PredictionBatches
+    from goeval.io.predictions import PredictionBatches
 
     for name, text in (("p.txt", CAFA + BODY), ("q.tsv", "P1\tGO:1\t0.5\nP1\tGO:2\t0\nP2\tGO:1\t0.5\n")):
         path = write(tmp_path, name, text)

@@ -8,7 +8,10 @@ import numpy as np
 import pytest
 
 from goeval.errors import InputFormatError
-from goeval.io.tables import read_gaf, read_ia, read_predictions, read_truth
+from goeval.io.gaf import read_gaf
+from goeval.io.ia import read_ia
+from goeval.io.predictions import read_predictions
+from goeval.io.truth import read_truth
 
 
 def write(tmp_path, name, text, binary=False):
@@ -127,8 +130,9 @@ def test_gaf_short_line(tmp_path):
 # ------------------------------------------------ the line rule (issue 7, defect 4)
 from pathlib import Path  # noqa: E402
 
-from goeval.io import tables  # noqa: E402
-from goeval.io.tables import read_id_list, start_read_predictions  # noqa: E402
+from goeval.io import tsv  # noqa: E402
+from goeval.io.idlist import read_id_list  # noqa: E402
+from goeval.io.predictions import start_read_predictions  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tables"
 BOM = "\ufeff"
@@ -334,7 +338,7 @@ def test_every_fast_path_failure_names_a_line(tmp_path, text, line):
                                          (read_gaf, "annotations.gaf")])
 def test_line_reader_equals_fast_reader(monkeypatch, reader, name):
     fast = rows(reader(DATA / name))
-    monkeypatch.setattr(tables, "_arrow", lambda *a, **k: None)
+    monkeypatch.setattr(tsv, "parse_tsv", lambda *a, **k: None)
     assert rows(reader(DATA / name)) == fast
 
 
@@ -346,7 +350,7 @@ def test_compressed_predictions(tmp_path):
 
 
 def test_started_read_in_a_child(monkeypatch):
-    from goeval.io._background import live_children
+    from goeval.io.background import live_children
 
     monkeypatch.setenv("GOEVAL_FORK", "always")
     bg = start_read_predictions(DATA / "predictions_cafa.txt")

@@ -15,8 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goeval.errors import GoevalError, InputFormatError
-from goeval.io import tables
-from goeval.io.tables import read_gaf, read_ia, read_predictions, read_truth
+from goeval.io import tsv
+from goeval.io.gaf import read_gaf
+from goeval.io.ia import read_ia
+from goeval.io.predictions import read_predictions
+from goeval.io.truth import read_truth
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tables"
 SEEDS = {
@@ -97,7 +100,7 @@ def test_random_bytes(reader, data):
 def test_mutations_give_an_error_naming_a_line_or_a_table(case):
     reader, data = case
     fast = run(reader, data)
-    with mock.patch.object(tables, "_arrow", lambda *a, **k: None):
+    with mock.patch.object(tsv, "parse_tsv", lambda *a, **k: None):
         slow = run(reader, data)
     assert same_outcome(fast, slow), (fast, slow)
 

@@ -3,7 +3,7 @@
 An :class:`Annotations` object holds one sparse row per protein over the
 global term index of an :class:`~goeval.ontology.Ontology` (bool for truth
 sets, float64 for prediction scores). Nothing here opens files: readers in
-:mod:`goeval.io` return :class:`~goeval.io.tables.PairTable` objects, which
+:mod:`goeval.io` return :class:`~goeval.io.pairs.PairTable` objects, which
 :func:`map_table` turns into annotations, counting every remapped or
 dropped row.
 """
@@ -17,7 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval.errors import InvalidParameterError
-from goeval.io.tables import PairTable
+from goeval.io.pairs import PairTable
 from goeval.ontology import Ontology, TermStatus
 from goeval.sparse import column_block
 

@@ -260,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _cancel_children() -> None:
-    module = sys.modules.get("goeval.io._background")
+    module = sys.modules.get("goeval.io.background")
     if module is not None:
         module.cancel_all()
 

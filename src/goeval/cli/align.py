@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.io._files import check_input, check_output_file
+    from goeval.io.files import check_input, check_output_file
 
     check_input(args.query, "query FASTA")
     check_input(args.db, "database FASTA")

@@ -118,7 +118,7 @@ def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) ->
 
 def _check_before_work(args: argparse.Namespace) -> None:
     """Every input exists and the output can be written, before anything is parsed."""
-    from goeval.io._files import check_input, check_output_file
+    from goeval.io.files import check_input, check_output_file
 
     check_input(args.ontology, "ontology")
     for path in args.train:
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     _check_before_work(args)
     from goeval.api import load_ontology
     from goeval.baselines import HIT_METHODS
-    from goeval.io.tables import read_id_list
+    from goeval.io.idlist import read_id_list
 
     t0 = time.perf_counter()
     onto = load_ontology(args.ontology, args.relations, cache_arg(args))

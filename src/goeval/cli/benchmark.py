@@ -85,7 +85,7 @@ def _check(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -> Any:
     """Options, inputs and output directory, before any work."""
     from goeval.baselines import METHODS
     from goeval.errors import InvalidParameterError
-    from goeval.io._files import check_input, check_output_dir
+    from goeval.io.files import check_input, check_output_dir
 
     opts = _options(args)
     bad = [m for m in args.methods if m not in METHODS]
@@ -129,7 +129,7 @@ def _run_cv(args: argparse.Namespace) -> int:
     from goeval.benchmarks import assign_folds, cross_validate, table1_columns
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.folds import FoldTable, read_folds
-    from goeval.io.tables import read_id_list
+    from goeval.io.idlist import read_id_list
 
     t0 = time.perf_counter()
     opts = _check(args, [(args.ontology, "ontology"), *((a, "annotations") for a in args.annotations),
@@ -187,7 +187,7 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, summary_c
     write_frames(out, text, {"diagnostics.json": dict(cv.diagnostics)})
     write_text = _readme(args, "Cross-validation of the baselines", ["Average information content per benchmark "
                          "protein (each protein with its fold's IA):", "", *info])
-    from goeval.io._files import open_text_out
+    from goeval.io.files import open_text_out
 
     with open_text_out(out / "README.md") as fh:
         fh.write(write_text)
@@ -242,7 +242,7 @@ def _run_timesplit(args: argparse.Namespace) -> int:
 def _write_timesplit(args: argparse.Namespace, onto: Any, split: Any, results: dict[str, Any]) -> None:
     from goeval.benchmarks import table1_columns, table1_records
     from goeval.evaluation import SUMMARY_COLUMNS
-    from goeval.io._files import open_text_out
+    from goeval.io.files import open_text_out
     from goeval.io.results import write_frames, write_pairs
 
     out = Path(args.out)

@@ -53,7 +53,7 @@ def _duels_text(comparison, fmt: str) -> list[str]:  # noqa: ANN001 - Comparison
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from goeval.io._files import check_output_file
+    from goeval.io.files import check_output_file
     from goeval.stats.store import PROTEIN_STATS_FILE
 
     path = Path(args.results) / PROTEIN_STATS_FILE if Path(args.results).is_dir() else Path(args.results)

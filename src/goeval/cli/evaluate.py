@@ -60,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # noqa: ANN202 - (options, files)
     """Options, every input and the output directory, before anything is parsed."""
     from goeval.api import check_inputs
-    from goeval.io._files import check_input, check_output_dir
+    from goeval.io.files import check_input, check_output_dir
     from goeval.io.paths import find_prediction_files
 
     run = run_options_from_args(args)
@@ -87,7 +87,7 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     opts, found = _check_before_work(args, ontology, truth)
     # While this process is still small, start the first prediction file's read and
     # the ontology's parse (forked children for large inputs); then import the rest.
-    from goeval.io.tables import start_read_predictions
+    from goeval.io.predictions import start_read_predictions
 
     files: dict = dict(found.files)
     started = []

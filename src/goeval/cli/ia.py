@@ -20,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.io._files import check_input, check_output_file
+    from goeval.io.files import check_input, check_output_file
     from goeval.options import EvaluationOptions
 
     EvaluationOptions.resolve(pseudocount=args.pseudocount, relations=args.relations)  # validated before work

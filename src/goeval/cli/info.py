@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from goeval.io.ontology_cache import load_cached_ontology
-    from goeval.io.results import _jsonable
+    from goeval.io.results import jsonable
     from goeval.report.text import format_table
 
     clock = time.perf_counter()
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     cache_info = {"status": cache.status, "path": None if cache.path is None else str(cache.path),
                   "reason": cache.reason or None, "load_seconds": round(seconds, 4)}
     if args.format == "json":
-        print(json.dumps(_jsonable({
+        print(json.dumps(jsonable({
             "source": onto.source, "data_version": onto.data_version, "relations": list(onto.relations),
             "namespaces": [s.__dict__ for s in onto.stats], "diagnostics": onto.diagnostics,
             "cache": cache_info,

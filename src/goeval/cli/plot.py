@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from goeval.io._files import check_output_dir
+    from goeval.io.files import check_output_dir
     from goeval.io.results_dir import read_results_dir
     from goeval.progress import set_enabled
     from goeval.report._style import require_matplotlib

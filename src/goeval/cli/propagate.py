@@ -7,35 +7,17 @@ import argparse
 from goeval.cli.common import add_ontology, cache_arg, say
 
 
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
     p.add_argument("--input", required=True, metavar="FILE", help="annotations (2 columns) or predictions (3 columns)")
     p.add_argument("--out", required=True, metavar="FILE", help="output (.gz compresses)")
     p.add_argument("--mode", choices=("max", "fill"), default="max", help="score propagation for predictions")
     p.add_argument("--kind", choices=("auto", "annotations", "predictions"), default="auto",
-                   help="input kind (auto: 3 columns = predictions)")
-
-
-def _is_predictions(path: str) -> bool:
-    from goeval.io._files import read_bytes
-
-    data = read_bytes(path)[:65536]
-    for line in data.split(b"\n"):
-        f = line.split()
-        if f and f[0].upper() not in (b"AUTHOR", b"MODEL", b"KEYWORDS", b"ACCURACY"):
-            if len(f) == 3:
-                try:
-                    float(f[2])
-                    return True
-                except ValueError:
-                    continue
-            return False
-    return False
+                   help="input kind (auto: from the content; CAFA header lines or 3 columns with a score = predictions)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.io._files import check_input, check_output_file
+    from goeval.io.files import check_input, check_output_file
 
     check_input(args.ontology, "ontology")
     check_input(args.input, "input")
@@ -45,12 +27,14 @@ def run(args: argparse.Namespace) -> int:
 
     from goeval.annotations import map_table, propagate
     from goeval.api import load_ontology
+    from goeval.io.kinds import FileKind, sniff
+    from goeval.io.predictions import read_predictions
     from goeval.io.results import write_pairs
-    from goeval.io.tables import read_predictions, read_truth
+    from goeval.io.truth import read_truth
     from goeval.report.text import describe_reading
 
     onto = load_ontology(args.ontology, args.relations, cache_arg(args))
-    preds = args.kind == "predictions" or (args.kind == "auto" and _is_predictions(args.input))
+    preds = args.kind == "predictions" or (args.kind == "auto" and sniff(args.input) is FileKind.PREDICTIONS)
     table = read_predictions(args.input) if preds else read_truth(args.input)
     ann = map_table(table, onto)
     out = propagate(ann, args.mode)

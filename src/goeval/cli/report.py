@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from goeval.io._files import check_output_file
+    from goeval.io.files import check_output_file
     from goeval.io.results_dir import read_results_dir
     from goeval.progress import set_enabled
 

@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFiles
     """Options, inputs and the output directory, before anything is parsed."""
     from goeval.errors import InvalidParameterError
-    from goeval.io._files import check_input, check_output_dir
+    from goeval.io.files import check_input, check_output_dir
     from goeval.io.paths import find_prediction_files
 
     with_ia = bool(args.ia or args.ia_annotations)

@@ -350,7 +350,7 @@ def stream_file_task(method: str, path: Any, plan: Plan, benchmark: Benchmark, b
     """
     from goeval.errors import UngroupedPredictionsError
     from goeval.evaluation.sources import FileSource, MethodFeed
-    from goeval.io.stream import PredictionBatches
+    from goeval.io.predictions import PredictionBatches
 
     engine = Engine(plan, Runner())
     feed = MethodFeed(benchmark, max_terms=plan.options.max_terms)

@@ -2,7 +2,7 @@
 
 Every evaluation feeds each method's predictions to a :class:`MethodFeed`:
 a whole file (or an :class:`~goeval.annotations.Annotations` object) is one
-batch, a streamed file many (:class:`~goeval.io.stream.PredictionBatches`,
+batch, a streamed file many (:class:`~goeval.io.predictions.PredictionBatches`,
 batches ending at protein boundaries). The feed aligns each batch's
 proteins with the benchmark, keeps each namespace's rows in the order of
 the file and closes a leaf (:class:`~goeval.evaluation.leaves.LeafCutter`)
@@ -224,7 +224,7 @@ class AnnotationsSource:
 
 
 class FileSource:
-    """A prediction file streamed in batches (:class:`~goeval.io.stream.PredictionBatches`).
+    """A prediction file streamed in batches (:class:`~goeval.io.predictions.PredictionBatches`).
 
     Iterating raises :class:`~goeval.errors.UngroupedPredictionsError` when a
     protein comes back in a later batch (the file must then be read whole).

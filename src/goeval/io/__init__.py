@@ -1,10 +1,16 @@
 """File input and output: the only part of goeval that touches the file system.
 
-Submodules: :mod:`~goeval.io.obo` (ontologies), :mod:`~goeval.io.tables`
-(truth, GAF, predictions, IA), :mod:`~goeval.io.results` (outputs),
-:mod:`~goeval.io.retrieval_lists`, :mod:`~goeval.io.biocreative`,
-:mod:`~goeval.io.paths`. They are imported on demand, so reading a table
-does not import the ontology parser and vice versa.
+One module per input format, each with a small public surface:
+:mod:`~goeval.io.obo` (ontologies), :mod:`~goeval.io.truth`
+(``protein<TAB>term``), :mod:`~goeval.io.gaf`, :mod:`~goeval.io.predictions`
+(CAFA predictions, whole or streamed), :mod:`~goeval.io.ia`,
+:mod:`~goeval.io.idlist`, :mod:`~goeval.io.fasta`, :mod:`~goeval.io.hits`.
+They share :mod:`~goeval.io.files` (opening, compression, atomic writes),
+:mod:`~goeval.io.text` (the line rule), :mod:`~goeval.io.tsv` (the
+vectorized parser) and :mod:`~goeval.io.pairs` (the tables they return);
+:mod:`~goeval.io.kinds` is the one place that tells a file's kind. Outputs
+are written by :mod:`~goeval.io.results`. Submodules are imported on demand,
+so reading a table does not import the ontology parser and vice versa.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from goeval.errors import GoevalError, InvalidParameterError, check_choice
-from goeval.io._files import PathLike, open_text_out
+from goeval.io.files import PathLike, open_text_out
 from goeval.io.fasta import AMINO_ACIDS, FastaRecords, read_fasta, write_fasta
 from goeval.io.hits import KNOWN_COLUMNS, STANDARD_COLUMNS
 

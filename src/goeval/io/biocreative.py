@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from goeval.errors import InputFormatError, check_choice
-from goeval.io._files import read_text
+from goeval.io.files import read_text
 
 __all__ = [
     "BiocreativeFormatError",

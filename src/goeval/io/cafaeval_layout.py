@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from goeval.io._files import PathLike
+from goeval.io.files import PathLike
 from goeval.io.results import write_frames
 
 __all__ = ["write_cafaeval_layout", "cafaeval_layout_tables"]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InputFormatError, InvalidParameterError, check_choice
-from goeval.io._files import PathLike, open_text_out, read_text
+from goeval.io.files import PathLike, open_text_out, read_text
 
 __all__ = ["FastaRecords", "read_fasta", "write_fasta", "AMINO_ACIDS"]
 

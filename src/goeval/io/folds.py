@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InputFormatError, InvalidParameterError
-from goeval.io._files import PathLike, open_text_out, read_text
+from goeval.io.files import PathLike, open_text_out, read_text
 
 __all__ = ["FoldTable", "read_folds", "write_folds"]
 

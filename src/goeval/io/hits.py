@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from goeval.errors import InputFormatError, InvalidParameterError
-from goeval.io._files import PathLike, decode_utf8, read_bytes
+from goeval.io.files import PathLike, decode_utf8, read_bytes
 
 __all__ = ["HitTable", "read_hits", "STANDARD_COLUMNS", "KNOWN_COLUMNS"]
 

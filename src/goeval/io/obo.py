@@ -42,8 +42,8 @@ from typing import Any
 from obonet.read import get_sections
 
 from goeval.errors import InputFormatError
-from goeval.io._background import Background, should_fork, start
-from goeval.io._files import PathLike, read_text
+from goeval.io.background import Background, should_fork, start
+from goeval.io.files import PathLike, read_text
 
 __all__ = ["RawOntology", "PendingOntology", "read_obo", "start_read_obo", "parse_obo_text"]
 
@@ -401,7 +401,7 @@ def start_read_obo(path: PathLike) -> PendingOntology:
 
     The file is decoded and checked at once (errors are raised here). The
     stanzas are then parsed by obonet in two parts: the last 60 % in a
-    forked child process (see :mod:`goeval.io._background`; by default only
+    forked child process (see :mod:`goeval.io.background`; by default only
     for files of more than 60,000 kept lines, ``GOEVAL_FORK=always`` forces
     it, ``never`` turns it off) while the caller goes on (importing modules,
     reading predictions), the first 40 % when the returned object is called

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.io._files import PathLike, _temporary_name, _unlink
+from goeval.io.files import PathLike, temporary_name, unlink_quietly
 from goeval.io.obo import PendingOntology, start_read_obo
 
 if TYPE_CHECKING:
@@ -172,13 +172,13 @@ def _write(path: Path, tmp: Path, key: dict[str, Any], onto: Ontology) -> str:
             np.savez(fh, **arrays)
         os.replace(tmp, path)
     except OSError as exc:
-        _unlink(tmp)
+        unlink_quietly(tmp)
         return f"cannot write it: {exc.strerror or exc}"
     except Exception as exc:  # noqa: BLE001 - a cache that cannot be made must not stop the run
-        _unlink(tmp)
+        unlink_quietly(tmp)
         return f"cannot store this ontology ({type(exc).__name__}: {exc})"
     except BaseException:
-        _unlink(tmp)
+        unlink_quietly(tmp)
         raise
     return ""
 
@@ -221,7 +221,7 @@ class StartedOntology:
         if _stamp(self.path) != self._stamp:  # the bytes parsed may not be the bytes hashed
             problem = "the OBO file changed while it was read"
         else:
-            problem = _write(self.record.path, _temporary_name(self.record.path), self._key, self._ontology)
+            problem = _write(self.record.path, temporary_name(self.record.path), self._key, self._ontology)
         self.record.timings["ontology cache write"] = time.perf_counter() - clock
         if problem:
             self.record.status, self.record.reason = "not written", problem

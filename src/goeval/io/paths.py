@@ -34,13 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from goeval.errors import InvalidParameterError
-from goeval.io._files import PathLike
+from goeval.io.files import PathLike, strip_compression
 
 __all__ = ["PREDICTION_EXTENSIONS", "PredictionFiles", "find_prediction_files", "prediction_files"]
 
 #: Extensions of prediction files found in a directory (before compression).
 PREDICTION_EXTENSIONS = (".tsv", ".txt", ".tab", ".pred", ".predictions")
-_COMPRESSION = (".gz", ".bz2", ".xz")
 _NOT_PREDICTIONS = ("readme", "license", "licence", "changelog", "notes")
 
 
@@ -60,16 +59,9 @@ class PredictionFiles:
     skipped: list[tuple[Path, str]] = field(default_factory=list)
 
 
-def _strip_compression(name: str) -> str:
-    for ext in _COMPRESSION:
-        if name.lower().endswith(ext):
-            return name[: -len(ext)]
-    return name
-
-
 def _method_name(rel: PurePosixPath) -> str:
     """Relative path without extensions: ``a/b.tsv.gz`` -> ``a/b``."""
-    stem = _strip_compression(rel.name)
+    stem = strip_compression(rel.name)
     base, ext = os.path.splitext(stem)
     stem = base if ext and not ext[1:].isdigit() else stem  # model_1.9606 keeps its taxon
     return str(rel.parent / stem) if str(rel.parent) != "." else stem
@@ -80,7 +72,7 @@ def _why_not(rel: PurePosixPath, pattern: str | None) -> str | None:
     if pattern is not None:
         ok = fnmatch.fnmatch(rel.name, pattern) or fnmatch.fnmatch(str(rel), pattern)
         return None if ok else f"does not match --pattern {pattern!r}"
-    name = _strip_compression(rel.name)
+    name = strip_compression(rel.name)
     if name.lower().startswith(_NOT_PREDICTIONS):
         return "not a prediction file (README, LICENSE, ...)"
     ext = os.path.splitext(name)[1].lower()

@@ -4,7 +4,7 @@ Rows are ``target<TAB>term<TAB>score``, targets in row order, terms in
 column order, scores in the shortest text that reads back to the same
 double (``repr(float)``); compression by extension. The CAFA format adds
 the header lines ``AUTHOR``, ``MODEL``, ``KEYWORDS`` and a final ``END``;
-both are read back by :func:`goeval.io.tables.read_predictions`.
+both are read back by :func:`goeval.io.predictions.read_predictions`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import IO, Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
-from goeval.io._files import PathLike, open_text_out
+from goeval.io.files import PathLike, open_text_out
 
 __all__ = ["write_predictions", "write_naive", "FORMATS"]
 

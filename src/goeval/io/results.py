@@ -1,6 +1,6 @@
 """Writing results: tables, JSON, IA files, propagated pairs.
 
-Every writer is atomic (see :func:`goeval.io._files.open_text_out`), and
+Every writer is atomic (see :func:`goeval.io.files.open_text_out`), and
 files that belong together (``curves.tsv``, ``summary.tsv``,
 ``diagnostics.json``) are committed together (:class:`OutputSet`). Floats
 are written in the shortest form that reads back to the same double
@@ -20,7 +20,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from goeval.io._files import OutputSet, PathLike, open_text_out
+from goeval.io.files import OutputSet, PathLike, open_text_out
 
 __all__ = [
     "write_results",
@@ -55,9 +55,6 @@ def jsonable(o: Any) -> Any:
     if isinstance(o, Path):
         return str(o)
     return o
-
-
-_jsonable = jsonable  # older name, kept for callers outside this module
 
 
 def _dump_json(fh: IO[str], obj: Any) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from goeval.errors import GoevalError, InputFormatError, OutputError
-from goeval.io._files import PathLike, _temporary_name, _unlink, _write_failed, read_bytes
+from goeval.io.files import PathLike, temporary_name, unlink_quietly, write_failed, read_bytes
 
 __all__ = ["ResultsDir", "read_results_dir", "read_table", "write_files", "TABLE_FILES", "ALTERNATIVE_FILES",
            "REQUIRED_COLUMNS"]
@@ -208,12 +208,12 @@ def write_files(out_dir: PathLike, files: Mapping[str, bytes | str]) -> dict[str
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _write_failed(out, exc) from None
+        raise write_failed(out, exc) from None
     pending: list[tuple[Path, Path]] = []
     try:
         for name, content in files.items():
             target = out / name
-            tmp = _temporary_name(target)
+            tmp = temporary_name(target)
             pending.append((tmp, target))
             data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
             try:
@@ -221,11 +221,11 @@ def write_files(out_dir: PathLike, files: Mapping[str, bytes | str]) -> dict[str
                 with open(tmp, "wb") as fh:
                     fh.write(data)
             except OSError as exc:
-                raise _write_failed(target, exc) from None
+                raise write_failed(target, exc) from None
         for tmp, target in pending:
             os.replace(tmp, target)
     except (OutputError, OSError, KeyboardInterrupt):
         for tmp, _target in pending:
-            _unlink(tmp)
+            unlink_quietly(tmp)
         raise
     return {t.name: t for _tmp, t in pending}

@@ -25,7 +25,7 @@ import re
 import numpy as np
 
 from goeval.errors import InputFormatError
-from goeval.io._files import read_text
+from goeval.io.files import read_text
 from goeval.metrics.lists import RetrievalLists
 
 __all__ = ["parse_retrieval_lists", "read_retrieval_lists"]

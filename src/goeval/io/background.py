@@ -40,7 +40,7 @@ from typing import Any
 
 from goeval.errors import GoevalError, InvalidParameterError
 
-__all__ = ["Background", "start", "should_fork", "fork_mode", "cancel_all", "live_children"]
+__all__ = ["Background", "start", "should_fork", "fork_mode", "fork_supported", "cancel_all", "live_children"]
 
 _MODES = ("auto", "always", "never")
 _HEADER = struct.Struct("!QQ")  # length of the pickled metadata, number of out-of-band buffers
@@ -58,7 +58,8 @@ def fork_mode() -> str:
     return mode
 
 
-def _fork_supported() -> bool:
+def fork_supported() -> bool:
+    """Whether this platform can run reads in forked children (Linux with ``memfd_create``)."""
     return (sys.platform.startswith("linux") and hasattr(os, "fork") and hasattr(os, "memfd_create")
             and hasattr(socket, "send_fds"))
 
@@ -66,7 +67,7 @@ def _fork_supported() -> bool:
 def should_fork(large: bool) -> bool:
     """Whether to fork a read: ``always``/``never`` as set, ``auto`` when ``large``."""
     mode = fork_mode()
-    if mode == "never" or not _fork_supported():
+    if mode == "never" or not fork_supported():
         return False
     return mode == "always" or bool(large)
 
@@ -203,7 +204,7 @@ def start(fn: Callable[..., Any], /, *args: Any, name: str, fork: bool) -> Backg
         this process when :meth:`Background.result` is first called.
     """
     bg = Background(fn, args, name)
-    if fork and _fork_supported():
+    if fork and fork_supported():
         try:
             bg._fork()
         except OSError:  # pragma: no cover - no fork possible now (limits): stay in-process

@@ -21,11 +21,39 @@ from goeval.errors import InputFormatError, OutputError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
+__all__ = [
+    "PathLike", "COMPRESSED_SUFFIXES", "is_compressed", "strip_compression", "open_binary", "read_bytes", "read_head", "read_failure",
+    "decode_utf8", "read_text", "check_input", "check_output_dir", "check_output_file", "temporary_name",
+    "write_failed", "unlink_quietly", "open_text_out", "OutputSet",
+]
+
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+
+#: Suffixes of the compressed files read and written (decompressed by suffix).
+COMPRESSED_SUFFIXES = tuple(_OPENERS)
 
 
 def _opener(path: PathLike):  # noqa: ANN202
     return _OPENERS.get(Path(path).suffix.lower(), open)
+
+
+def is_compressed(path: PathLike) -> bool:
+    """Whether ``path`` is read through a decompressor (its suffix is one of :data:`COMPRESSED_SUFFIXES`)."""
+    return Path(path).suffix.lower() in _OPENERS
+
+
+def strip_compression(name: str) -> str:
+    """``name`` without a compression suffix: ``p.tsv.gz`` -> ``p.tsv`` (the case of the rest is kept).
+
+    Examples
+    --------
+    >>> strip_compression("Model_1.TSV.GZ"), strip_compression("IA.txt")
+    ('Model_1.TSV', 'IA.txt')
+    """
+    for ext in COMPRESSED_SUFFIXES:
+        if name.lower().endswith(ext):
+            return name[: -len(ext)]
+    return name
 
 
 def open_binary(path: PathLike) -> IO[bytes]:
@@ -36,6 +64,27 @@ def open_binary(path: PathLike) -> IO[bytes]:
     if not p.exists():
         raise InputFormatError(p, None, "no such file; check the path")
     return _opener(p)(p, "rb")
+
+
+def read_failure(path: PathLike, exc: BaseException) -> InputFormatError:
+    """The error for a file that cannot be read or whose compressed stream is corrupt.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    exc : BaseException
+        What reading it raised (``OSError``, ``EOFError``, ``lzma.LZMAError``).
+
+    Returns
+    -------
+    InputFormatError
+        "cannot read the file: ..." for a missing, directory or forbidden
+        file, "cannot decompress the file: ..." otherwise.
+    """
+    if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
+        return InputFormatError(path, None, f"cannot read the file: {exc.strerror}")
+    return InputFormatError(path, None, f"cannot decompress the file: {exc}")
 
 
 def read_bytes(path: PathLike) -> bytes:
@@ -50,12 +99,31 @@ def read_bytes(path: PathLike) -> bytes:
         with open_binary(path) as fh:
             data = fh.read()
     except (OSError, EOFError, lzma.LZMAError) as exc:
-        if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)):
-            raise InputFormatError(path, None, f"cannot read the file: {exc.strerror}") from None
-        raise InputFormatError(path, None, f"cannot decompress the file: {exc}") from None
+        raise read_failure(path, exc) from None
     if not data.removeprefix(b"\xef\xbb\xbf").strip():
         raise InputFormatError(path, None, "the file is empty")
     return data
+
+
+def read_head(path: PathLike, size: int = 1 << 16) -> tuple[bytes, bool]:
+    """The first ``size`` (decompressed) bytes of ``path``, and whether that is the whole file.
+
+    A compressed file is decompressed only as far as ``size`` bytes need,
+    whatever its length; an empty file gives ``(b"", True)``.
+
+    Raises
+    ------
+    InputFormatError
+        If the file is missing or unreadable, or the start of its
+        compressed stream is corrupt (the errors of :func:`read_bytes`).
+    """
+    try:
+        with open_binary(path) as fh:
+            head = fh.read(size)
+            whole = len(head) < size or not fh.read(1)
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise read_failure(path, exc) from None
+    return head, whole
 
 
 def decode_utf8(data: bytes, path: PathLike | None) -> str:
@@ -140,11 +208,13 @@ def check_output_file(path: PathLike) -> Path:
     return p
 
 
-def _temporary_name(p: Path) -> Path:
+def temporary_name(p: Path) -> Path:
+    """A hidden, unique name next to ``p`` for writing it atomically (``.name.<pid>.<hex>.part``)."""
     return p.with_name(f".{p.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
 
 
-def _write_failed(p: Path, exc: OSError) -> OutputError:
+def write_failed(p: Path, exc: OSError) -> OutputError:
+    """The :class:`OutputError` for a failed write of ``p`` (a full disk is said as such)."""
     if exc.errno == errno.ENOSPC:
         return OutputError(f"{p}: no space left on the device while writing; nothing was written.")
     return OutputError(f"{p}: cannot write: {exc.strerror or exc}.")
@@ -173,24 +243,24 @@ def open_text_out(path: PathLike, *, commit: bool = True) -> Iterator[IO[str]]:
         try:
             os.replace(tmp, p)
         except OSError as exc:
-            _unlink(tmp)
-            raise _write_failed(p, exc) from None
+            unlink_quietly(tmp)
+            raise write_failed(p, exc) from None
 
 
 @contextmanager
 def _temporary_file(target: Path, opener) -> Iterator[tuple[Path, IO]]:  # noqa: ANN001
     """``(temporary path, file)`` next to ``target``; on any failure the file is removed
     (an ``OSError`` becomes an :class:`OutputError` naming ``target``)."""
-    tmp = _temporary_name(target)
+    tmp = temporary_name(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with opener(target, tmp) as fh:
             yield tmp, fh
     except OSError as exc:
-        _unlink(tmp)
-        raise _write_failed(target, exc) from None
+        unlink_quietly(tmp)
+        raise write_failed(target, exc) from None
     except BaseException:
-        _unlink(tmp)
+        unlink_quietly(tmp)
         raise
 
 
@@ -206,7 +276,8 @@ def _open_text(target: Path, tmp: Path) -> IO[str]:
     return opener(tmp, "wt", encoding="utf-8", newline="\n")
 
 
-def _unlink(p: Path) -> None:
+def unlink_quietly(p: Path) -> None:
+    """Remove ``p`` if it can be removed; a missing file or any other ``OSError`` is ignored."""
     try:
         os.unlink(p)
     except OSError:
@@ -271,7 +342,7 @@ class OutputSet:
     def discard(self) -> None:
         """Remove every temporary file not committed."""
         for tmp, _target in self._pending:
-            _unlink(tmp)
+            unlink_quietly(tmp)
         self._pending = []
 
     def __enter__(self) -> "OutputSet":

@@ -1,0 +1,228 @@
+"""What kind of file a path holds: decided by its first lines, then by its extension.
+
+One place decides: every command and reader that has to tell a GAF file from
+a ``protein<TAB>term`` table, or predictions from annotations, asks
+:func:`sniff` (a path) or :func:`line_kind` (the first data line a reader has
+already split). Content comes first, so a GAF file named ``truth.tsv`` is a
+GAF file; the extension (``.gaf``, ``.obo``, ``.fasta``...) decides only when
+the first lines do not (an empty file, text that is not a table).
+
+A compressed file is decompressed only as far as :data:`HEAD_BYTES` of text
+need, whatever its size.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import stat
+from pathlib import Path
+
+from goeval.io import files
+from goeval.io.files import PathLike, strip_compression
+from goeval.io.text import (
+    LINE_END,
+    STRIP,
+    is_cafa_header,
+    is_ia_header,
+    is_number,
+    is_score_header,
+    is_truth_header,
+    split_fields,
+)
+
+__all__ = ["FileKind", "HEAD_BYTES", "sniff", "sniff_bytes", "line_kind"]
+
+#: Decompressed bytes looked at to decide a file's kind.
+HEAD_BYTES = 1 << 16
+
+
+class FileKind(enum.Enum):
+    """The kinds of input file goeval reads."""
+
+    GAF = "gaf"  #: GO annotation file (``!gaf-version``, 15 or 17 tab-separated columns)
+    TRUTH = "truth"  #: annotation pairs ``protein<TAB>term[<TAB>...]``
+    PREDICTIONS = "predictions"  #: CAFA predictions, or ``target term score`` triples
+    IA = "ia"  #: information accretion ``term<TAB>ia``
+    ID_LIST = "id_list"  #: one identifier per line
+    FASTA = "fasta"  #: sequences (``>`` header lines)
+    OBO = "obo"  #: an ontology (``format-version:``, ``[Term]`` stanzas)
+    HITS = "hits"  #: an alignment hit table (BLAST / DIAMOND ``-outfmt 6``)
+    UNKNOWN = "unknown"  #: neither the content nor the extension says
+
+
+_EXTENSIONS = {
+    ".gaf": FileKind.GAF, ".gpa": FileKind.GAF, ".obo": FileKind.OBO, ".fasta": FileKind.FASTA,
+    ".fa": FileKind.FASTA, ".faa": FileKind.FASTA, ".fas": FileKind.FASTA, ".m8": FileKind.HITS,
+}
+_OBO_STANZAS = ("[term]", "[typedef]", "[instance]")
+
+
+def line_kind(fields: list[str], tab: bool) -> tuple[FileKind, str]:
+    """The kind of file whose first data line has these fields, and why.
+
+    Parameters
+    ----------
+    fields : list of str
+        The line split by the line rule (:func:`goeval.io.text.split_fields`), not empty.
+    tab : bool
+        The line has a tab (its fields are tab-separated).
+
+    Returns
+    -------
+    kind : FileKind
+        GAF (``!gaf`` or 15+ tab-separated columns), PREDICTIONS (three
+        columns with a numeric third, or a CAFA header line), HITS (four or
+        more columns, numbers from the third on), IA (a name and a number),
+        ID_LIST (one column), else TRUTH.
+    reason : str
+        The evidence, for messages ("3 columns with a score"...).
+
+    Examples
+    --------
+    >>> line_kind(["P1", "GO:0005515", "0.71"], True)
+    (<FileKind.PREDICTIONS: 'predictions'>, '3 columns with a score')
+    >>> line_kind(["P1", "GO:0005515"], True)[0]
+    <FileKind.TRUTH: 'truth'>
+    """
+    n = len(fields)
+    if fields[0].lower().startswith("!gaf"):
+        return FileKind.GAF, "a !gaf-version line"
+    if tab and n >= 15:
+        return FileKind.GAF, f"{n} tab-separated columns"
+    if n == 3 and is_number(fields[2]):
+        return FileKind.PREDICTIONS, "3 columns with a score"
+    if is_cafa_header(fields):
+        return FileKind.PREDICTIONS, "a CAFA header line"
+    if n >= 4 and all(is_number(f) for f in fields[2:]):
+        return FileKind.HITS, "two identifiers and numeric columns"
+    if n == 2 and is_number(fields[1]):
+        return FileKind.IA, "a term and a number"
+    return (FileKind.ID_LIST, "one column") if n == 1 else (FileKind.TRUTH, f"{n} columns")
+
+
+def _first_line_kind(stripped: str) -> FileKind | None:
+    """The kinds a file's first line alone tells: GAF, OBO, FASTA."""
+    low = stripped.lower()
+    if low.startswith("!gaf"):
+        return FileKind.GAF
+    if low.startswith("format-version:") or low.rstrip() in _OBO_STANZAS:
+        return FileKind.OBO
+    return FileKind.FASTA if stripped.startswith(">") else None
+
+
+def _header_kind(fields: list[str]) -> FileKind | None:
+    """The kind a column header line announces, or None when the line is not a header."""
+    if is_score_header(fields):
+        return FileKind.PREDICTIONS
+    if is_ia_header(fields):
+        return FileKind.IA
+    return FileKind.TRUTH if is_truth_header(fields) else None
+
+
+def _content_kind(head: bytes, whole: bool) -> FileKind | None:
+    """The kind the complete lines of ``head`` show, or None when they show none.
+
+    A file that opens with ``!`` comments (the GO annotation family) is GAF
+    when its first data line is, else the content does not say (GPAD, GPI).
+    """
+    cut = head.find(b"\0")  # binary from here on: not text
+    lines = (head if cut < 0 else head[:cut]).split(b"\n")
+    if cut >= 0 or not whole:
+        lines.pop()  # cut short: the last line may be incomplete
+    first, hint, bang = True, None, False
+    for raw in lines:
+        text = raw.decode("utf-8", "replace").rstrip("\r")
+        fields = split_fields(text, True)
+        if not fields:
+            continue
+        stripped = text.lstrip(STRIP).rstrip(LINE_END)
+        if first and (kind := _first_line_kind(stripped)) is not None:
+            return kind
+        bang |= first and stripped.startswith("!")
+        first = False
+        if stripped.startswith(("!", "#")):  # comment lines (GAF, identifier lists)
+            continue
+        if hint is None and not is_cafa_header(fields) and (hint := _header_kind(fields)) is not None:
+            continue
+        kind = line_kind(fields, "\t" in stripped)[0]
+        if kind is FileKind.TRUTH and hint in (FileKind.PREDICTIONS, FileKind.IA):
+            kind = hint  # a malformed line under a 'target term score' or 'term ia' header
+        return None if bang and kind is not FileKind.GAF else kind
+    return None if bang else hint
+
+
+def sniff_bytes(head: bytes, *, whole: bool = True, name: PathLike | None = None) -> FileKind:
+    """The kind of a file from its first bytes (decompressed), then from ``name``'s extension.
+
+    Parameters
+    ----------
+    head : bytes
+        The start of the file's (decompressed) content.
+    whole : bool, default True
+        ``head`` is the whole file (else its last line may be cut short and is not looked at).
+    name : str or path-like, optional
+        The file's name; its extension (before ``.gz``, ``.bz2``, ``.xz``)
+        decides when the content does not.
+
+    Returns
+    -------
+    FileKind
+        From the first non-blank line (``!gaf-version``, ``format-version:``
+        or ``[Term]``, ``>``), else from the first data line after comment
+        lines (``!``, ``#``) and at most one column header (see
+        :func:`line_kind`; a ``target term score`` or ``term ia`` header
+        wins over a data line that is only generic pairs), else from a
+        column header alone, else from the extension; UNKNOWN when none of
+        them says.
+
+    Examples
+    --------
+    >>> sniff_bytes(b"AUTHOR me\\nMODEL 1\\nP1\\tGO:1\\t0.5\\nEND\\n")
+    <FileKind.PREDICTIONS: 'predictions'>
+    >>> sniff_bytes(b"", name="goa_human.gaf.gz")
+    <FileKind.GAF: 'gaf'>
+    """
+    kind = _content_kind(head, whole)
+    if kind is None and name is not None:
+        kind = _EXTENSIONS.get(Path(strip_compression(str(name))).suffix.lower())
+    return FileKind.UNKNOWN if kind is None else kind
+
+
+def sniff(path: PathLike) -> FileKind:
+    """The kind of the file at ``path``: by its content first, then by its extension.
+
+    At most :data:`HEAD_BYTES` of decompressed text are read, so a large
+    compressed file is never decompressed whole. A pipe or FIFO (``<(zcat
+    truth.gz)``) is not read at all, since its reader must see all of it:
+    its extension decides.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file, plain or compressed (``.gz``, ``.bz2``, ``.xz``).
+
+    Returns
+    -------
+    FileKind
+        See :func:`sniff_bytes`.
+
+    Raises
+    ------
+    InputFormatError
+        The file is missing or unreadable, or the start of its compressed
+        stream is corrupt (as the readers say it).
+    """
+    if _is_stream(path):
+        return sniff_bytes(b"", name=path)
+    head, whole = files.read_head(path, HEAD_BYTES)
+    return sniff_bytes(head, whole=whole, name=path)
+
+
+def _is_stream(path: PathLike) -> bool:
+    """Whether ``path`` is a pipe, FIFO or device: its content can be read only once."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # the reader says what is wrong with it
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))

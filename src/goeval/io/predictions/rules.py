@@ -1,0 +1,198 @@
+"""The rules of prediction files, shared by the whole-file and the streamed readers.
+
+One definition of each: the header lines (CAFA ``AUTHOR``/``MODEL``/
+``KEYWORDS``/``ACCURACY`` lines, then an optional ``target term score``
+column header) and the separator (:func:`prediction_layout`), a data line
+(:func:`check_prediction`), the ``END`` line and what may follow it, and the
+reference line-by-line parser (:class:`LineParser`) that decides whenever
+the vectorized reader cannot vouch for a file or a block.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyarrow as pa
+
+from goeval.errors import InputFormatError
+from goeval.io import tsv
+from goeval.io.files import PathLike
+from goeval.io.pairs import encode_chunks, float_chunks, has_empty
+from goeval.io.text import (
+    LINE_END,
+    STRIP,
+    Layout,
+    is_cafa_header,
+    is_end,
+    is_number,
+    is_score_header,
+    raw_lines,
+    split_fields,
+)
+
+__all__ = ["HEAD_BYTES", "COLUMNS", "COLUMN_TYPES", "prediction_layout", "check_prediction", "LineParser",
+           "arrow_columns"]
+
+#: Bytes looked at to find the layout of a prediction file.
+HEAD_BYTES = 1 << 16
+#: Column names given to the fast reader: target, term, score.
+COLUMNS = ["p", "t", "s"]
+#: Their Arrow types.
+COLUMN_TYPES = {"p": tsv.DICTIONARY, "t": tsv.DICTIONARY, "s": pa.float64()}
+
+
+def prediction_layout(head: bytes, path: PathLike) -> Layout:
+    """CAFA header lines, an optional column header and the separator, from the first bytes.
+
+    Parameters
+    ----------
+    head : bytes
+        The first (at most :data:`HEAD_BYTES`) bytes of the file.
+    path : str or path-like
+        The file, for errors.
+
+    Returns
+    -------
+    Layout
+        ``counts`` holds ``cafa_header_lines`` (and ``cafa_header``, the
+        lines), ``header_lines`` when there is a column header, and
+        ``whitespace_separated``.
+
+    Raises
+    ------
+    InputFormatError
+        The first line is a ``!gaf-version`` line.
+    """
+    lay = Layout(counts={"cafa_header_lines": 0})
+    for no, end, text in raw_lines(head):
+        fields = split_fields(text, True)
+        if not fields:
+            continue
+        if no == 1 and text.lstrip(STRIP).lower().startswith("!gaf"):
+            raise InputFormatError(path, 1, "this is a GAF annotation file; give it as truth, not as predictions", text)
+        if lay.first is None and is_cafa_header(fields) and not lay.counts.get("header_lines"):
+            lay.counts.setdefault("cafa_header", []).append(" ".join(fields))
+            lay.counts["cafa_header_lines"] += 1
+        elif lay.first is None and is_score_header(fields) and "header_lines" not in lay.counts:
+            lay.counts["header_lines"] = 1
+        else:
+            lay.first = (no, text, fields)
+            lay.tab = "\t" in text.lstrip(STRIP).rstrip(LINE_END)
+            break
+        lay.offset, lay.start = end, no + 1
+    lay.counts["whitespace_separated"] = not lay.tab
+    return lay
+
+
+def check_prediction(fields: list[str], path: PathLike, no: int, line: str, first: bool) -> None:
+    """Raise unless ``fields`` are 'target term score' with a score in [0, 1].
+
+    ``first``: this is the first data line (a two-column first line is said
+    to look like a truth file).
+    """
+    if len(fields) != 3 or not fields[0] or not fields[1]:
+        hint = ""
+        if len(fields) >= 15:
+            hint = "; this looks like a GAF annotation file: give it as truth"
+        elif len(fields) == 2 and first:
+            hint = "; this looks like a truth file (protein term): give it as truth"
+        got = f"got {len(fields)}" if all(fields) else "got an empty field"
+        raise InputFormatError(path, no, f"expected 3 columns 'target term score', {got}{hint}", line)
+    problem = None if is_number(fields[2]) else "the score is not a number"
+    if problem is None and not math.isfinite(v := float(fields[2])):
+        problem = "the score must be a finite number in [0, 1]"
+    elif problem is None and not 0 <= v <= 1:
+        problem = "the score must lie in [0, 1]"
+    if problem:
+        raise InputFormatError(path, no, problem, line)
+
+
+class LineParser:
+    """The reference reader of prediction data lines: one line at a time, or an error naming it.
+
+    It keeps what the lines read so far say: the ``END`` line (at most one,
+    and the last), the lines split on spaces in a tab-separated file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file, for errors.
+    tab : bool
+        The file is tab-separated (its :class:`~goeval.io.text.Layout`).
+    """
+
+    def __init__(self, path: PathLike, tab: bool) -> None:
+        self.path, self.tab = path, tab
+        self.end_line: int | None = None
+        self.spaced = 0
+
+    def end_problem(self, fields: list[str], no: int) -> str | None:
+        """The problem with line ``no`` given the END seen so far (a first END is recorded)."""
+        if is_end(fields):
+            if self.end_line is not None:
+                return f"a second END line (the first is line {self.end_line})"
+            self.end_line = no
+            return None
+        if self.end_line is not None:
+            return f"data after the END line (line {self.end_line}); END must be the last line"
+        return None
+
+    def parse(self, lines: list[str], line0: int, *, skip: int = 0, rows_before: int = 0,
+              numbers: bool = False) -> tuple[list[str], list[str], list[float], list[int]]:
+        """(targets, terms, scores, line numbers) of ``lines[skip:]``, line ``k`` being number ``line0 + k``.
+
+        Parameters
+        ----------
+        lines : list of str
+            Decoded lines without their ``\\n`` (nor a trailing ``\\r``).
+        line0 : int
+            The number of ``lines[0]``.
+        skip : int, default 0
+            Lines at the start not parsed (header lines).
+        rows_before : int, default 0
+            Data rows read before these lines.
+        numbers : bool, default False
+            Also return the line number of every row (else the list is empty).
+
+        Raises
+        ------
+        InputFormatError
+            The first malformed line, a second END or data after END.
+        """
+        p: list[str] = []
+        t: list[str] = []
+        s: list[float] = []
+        nos: list[int] = []
+        for k in range(skip, len(lines)):
+            fields = split_fields(line := lines[k], self.tab)
+            if not fields:
+                continue
+            if (problem := self.end_problem(fields, no := line0 + k)) is not None:
+                raise InputFormatError(self.path, no, problem, line)
+            if is_end(fields):
+                continue
+            check_prediction(fields, self.path, no, line, rows_before + len(p) == 0)
+            self.spaced += self.tab and "\t" not in line
+            p.append(fields[0])
+            t.append(fields[1])
+            s.append(float(fields[2]))
+            if numbers:
+                nos.append(no)
+        return p, t, s, nos
+
+
+def arrow_columns(chunks: dict[str, list], n_rows: int) -> tuple[np.ndarray, ...] | None:
+    """(target codes, targets, term codes, terms, scores) from the fast reader's chunks.
+
+    Each chunk is released once copied (``chunks`` is emptied). None when a
+    field is empty or a score is outside [0, 1]: the line reader decides.
+    """
+    scores = float_chunks(chunks.pop("s"), n_rows)
+    if not ((scores >= 0) & (scores <= 1)).all():
+        return None
+    pcodes, puniq = encode_chunks(chunks.pop("p"), n_rows)
+    tcodes, tuniq = encode_chunks(chunks.pop("t"), n_rows)
+    if has_empty(puniq) or has_empty(tuniq):
+        return None
+    return pcodes, puniq, tcodes, tuniq, scores

@@ -1,0 +1,113 @@
+"""Reader of ground-truth annotation tables: ``protein<TAB>term[<TAB>...]``.
+
+The file follows the line rule of :mod:`goeval.io.text`. Parsing is
+vectorized (:func:`goeval.io.tsv.parse_tsv`); whenever the fast reader
+cannot vouch for the file, it is read again line by line, which either
+raises an :class:`~goeval.errors.InputFormatError` naming the line or
+returns the same table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from goeval.errors import InputFormatError
+from goeval.io import tsv
+from goeval.io.files import PathLike, read_bytes
+from goeval.io.gaf import read_gaf
+from goeval.io.kinds import FileKind, line_kind
+from goeval.io.pairs import PairTable, encode_strings, has_empty
+from goeval.io.text import (
+    Layout,
+    has_lone_cr,
+    is_truth_header,
+    no_data_error,
+    numbered_fields,
+    table_layout,
+    text_lines,
+    whitespace_to_tab,
+)
+
+__all__ = ["read_truth"]
+
+
+def _pairs_fast(data: bytes, lay: Layout, first: tuple[int, str, list[str]]) -> tuple[np.ndarray, ...] | None:
+    """Arrow over a truth table (first two columns); None when the line reader must decide."""
+    if lay.tab:
+        ncols, source = first[1].count("\t") + 1, tsv.buffer_reader(data, lay.offset)
+    else:
+        ncols, source = len(first[2]), tsv.buffer_reader(whitespace_to_tab(data[lay.offset :]))
+    if ncols < 2:
+        return None
+    names = [f"c{i}" for i in range(ncols)]
+    got = tsv.parse_tsv(source, names, {"c0": tsv.DICTIONARY, "c1": tsv.DICTIONARY}, ["c0", "c1"], lay.tab)
+    if got is None or got[1]:
+        return None
+    table = got[0]
+    pcodes, puniq = encode_strings(table.column("c0"))
+    tcodes, tuniq = encode_strings(table.column("c1"))
+    return None if has_empty(puniq) or has_empty(tuniq) else (pcodes, puniq, tcodes, tuniq)
+
+
+def _pairs_by_line(data: bytes, path: PathLike, lay: Layout) -> tuple[list[str], list[str]]:
+    p: list[str] = []
+    t: list[str] = []
+    for no, line, fields in numbered_fields(text_lines(data, path), lay.start, lay.tab):
+        if len(fields) < 2 or not fields[0] or not fields[1]:
+            raise InputFormatError(path, no, "expected 'protein<TAB>term' (two columns)", line)
+        p.append(fields[0])
+        t.append(fields[1])
+    return p, t
+
+
+def read_truth(path: PathLike) -> PairTable:
+    """Read a ground-truth file ``protein<TAB>term[<TAB>...]``.
+
+    Further columns are ignored; an optional header line (``protein term ...``,
+    ``EntryID term aspect``...) is detected and counted. Files without a tab
+    on their first line are split on runs of whitespace (see the line rule
+    of :mod:`goeval.io.text`). A GAF file (its first data line is GAF to
+    :func:`goeval.io.kinds.line_kind`: ``!gaf-version``, or 15 or more
+    tab-separated columns) is read with :func:`~goeval.io.gaf.read_gaf`'s
+    defaults.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file, plain or compressed (``.gz``, ``.bz2``, ``.xz``).
+
+    Returns
+    -------
+    PairTable
+        Without scores; ``counts`` has ``header_lines`` (and ``header``) and ``rows``.
+
+    Raises
+    ------
+    InputFormatError
+        Empty file, only a header line, non-UTF-8 bytes, a line with fewer
+        than two columns or an empty field, a prediction file (three columns
+        with a score, or CAFA header lines).
+    """
+    data = read_bytes(path)
+    lay = table_layout(data, is_truth_header)
+    if lay.first is None:
+        raise no_data_error(path, lay, "annotation")
+    no, text, fields = lay.first
+    kind, why = line_kind(fields, lay.tab)
+    if kind is FileKind.GAF:
+        return read_gaf(path, data=data)
+    if kind is FileKind.PREDICTIONS:
+        raise InputFormatError(path, no, f"this looks like a prediction file ({why}); give it as predictions", text)
+    counts: dict[str, Any] = dict(lay.counts)
+    if lay.header is not None:
+        counts["header"] = lay.header
+    cols = None if has_lone_cr(data) else _pairs_fast(data, lay, lay.first)
+    if cols is None:
+        table = PairTable.from_arrays(*_pairs_by_line(data, path, lay), source=str(path))
+    else:
+        table = PairTable(*cols, None, str(path))
+    counts["rows"] = len(table)
+    table.counts = counts
+    return table
