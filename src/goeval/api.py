@@ -443,22 +443,23 @@ def evaluate(
     check_inputs(ontology=ontology, truth=truth, ia=ia, ia_annotations=ia_annotations, targets=targets,
                  terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, known=known,
                  ic_annotations=ic_annotations)
-    preds = _resolve_predictions(predictions, pattern, diag)
-    preds, stream_files = _streamed_files(preds, stream, diag)
-    started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
-    if isinstance(ontology, (str, Path)):
-        ontology = start_ontology(ontology, opts.relations)
-        started.append(ontology)
-    try:
-        inputs = _load_inputs(ontology, truth, preds, opts, ia=ia, ia_annotations=ia_annotations, targets=targets,
-                              terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diag=diag,
-                              threads=threads)
-    finally:
-        for s in started:
-            _cancel(s)
-    _load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
-        ia_annotations if opts.similarity else None), opts)
-    return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files)
+    with diag.capture():  # what lower-level functions warn about is a fact of this run
+        preds = _resolve_predictions(predictions, pattern, diag)
+        preds, stream_files = _streamed_files(preds, stream, diag)
+        started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
+        if isinstance(ontology, (str, Path)):
+            ontology = start_ontology(ontology, opts.relations)
+            started.append(ontology)
+        try:
+            inputs = _load_inputs(ontology, truth, preds, opts, ia=ia, ia_annotations=ia_annotations, targets=targets,
+                                  terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diag=diag,
+                                  threads=threads)
+        finally:
+            for s in started:
+                _cancel(s)
+        _load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
+            ia_annotations if opts.similarity else None), opts)
+        return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files)
 
 
 def _streamed_files(preds: dict[str, Any], stream: bool,

@@ -8,7 +8,12 @@ the console, not only in ``diagnostics.json``.
 
 Warnings go through :meth:`Diagnostics.warn`: the message is kept under
 ``"warnings"`` and issued once as a :class:`~goeval.errors.GoevalWarning`
-(the command line prints it as one line, ``goeval: warning: ...``).
+(the command line prints it as one line, ``goeval: warning: ...``). A run
+wraps its work in :meth:`Diagnostics.capture`, so that what a lower-level
+function says with ``warnings.warn`` (an undefined measure, a negative IA)
+is kept in the run's diagnostics too: nothing a run learns is only a
+Python warning, and ``diagnostics.json`` is the same however the run was
+scheduled.
 
 Run-to-run timings are kept apart (:attr:`Diagnostics.timings`), so the
 JSON written for a run depends only on its inputs and options.
@@ -17,6 +22,8 @@ JSON written for a run depends only on its inputs and options.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from goeval.errors import GoevalWarning
@@ -44,13 +51,32 @@ class Diagnostics(dict):
         """Warnings raised so far (also under the ``"warnings"`` key)."""
         return list(self.get("warnings", []))
 
-    def warn(self, message: str, *, stacklevel: int = 2) -> None:
+    def warn(self, message: str, *, stacklevel: int = 2, _again: bool = False) -> None:
         """Record ``message`` and issue it once as a :class:`GoevalWarning`."""
         seen = self.setdefault("warnings", [])
-        if message in seen:
+        if message in seen and not _again:
             return
-        seen.append(message)
+        if message not in seen:
+            seen.append(message)
         warnings.warn(message, GoevalWarning, stacklevel=stacklevel + 1)
+
+    @contextmanager
+    def capture(self) -> Iterator["Diagnostics"]:
+        """Keep every :class:`GoevalWarning` issued inside the block among these warnings (issued once after it).
+
+        Other warnings pass through unchanged.
+        """
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                yield self
+            finally:
+                pending = list(caught)
+        for w in pending:
+            if issubclass(w.category, GoevalWarning):
+                self.warn(str(w.message), _again=True)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
 
     def add_timing(self, stage: str, seconds: float) -> None:
         """Add ``seconds`` to the time of ``stage``."""

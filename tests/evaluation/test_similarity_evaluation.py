@@ -197,3 +197,40 @@ def test_cross_validation_uses_a_per_fold_information_content():
     for r in cv.table1:
         assert r["jaccard"] == rows[(r["namespace"], r["method"], "jaccard")]["value"]
     assert "jaccard" in cv.result.curve_columns
+
+
+def test_run_diagnostics_do_not_depend_on_threads_or_streaming(tmp_path):
+    """The IC estimated from the truth is reported once, the same way, whatever the scheduling (a former bug:
+    one path warned through Python only and kept a shorter information_content block)."""
+    import json
+    import shutil
+
+    import goeval
+    from goeval.io.results import jsonable
+
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(goeval.example_path("predictions"), preds / f"{name}.tsv.gz")
+    kw = dict(ia=goeval.example_path("ia"), similarity=("lin",), pairings=("bma",), thresholds=0.01)
+    runs = []
+    for extra in ({"threads": 1}, {"threads": 2}, {"stream": True, "threads": 2}):
+        with pytest.warns(goeval.errors.GoevalWarning, match="estimated from the truth annotations"):
+            res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"), [preds], **kw, **extra)
+        runs.append(json.dumps(jsonable({k: v for k, v in res.diagnostics.items() if k != "streaming"})))
+    assert runs[0] == runs[1] == runs[2]
+    diag = json.loads(runs[0])
+    assert diag["information_content"]["source"] == "truth" and "proteins" in diag["information_content"]
+    assert sum("estimated from the truth annotations" in w for w in diag["warnings"]) == 1
+
+
+def test_lower_level_warnings_are_kept_in_the_run_diagnostics():
+    """A warning said by a function below the run (here the distance under 'gt') is a fact of the run."""
+    import goeval
+
+    with pytest.warns(goeval.errors.GoevalWarning, match="a distance has no value"):
+        res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+                              [goeval.example_path("predictions")], ia=goeval.example_path("ia"), similarity=("jc",),
+                              pairings=("bma",), normalization="gt", thresholds=0.01,
+                              ic_annotations=goeval.example_path("truth"))
+    assert any("a distance has no value" in w for w in res.diagnostics["warnings"])

@@ -397,31 +397,36 @@ def cross_validate(
     opts = EvaluationOptions.resolve(options)
     diag = Diagnostics()
     filters = {"max_evalue": max_evalue, "min_identity": min_identity, "min_coverage": min_coverage}
-    s = _setup(ontology, annotations, hits, folds, methods, opts, benchmark, filters, diag)
-    diag["folds"]["per_fold"] = {}
-    diag["methods"] = {}
-    _benchmark_counts(s, diag)
-    ia = fold_ia(ontology, s.truth, s.folds, pseudocount)
-    labels = [int(f) for f in np.unique(s.folds)]
-    ic = None if opts.similarity is None else {
-        f: term_information_content(ontology, _subset(s.truth, np.flatnonzero(s.folds != f)), pseudocount).values
-        for f in labels}
-    blocks: dict[str, list[FoldPredictions]] = {m: [] for m in s.methods}
-    engine = Engine(Plan(opts, similarity=opts.similarity is not None), Runner(), pooled=True)
-    for f in labels:  # each fold's leaves are swept at once and its predictions dropped (unless kept)
+    with diag.capture():  # what lower-level functions warn about is a fact of this run
+        s = _setup(ontology, annotations, hits, folds, methods, opts, benchmark, filters, diag)
+        diag["folds"]["per_fold"] = {}
+        diag["methods"] = {}
+        _benchmark_counts(s, diag)
+        ia = fold_ia(ontology, s.truth, s.folds, pseudocount)
+        ic = None if opts.similarity is None else {
+            f: term_information_content(ontology, _subset(s.truth, np.flatnonzero(s.folds != f)), pseudocount).values
+            for f in (int(f) for f in np.unique(s.folds))}
+        stats, blocks = _pooled_folds(s, ia, ic, diag, keep_predictions)
+        _hit_totals(s, diag)
+        result = summarize(stats, opts, True, diagnostics=diag)
+    return CrossValidation(result, stats, table1_records(result.summary_records), _information(s, ia),
+                           s.truth.proteins, s.folds, ia, blocks, diag, ic or {})
+
+
+def _pooled_folds(s: _Setup, ia: dict[int, np.ndarray], ic: dict[int, np.ndarray] | None, diag: Diagnostics,
+                  keep_predictions: bool) -> tuple[dict[tuple[str, str], SweepStats], dict[str, list[FoldPredictions]]]:
+    """Every fold's leaves into one pooled block per (method, namespace): the statistics, and the predictions kept."""
+    blocks: dict[str, list[FoldPredictions]] = {m: [] for m in s.methods} if keep_predictions else {}
+    engine = Engine(Plan(s.options, similarity=s.options.similarity is not None), Runner(), pooled=True)
+    for f in (int(f) for f in np.unique(s.folds)):  # each fold's leaves swept at once, its predictions then dropped
         fb = _fold_blocks(s, f, diag)
         _run_fold(engine, s, f, fb, ia[f], None if ic is None else ic[f], diag)
-        if keep_predictions:
-            for m in s.methods:
-                blocks[m].extend(fb[m])
+        for m in blocks:
+            blocks[m].extend(fb[m])
     outcomes = engine.finish()
     stats = {(m, label): outcomes[(m, label)].stats for label in s.labels for m in s.methods
              if (m, label) in outcomes and outcomes[(m, label)].stats is not None}
-    _hit_totals(s, diag)
-    result = summarize(stats, opts, True, diagnostics=diag)
-    return CrossValidation(result, stats, table1_records(result.summary_records), _information(s, ia),
-                           s.truth.proteins, s.folds, ia, blocks if keep_predictions else {}, Diagnostics.wrap(result.diagnostics),
-                           ic or {})
+    return stats, blocks
 
 
 def _benchmark_counts(s: _Setup, diag: Diagnostics) -> None:

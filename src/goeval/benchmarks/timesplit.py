@@ -325,8 +325,9 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
 
     diag = Diagnostics(kind=kind, targets={k: int(v.size) for k, v in per_ns.items()})
     diag["ontology"] = {"source": ontology.source, **ontology.diagnostics}
-    bench = make_benchmark(ontology, truth, opts, diag, ia=ia, ic=ic, known=known)
-    sources = {m: (p if isinstance(p, Annotations) else
-                   SharedScoresSource(m, *p[:2], MethodFeed(bench), p[2])) for m, p in predictions.items()}
-    stats = evaluated(evaluate_blocks(bench, sources, Plan(opts, similarity=opts.similarity is not None), diag))
-    return summarize(stats, opts, True, diagnostics=diag)
+    with diag.capture():
+        bench = make_benchmark(ontology, truth, opts, diag, ia=ia, ic=ic, known=known)
+        sources = {m: (p if isinstance(p, Annotations) else
+                       SharedScoresSource(m, *p[:2], MethodFeed(bench), p[2])) for m, p in predictions.items()}
+        stats = evaluated(evaluate_blocks(bench, sources, Plan(opts, similarity=opts.similarity is not None), diag))
+        return summarize(stats, opts, True, diagnostics=diag)

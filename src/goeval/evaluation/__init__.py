@@ -119,12 +119,13 @@ def evaluate_annotations(
 
         bootstrap, seed, confidence = check_bootstrap_parameters(bootstrap, seed, confidence, "evaluate")
     diag = Diagnostics(ontology={"source": ontology.source, **ontology.diagnostics})
-    stats = namespace_stats(ontology, truth, predictions, ia, opts, targets=targets,
-                            terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag,
-                            per_protein=bootstrap is not None, ic=ic, known=known, executor=executor)
-    result = summarize(stats, opts, ia is not None, diagnostics=diag)
-    if bootstrap is not None:
-        from goeval.stats.bootstrap import add_bootstrap_columns
+    with diag.capture():  # what lower-level functions warn about is a fact of this run
+        stats = namespace_stats(ontology, truth, predictions, ia, opts, targets=targets,
+                                terms_of_interest=terms_of_interest, excluded_terms=excluded_terms, diagnostics=diag,
+                                per_protein=bootstrap is not None, ic=ic, known=known, executor=executor)
+        result = summarize(stats, opts, ia is not None, diagnostics=diag)
+        if bootstrap is not None:
+            from goeval.stats.bootstrap import add_bootstrap_columns
 
-        add_bootstrap_columns(result, bootstrap, seed, confidence)
+            add_bootstrap_columns(result, bootstrap, seed, confidence)
     return result

@@ -107,6 +107,17 @@ def evaluate_terms(
         raise InvalidParameterError(f"The 'k' parameter of evaluate_terms must be integers >= 1; got {list(k)!r}.")
     diag = Diagnostics(ontology={"source": ontology.source})
     opts = EvaluationOptions(propagation=propagation, namespaces=namespaces)  # unknown names fail before any work
+    with diag.capture():
+        return _evaluate_term_blocks(ontology, truth, predictions, opts, diag, targets, ks, min_positives,
+                                     auc_min_positives, query_weights, ia, insufficient, curve)
+
+
+def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: Mapping[str, Annotations],
+                          opts: EvaluationOptions, diag: Diagnostics, targets: Any, ks: list[int], min_positives: int,
+                          auc_min_positives: int, query_weights: str, ia: Any, insufficient: str,
+                          curve: bool) -> TermEvaluationResult:
+    """The term-centric measures of every (method, namespace) block, propagated by the engine."""
+    propagation = opts.propagation
     bench = make_benchmark(ontology, truth, opts, diag, targets=targets)
     outcomes = evaluate_blocks(bench, predictions, Plan(opts, keep_scores=True, sweep=False), diag)
     w_all = None if query_weights == "uniform" else np.asarray(ia, dtype=np.float64)
