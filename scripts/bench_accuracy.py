@@ -34,18 +34,22 @@ def _plain_running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) 
 def _steps(args: argparse.Namespace, running: object):
     import goeval
     import goeval.sweep as sw
-    from goeval.evaluation import namespace_blocks, prepare, term_mask
+    from goeval.diagnostics import Diagnostics
+    from goeval.evaluation.engine import Plan
+    from goeval.evaluation.run import evaluate_blocks, prepare_benchmark
+    from goeval.options import EvaluationOptions
 
     onto = goeval.load_ontology(args.ontology, cache=False)
     truth = goeval.load_annotations(args.truth, onto)
-    pred = goeval.api.load_predictions(args.predictions, onto)
+    pred = goeval.load_predictions(args.predictions, onto)
     ia = goeval.load_ia(args.ia, onto)[0]
-    prep = prepare(onto, truth, {"m": pred}, None, {"methods": {}})
-    allowed = term_mask(onto, None, None, False)
+    opts = EvaluationOptions()
+    bench = prepare_benchmark(onto, truth, None, opts, Diagnostics())
+    outcomes = evaluate_blocks(bench, {"m": pred}, Plan(opts, keep_scores=True, sweep=False), Diagnostics())
     saved, sw.running_sums = sw.running_sums, running
     try:
         out = []
-        for blk in namespace_blocks(prep, list(range(len(onto.labels))), allowed, "max", {"methods": {"m": {}}}):
+        for blk in (o.whole for o in outcomes.values()):
             lo, hi = int(onto.bounds[blk.namespace]), int(onto.bounds[blk.namespace + 1])
             taus = np.unique(blk.pred_scores)
             steps = sw.protein_steps(blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr,
