@@ -34,6 +34,7 @@ def _plain_running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) 
 def _steps(args: argparse.Namespace, running: object):
     import goeval
     import goeval.sweep as sw
+    import goeval.sweep.kernel as kernel  # the kernel looks running_sums up in its own module
     from goeval.evaluation import namespace_blocks, prepare, term_mask
 
     onto = goeval.load_ontology(args.ontology, cache=False)
@@ -42,7 +43,7 @@ def _steps(args: argparse.Namespace, running: object):
     ia = goeval.load_ia(args.ia, onto)[0]
     prep = prepare(onto, truth, {"m": pred}, None, {"methods": {}})
     allowed = term_mask(onto, None, None, False)
-    saved, sw.running_sums = sw.running_sums, running
+    saved, kernel.running_sums = kernel.running_sums, running
     try:
         out = []
         for blk in namespace_blocks(prep, list(range(len(onto.labels))), allowed, "max", {"methods": {"m": {}}}):
@@ -53,7 +54,7 @@ def _steps(args: argparse.Namespace, running: object):
             out.append((blk, steps, taus, ia[lo:hi]))
         return out
     finally:
-        sw.running_sums = saved
+        kernel.running_sums = saved
 
 
 def _errors(blocks_new, blocks_old, sample: int, rng: np.random.Generator) -> dict[str, list[float]]:
