@@ -34,6 +34,7 @@ def _plain_running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) 
 def _steps(args: argparse.Namespace, running: object):
     import goeval
     import goeval.sweep as sw
+    import goeval.sweep.kernel as kernel  # the kernel looks running_sums up in its own module
     from goeval.diagnostics import Diagnostics
     from goeval.evaluation.engine import Plan
     from goeval.evaluation.run import evaluate_blocks, prepare_benchmark
@@ -46,7 +47,7 @@ def _steps(args: argparse.Namespace, running: object):
     opts = EvaluationOptions()
     bench = prepare_benchmark(onto, truth, None, opts, Diagnostics())
     outcomes = evaluate_blocks(bench, {"m": pred}, Plan(opts, keep_scores=True, sweep=False), Diagnostics())
-    saved, sw.running_sums = sw.running_sums, running
+    saved, kernel.running_sums = kernel.running_sums, running
     try:
         out = []
         for blk in (o.whole for o in outcomes.values()):
@@ -57,7 +58,7 @@ def _steps(args: argparse.Namespace, running: object):
             out.append((blk, steps, taus, ia[lo:hi]))
         return out
     finally:
-        sw.running_sums = saved
+        kernel.running_sums = saved
 
 
 def _errors(blocks_new, blocks_old, sample: int, rng: np.random.Generator) -> dict[str, list[float]]:

@@ -18,7 +18,7 @@ command line) start quickly.
 
 from __future__ import annotations
 
-from goeval._lazy import lazy_exports
+from goeval.lazy import lazy_exports
 
 __version__ = "0.1.0"
 

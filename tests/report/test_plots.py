@@ -12,7 +12,7 @@ pytest.importorskip("matplotlib")
 from goeval.errors import InvalidParameterError  # noqa: E402
 from goeval.io.results_dir import read_results_dir  # noqa: E402
 from goeval.report import plots  # noqa: E402
-from goeval.report._style import PANELS, method_colors  # noqa: E402
+from goeval.report.style import PANELS, method_colors  # noqa: E402
 
 
 def _by_gid(ax, prefix):

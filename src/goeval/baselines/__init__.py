@@ -23,7 +23,7 @@ counted by reason.
 
 from __future__ import annotations
 
-from goeval.baselines._common import combine_annotations, top_terms
+from goeval.baselines.scores import combine_annotations, top_terms
 from goeval.baselines.hits import REASONS, UsableHits, usable_hits
 from goeval.baselines.homology import blast, diamondscore, gotcha, gotcha_weight, knn_identity
 from goeval.baselines.naive import naive, naive_scores

@@ -10,7 +10,7 @@ floating-point rounding is monotone too. Terms without a supporting hit and
 targets without a usable hit get no score.
 
 The work is one sparse hits x terms reduction per namespace
-(:func:`goeval.baselines._common.reduce_hits`); no Python loop runs over
+(:func:`goeval.baselines.scores.reduce_hits`); no Python loop runs over
 hits or terms.
 
 References
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from goeval.annotations import Annotations
-from goeval.baselines._common import NamespaceScores, assemble, labels, namespace_block, reduce_hits, training
+from goeval.baselines.scores import NamespaceScores, assemble, labels, namespace_block, reduce_hits, training
 from goeval.baselines.hits import UsableHits, unique_targets, usable_hits
 from goeval.io.hits import HitTable
 from goeval.ontology import Ontology

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from goeval.annotations import Annotations
-from goeval.baselines._common import NamespaceScores, assemble, labels, namespace_block, training
+from goeval.baselines.scores import NamespaceScores, assemble, labels, namespace_block, training
 from goeval.baselines.hits import unique_targets
 from goeval.ontology import Ontology
 

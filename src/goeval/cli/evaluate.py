@@ -204,7 +204,7 @@ def _versions() -> dict[str, str]:
 def write_figures(args: argparse.Namespace, out: Path) -> None:
     """The figures (``out/plots/``) and the report (``out/report.html``, ``.md``) of a results directory."""
     try:
-        from goeval.report._style import require_matplotlib
+        from goeval.report.style import require_matplotlib
 
         require_matplotlib()
     except Exception as exc:  # noqa: BLE001 - the figures are an extra: say why they are missing

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.io.files import check_output_dir
     from goeval.io.results_dir import read_results_dir
     from goeval.progress import set_enabled
-    from goeval.report._style import require_matplotlib
+    from goeval.report.style import require_matplotlib
 
     if getattr(args, "quiet", False):
         set_enabled(False)

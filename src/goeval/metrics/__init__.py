@@ -39,7 +39,7 @@ Examples
 
 from __future__ import annotations
 
-from goeval._lazy import lazy_exports
+from goeval.lazy import lazy_exports
 
 _EXPORTS = {
     "fmax_score": "goeval.metrics.protein",

@@ -5,6 +5,8 @@
   Fig. 3 and Fig. 4, coverage, optima with bootstrap intervals, TAP vs
   cutoff), returned as Figures; needs ``goeval[plot]``;
 * :mod:`goeval.report.html` - the HTML page and the Markdown summary;
+* :mod:`goeval.report.style` - their shared look: method colours, the Fig. 4
+  panels, measure labels and directions;
 * :func:`save_plots`, :func:`save_report` - both, rendered and written for
   a results directory.
 

@@ -27,7 +27,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from goeval.report._style import lower_is_better, measure_label, ranked_measures
+from goeval.report.style import lower_is_better, measure_label, ranked_measures
 from goeval.report.text import format_report
 
 __all__ = ["report_html", "report_markdown", "ranking_records", "provenance", "diagnostics_lines"]

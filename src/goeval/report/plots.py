@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.report._style import (PANELS, Panel, lower_is_better, measure_label, method_colors, new_figure,
+from goeval.report.style import (PANELS, Panel, lower_is_better, measure_label, method_colors, new_figure,
                                   require_matplotlib)
 
 __all__ = [

@@ -1,5 +1,6 @@
-"""Shared pieces of the baselines: training checks, the hits x terms kernel,
-the top-N cut and the assembly of per-namespace scores into Annotations."""
+"""Per-namespace baseline scores: training checks, the hits x terms kernel,
+the top-N cut and the assembly of per-namespace scores into Annotations
+(shared by :mod:`~goeval.baselines.naive` and :mod:`~goeval.baselines.homology`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from goeval.errors import InvalidParameterError
 from goeval.annotations.top_terms import keep_top_terms
 from goeval.ontology import Ontology
 
-__all__ = ["NamespaceScores", "training", "namespace_block", "reduce_hits", "assemble", "top_terms", "labels"]
+__all__ = ["NamespaceScores", "training", "namespace_block", "reduce_hits", "assemble", "top_terms", "labels",
+           "combine_annotations"]
 
 #: Cells of the dense per-chunk accumulator (targets x training terms); bounds memory (32 MiB of float64).
 _CELLS = 1 << 22

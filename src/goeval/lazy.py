@@ -6,6 +6,8 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+__all__ = ["lazy_exports"]
+
 
 def lazy_exports(package: str, exports: Mapping[str, str],
                  namespace: dict[str, Any]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:

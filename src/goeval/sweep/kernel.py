@@ -1,0 +1,398 @@
+"""The sweep kernel: per-threshold sums of protein-centric quantities (:func:`sweep`).
+
+The building blocks (a chunk's (protein, level) groups, their states and the
+scatter of their changes into threshold bins) are shared with
+:mod:`goeval.sweep.steps` and :mod:`goeval.sweep.partial`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError
+from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+
+__all__ = ["sweep", "running_sums", "truth_totals", "ChunkSteps", "TruthFlags", "chunk_bounds", "chunk_steps",
+           "step_states", "add_steps", "check_weights", "protein_weights", "finish_sums"]
+
+def _segment_cumsum(x: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Cumulative sum restarting at every ``first`` flag (exact for integer-valued ``x``)."""
+    cs = np.cumsum(x)
+    starts = np.flatnonzero(first)
+    base = np.r_[0, cs[starts[1:] - 1]] if starts.size else np.zeros(0, cs.dtype)
+    seg_len = np.diff(np.r_[starts, x.size])
+    return cs - np.repeat(base, seg_len)
+
+
+def running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.ndarray:
+    """Accurate sums ``x[seg_start[g]] + ... + x[ends[g]]`` for every g (vectorized).
+
+    ``np.cumsum`` adds left to right, so each of its roundings is known: the
+    error of step i is recovered exactly by Knuth's TwoSum from the running
+    sum before and after it. The sum of a run is the difference of two
+    running sums plus the difference of the cumulated errors, so the digits
+    a plain ``cumsum(x)[end] - cumsum(x)[start - 1]`` cancels are restored:
+    the result is within a few ulps of ``math.fsum`` of the run, whatever
+    came before it in the array. The errors' own running sum is compensated
+    the same way once more (Ogita-Rump-Oishi's SumK with K = 3), so what is
+    left is of order ``eps |sum| + n^3 eps^3 |prefix|``, against ``n eps
+    |prefix|`` for the plain difference.
+
+    Parameters
+    ----------
+    x : ndarray of float64, shape (n,)
+    ends : ndarray of int, shape (g,)
+        Index of the last element of each run.
+    seg_start : ndarray of int, shape (g,)
+        Index of the first element of each run (``<= ends``).
+
+    Returns
+    -------
+    ndarray of float64, shape (g,)
+
+    References
+    ----------
+    Knuth DE, The Art of Computer Programming vol. 2, §4.2.2 (TwoSum);
+    Ogita T, Rump SM, Oishi S (2005) Accurate sum and dot product. SIAM J Sci Comput 26(6).
+
+    Examples
+    --------
+    >>> x = np.array([1e16, 1.0, 1.0, 1.0])
+    >>> float(running_sums(x, np.array([3]), np.array([1]))[0])
+    3.0
+    """
+    before = seg_start - 1
+    has = before >= 0
+    before = np.maximum(before, 0)
+    terms = []
+    for _ in range(3):  # the sums, their rounding errors, the errors of those
+        s = np.cumsum(x)
+        prev = np.empty_like(s)
+        if s.size:
+            prev[0] = 0.0
+            prev[1:] = s[:-1]
+        bv = s - prev  # TwoSum(prev, x) = (s, e) with prev + x == s + e exactly
+        terms.append(s[ends] - np.where(has, s[before], 0.0))
+        x = (prev - (s - bv)) + (x - bv)
+    return terms[0] + (terms[1] + terms[2])
+
+
+def _levels(thresholds: np.ndarray, scores: np.ndarray, grid_n: int) -> np.ndarray:
+    """Number of thresholds <= each score (``searchsorted(..., 'right')``).
+
+    For the grid ``j / N`` the level is computed arithmetically and then
+    corrected against the exact threshold values, which is several times
+    faster than a binary search and gives identical results.
+    """
+    if not grid_n:
+        return np.searchsorted(thresholds, scores, side="right")
+    with np.errstate(invalid="ignore", over="ignore"):
+        lev = np.clip(np.floor(np.minimum(scores, 2.0) * grid_n), 0, grid_n).astype(np.int64)
+    ext = np.r_[-np.inf, thresholds, np.inf]  # ext[L] = tau_L (1-based), ext[0] = -inf
+    lev -= ext[lev] > scores  # level too high
+    lev += (lev < grid_n) & (ext[lev + 1] <= scores)  # level too low
+    return lev
+
+
+@dataclass
+class ChunkSteps:
+    """The (protein, level) groups of a chunk, ordered by protein then descending level.
+
+    ``cnt``, ``tp``, ``ia_pred``, ``ia_tp`` are the protein's running totals
+    (``|P|``, ``|T ∩ P|``, ``sum_P ia``, ``sum_{T∩P} ia``) once every entry
+    down to the group's level is predicted; ``first`` flags a protein's
+    first group, ``bins`` the threshold index (level - 1).
+    """
+
+    rows: np.ndarray
+    bins: np.ndarray
+    first: np.ndarray
+    cnt: np.ndarray
+    tp: np.ndarray
+    ia_pred: np.ndarray
+    ia_tp: np.ndarray
+
+
+def chunk_bounds(pred_indptr: np.ndarray, chunk_entries: int) -> list[int]:
+    """Row bounds such that each chunk holds about ``chunk_entries`` entries."""
+    n = pred_indptr.size - 1
+    cum = pred_indptr[1:]
+    bounds = [0]
+    while bounds[-1] < n:
+        target = pred_indptr[bounds[-1]] + chunk_entries
+        nxt = int(np.searchsorted(cum, target, side="right")) + 1
+        bounds.append(min(n, max(nxt, bounds[-1] + 1)))
+    return bounds
+
+
+class TruthFlags:
+    """True-positive flags through a dense bool buffer of one chunk (reset sparsely)."""
+
+    def __init__(self, truth_indptr: np.ndarray, truth_cols: np.ndarray, n_cols: int) -> None:
+        self.indptr, self.cols, self.n_cols = truth_indptr, truth_cols, n_cols
+        self.buf = np.zeros(0, bool)
+
+    def __call__(self, r0: int, r1: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        nr, n_cols = r1 - r0, self.n_cols
+        ta, tb = int(self.indptr[r0]), int(self.indptr[r1])
+        tcells = np.repeat(np.arange(nr, dtype=np.int64), np.diff(self.indptr[r0 : r1 + 1])) * n_cols + self.cols[ta:tb]
+        if self.buf.size < nr * n_cols:
+            self.buf = np.zeros(nr * n_cols, bool)
+        self.buf[tcells] = True
+        tp = self.buf[rows * n_cols + cols]
+        self.buf[tcells] = False
+        return tp
+
+
+def chunk_steps(
+    r0: int, r1: int, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
+    truth_flags: TruthFlags, iav: np.ndarray, thresholds: np.ndarray, grid_n: int,
+    levels: np.ndarray | None = None,
+) -> ChunkSteps | None:
+    """Group the entries of rows [r0, r1) by (protein, level) with running totals.
+
+    ``levels`` (every entry's level, when the caller knows them) replaces
+    the search of the scores among the thresholds.
+    """
+    m, n_cols = thresholds.size, iav.size
+    a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
+    if a == b:
+        return None
+    rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
+    cols = pred_cols[a:b].astype(np.int64)
+    level = _levels(thresholds, pred_scores[a:b], grid_n) if levels is None else levels[a:b]
+    keep = level > 0
+    if not keep.all():
+        rows, cols, level = rows[keep], cols[keep], level[keep]
+    if rows.size == 0:
+        return None
+    tp = truth_flags(r0, r1, rows, cols)
+    # one sort of packed keys: (row, descending level) groups, then column, tp bit
+    col_bits = max(1, int(n_cols).bit_length())
+    grp = rows * (m + 1) + (m - level)
+    if int(grp.max()).bit_length() + col_bits + 1 <= 63:
+        key = np.sort((grp << (col_bits + 1)) | (cols << 1) | tp)
+        grp = key >> (col_bits + 1)
+        cols = (key >> 1) & ((1 << col_bits) - 1)
+        tp = (key & 1).astype(bool)
+    else:  # pragma: no cover - astronomically many thresholds x rows
+        order = np.argsort(grp, kind="stable")
+        grp, cols, tp = grp[order], cols[order], tp[order]
+    starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
+    g_row, g_rlev = np.divmod(grp[starts], m + 1)
+    first = np.r_[True, g_row[1:] != g_row[:-1]]
+    # running totals of each protein down to each group's level: counts exactly
+    # (integers), IA sums accurately (compensated, per protein; see running_sums)
+    cnt = _segment_cumsum(np.diff(np.r_[starts, grp.size]), first).astype(np.float64)
+    tpc = _segment_cumsum(np.add.reduceat(tp.astype(np.int64), starts), first).astype(np.float64)
+    ends = np.r_[starts[1:] - 1, grp.size - 1]
+    row_start = np.repeat(starts[first], np.diff(np.r_[np.flatnonzero(first), starts.size]))
+    iav_e = iav[cols]
+    iap = running_sums(iav_e, ends, row_start)
+    iatp = running_sums(np.where(tp, iav_e, 0.0), ends, row_start)
+    return ChunkSteps(g_row + r0, (m - g_rlev) - 1, first, cnt, tpc, iap, iatp)
+
+
+def _protein_state(
+    c: np.ndarray, t: np.ndarray, p: np.ndarray, q: np.ndarray, n_t: np.ndarray, i_t: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The :data:`BASE_QUANTITIES` of proteins with ``|P| = c``, ``|T ∩ P| = t``,
+    ``sum_P ia = p``, ``sum_{T∩P} ia = q``, ``|T| = n_t`` and ``i(T) = i_t``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cov = (c > 0).astype(np.float64)
+        covw = (p > 0).astype(np.float64)
+        pr = np.where(c > 0, t / c, 0.0)
+        wpr = np.where(p > 0, q / p, 0.0)
+        wrc = np.where(i_t > 0, q / i_t, 0.0)
+    return {
+        "covered": cov, "pr": pr, "rc": t / n_t, "tp": t, "npred": c, "ntrue_cov": cov * n_t,
+        "covered_w": covw, "wpr": wpr, "wrc": wrc, "ru": i_t - q, "mi": p - q, "ia_tp": q, "ia_pred": p,
+    }
+
+
+def step_states(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Per-protein quantities at each group's level and just above it (before the group)."""
+    nT, iT = n_t[steps.rows], i_t[steps.rows]
+
+    def shift(x: np.ndarray) -> np.ndarray:
+        y = np.r_[0.0, x[:-1]]
+        y[steps.first] = 0.0
+        return y
+
+    now = _protein_state(steps.cnt, steps.tp, steps.ia_pred, steps.ia_tp, nT, iT)
+    before = _protein_state(shift(steps.cnt), shift(steps.tp), shift(steps.ia_pred), shift(steps.ia_tp), nT, iT)
+    return now, before
+
+
+def add_steps(sums: dict[str, np.ndarray], steps: ChunkSteps, now: dict[str, np.ndarray],
+               before: dict[str, np.ndarray], pw: list[np.ndarray | None]) -> None:
+    """Scatter the changes of every sum into threshold bins (weights of shape (n,) or none).
+
+    The protein weight multiplies each state before differencing, so a
+    weight of exactly 1 leaves every bit unchanged.
+    """
+    m = next(iter(sums.values())).size
+    gathered: dict[int, np.ndarray] = {}
+    for name, (base, p) in STAT_DEFINITIONS.items():
+        w = pw[p]
+        if w is None:
+            delta = now[base] - before[base]
+        else:
+            if p not in gathered:
+                gathered[p] = w[steps.rows]
+            wg = gathered[p]
+            delta = wg * now[base] - wg * before[base]
+        sums[name] += np.bincount(steps.bins, weights=delta, minlength=m)
+
+
+def _add_steps_batched(sums: dict[str, np.ndarray], steps: ChunkSteps, now: dict[str, np.ndarray],
+                       before: dict[str, np.ndarray], pw: list[np.ndarray], r0: int, r1: int) -> None:
+    """Weights of shape (B, n): the per-protein deltas of each quantity become a
+    sparse (rows x thresholds) matrix D once, and ``W @ D`` gives all B rows."""
+    import scipy.sparse as sp
+
+    m = next(iter(sums.values())).shape[-1]
+    local = steps.rows - r0
+    indptr = np.r_[0, np.cumsum(np.bincount(local, minlength=r1 - r0))]
+    deltas: dict[str, Any] = {}
+    for name, (base, p) in STAT_DEFINITIONS.items():
+        if base not in deltas:
+            d = sp.csr_array((now[base] - before[base], steps.bins, indptr), shape=(r1 - r0, m))
+            deltas[base] = d.T.tocsr()  # (m, rows)
+        sums[name] += (deltas[base] @ pw[p][:, r0:r1].T).T
+
+
+def check_weights(weights: Any, n: int) -> np.ndarray | None:
+    if weights is None:
+        return None
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim not in (1, 2) or w.shape[-1] != n:
+        raise InvalidParameterError(
+            f"The 'weights' parameter of sweep must have shape (n,) or (B, n) with n = {n} proteins; got shape {w.shape}."
+        )
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise InvalidParameterError("The 'weights' parameter of sweep must hold finite values >= 0.")
+    return w
+
+
+def protein_weights(w: np.ndarray | None, i_t: np.ndarray) -> list[np.ndarray | None]:
+    """Per-protein weights ``w_i i(T_i)**p`` for p = 0, 1, 2 (None: p = 0 unweighted)."""
+    if w is None:
+        return [None, i_t, i_t * i_t]
+    w1 = w * i_t
+    return [w, w1, w1 * i_t]
+
+
+def finish_sums(thresholds: np.ndarray, sums: dict[str, np.ndarray], pw: list[np.ndarray | None],
+            n_t: np.ndarray) -> SweepStats:
+    """Reverse cumulative sums over levels, the values with nothing predicted, and the totals."""
+    for k in sums:
+        sums[k] = np.cumsum(sums[k][..., ::-1], axis=-1)[..., ::-1]
+    batched = pw[1].ndim == 2
+    for k in sums:
+        base, p = STAT_DEFINITIONS[k]
+        if base == "ru":  # with nothing predicted ru_i = i(T_i)
+            tot = pw[p + 1].sum(axis=-1)
+            sums[k] += tot[:, None] if batched else tot
+    if pw[0] is None:
+        n, n_true = n_t.size, int(n_t.sum())
+    elif batched:
+        n, n_true = pw[0].sum(axis=-1), (pw[0] * n_t).sum(axis=-1)
+    else:
+        n, n_true = float(pw[0].sum()), float((pw[0] * n_t).sum())
+    it_sum, it2_sum = pw[1].sum(axis=-1), pw[2].sum(axis=-1)
+    if not batched:
+        it_sum, it2_sum = float(it_sum), float(it2_sum)
+    return SweepStats(thresholds, sums, n, n_true, it_sum, it2_sum)
+
+
+def truth_totals(truth_indptr: np.ndarray, truth_cols: np.ndarray, ia: np.ndarray | None,
+                 n_cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """``|T_i|`` and ``i(T_i)`` (bits) of every protein of CSR truth sets (as :func:`sweep` computes them)."""
+    n = truth_indptr.size - 1
+    iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
+    t_rows = np.repeat(np.arange(n), np.diff(truth_indptr))
+    return np.diff(truth_indptr).astype(np.float64), np.bincount(t_rows, weights=iav[truth_cols], minlength=n)
+
+
+def sweep(
+    pred_indptr: np.ndarray,
+    pred_cols: np.ndarray,
+    pred_scores: np.ndarray,
+    truth_indptr: np.ndarray,
+    truth_cols: np.ndarray,
+    n_cols: int,
+    thresholds: np.ndarray,
+    ia: np.ndarray | None = None,
+    *,
+    weights: np.ndarray | None = None,
+    chunk_entries: int = 1 << 19,
+) -> SweepStats:
+    """Per-threshold (weighted) sums of protein-centric quantities.
+
+    Parameters
+    ----------
+    pred_indptr : ndarray of int, shape (n + 1,)
+    pred_cols : ndarray of int, shape (nnz_pred,)
+        Column (term) of each propagated prediction, in ``[0, n_cols)``.
+    pred_scores : ndarray of float64, shape (nnz_pred,)
+        Scores; ``+inf`` marks a term predicted at every threshold.
+    truth_indptr, truth_cols : ndarrays
+        Propagated truth sets in CSR form, same ``n`` rows, non-empty rows.
+    n_cols : int
+        Number of columns (terms of the namespace).
+    thresholds : ndarray of float64, shape (m,)
+        Ascending thresholds; a term is predicted at ``tau`` when
+        ``score >= tau``.
+    ia : ndarray of float64, shape (n_cols,) or None
+        Information accretion (bits). When None the ia-based sums are zero.
+    weights : ndarray of float64, shape (n,) or (B, n), optional
+        Protein weights ``w_i >= 0`` applied where per-protein contributions
+        are summed (:data:`STAT_DEFINITIONS`). Shape (B, n) gives B rows of
+        statistics in one pass (bootstrap replicates: integer weights equal
+        duplicated proteins). None: every weight is 1 (the counts stay
+        integers). Weights of exactly 1 give the same bits as None.
+    chunk_entries : int
+        Approximate number of prediction entries handled at once (memory bound).
+
+    Returns
+    -------
+    SweepStats
+        Sums of shape (m,), or (B, m) for weights of shape (B, n).
+
+    Notes
+    -----
+    For the weights of shape (n,) each protein's quantities are multiplied
+    by its weight before the changes between levels are scattered with
+    ``np.bincount``; for shape (B, n) the changes become a sparse
+    (n x m) matrix ``D`` per quantity and the sums are ``W @ D``.
+    """
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    m = thresholds.size
+    n = pred_indptr.size - 1
+    if truth_indptr.size - 1 != n:
+        raise InvalidParameterError("Predictions and truth must have the same rows.")
+    w = check_weights(weights, n)
+    iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
+    n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
+    pw = protein_weights(w, i_t)
+    shape = (m,) if w is None or w.ndim == 1 else (w.shape[0], m)
+    sums = {k: np.zeros(shape) for k in STAT_NAMES}
+    if m == 0 or n == 0:
+        return finish_sums(thresholds, sums, pw, n_t)
+    grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
+    flags = TruthFlags(truth_indptr, truth_cols, n_cols)
+    bounds = chunk_bounds(pred_indptr, chunk_entries)
+    for r0, r1 in zip(bounds[:-1], bounds[1:]):
+        steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n)
+        if steps is None:
+            continue
+        now, before = step_states(steps, n_t, i_t)
+        if len(shape) == 1:
+            add_steps(sums, steps, now, before, pw)
+        else:
+            _add_steps_batched(sums, steps, now, before, pw, r0, r1)
+    return finish_sums(thresholds, sums, pw, n_t)

@@ -1,0 +1,239 @@
+"""Partial sums: what a chunk of proteins contributes, combined in a fixed tree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError
+from goeval.sweep.kernel import (ChunkSteps, TruthFlags, chunk_bounds, chunk_steps, finish_sums, step_states,
+                                 truth_totals)
+from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+
+__all__ = ["SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite"]
+
+@dataclass
+class SweepPartial:
+    """Unfinished sweep sums of some proteins: the changes of every sum at the thresholds they touch.
+
+    What :func:`sweep` accumulates before its reverse cumulative sum, kept
+    sparse and keyed by threshold *value*: ``values[i, q]`` is the sum, over
+    the proteins of the partial, of the change of sum ``STAT_NAMES[q]`` at
+    threshold ``keys[i]`` (a row per threshold: merging moves whole rows). Partials computed over different threshold sets
+    (a leaf's own distinct scores, a grid) add key by key (``a + b``); a key
+    present in one operand only keeps its value, which is what a dense
+    ``x + 0.0`` gives, so sparse and dense accumulation give the same bits.
+    The sum of many partials is order-dependent in floating point: combine
+    them with :func:`tree_sum` (or :class:`TreeSum`) so that every backend
+    adds them in the same fixed tree.
+
+    Attributes
+    ----------
+    keys : ndarray of float64, shape (k,)
+        Sorted, distinct thresholds.
+    values : ndarray of float64, shape (k, len(STAT_NAMES))
+    """
+
+    keys: np.ndarray
+    values: np.ndarray
+
+    @classmethod
+    def empty(cls) -> "SweepPartial":
+        return cls(np.zeros(0), np.zeros((0, len(STAT_NAMES))))
+
+    def __add__(self, other: "SweepPartial") -> "SweepPartial":
+        if not self.keys.size:
+            return other
+        if not other.keys.size:
+            return self
+        a, b = self.keys, other.keys
+        if a.size == b.size and np.array_equal(a, b):
+            return SweepPartial(a, self.values + other.values)
+        # merge two sorted key sets without sorting: where each key of b goes among a's
+        pos = np.searchsorted(a, b)
+        common = pos < a.size
+        common[common] = a[pos[common]] == b[common]
+        new_pos = pos[~common]
+        out_a = np.arange(a.size) + np.cumsum(np.bincount(new_pos, minlength=a.size + 1))[: a.size]
+        out_new = new_pos + np.arange(new_pos.size)
+        keys = np.empty(a.size + new_pos.size)
+        keys[out_a], keys[out_new] = a, b[~common]
+        out = np.empty((keys.size, self.values.shape[1]))
+        out[out_a] = self.values
+        out[out_new] = other.values[~common]
+        at = out_a[pos[common]]
+        out[at] = out[at] + other.values[common]
+        return SweepPartial(keys, out)
+
+
+class TreeSum:
+    """Adds partials pushed one at a time in a fixed pairwise tree (a binary counter).
+
+    Pushing ``p_0, p_1, ...`` and calling :meth:`result` gives the same bits
+    as :func:`tree_sum` of the list, whether the partials were computed in
+    this process, in a pool or on a cluster, streamed or held in memory: two
+    subtrees of equal size are merged as soon as both exist (left + right),
+    and what remains at the end is folded from the right. At most log2(n)
+    partials are held.
+    """
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, SweepPartial]] = []
+        self.count = 0
+
+    def push(self, part: SweepPartial) -> None:
+        size = 1
+        while self._stack and self._stack[-1][0] == size:
+            _, left = self._stack.pop()
+            part = left + part
+            size *= 2
+        self._stack.append((size, part))
+        self.count += 1
+
+    def result(self) -> SweepPartial:
+        if not self._stack:
+            return SweepPartial.empty()
+        total = self._stack[-1][1]
+        for _, left in reversed(self._stack[:-1]):
+            total = left + total
+        return total
+
+
+def tree_sum(parts: Iterable[SweepPartial]) -> SweepPartial:
+    """The sum of ``parts`` (in order) in the fixed tree of :class:`TreeSum`."""
+    acc = TreeSum()
+    for p in parts:
+        acc.push(p)
+    return acc.result()
+
+
+def _step_deltas(steps: ChunkSteps, now: dict[str, np.ndarray], before: dict[str, np.ndarray],
+                 i_t: np.ndarray) -> np.ndarray:
+    """The change of every sum of :data:`STAT_NAMES` at each group (unweighted), shape (n_stats, g).
+
+    The same arithmetic as :func:`add_steps` without weights.
+    """
+    pw = [None, i_t, i_t * i_t]
+    out = np.empty((len(STAT_NAMES), steps.rows.size))
+    gathered: dict[int, np.ndarray] = {}
+    for q, (base, p) in enumerate(STAT_DEFINITIONS.values()):
+        if p == 0:
+            np.subtract(now[base], before[base], out=out[q])
+        else:
+            if p not in gathered:
+                gathered[p] = pw[p][steps.rows]
+            wg = gathered[p]
+            np.subtract(wg * now[base], wg * before[base], out=out[q])
+    return out
+
+
+def _chunk_partial(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray, thresholds: np.ndarray) -> SweepPartial:
+    """One kernel chunk's changes, summed per threshold in array order (as ``np.bincount`` does)."""
+    now, before = step_states(steps, n_t, i_t)
+    deltas = _step_deltas(steps, now, before, i_t)
+    bins, inverse = np.unique(steps.bins, return_inverse=True)
+    values = np.empty((bins.size, deltas.shape[0]))
+    for q in range(deltas.shape[0]):
+        values[:, q] = np.bincount(inverse, weights=deltas[q], minlength=bins.size)
+    return SweepPartial(thresholds[bins], values)
+
+
+def sweep_partial(
+    pred_indptr: np.ndarray,
+    pred_cols: np.ndarray,
+    pred_scores: np.ndarray,
+    truth_indptr: np.ndarray,
+    truth_cols: np.ndarray,
+    n_cols: int,
+    thresholds: np.ndarray,
+    ia: np.ndarray | None = None,
+    *,
+    chunk_entries: int = 1 << 19,
+    levels: np.ndarray | None = None,
+) -> SweepPartial:
+    """The unfinished sums of some proteins (parameters as :func:`sweep`, no weights).
+
+    ``finish_partial(sweep_partial(...), ...)`` equals ``sweep(...)`` bit for
+    bit; partials of disjoint groups of proteins add (:func:`tree_sum`).
+    ``levels`` (int64, one per entry: the number of thresholds <= its
+    score) may be given when known, e.g. from ``np.unique(scores,
+    return_inverse=True)`` when the thresholds are the distinct scores.
+    The truth rows are needed only for the rows given (their predictions'
+    true positives, ``|T|`` and ``i(T)``).
+    """
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    m, n = thresholds.size, pred_indptr.size - 1
+    if truth_indptr.size - 1 != n:
+        raise InvalidParameterError("Predictions and truth must have the same rows.")
+    total = SweepPartial.empty()
+    if m == 0 or n == 0:
+        return total
+    iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
+    n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
+    grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
+    flags = TruthFlags(truth_indptr, truth_cols, n_cols)
+    bounds = chunk_bounds(pred_indptr, chunk_entries)
+    for r0, r1 in zip(bounds[:-1], bounds[1:]):
+        steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)
+        if steps is not None:
+            total = total + _chunk_partial(steps, n_t, i_t, thresholds)
+    return total
+
+
+def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np.ndarray,
+                   i_t: np.ndarray) -> SweepStats:
+    """The :class:`SweepStats` of a (combined) partial, with the totals of every benchmark protein.
+
+    Parameters
+    ----------
+    partial : SweepPartial
+        The changes of every sum (e.g. :func:`tree_sum` of the partials of
+        chunks of proteins).
+    thresholds : ndarray of float64, shape (m,), or None
+        The thresholds of the statistics (containing every key of
+        ``partial``); None: the keys themselves - the thresholds at which
+        some protein's predicted set changes, i.e. the distinct scores
+        (exact thresholds).
+    n_t, i_t : ndarray of float64, shape (n,)
+        ``|T_i|`` and ``i(T_i)`` of every benchmark protein, predicted or
+        not (:func:`truth_totals`), in one fixed order.
+
+    Raises
+    ------
+    InvalidParameterError
+        If a key of ``partial`` is not among ``thresholds``.
+    """
+    if thresholds is None:
+        partial = fold_infinite(partial)
+        taus = partial.keys
+        pos = np.arange(taus.size)
+    else:
+        taus = np.asarray(thresholds, dtype=np.float64)
+        pos = np.searchsorted(taus, partial.keys)
+        if pos.size and (pos.max() >= taus.size or not np.array_equal(taus[pos], partial.keys)):
+            raise InvalidParameterError("The partial sums hold thresholds that are not among 'thresholds'.")
+    sums = {}
+    for q, name in enumerate(STAT_NAMES):
+        dense = np.zeros(taus.size)
+        dense[pos] = partial.values[:, q]
+        sums[name] = dense
+    return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t)
+
+
+def fold_infinite(partial: SweepPartial) -> SweepPartial:
+    """The partial with its ``+inf`` key (scores predicted at every threshold) added to its highest finite key.
+
+    Exact thresholds are the distinct finite scores; a term scored ``+inf``
+    (a root counted as predicted for every protein) is predicted at all of
+    them, so its changes belong to the highest one. Without a finite key
+    the ``+inf`` row is dropped (there is no threshold).
+    """
+    keys = partial.keys
+    if not keys.size or np.isfinite(keys[-1]):
+        return partial
+    values = partial.values[:-1].copy()
+    if keys.size > 1:
+        values[-1] = values[-1] + partial.values[-1]
+    return SweepPartial(keys[:-1], values)

@@ -1,0 +1,49 @@
+"""Decision thresholds of a sweep: a grid built from integers, or every distinct score."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError
+
+__all__ = ["MAX_GRID_THRESHOLDS", "grid_thresholds", "exact_thresholds"]
+
+#: Largest number of grid thresholds accepted (a step of 1e-7). Each threshold
+#: costs a few hundred bytes per curve and per method and namespace; a smaller
+#: step would need gigabytes before any input is read.
+MAX_GRID_THRESHOLDS = 10_000_000
+
+def grid_thresholds(step: float) -> np.ndarray:
+    """Thresholds ``tau_j = j / N`` for ``j = 1 .. N``, ``N = round(1 / step)``.
+
+    Computed from integers, so 0.06 is exactly the double nearest to 0.06
+    (``np.arange(0.01, 1, 0.01)`` gives 0.060000000000000005 there).
+
+    Raises
+    ------
+    InvalidParameterError
+        Unless ``0 < step <= 1``, ``1 / step`` is an integer and the grid has
+        at most :data:`MAX_GRID_THRESHOLDS` thresholds.
+    """
+    if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step <= 1):
+        raise InvalidParameterError(f"The threshold step must lie in (0, 1]; got {step!r}.")
+    n = int(round(1.0 / step))
+    if abs(n * step - 1.0) > 1e-9:
+        raise InvalidParameterError(
+            f"The threshold step must divide 1 exactly (e.g. 0.01, 0.05, 0.1); got {step!r}."
+        )
+    if n > MAX_GRID_THRESHOLDS:
+        raise InvalidParameterError(
+            f"The threshold step {step!r} gives {n:,} thresholds (at most {MAX_GRID_THRESHOLDS:,}); "
+            "use a larger step, or 'exact' for every distinct score."
+        )
+    return np.arange(1, n + 1) / n
+
+
+def exact_thresholds(*score_arrays: np.ndarray) -> np.ndarray:
+    """Every distinct positive, finite score (ascending)."""
+    s = np.concatenate([np.asarray(a, dtype=np.float64) for a in score_arrays]) if score_arrays else np.zeros(0)
+    s = np.unique(s[(s > 0) & np.isfinite(s)])
+    return s
