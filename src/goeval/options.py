@@ -44,13 +44,14 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.metrics.protein import NORMALIZATIONS
 from goeval.metrics.registry import PAIR_MEASURES, PAIRINGS, SET_MEASURES
-from goeval.sweep import grid_thresholds
+from goeval.sweep import arange_thresholds, grid_thresholds
 
 __all__ = ["EvaluationOptions", "RunOptions", "Constraint", "Choice", "Number", "Flag", "Names", "Thresholds",
            "Anything", "validate", "RESAMPLES", "SEED", "CONFIDENCE", "FIELDS", "RUN_FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES"]
 
-_NORMALIZATIONS = ("cafa", "pred", "gt")
+_NORMALIZATIONS = NORMALIZATIONS
 _PROPAGATIONS = ("max", "fill")
 _WEIGHTINGS = ("none", "information")
 #: What is kept of the curves (:mod:`goeval.evaluation.curve_policy`).
@@ -183,15 +184,21 @@ def _names(value: Any, name: str, func: str) -> tuple[str, ...]:
 
 
 class Thresholds(Constraint):
-    """``'exact'`` or a grid step (a number, or its text) dividing 1 (:func:`~goeval.sweep.grid_thresholds`)."""
+    """``'exact'``, a grid step (a number, or its text) dividing 1 (:func:`~goeval.sweep.grid_thresholds`), or
+    ``'arange:STEP'``, CAFA-evaluator's floats ``np.arange(STEP, 1, STEP)`` (:func:`~goeval.sweep.arange_thresholds`)."""
 
-    text = "'exact' or a step such as 0.01"
+    text = "'exact', a step such as 0.01, or 'arange:0.001' (CAFA-evaluator's np.arange grid)"
 
     def check(self, value: Any) -> Any:
         if isinstance(value, str):
-            if value.strip() == "exact":
+            text = value.strip()
+            if text == "exact":
                 return "exact"
-            value = float(value.strip())
+            if text.startswith("arange:"):
+                step = float(text.split(":", 1)[1])
+                arange_thresholds(step)  # raises with the reason
+                return f"arange:{step!r}"
+            value = float(text)
         if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
             return _REFUSED
         grid_thresholds(float(value))  # raises with the reason
@@ -328,7 +335,7 @@ class EvaluationOptions:
         for name, value in validate({f.name: getattr(self, f.name) for f in fields(self)}, _declared(type(self)),
                                     "evaluate").items():
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "_grid", None if self.thresholds == "exact" else grid_thresholds(self.thresholds))
+        object.__setattr__(self, "_grid", _grid_of(self.thresholds))
 
     @classmethod
     def resolve(cls, options: "EvaluationOptions | None" = None, **overrides: Any) -> "EvaluationOptions":
@@ -374,9 +381,14 @@ class EvaluationOptions:
 
     @property
     def threshold_label(self) -> str:
-        """``'exact'`` or ``'grid step 0.01 (100 thresholds)'``."""
+        """``'exact'``, ``'grid step 0.01 (100 thresholds)'`` or ``'np.arange(0.001, 1, 0.001) (999 thresholds)'``."""
         g = self.grid
-        return "exact" if g is None else f"grid step {1 / g.size:g} ({g.size} thresholds)"
+        if g is None:
+            return "exact"
+        if isinstance(self.thresholds, str):
+            step = self.thresholds.split(":", 1)[1]
+            return f"np.arange({step}, 1, {step}) ({g.size} thresholds)"
+        return f"grid step {1 / g.size:g} ({g.size} thresholds)"
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values for ``diagnostics["options"]`` (JSON-ready)."""
@@ -387,6 +399,15 @@ class EvaluationOptions:
         out["similarity"] = None if self.similarity is None else list(self.similarity)
         out["pairings"] = list(self.pairings)
         return out
+
+
+def _grid_of(thresholds: str | float) -> np.ndarray | None:
+    """The thresholds of the ``thresholds`` option (None: exact)."""
+    if thresholds == "exact":
+        return None
+    if isinstance(thresholds, str):
+        return arange_thresholds(float(thresholds.split(":", 1)[1]))
+    return grid_thresholds(thresholds)
 
 
 #: Named option sets: ``EvaluationOptions.preset(name)``, ``--preset NAME``.

@@ -521,3 +521,35 @@ def test_aupr_in_the_summary_is_the_area_of_the_curve_rows():
         rows = res.summary[(res.summary["namespace"] == ns)].set_index("measure")["value"]
         assert rows["aupr"] == aupr_score(cur["recall"].to_numpy(), cur["precision"].to_numpy())
         assert rows["waupr"] == aupr_score(cur["wrecall"].to_numpy(), cur["wprecision"].to_numpy())
+
+
+def test_cafa_pk_counting_on_a_fully_known_protein():
+    """CAFA-evaluator-PK's counting, checked by hand (the reference scorer gives these values):
+    P2's truth is entirely known, so it leaves the recall denominators but its surviving
+    predictions count in precision (coverage 1.5)."""
+    import warnings
+
+    import goeval
+    from goeval.evaluation import evaluate_annotations
+
+    onto = goeval.ontology_from_edges([("A", "R"), ("B", "R"), ("C", "A"), ("D", "B")])
+    truth = goeval.Annotations.from_pairs(onto, ["P1", "P2", "P3"], ["C", "A", "D"])
+    known = goeval.Annotations.from_pairs(onto, ["P1", "P2"], ["A", "C"])
+    pred = goeval.Annotations.from_pairs(onto, ["P1", "P2", "P3"], ["C", "D", "D"], [0.9, 0.8, 0.6])
+    ia = np.zeros(onto.n_terms)
+    for t, v in {"A": 1, "B": 2, "C": 3, "D": 4}.items():
+        ia[onto.index(t)] = v
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = evaluate_annotations(onto, truth, {"m": pred}, ia=ia, known=known,
+                                                     thresholds="arange:0.1", normalization="cafa-pk")
+    row = res.curves.iloc[0]  # tau = 0.1: every prediction in
+    assert (row["n_covered"], row["n_proteins"]) == (3, 2)
+    assert_allclose([row["coverage"], row["precision"], row["recall"], row["f"]], [1.5, 2 / 3, 1.0, 0.8])
+    assert_allclose([row["coverage_w"], row["wprecision"], row["wrecall"], row["wf"], row["wf_micro"]],
+                    [1.5, 2 / 3, 1.0, 0.8, 0.75])
+    last = res.curves.iloc[-1]  # tau = 0.9: only P1's C
+    assert_allclose([last["coverage"], last["precision"], last["recall"]], [0.5, 1.0, 0.5])
+    # goeval's own rule drops P2 from the benchmark: coverage stays within [0, 1]
+    own = evaluate_annotations(onto, truth, {"m": pred}, ia=ia, known=known, thresholds=0.1)
+    assert own.curves["coverage"].max() <= 1.0

@@ -80,6 +80,11 @@ class NamespaceBenchmark:
         Local roots predicted for every protein (``root_as_prediction``).
     ia, ic : ndarray of float64, shape (width,), or None
         Information accretion and term information content (bits).
+    weighted_rows : ndarray of float64, shape (n,), or None
+        Under ``normalization='cafa-pk'``: 1.0 for a protein whose truth
+        (before its known terms are removed) carries information, 0.0 for one
+        the information-weighted measures leave out (CAFA-evaluator-PK's rows
+        of the weighted metrics); None otherwise (every protein counts).
     """
 
     index: int
@@ -98,6 +103,7 @@ class NamespaceBenchmark:
     roots: np.ndarray | None
     ia: np.ndarray | None
     ic: np.ndarray | None = None
+    weighted_rows: np.ndarray | None = None
 
     @property
     def width(self) -> int:
@@ -170,7 +176,7 @@ def check_term_values(values: Any, ontology: Ontology, name: str) -> np.ndarray 
     return v
 
 
-def _targets_rows(benchmark_rows: np.ndarray, row_of: dict[str, int], targets: Any, diag: Diagnostics) -> np.ndarray:
+def _targets_rows(row_of: dict[str, int], targets: Any, diag: Diagnostics) -> np.ndarray:
     """Truth rows of the listed targets (sorted); targets without truth are counted."""
     tg = np.asarray(list(dict.fromkeys(np.asarray(targets, dtype=object).tolist())), dtype=object)
     pos = np.fromiter((row_of.get(p, -1) for p in tg), np.int64, len(tg))
@@ -195,33 +201,50 @@ def _without_known(tm: Any, proteins: np.ndarray, known: Annotations, diag: Diag
 
 
 def _truth_matrix(ontology: Ontology, truth: Annotations, known: Annotations | None,
-                  diag: Diagnostics) -> tuple[Any, Annotations, np.ndarray | None]:
-    """The propagated truth (sorted CSR, known pairs removed), the propagated annotations, the known keys."""
+                  diag: Diagnostics) -> tuple[Any, Any, Annotations, np.ndarray | None]:
+    """The propagated truth (sorted CSR) before and after the known pairs are removed, the propagated
+    annotations, the known keys."""
     if truth.ontology is not ontology:
         raise InvalidParameterError("truth was mapped on another Ontology object; load both with the same one.")
     if known is not None and (known.ontology is not ontology or known.is_scores):
         raise InvalidParameterError("The 'known' parameter of evaluate must hold annotations (not scores) mapped on "
                                     "the same Ontology object as the truth.")
     tr = truth if truth.propagated else propagate(truth)
-    tm = tr.matrix.tocsr()
-    tm.sort_indices()
+    full = tr.matrix.tocsr()
+    full.sort_indices()
     diag["truth"] = dict(tr.diagnostics)
-    keys = None
-    if known is not None:
-        tm, keys = _without_known(tm, tr.proteins, known, diag)
-    return tm, tr, keys
+    if known is None:
+        return full, full, tr, None
+    tm, keys = _without_known(full, tr.proteins, known, diag)
+    return full, tm, tr, keys
 
 
-def _namespace(ontology: Ontology, j: int, tm: Any, rows: np.ndarray, allowed: np.ndarray, opts: EvaluationOptions,
-               ia: np.ndarray | None, ic: np.ndarray | None, proteins: np.ndarray) -> NamespaceBenchmark:
-    lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+def _rows_with_truth(tm: Any, lo: int, hi: int, rows: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(rows with a truth term in [lo, hi), their indptr, their global columns), kept columns only."""
     t_ptr, t_cols, _ = column_block(tm, lo, hi, rows)
     t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
     has = np.diff(t_ptr) > 0
-    bench = rows[has]
-    t_ptr = np.r_[0, np.cumsum(np.diff(t_ptr)[has])]
-    t_local = t_cols - lo
+    return rows[has], np.r_[0, np.cumsum(np.diff(t_ptr)[has])], t_cols
+
+
+def _namespace(ontology: Ontology, j: int, truths: tuple[Any, Any], rows: np.ndarray, allowed: np.ndarray,
+               opts: EvaluationOptions, ia: np.ndarray | None, ic: np.ndarray | None,
+               proteins: np.ndarray) -> NamespaceBenchmark:
+    """Namespace ``j``'s benchmark: proteins with truth (under ``cafa-pk``: truth before the known pairs are
+    removed, so a protein whose truth is entirely known stays, with an empty truth)."""
+    full, tm = truths
+    lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+    pk = opts.normalization == "cafa-pk"
+    bench, t_ptr, t_cols = _rows_with_truth(full if pk else tm, lo, hi, rows, allowed)
     ia_ns = None if ia is None else ia[lo:hi]
+    weighted = None
+    if pk:
+        _, i_full = truth_totals(t_ptr, t_cols - lo, ia_ns, hi - lo)
+        weighted = (i_full > 0).astype(np.float64)
+        if tm is not full:
+            t_ptr, t_cols, _ = column_block(tm, lo, hi, bench)
+            t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
+    t_local = t_cols - lo
     n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)
     position = np.full(tm.shape[0], -1, np.int64)
     position[bench] = np.arange(bench.size)
@@ -232,7 +255,7 @@ def _namespace(ontology: Ontology, j: int, tm: Any, rows: np.ndarray, allowed: n
     return NamespaceBenchmark(j, ontology.labels[j], lo, hi, bench, proteins[bench], position, t_ptr, t_local,
                               n_t, i_t, NamespaceGraph.of(ontology, lo, hi),
                               None if allowed[lo:hi].all() else allowed[lo:hi], roots, ia_ns,
-                              None if ic is None else ic[lo:hi])
+                              None if ic is None else ic[lo:hi], weighted)
 
 
 def make_benchmark(
@@ -272,15 +295,17 @@ def make_benchmark(
     """
     ns_list = namespace_indices(ontology, options.namespaces)
     allowed = np.ones(ontology.n_terms, bool) if allowed is None else allowed
-    tm, tr, keys = _truth_matrix(ontology, truth, known, diagnostics)
+    full, tm, tr, keys = _truth_matrix(ontology, truth, known, diagnostics)
     row_of = {p: i for i, p in enumerate(tr.proteins.tolist())}
-    rows = np.arange(tm.shape[0]) if targets is None else _targets_rows(np.arange(tm.shape[0]), row_of, targets,
-                                                                         diagnostics)
+    rows = np.arange(tm.shape[0]) if targets is None else _targets_rows(row_of, targets, diagnostics)
     spaces = []
     for j in ns_list:
-        nb = _namespace(ontology, j, tm, rows, allowed, options, ia, ic, tr.proteins)
-        diagnostics.setdefault("namespaces", {})[nb.label] = {"benchmark_proteins": nb.n,
-                                                              "truth_entries": int(nb.truth_cols.size)}
+        nb = _namespace(ontology, j, (full, tm), rows, allowed, options, ia, ic, tr.proteins)
+        counts = {"benchmark_proteins": nb.n, "truth_entries": int(nb.truth_cols.size)}
+        if nb.weighted_rows is not None:  # cafa-pk: who counts where
+            counts.update(proteins_with_truth=int((nb.n_t > 0).sum()), proteins_truth_all_known=int((nb.n_t == 0).sum()),
+                          proteins_with_informative_truth=int((nb.i_t > 0).sum()))
+        diagnostics.setdefault("namespaces", {})[nb.label] = counts
         if nb.n:
             spaces.append(nb)
     return Benchmark(ontology, tr.proteins, spaces, keys)

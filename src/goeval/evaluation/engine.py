@@ -171,7 +171,9 @@ class Pool:
             st.similarity = similarity_stats(st.thresholds, partial.keys, extra, spec.columns, int(n_t.size))
         if self.block.per_protein:
             proteins = np.concatenate([p.proteins for p in self.parts])
-            st.protein_steps = assemble_steps(self.steps, st.thresholds, n_t, i_t, proteins)
+            rows_w = None if self.parts[0].weighted_rows is None else \
+                np.concatenate([p.weighted_rows for p in self.parts])
+            st.protein_steps = assemble_steps(self.steps, st.thresholds, n_t, i_t, proteins, weighted_rows=rows_w)
         return st
 
     def whole(self) -> PropagatedBlock:

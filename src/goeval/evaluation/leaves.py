@@ -102,6 +102,7 @@ class Leaf:
     truth_cols: np.ndarray
     truth_rows: np.ndarray
     bench: np.ndarray
+    weighted_rows: np.ndarray | None = None  # cafa-pk: 1.0 where a protein's truth carries information
 
 
 @dataclass
@@ -192,15 +193,16 @@ def leaf_task(block: Block, leaf: Leaf) -> LeafResult:
     ptr, c, v, n_propagated, removed = _propagated(block, leaf)
     taus, levels = _leaf_levels(block, v)
     args = (ptr, c, v, leaf.truth_indptr, leaf.truth_cols, block.width, taus, block.ia)
-    part = sweep_partial(*args, chunk_entries=block.chunk_entries, levels=levels) if block.sweep else \
-        SweepPartial.empty()
+    part = sweep_partial(*args, chunk_entries=block.chunk_entries, levels=levels,
+                         weighted_rows=leaf.weighted_rows) if block.sweep else SweepPartial.empty()
     out = LeafResult(part, n_propagated, int(c.size), removed)
     if block.similarity is not None:
         keys, values = similarity_partial(leaf.truth_indptr, leaf.truth_cols, ptr, c, v, taus, block.similarity,
                                           levels=levels)
         out.partial = _joined(part, keys, values)
     if block.per_protein:
-        out.steps = protein_steps(*args, chunk_entries=block.chunk_entries, levels=levels)
+        out.steps = protein_steps(*args, chunk_entries=block.chunk_entries, levels=levels,
+                                  weighted_rows=leaf.weighted_rows)
         out.sizes = np.diff(ptr)
     if block.keep_scores:
         out.scores = (ptr, c, v)

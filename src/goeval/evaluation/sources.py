@@ -127,7 +127,8 @@ class _Cut:
         lens, cols, scores, idx = (np.concatenate([p[k] for p in self.pending]) for k in range(4))
         self.pending = []
         tl, tc = gather_rows(self.nb.truth_indptr, self.nb.truth_cols, idx)
-        return Leaf(np.r_[0, np.cumsum(lens)], cols, scores, np.r_[0, np.cumsum(tl)], tc, self.nb.rows[idx], idx)
+        w = None if self.nb.weighted_rows is None else self.nb.weighted_rows[idx]
+        return Leaf(np.r_[0, np.cumsum(lens)], cols, scores, np.r_[0, np.cumsum(tl)], tc, self.nb.rows[idx], idx, w)
 
     def add(self, lens: np.ndarray, cols: np.ndarray, scores: np.ndarray, idx: np.ndarray) -> Iterator[Leaf]:
         """Rows of this namespace in file order (proteins with at least one entry); the leaves they close."""

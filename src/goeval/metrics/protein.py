@@ -36,7 +36,13 @@ import numpy as np
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.sweep import SweepStats
 
+#: How proteins are averaged (:func:`protein_curves`): ``cafa``, ``pred``, ``gt``, and ``cafa-pk``
+#: (CAFA-evaluator-PK's counting: ``cafa``, with the information-weighted recall-type means over
+#: the proteins whose truth carries information).
+NORMALIZATIONS = ("cafa", "pred", "gt", "cafa-pk")
+
 __all__ = [
+    "NORMALIZATIONS",
     "protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "best_index",
     "protein_curve", "fmax_score", "smin_distance", "aupr_score",
 ]
@@ -96,8 +102,14 @@ def _ru_mi(stats: SweepStats, normalization: str) -> tuple[np.ndarray, np.ndarra
         # sums over covered proteins only: uncovered ones have ru_i = i(T_i), mi_i = 0
         ru_cov = s["ru"] - (_total(stats.it_sum) - s["it_cov_w"])
         return _div(ru_cov, s["covered_w"]), _div(s["mi"], s["covered_w"])
-    n = _total(stats.n)
+    n = _total(_weighted_n(stats, normalization))
     return _div(s["ru"], n), _div(s["mi"], n)
+
+
+def _weighted_n(stats: SweepStats, normalization: str) -> Any:
+    """The denominator of the information-weighted recall-type means: every benchmark protein, or under
+    ``cafa-pk`` those whose truth carries information (CAFA-evaluator-PK's ``ne`` of the weighted metrics)."""
+    return stats.n_w if normalization == "cafa-pk" and stats.n_w is not None else stats.n
 
 
 def protein_curves(
@@ -115,7 +127,11 @@ def protein_curves(
     stats : SweepStats
         Sums of shape (n_thresholds,), or (B, n_thresholds) for weights of
         shape (B, n) (then every curve but ``threshold`` has that shape).
-    normalization : {'cafa', 'pred', 'gt'}
+    normalization : {'cafa', 'pred', 'gt', 'cafa-pk'}
+        ``cafa-pk``: as ``cafa``, with the information-weighted recall-type
+        means (weighted recall, ru, mi, weighted coverage) over the proteins
+        whose truth carries information (``stats.n_w``), as
+        CAFA-evaluator-PK counts them.
     k : float, default 2
         Order of the semantic distance ``S_k``.
     protein_weighting : {'none', 'information'}
@@ -135,7 +151,7 @@ def protein_curves(
     ``wru``/``wmi`` (CR13 eqs. 4-5) are ``ru``/``mi`` of the statistics
     under protein weights ``i(T_i)`` (:meth:`SweepStats.information_weighted`).
     """
-    check_choice(normalization, "normalization", "protein_curves", ("cafa", "pred", "gt"))
+    check_choice(normalization, "normalization", "protein_curves", NORMALIZATIONS)
     check_choice(protein_weighting, "protein_weighting", "protein_curves", ("none", "information"))
     s = stats.sums
     n = _total(stats.n)
@@ -159,11 +175,12 @@ def protein_curves(
     if not with_ia:
         return out
     mw = s["covered_w"]
+    n_w = _total(_weighted_n(stats, normalization))
     out["n_covered_w"] = np.rint(mw).astype(np.int64)
-    out["coverage_w"] = _div(mw, n)
+    out["coverage_w"] = _div(mw, n_w)
     info = stats.information_weighted()
     avg = info if protein_weighting == "information" else stats
-    a, a_n = avg.sums, _total(avg.n)
+    a, a_n = avg.sums, (_total(avg.n) if protein_weighting == "information" else n_w)
     out["wprecision"] = _div(a["wpr"], a_n if normalization == "gt" else a["covered_w"])
     out["wrecall"] = _div(a["wrc"], a["covered_w"] if normalization == "pred" else a_n)
     out["wf"] = f_score(out["wprecision"], out["wrecall"])

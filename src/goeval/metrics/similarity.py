@@ -598,7 +598,7 @@ def similarity_curves(stats: SimilarityStats, normalization: str = "cafa") -> di
     dict of str to ndarray of shape (m,)
         0 at thresholds where no protein is covered.
     """
-    check_choice(normalization, "normalization", "similarity_curves", ("cafa", "pred", "gt"))
+    check_choice(normalization, "normalization", "similarity_curves", ("cafa", "pred", "gt", "cafa-pk"))
     out = {}
     jc_cols = [c for c in stats.sums if c.split("_")[0] in DISTANCES]
     if normalization == "gt" and jc_cols:

@@ -197,33 +197,47 @@ def chunk_steps(
 
 
 def _protein_state(
-    c: np.ndarray, t: np.ndarray, p: np.ndarray, q: np.ndarray, n_t: np.ndarray, i_t: np.ndarray
+    c: np.ndarray, t: np.ndarray, p: np.ndarray, q: np.ndarray, n_t: np.ndarray, i_t: np.ndarray,
+    w_row: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """The :data:`BASE_QUANTITIES` of proteins with ``|P| = c``, ``|T ∩ P| = t``,
-    ``sum_P ia = p``, ``sum_{T∩P} ia = q``, ``|T| = n_t`` and ``i(T) = i_t``."""
+    ``sum_P ia = p``, ``sum_{T∩P} ia = q``, ``|T| = n_t`` and ``i(T) = i_t``.
+
+    A protein with an empty truth (its truth entirely known, CAFA-evaluator-PK's
+    counting) has recall 0; ``w_row`` (1.0 or 0.0 per protein) keeps a protein
+    out of the information-weighted quantities (covered, mi, ia_pred) when its
+    truth carries no information at all.
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
         cov = (c > 0).astype(np.float64)
         covw = (p > 0).astype(np.float64)
         pr = np.where(c > 0, t / c, 0.0)
+        rc = np.where(n_t > 0, t / n_t, 0.0)
         wpr = np.where(p > 0, q / p, 0.0)
         wrc = np.where(i_t > 0, q / i_t, 0.0)
+    mi = p - q
+    if w_row is not None:
+        covw, mi, p = covw * w_row, mi * w_row, p * w_row
     return {
-        "covered": cov, "pr": pr, "rc": t / n_t, "tp": t, "npred": c, "ntrue_cov": cov * n_t,
-        "covered_w": covw, "wpr": wpr, "wrc": wrc, "ru": i_t - q, "mi": p - q, "ia_tp": q, "ia_pred": p,
+        "covered": cov, "pr": pr, "rc": rc, "tp": t, "npred": c, "ntrue_cov": cov * n_t,
+        "covered_w": covw, "wpr": wpr, "wrc": wrc, "ru": i_t - q, "mi": mi, "ia_tp": q, "ia_pred": p,
     }
 
 
-def step_states(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Per-protein quantities at each group's level and just above it (before the group)."""
+def step_states(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray,
+                w_row: np.ndarray | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Per-protein quantities at each group's level and just above it (before the group);
+    ``w_row``: per protein, 1.0 when its truth carries information (None: every protein)."""
     nT, iT = n_t[steps.rows], i_t[steps.rows]
+    wR = None if w_row is None else w_row[steps.rows]
 
     def shift(x: np.ndarray) -> np.ndarray:
         y = np.r_[0.0, x[:-1]]
         y[steps.first] = 0.0
         return y
 
-    now = _protein_state(steps.cnt, steps.tp, steps.ia_pred, steps.ia_tp, nT, iT)
-    before = _protein_state(shift(steps.cnt), shift(steps.tp), shift(steps.ia_pred), shift(steps.ia_tp), nT, iT)
+    now = _protein_state(steps.cnt, steps.tp, steps.ia_pred, steps.ia_tp, nT, iT, wR)
+    before = _protein_state(shift(steps.cnt), shift(steps.tp), shift(steps.ia_pred), shift(steps.ia_tp), nT, iT, wR)
     return now, before
 
 
@@ -297,16 +311,18 @@ def finish_sums(thresholds: np.ndarray, sums: dict[str, np.ndarray], pw: list[np
         if base == "ru":  # with nothing predicted ru_i = i(T_i)
             tot = pw[p + 1].sum(axis=-1)
             sums[k] += tot[:, None] if batched else tot
+    has_t, has_i = n_t > 0, pw[1] > 0  # proteins with truth, with informative truth (w_i i(T_i) > 0)
     if pw[0] is None:
-        n, n_true = n_t.size, int(n_t.sum())
+        n, n_true, n_w = int(has_t.sum()), int(n_t.sum()), int(has_i.sum())
     elif batched:
-        n, n_true = pw[0].sum(axis=-1), (pw[0] * n_t).sum(axis=-1)
+        n, n_true, n_w = (pw[0] * has_t).sum(axis=-1), (pw[0] * n_t).sum(axis=-1), (pw[0] * has_i).sum(axis=-1)
     else:
-        n, n_true = float(pw[0].sum()), float((pw[0] * n_t).sum())
+        n, n_true = float((pw[0] * has_t).sum()), float((pw[0] * n_t).sum())
+        n_w = float((pw[0] * has_i).sum())
     it_sum, it2_sum = pw[1].sum(axis=-1), pw[2].sum(axis=-1)
     if not batched:
         it_sum, it2_sum = float(it_sum), float(it2_sum)
-    return SweepStats(thresholds, sums, n, n_true, it_sum, it2_sum)
+    return SweepStats(thresholds, sums, n, n_true, it_sum, it2_sum, n_w)
 
 
 def truth_totals(truth_indptr: np.ndarray, truth_cols: np.ndarray, ia: np.ndarray | None,
@@ -330,6 +346,7 @@ def sweep(
     *,
     weights: np.ndarray | None = None,
     chunk_entries: int = 1 << 19,
+    weighted_rows: np.ndarray | None = None,
 ) -> SweepStats:
     """Per-threshold (weighted) sums of protein-centric quantities.
 
@@ -357,6 +374,11 @@ def sweep(
         integers). Weights of exactly 1 give the same bits as None.
     chunk_entries : int
         Approximate number of prediction entries handled at once (memory bound).
+    weighted_rows : ndarray of float64, shape (n,), optional
+        1.0 for a protein whose truth carries information, 0.0 for one whose
+        truth holds only terms of zero IA: such a protein is left out of the
+        information-weighted quantities (CAFA-evaluator-PK's counting; None:
+        every protein counts).
 
     Returns
     -------
@@ -390,7 +412,7 @@ def sweep(
         steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n)
         if steps is None:
             continue
-        now, before = step_states(steps, n_t, i_t)
+        now, before = step_states(steps, n_t, i_t, weighted_rows)
         if len(shape) == 1:
             add_steps(sums, steps, now, before, pw)
         else:

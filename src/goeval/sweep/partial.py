@@ -129,9 +129,10 @@ def _step_deltas(steps: ChunkSteps, now: dict[str, np.ndarray], before: dict[str
     return out
 
 
-def _chunk_partial(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray, thresholds: np.ndarray) -> SweepPartial:
+def _chunk_partial(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray, thresholds: np.ndarray,
+                   w_row: np.ndarray | None = None) -> SweepPartial:
     """One kernel chunk's changes, summed per threshold in array order (as ``np.bincount`` does)."""
-    now, before = step_states(steps, n_t, i_t)
+    now, before = step_states(steps, n_t, i_t, w_row)
     deltas = _step_deltas(steps, now, before, i_t)
     bins, inverse = np.unique(steps.bins, return_inverse=True)
     values = np.empty((bins.size, deltas.shape[0]))
@@ -152,6 +153,7 @@ def sweep_partial(
     *,
     chunk_entries: int = 1 << 19,
     levels: np.ndarray | None = None,
+    weighted_rows: np.ndarray | None = None,
 ) -> SweepPartial:
     """The unfinished sums of some proteins (parameters as :func:`sweep`, no weights).
 
@@ -178,7 +180,7 @@ def sweep_partial(
     for r0, r1 in zip(bounds[:-1], bounds[1:]):
         steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)
         if steps is not None:
-            total = total + _chunk_partial(steps, n_t, i_t, thresholds)
+            total = total + _chunk_partial(steps, n_t, i_t, thresholds, weighted_rows)
     return total
 
 

@@ -84,6 +84,10 @@ class SweepStats:
         ``sum_i w_i |T_i|``.
     it_sum, it2_sum : float or ndarray of shape (B,)
         ``sum_i w_i i(T_i)`` and ``sum_i w_i i(T_i)^2`` (bits, bits^2).
+    n_w : int, float, ndarray of shape (B,) or None
+        Benchmark proteins whose truth carries information, ``sum_i w_i
+        [i(T_i) > 0]``: the denominator of the information-weighted recall
+        under ``normalization='cafa-pk'`` (None when not recorded; then ``n``).
 
     Notes
     -----
@@ -103,6 +107,7 @@ class SweepStats:
     n_true: Any
     it_sum: Any
     it2_sum: Any
+    n_w: Any = None
     #: The per-protein step functions these sums came from, when kept
     #: (:func:`protein_steps`; bootstrap and paired comparisons need them).
     #: Sums added over chunks or folds do not carry them.
@@ -131,13 +136,14 @@ class SweepStats:
         self.n_true = self.n_true + other.n_true
         self.it_sum = self.it_sum + other.it_sum
         self.it2_sum = self.it2_sum + other.it2_sum
+        self.n_w = None if self.n_w is None or other.n_w is None else self.n_w + other.n_w
         self.protein_steps = None  # the sum is no longer these proteins' alone
         if self.similarity is not None:
             self.similarity = self.similarity + other.similarity
         return self
 
     def __add__(self, other: "SweepStats") -> "SweepStats":
-        out = SweepStats(self.thresholds, dict(self.sums), self.n, self.n_true, self.it_sum, self.it2_sum,
+        out = SweepStats(self.thresholds, dict(self.sums), self.n, self.n_true, self.it_sum, self.it2_sum, self.n_w,
                          similarity=self.similarity)
         out += other
         return out
@@ -155,7 +161,7 @@ class SweepStats:
         if not parts:
             raise InvalidParameterError("The 'parts' parameter of SweepStats.combine must not be empty.")
         first = parts[0]
-        total = cls(first.thresholds, dict(first.sums), first.n, first.n_true, first.it_sum, first.it2_sum,
+        total = cls(first.thresholds, dict(first.sums), first.n, first.n_true, first.it_sum, first.it2_sum, first.n_w,
                     similarity=first.similarity)
         for p in parts[1:]:
             total += p
@@ -176,5 +182,5 @@ class SweepStats:
         """Row ``b`` of statistics swept with weights of shape (B, n)."""
         if self.n_replicates is None:
             raise InvalidParameterError("replicate() needs statistics swept with weights of shape (B, n).")
-        return SweepStats(self.thresholds, {k: v[b] for k, v in self.sums.items()},
-                          self.n[b], self.n_true[b], self.it_sum[b], self.it2_sum[b])
+        return SweepStats(self.thresholds, {k: v[b] for k, v in self.sums.items()}, self.n[b], self.n_true[b],
+                          self.it_sum[b], self.it2_sum[b], None if self.n_w is None else self.n_w[b])

@@ -43,6 +43,8 @@ class ProteinSteps:
         this order, so :meth:`stats` gives the bits of :func:`sweep`.
     proteins : ndarray of str, shape (n,), optional
         Protein ids (what a resample is keyed on).
+    weighted_rows : ndarray of float64, shape (n,), optional
+        1.0 for a protein whose truth carries information (see :func:`sweep`).
     """
 
     thresholds: np.ndarray
@@ -57,6 +59,7 @@ class ProteinSteps:
     row_bounds: np.ndarray
     group_bounds: np.ndarray
     proteins: np.ndarray | None = None
+    weighted_rows: np.ndarray | None = None
 
     @property
     def n_proteins(self) -> int:
@@ -104,7 +107,7 @@ class ProteinSteps:
             for c in range(self.group_bounds.size - 1):
                 steps = self._chunk(c)
                 if steps.rows.size:
-                    now, before = step_states(steps, self.n_t, self.i_t)
+                    now, before = step_states(steps, self.n_t, self.i_t, self.weighted_rows)
                     add_steps(sums, steps, now, before, pw)
         return finish_sums(self.thresholds, sums, pw, self.n_t)
 
@@ -119,7 +122,7 @@ class ProteinSteps:
         m = self.thresholds.size
         steps = self._chunk(c)
         r0, r1 = int(self.row_bounds[c]), int(self.row_bounds[c + 1])
-        now, before = step_states(steps, self.n_t, self.i_t)
+        now, before = step_states(steps, self.n_t, self.i_t, self.weighted_rows)
         powers = [None, self.i_t, self.i_t * self.i_t]
         order = np.argsort(steps.bins, kind="stable")  # by threshold, proteins ascending within
         local = (steps.rows - r0)[order]
@@ -186,6 +189,7 @@ def protein_steps(
     proteins: np.ndarray | None = None,
     chunk_entries: int = 1 << 19,
     levels: np.ndarray | None = None,
+    weighted_rows: np.ndarray | None = None,
 ) -> ProteinSteps:
     """Per-protein step functions of a sweep (parameters as :func:`sweep`; ``levels`` as :func:`sweep_partial`).
 
@@ -215,12 +219,12 @@ def protein_steps(
     group_bounds = np.r_[0, np.cumsum([s.rows.size for s in parts])].astype(np.int64)
     return ProteinSteps(thresholds, n_t, i_t, cat["rows"].astype(np.int64), cat["bins"].astype(np.int64),
                         cat["cnt"], cat["tp"], cat["ia_pred"], cat["ia_tp"], np.asarray(bounds, np.int64),
-                        group_bounds, None if proteins is None else np.asarray(proteins))
+                        group_bounds, None if proteins is None else np.asarray(proteins), weighted_rows)
 
 
 def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], thresholds: np.ndarray,
                    n_t: np.ndarray, i_t: np.ndarray, proteins: np.ndarray | None = None, *,
-                   chunk_entries: int = 1 << 19) -> ProteinSteps:
+                   chunk_entries: int = 1 << 19, weighted_rows: np.ndarray | None = None) -> ProteinSteps:
     """One block's :class:`ProteinSteps` from those of its leaves, in benchmark order.
 
     Parameters
@@ -262,4 +266,4 @@ def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], th
     group_bounds = np.searchsorted(r, bounds, side="left").astype(np.int64)
     return ProteinSteps(taus, n_t, i_t, r.astype(np.int64), b.astype(np.int64), cat["cnt"], cat["tp"],
                         cat["ia_pred"], cat["ia_tp"], bounds, group_bounds,
-                        None if proteins is None else np.asarray(proteins))
+                        None if proteins is None else np.asarray(proteins), weighted_rows)

@@ -8,7 +8,7 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["MAX_GRID_THRESHOLDS", "grid_thresholds", "exact_thresholds"]
+__all__ = ["MAX_GRID_THRESHOLDS", "grid_thresholds", "arange_thresholds", "exact_thresholds"]
 
 #: Largest number of grid thresholds accepted (a step of 1e-7). Each threshold
 #: costs a few hundred bytes per curve and per method and namespace; a smaller
@@ -40,6 +40,33 @@ def grid_thresholds(step: float) -> np.ndarray:
             "use a larger step, or 'exact' for every distinct score."
         )
     return np.arange(1, n + 1) / n
+
+
+def arange_thresholds(step: float) -> np.ndarray:
+    """CAFA-evaluator's thresholds: ``np.arange(step, 1, step)`` as floats, 0 and 1 excluded.
+
+    The values drift from the decimals they stand for (with step 0.001, 170
+    of the 999 thresholds are one unit in the last place above ``j/1000``, so
+    a score of exactly that decimal is not predicted there): this grid
+    reproduces CAFA-evaluator(-PK)'s scores to the last digit, where
+    :func:`grid_thresholds` gives the decimals themselves.
+
+    Raises
+    ------
+    InvalidParameterError
+        Unless ``0 < step < 1`` and the grid has at most :data:`MAX_GRID_THRESHOLDS` thresholds.
+
+    Examples
+    --------
+    >>> taus = arange_thresholds(0.01)
+    >>> taus.size, float(taus[5]) == 0.06, float(taus[5])
+    (99, False, 0.060000000000000005)
+    """
+    if not (isinstance(step, (int, float)) and math.isfinite(step) and 0 < step < 1):
+        raise InvalidParameterError(f"The threshold step of an arange grid must lie in (0, 1); got {step!r}.")
+    if math.ceil((1 - step) / step) > MAX_GRID_THRESHOLDS:
+        raise InvalidParameterError(f"The threshold step {step!r} gives more than {MAX_GRID_THRESHOLDS:,} thresholds.")
+    return np.arange(step, 1, step)
 
 
 def exact_thresholds(*score_arrays: np.ndarray) -> np.ndarray:
