@@ -10,6 +10,7 @@ predictions for none of the benchmark proteins, targets without truth).
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,18 +23,21 @@ import numpy as np
 from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
+from goeval.information.accretion import information_accretion
+from goeval.information.content import term_information_content
 from goeval.io.files import PathLike, check_input
 from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
 from goeval.io.ia import read_ia
 from goeval.io.idlist import read_id_list
 from goeval.io.kinds import FileKind, sniff
-from goeval.io.ontology_cache import StartedOntology, start_ontology
+from goeval.io.ontology_cache import StartedOntology, load_cached_ontology, start_ontology
 from goeval.io.pairs import PairTable
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.predictions import read_predictions
 from goeval.io.truth import read_truth
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions, RunOptions
+from goeval.progress import progress_iter
 
 __all__ = [
     "load_ontology",
@@ -76,8 +80,6 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     >>> onto.labels, onto.n_terms
     (('MFO',), 9571)
     """
-    from goeval.io.ontology_cache import load_cached_ontology
-
     return load_cached_ontology(path, tuple(relations), cache)[0]
 
 
@@ -248,8 +250,6 @@ def _term_indices(onto: Ontology, ids: Sequence[str] | None, what: str, diag: Di
 
 
 def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
-    from goeval.information.accretion import information_accretion
-
     if ia is not None:
         if isinstance(ia, np.ndarray):
             return ia
@@ -273,8 +273,6 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     releases the GIL); mapping happens in file order, so results do not
     depend on the number of threads.
     """
-    import os
-
     clock = perf_counter()
     paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
     with ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(paths) or 1))) as pool:
@@ -287,8 +285,6 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
             diag.add_timing("ontology", perf_counter() - clock)
             tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
             preds: dict[str, Annotations] = {}
-            from goeval.progress import progress_iter
-
             for name, value in progress_iter(predictions.items(), desc="reading", total=len(predictions),
                                              disable=len(predictions) < 2):
                 if isinstance(value, Annotations):
@@ -480,8 +476,6 @@ def _load_extra(inputs: _Inputs, known: Any, ic_annotations: Any, opts: Evaluati
         inputs.known = known if isinstance(known, Annotations) else load_annotations(known, onto)
         inputs.diagnostics["known"] = dict(inputs.known.diagnostics, n_proteins=int(inputs.known.proteins.size))
     if opts.similarity and ic_annotations is not None:
-        from goeval.information.content import term_information_content
-
         ann = ic_annotations if isinstance(ic_annotations, Annotations) else load_annotations(ic_annotations, onto)
         inputs.ic = term_information_content(onto, ann, opts.pseudocount).values
         inputs.diagnostics["ic"] = {"estimated_from": ann.diagnostics.get("source")}
@@ -502,8 +496,6 @@ def _run_options(run: RunOptions | None, **given: Any) -> RunOptions:
 def _leaf_executor(executor: Any, threads: int | None, parallel: bool) -> Any:
     """Where the leaves run: the given executor, else ``threads`` threads when there is more than one method
     or a file is streamed (one method in memory is swept here: the same speed in less memory), else here."""
-    import os
-
     if executor is not None:
         return contextlib.nullcontext(executor)
     n = threads or os.cpu_count() or 1
@@ -516,9 +508,11 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
                      boot: tuple[int | None, int, float] = (None, 0, 0.95), executor: Any = None,
                      stream_files: dict[str, Any] | None = None):  # noqa: ANN202
     """The loaded inputs through the engine (:mod:`goeval.evaluation`), then summarized and checked."""
+    # deferred: the engine and the bootstrap (~40 ms) load after the command line has forked its readers
+    # (goeval evaluate imports this module to check its inputs first); goeval ia and propagate never need them
     from goeval.evaluation import summarize
-    from goeval.evaluation.engine import Plan
-    from goeval.evaluation.run import evaluate_blocks, evaluated, prepare_benchmark
+    from goeval.evaluation.engine import Plan  # deferred: as summarize
+    from goeval.evaluation.run import evaluate_blocks, evaluated, prepare_benchmark  # deferred: as summarize
 
     diag = inputs.diagnostics
     clock = perf_counter()
@@ -536,7 +530,7 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
         diag.warn(f"method {name}: {stream_files[name]} is read whole, not streamed ({why}).")
     res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
     if boot[0] is not None:
-        from goeval.stats.bootstrap import add_bootstrap_columns
+        from goeval.stats.bootstrap import add_bootstrap_columns  # deferred: as summarize
 
         add_bootstrap_columns(res, boot[0], boot[1], boot[2], threads=threads)
     diag.add_timing("evaluation", perf_counter() - clock)

@@ -54,7 +54,7 @@ def enabled(stream: Any = None) -> bool:
     except (AttributeError, ValueError):  # closed or not a real stream
         return False
     try:
-        import tqdm  # noqa: F401
+        import tqdm  # noqa: F401 - optional (plot extra): only whether it is installed
     except ImportError:
         return False
     return True
@@ -113,7 +113,7 @@ def progress(iterable: Iterable[Any] | None = None, *, total: float | None = Non
     """
     if not enabled(stream):
         return NullBar(iterable)
-    from tqdm import tqdm
+    from tqdm import tqdm  # optional: tqdm (plot extra), checked by enabled()
 
     return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr if stream is None else stream,
                 leave=False, dynamic_ncols=True, **kwargs)

@@ -28,8 +28,17 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval.annotations import Annotations, propagate, remove_pairs
+from goeval.baselines import HIT_METHODS, METHODS, naive_scores
 from goeval.benchmarks.cv import annotated_namespaces
+from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
+from goeval.evaluation import summarize
+from goeval.evaluation.benchmark import make_benchmark
+from goeval.evaluation.engine import Plan
+from goeval.evaluation.run import evaluate_blocks, evaluated
+from goeval.evaluation.sources import MethodFeed, SharedScoresSource
+from goeval.information.accretion import information_accretion
+from goeval.information.content import term_information_content
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 
@@ -241,8 +250,6 @@ def remove_known(truth: Annotations, predictions: Mapping[str, Annotations], kno
 def _sources(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], targets: np.ndarray,
              labels: list[str], floor: float, filters: dict[str, Any]) -> dict[str, Any]:
     """Per method, its predictions for ``targets`` (trained on t0): Annotations, or naive's one score vector."""
-    from goeval.baselines import HIT_METHODS, naive_scores
-
     out: dict[str, Any] = {}
     for m in methods:
         if m != "naive":
@@ -282,9 +289,6 @@ def evaluate_time_split(
     dict of str to EvaluationResult
         Kind -> pooled-over-namespaces result (as :func:`goeval.evaluate`).
     """
-    from goeval.baselines import METHODS
-    from goeval.information.accretion import information_accretion
-
     opts = EvaluationOptions.resolve(options)
     methods = [methods] if isinstance(methods, str) else list(methods)
     bad = [m for m in methods if m not in METHODS] + [k for k in kinds if k not in KINDS]
@@ -295,8 +299,6 @@ def evaluate_time_split(
     ia = information_accretion(ontology, t0, pseudocount).values
     ic = None
     if opts.similarity is not None:
-        from goeval.information.content import term_information_content
-
         ic = term_information_content(ontology, t0, pseudocount).values
     floor = float(opts.grid[0]) if opts.grid is not None else 0.0
     filters = {"max_evalue": max_evalue, "min_identity": min_identity, "min_coverage": min_coverage}
@@ -316,13 +318,6 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
                    ic: np.ndarray | None, opts: EvaluationOptions, kind: str, per_ns: dict[str, np.ndarray],
                    predictions: dict[str, Any]) -> Any:
     """One kind of target through the engine: its benchmark, every method's leaves, the summary."""
-    from goeval.diagnostics import Diagnostics
-    from goeval.evaluation import summarize
-    from goeval.evaluation.benchmark import make_benchmark
-    from goeval.evaluation.engine import Plan
-    from goeval.evaluation.run import evaluate_blocks, evaluated
-    from goeval.evaluation.sources import MethodFeed, SharedScoresSource
-
     diag = Diagnostics(kind=kind, targets={k: int(v.size) for k, v in per_ns.items()})
     diag["ontology"] = {"source": ontology.source, **ontology.diagnostics}
     with diag.capture():

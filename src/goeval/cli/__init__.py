@@ -6,6 +6,12 @@ Each subcommand lives in a module of :mod:`goeval.cli` that defines
 User errors (:class:`goeval.errors.GoevalError`, missing files) end with a
 one-paragraph message on stderr and exit status 2, never a traceback.
 
+The command modules import the library inside their functions, never at
+the top: ``goeval --help`` imports every command module and ``goeval CMD``
+imports its own before parsing, so the command starts fast, and ``goeval
+evaluate`` forks its readers while the process is still small (numpy,
+scipy and the pipeline load only once a command runs).
+
 A run that fails or is interrupted (Ctrl-C: status 130; SIGTERM or SIGHUP:
 128 + the signal number) unwinds normally: every forked reader is killed
 and reaped, temporary output files are removed, and results already in
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import signal
 import socket
 import sys
@@ -247,6 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     args._argv = ["goeval", *argv]
     with _signals_unwind(), warnings.catch_warnings(), _messages(args):
+        # late, as in the commands: ``import goeval.cli`` (and --help, a parse error) stays small
         from goeval import progress
         from goeval.cli.common import show_warnings
 
@@ -274,8 +282,6 @@ def console() -> None:  # pragma: no cover - the installed ``goeval`` command
     module one by one) would only add a noticeable fraction of a second to
     every run.
     """
-    import os
-
     code = main()
     _cancel_children()
     try:

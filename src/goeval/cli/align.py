@@ -6,6 +6,8 @@ import argparse
 
 from goeval.cli.common import comma_list, positive_float, positive_int, say
 
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
+
 DESCRIPTION = (
     "Run DIAMOND (diamond makedb + blastp) or NCBI BLAST+ (makeblastdb + blastp) in a temporary "
     "directory and write the hits as tab-separated -outfmt 6 (the 12 standard columns by default), "

@@ -8,6 +8,8 @@ from typing import Any
 
 from goeval.cli.common import add_ontology, cache_arg, comma_list, non_negative_float, positive_int, say
 
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
+
 DESCRIPTION = (
     "Make baseline predictions from training annotations (and, except for naive, a BLAST/DIAMOND "
     "hit table): scores in [0, 1], max-consistent, per namespace, written as target<TAB>term<TAB>score "

@@ -8,7 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from goeval import __version__
 from goeval.cli.common import add_ontology, cache_arg, comma_list, say, show_warnings
+from goeval.errors import InvalidParameterError
+
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 DESCRIPTION = (
     "Benchmarks of the baselines. 'cv': k-fold cross-validation with per-fold IA and statistics pooled "
@@ -84,7 +88,6 @@ def _options(args: argparse.Namespace):  # noqa: ANN202 - EvaluationOptions
 def _check(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -> Any:
     """Options, inputs and output directory, before any work."""
     from goeval.baselines import METHODS
-    from goeval.errors import InvalidParameterError
     from goeval.io.files import check_input, check_output_dir
 
     opts = _options(args)
@@ -113,8 +116,6 @@ def _readme(args: argparse.Namespace, title: str, lines: list[str]) -> str:
 
     import numpy
     import scipy
-
-    from goeval import __version__
 
     cmd = " ".join(["goeval", "benchmark", *sys.argv[sys.argv.index("benchmark") + 1:]]) if "benchmark" in sys.argv else \
         f"goeval benchmark {args.which} (called from Python)"

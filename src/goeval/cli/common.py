@@ -8,6 +8,8 @@ import sys
 import warnings
 from typing import Any
 
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
+
 __all__ = [
     "add_ontology",
     "add_cache_options",

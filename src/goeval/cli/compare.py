@@ -6,6 +6,8 @@ import argparse
 
 from goeval.cli.common import comma_list, say, show, show_warnings
 
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
+
 DESCRIPTION = (
     "Paired comparison of evaluated methods on the same benchmark proteins: per namespace the difference "
     "of the optima with its bootstrap interval, the share of resamples each method wins, and a paired "

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from pathlib import Path
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
                                run_options_from_args, say, show, show_warnings)
+from goeval.errors import GoevalError
+
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
@@ -129,8 +133,6 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     diag["command"] = list(getattr(args, "_argv", []))
     diag["versions"] = _versions()
     if diag.get("nothing_evaluated"):
-        from goeval.errors import GoevalError
-
         report_lines(args, diag)
         raise GoevalError(f"nothing was evaluated: {diag['nothing_evaluated']}; no result was written.")
     if found.skipped:
@@ -179,8 +181,6 @@ def _thinned_line(cur: dict) -> str:  # noqa: ANN001
 def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of an executor or None
     """The Dask executor of ``--dask`` (closed, cluster stopped, when the run ends), or None."""
     if not getattr(args, "dask", None):
-        import contextlib
-
         return contextlib.nullcontext(None)
     from goeval.evaluation.parallel import dask_executor
 

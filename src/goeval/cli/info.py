@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from goeval.cli.common import add_cache_options, cache_arg, relations_arg
+
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -17,8 +20,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import time
-
     from goeval.io.ontology_cache import load_cached_ontology
     from goeval.io.results import jsonable
     from goeval.report.text import format_table

@@ -6,6 +6,8 @@ import argparse
 
 from goeval.cli.common import say
 
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
+
 DESCRIPTION = (
     "Draws the figures of a results directory written by goeval evaluate, retrieval or benchmark cv: per namespace "
     "the four panels of Clark & Radivojac (2013) Fig. 4 (precision-recall, weighted precision-recall, ru-mi and "

@@ -6,6 +6,8 @@ import argparse
 
 from goeval.cli.common import add_ontology, cache_arg, say
 
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)

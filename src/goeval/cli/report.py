@@ -6,6 +6,8 @@ import argparse
 
 from goeval.cli.common import say
 
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
+
 DESCRIPTION = (
     "Writes one HTML page that needs nothing else (tables as HTML, figures embedded as data URIs, no external "
     "style, script or font: it opens offline) and a Markdown summary beside it: per namespace the methods ranked by "
@@ -36,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else res.path / "report.html"
     check_output_file(out)
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401 - optional (plot extra): only whether it is installed
     except ImportError:
         say(args, "matplotlib is not installed: the report has tables but no figures (pip install 'goeval[plot]')")
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 
 from goeval.cli.common import add_ontology, cache_arg, comma_list, report_lines, say, show, show_warnings
+from goeval.errors import InvalidParameterError
+
+# The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 DESCRIPTION = (
     "Each GO term is a query; its list is the benchmark proteins ranked by propagated score. "
@@ -35,7 +38,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFiles
     """Options, inputs and the output directory, before anything is parsed."""
-    from goeval.errors import InvalidParameterError
     from goeval.io.files import check_input, check_output_dir
     from goeval.io.paths import find_prediction_files
 

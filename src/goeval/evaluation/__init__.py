@@ -115,6 +115,7 @@ def evaluate_annotations(
     """
     opts = EvaluationOptions.resolve(options, **option_overrides)
     if bootstrap is not None:
+        # local: goeval.stats sits above evaluation in the pipeline; it loads (~15 ms) only for a bootstrap
         from goeval.stats.bootstrap import check_bootstrap_parameters
 
         bootstrap, seed, confidence = check_bootstrap_parameters(bootstrap, seed, confidence, "evaluate")
@@ -125,7 +126,7 @@ def evaluate_annotations(
                                 per_protein=bootstrap is not None, ic=ic, known=known, executor=executor)
         result = summarize(stats, opts, ia is not None, diagnostics=diag)
         if bootstrap is not None:
-            from goeval.stats.bootstrap import add_bootstrap_columns
+            from goeval.stats.bootstrap import add_bootstrap_columns  # local: as check_bootstrap_parameters
 
             add_bootstrap_columns(result, bootstrap, seed, confidence)
     return result

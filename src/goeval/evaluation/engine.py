@@ -28,10 +28,14 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from goeval.errors import UngroupedPredictionsError
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Block, Leaf, LeafResult, leaf_task
+from goeval.evaluation.sources import FileSource, MethodFeed
+from goeval.io.predictions import PredictionBatches
 from goeval.metrics.similarity import SimilaritySpec, similarity_stats
 from goeval.options import EvaluationOptions
+from goeval.sparse import gather_rows
 from goeval.sweep import STAT_NAMES, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
 
 __all__ = ["BlockKey", "Plan", "Pool", "PropagatedBlock", "Runner", "Engine", "executor_workers",
@@ -197,8 +201,6 @@ class Pool:
 
 def _entry_order(pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], order: Any) -> np.ndarray:
     """Positions of the concatenated pieces' entries, their proteins taken in ``order``."""
-    from goeval.sparse import gather_rows
-
     ptr = np.r_[0, np.cumsum(np.concatenate([np.diff(p[1]) for p in pieces]))]
     return gather_rows(ptr, np.arange(ptr[-1]), np.asarray(order))[1]
 
@@ -350,10 +352,6 @@ def stream_file_task(method: str, path: Any, plan: Plan, benchmark: Benchmark, b
     (outcomes, diagnostics), or ``((protein, line), None)`` when a protein
     comes back in a later batch (the file must then be read whole).
     """
-    from goeval.errors import UngroupedPredictionsError
-    from goeval.evaluation.sources import FileSource, MethodFeed
-    from goeval.io.predictions import PredictionBatches
-
     engine = Engine(plan, Runner())
     feed = MethodFeed(benchmark, max_terms=plan.options.max_terms)
     source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows), feed)

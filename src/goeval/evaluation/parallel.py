@@ -31,11 +31,17 @@ from __future__ import annotations
 import contextlib
 import shutil
 import logging
+import os
 import re
+import signal
+import sys
+import tempfile
+import time
 import warnings
+from multiprocessing import resource_tracker
 from typing import Any, Iterator
 
-from goeval.errors import InvalidParameterError
+from goeval.errors import GoevalError, InvalidParameterError
 
 __all__ = ["parse_dask_address", "dask_executor", "require_distributed"]
 
@@ -67,7 +73,7 @@ def parse_dask_address(value: str) -> tuple[str, int | None]:
 
 def require_distributed() -> Any:
     try:
-        import distributed
+        import distributed  # optional: the dask extra
     except ImportError:
         raise InvalidParameterError(
             "--dask needs Dask's distributed scheduler: pip install 'goeval[dask]'.") from None
@@ -129,8 +135,6 @@ def _local_executor(distributed: Any, n: int) -> Iterator[Any]:
     span, so that a cluster still starting writes there too) is removed;
     the resource tracker started for the cluster is stopped and reaped.
     """
-    import tempfile
-
     scratch: list[str] = []  # created inside the protected span: an interrupt at any moment removes it
     try:
         scratch.append(tempfile.mkdtemp(prefix="goeval-dask-"))
@@ -144,8 +148,8 @@ def _local_executor(distributed: Any, n: int) -> Iterator[Any]:
 @contextlib.contextmanager
 def _cluster_executor(distributed: Any, n: int, scratch: str) -> Iterator[Any]:
     """The LocalCluster's executor with Dask's scratch space in ``scratch``; everything closed on exit."""
-    import dask
-    from distributed.deploy.spec import SpecCluster
+    import dask  # optional: the dask extra
+    from distributed.deploy.spec import SpecCluster  # optional: the dask extra
 
     with dask.config.set({"temporary-directory": scratch}), _ChildGuard() as guard, warnings.catch_warnings():
         # a file task carries the ontology and the benchmark (a few MiB): expected, not worth a warning
@@ -179,9 +183,6 @@ class _Tracker:
     QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
 
     def start(self) -> None:
-        import sys
-        from multiprocessing import resource_tracker
-
         self.tracker = resource_tracker._resource_tracker
         self.before = self.tracker._pid
         if self.QUIET not in sys.warnoptions:  # the tracker's interpreter flags are taken from here
@@ -191,10 +192,6 @@ class _Tracker:
     def stop(self) -> None:
         """Close the tracker's pipe and reap it (killed if it has not ended within 5 s); never blocks
         on a tracker that Dask's thread is still using (then it ends with this process)."""
-        import os
-        import signal
-        import time
-
         tracker = getattr(self, "tracker", None)
         if tracker is None or tracker._pid is None or tracker._pid == self.before:
             return
@@ -255,7 +252,7 @@ class _ChildGuard:
     LIMIT = 10.0  # seconds at most
 
     def __enter__(self) -> "_ChildGuard":
-        import psutil
+        import psutil  # optional: psutil comes with the dask extra
 
         self.me = psutil.Process()
         self.before = {c.pid for c in self.me.children(recursive=True)}
@@ -265,8 +262,6 @@ class _ChildGuard:
         self.stop_new_children()
 
     def stop_new_children(self) -> None:
-        import time
-
         end = time.monotonic() + self.LIMIT
         quiet_since = time.monotonic()
         while time.monotonic() < end:
@@ -281,7 +276,7 @@ class _ChildGuard:
 
     def _kill_once(self) -> bool:
         """Kill and reap the new children still running; whether there were any."""
-        import psutil
+        import psutil  # optional: psutil comes with the dask extra
 
         new = [c for c in self.me.children(recursive=True) if c.pid not in self.before and _is_ours(c)]
         for c in new:
@@ -294,7 +289,7 @@ class _ChildGuard:
 def _is_ours(proc: Any) -> bool:
     """A worker process started by multiprocessing (not its resource tracker, which ends with this
     process and must not be restarted empty, and whose warnings are turned off, see _local_cluster)."""
-    import psutil
+    import psutil  # optional: psutil comes with the dask extra
 
     try:
         cmd = " ".join(proc.cmdline())
@@ -314,7 +309,7 @@ def _local_cluster(distributed: Any, n: int, scratch: str) -> Any:
     cluster (set ``distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_:
     null`` in the Dask configuration of workers you start yourself).
     """
-    import dask
+    import dask  # optional: the dask extra
 
     with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
         return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -322,8 +317,6 @@ def _local_cluster(distributed: Any, n: int, scratch: str) -> Any:
 
 
 def _connect(distributed: Any, address: str, timeout: float) -> Any:
-    from goeval.errors import GoevalError
-
     try:
         return distributed.Client(address, timeout=timeout)
     except (OSError, TimeoutError) as exc:

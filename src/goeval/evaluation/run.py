@@ -23,6 +23,9 @@ from goeval.evaluation.benchmark import Benchmark, check_term_values, make_bench
 from goeval.evaluation.engine import BlockKey, BlockOutcome, Engine, Plan, Runner, executor_workers, shippable, \
     stream_file_task
 from goeval.evaluation.sources import AnnotationsSource, FileSource, MethodFeed
+from goeval.information.content import term_information_content
+from goeval.io.predictions import PredictionBatches, read_predictions
+from goeval.metrics.similarity import similarity_columns
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
@@ -43,8 +46,6 @@ def similarity_ic(ontology: Ontology, truth: Annotations, ic: Any, ia: np.ndarra
     """
     if opts.similarity is None:
         return None
-    from goeval.information.content import term_information_content
-    from goeval.metrics.similarity import similarity_columns
 
     similarity_columns(opts.similarity, opts.pairings, func="evaluate")
     if "wjaccard" in opts.similarity and ia is None:
@@ -76,8 +77,6 @@ def method_diagnostics(counts: dict[str, Any], namespaces: dict[str, dict[str, A
 def _whole_file(method: str, path: Any, engine: Engine, benchmark: Benchmark,
                 opts: EvaluationOptions) -> tuple[dict[str, Any], dict[str, Any], int]:
     """A prediction file read whole (one batch) and submitted: its counts."""
-    from goeval.io.predictions import read_predictions
-
     return _run(AnnotationsSource(method, map_table(read_predictions(path), benchmark.ontology),
                                   MethodFeed(benchmark, max_terms=opts.max_terms)), engine, benchmark)
 
@@ -91,8 +90,6 @@ def _run(source: Any, engine: Engine, benchmark: Benchmark) -> tuple[dict[str, A
 def _run_streamed(method: str, path: Any, engine: Engine, benchmark: Benchmark, opts: EvaluationOptions,
                   batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
     """A file streamed in batches; read whole instead when a protein comes back in a later batch."""
-    from goeval.io.predictions import PredictionBatches
-
     source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows),
                         MethodFeed(benchmark, max_terms=opts.max_terms))
     try:

@@ -97,7 +97,7 @@ class EvaluationResult:
         if "curves" not in self._frames:
             if self.curve_columns is None:
                 return None
-            import pandas as pd
+            import pandas as pd  # deferred: pandas (~0.1 s to import) only when a frame is asked for
 
             self._frames["curves"] = pd.DataFrame(self.curve_columns)
         return self._frames["curves"]
@@ -105,7 +105,7 @@ class EvaluationResult:
     @property
     def summary(self):  # noqa: ANN201 - pandas.DataFrame
         if "summary" not in self._frames:
-            import pandas as pd
+            import pandas as pd  # deferred: pandas (~0.1 s to import) only when a frame is asked for
 
             self._frames["summary"] = pd.DataFrame(self.summary_records, columns=list(self.summary_columns))
         return self._frames["summary"]
@@ -255,6 +255,4 @@ def summarize(
 
 
 def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:
-    from goeval.metrics.similarity import similarity_curves
-
     return similarity_curves(stats, normalization)

@@ -28,6 +28,7 @@ Linux), ``always`` (fork even tiny inputs; the tests use it) or ``never``
 from __future__ import annotations
 
 import atexit
+import ctypes
 import mmap
 import os
 import pickle
@@ -217,8 +218,6 @@ def _child_setup(mask: set) -> None:  # pragma: no cover - runs in the child
     """Die with the parent, leave Ctrl-C to it, let go of its streams and sockets."""
     parent = os.getppid()
     try:
-        import ctypes
-
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass

@@ -12,6 +12,7 @@ import gzip
 import lzma
 import os
 import secrets
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -325,8 +326,6 @@ class OutputSet:
 
     def commit(self) -> dict[str, Path]:
         """Move every file into place (signals blocked meanwhile); return name -> path."""
-        import signal
-
         blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
         old = signal.pthread_sigmask(signal.SIG_BLOCK, blocked) if hasattr(signal, "pthread_sigmask") else None
         try:

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from goeval import __version__
 from goeval.errors import InvalidParameterError
 from goeval.io.files import PathLike, temporary_name, unlink_quietly
 from goeval.io.obo import PendingOntology, start_read_obo
@@ -73,8 +74,6 @@ def cache_dir() -> Path:
 
 
 def _goeval_version() -> str:
-    from goeval import __version__
-
     return __version__
 
 
@@ -200,6 +199,7 @@ class StartedOntology:
     def __call__(self) -> Ontology:
         if self._ontology is None:
             assert self._pending is not None  # noqa: S101 - internal invariant
+            # local: goeval.ontology (scipy.sparse) only after the OBO parse forked; io is below ontology
             from goeval.ontology import build_ontology
 
             try:

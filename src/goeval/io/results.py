@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from goeval.errors import InputFormatError, OutputError
 from goeval.io.files import OutputSet, PathLike, open_text_out
 
 __all__ = [
@@ -91,7 +92,7 @@ _ZEROS = "0" * 16
 
 
 def _regex(arr: Any, rules: Sequence[tuple[str, str]]) -> Any:
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
 
     for pattern, replacement in rules:
         arr = pc.replace_substring_regex(arr, pattern, replacement)
@@ -112,8 +113,8 @@ def _float_strings(values: np.ndarray) -> Any:
     The digits are Arrow's shortest round-trip digits (as ``repr``'s); the
     cells whose layout differs from ``repr`` are rewritten class by class.
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
+    import pyarrow.compute as pc  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
 
     x = np.asarray(values, dtype=np.float64)
     text = pc.cast(pa.array(x, type=pa.float64()), pa.string())
@@ -144,8 +145,8 @@ def format_floats(values: Any) -> list[str]:
 
 def _column_strings(col: Any) -> Any:
     """The cells of one column as an Arrow string array (see :func:`format_cell`)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
+    import pyarrow.compute as pc  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
 
     arr = np.asarray(col)
     if arr.dtype.kind == "f":
@@ -167,7 +168,7 @@ def _column_strings(col: Any) -> Any:
 
 def _lines_bytes(cols: Sequence[Any]) -> memoryview:
     """The UTF-8 text of rows whose cells are ``cols`` (Arrow string arrays): tab-joined, each line ended."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
 
     last = pc.binary_join_element_wise(cols[-1], "\n", "")
     lines = pc.binary_join_element_wise(*cols[:-1], last, "\t") if len(cols) > 1 else last
@@ -322,8 +323,6 @@ def _remove_file(p: Path) -> None:
     except FileNotFoundError:
         pass
     except OSError as exc:
-        from goeval.errors import OutputError
-
         raise OutputError(f"{p}: cannot remove the curves of an earlier run: {exc.strerror or exc}.") from None
 
 
@@ -344,8 +343,6 @@ def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
     InputFormatError
         If the file is missing, unreadable, or not a ``fmt`` file.
     """
-    from goeval.errors import InputFormatError
-
     p = Path(path)
     if not p.is_file():
         raise InputFormatError(p, None, f"no such file; {what}")

@@ -16,6 +16,7 @@ text) into a directory as one set: all appear, or none changes.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Mapping
@@ -116,9 +117,7 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
         The file is missing, empty, not a table, or lacks a ``required``
         column (the message names the missing columns and the header line).
     """
-    import io
-
-    import pandas as pd
+    import pandas as pd  # deferred: pandas (~0.1 s to import) only for reading a table
 
     data = read_bytes(path)
     text = data.decode("utf-8", errors="replace")

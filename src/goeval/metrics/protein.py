@@ -29,12 +29,15 @@ proteins (``|T ∩ P|``, ``|P - T|``, ``|T - P|``); ``ru_terms``, ``mi_terms``,
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
-from goeval.errors import InvalidParameterError, check_choice
-from goeval.sweep import SweepStats
+from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
+from goeval.metrics.registry import get_measure
+from goeval.sweep import SweepStats, exact_thresholds, grid_thresholds, sweep
 
 #: How proteins are averaged (:func:`protein_curves`): ``cafa``, ``pred``, ``gt``, and ``cafa-pk``
 #: (CAFA-evaluator-PK's counting: ``cafa``, with the information-weighted recall-type means over
@@ -304,8 +307,8 @@ def _namespace_of(ann: Any) -> slice:
 
 def _from_annotations(y_true: Any, y_score: Any, ia: Any) -> tuple[Any, Any, Any]:
     """Propagated truth and scores of one namespace as CSR arrays aligned on truth rows."""
-    import scipy.sparse as sp
-
+    # deferred: goeval.annotations brings the ontology stack (networkx, pyarrow), which the curves of
+    # sweep statistics (goeval compare, the bootstrap) never need
     from goeval.annotations import Annotations, propagate
 
     if not (isinstance(y_true, Annotations) and isinstance(y_score, Annotations)):
@@ -329,10 +332,6 @@ def _from_annotations(y_true: Any, y_score: Any, ia: Any) -> tuple[Any, Any, Any
 
 def _benchmark_stats(y_true: Any, y_score: Any, ia: Any, thresholds: Any, sample_weight: Any) -> SweepStats:
     """Sweep statistics of the proteins with a non-empty truth row."""
-    import scipy.sparse as sp
-
-    from goeval.sweep import sweep
-
     if sp.issparse(y_true) and sp.issparse(y_score):
         tm, sm = sp.csr_array(y_true), sp.csr_array(y_score)
         ia_local = None if ia is None else np.asarray(ia, dtype=np.float64)
@@ -363,8 +362,6 @@ def _benchmark_stats(y_true: Any, y_score: Any, ia: Any, thresholds: Any, sample
 
 
 def _thresholds(thresholds: Any, scores: np.ndarray) -> np.ndarray:
-    from goeval.sweep import exact_thresholds, grid_thresholds
-
     if isinstance(thresholds, str) and thresholds == "exact":
         return exact_thresholds(scores)
     if isinstance(thresholds, bool) or not isinstance(thresholds, (int, float, np.integer, np.floating)):
@@ -450,15 +447,9 @@ def protein_curve(
 
 
 def _optimum(cur: dict[str, np.ndarray], name: str, func: str) -> float:
-    from goeval.metrics.registry import get_measure
-
     ms = get_measure(name)
     i = best_index(cur[ms.column], ms.direction)
     if i < 0:
-        import warnings
-
-        from goeval.errors import GoevalWarning
-
         warnings.warn(f"{func}: no benchmark protein is predicted at any threshold; {ms.name} is undefined (NaN).",
                       GoevalWarning, stacklevel=3)
         return float("nan")

@@ -51,6 +51,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from goeval.annotations import Annotations, propagate
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
 from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, PAIRINGS, SET_MEASURES
 from goeval.metrics.registry import similarity_column as column_name
@@ -240,8 +241,6 @@ def _namespace_of_sets(ontology: Ontology, *cols: np.ndarray) -> int:
 
 
 def _as_rows(x: Any, ontology: Ontology, name: str) -> sp.csr_array:
-    from goeval.annotations import Annotations, propagate
-
     if isinstance(x, Annotations):
         if x.ontology is not ontology:
             raise InvalidParameterError(f"The '{name}' annotations were mapped on another Ontology object.")

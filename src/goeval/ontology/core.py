@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
@@ -201,8 +202,8 @@ class Ontology:
 
     def _resolve_many(self, term_ids: Any) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`resolve` through one hash lookup in Arrow (every known id: primary ids, then redirects)."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
+        import pyarrow as pa  # deferred: pyarrow (~60 ms) only for long id lists; goeval info never needs it
+        import pyarrow.compute as pc  # deferred: pyarrow (~60 ms) only for long id lists; goeval info never needs it
 
         if "resolve_table" not in self._cache:
             keys = list(self._index) + list(self._redirect)
@@ -241,8 +242,6 @@ class Ontology:
         Edges point child -> parent, as in OBO and obonet; node attribute
         ``name`` and ``namespace``.
         """
-        import networkx as nx
-
         s = slice(0, self.n_terms) if namespace is None else self.namespace_slice(namespace)
         g = nx.DiGraph()
         nsof = self.namespace_of

@@ -24,9 +24,11 @@ from __future__ import annotations
 import base64
 import html
 import json
+import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from goeval import __version__
 from goeval.report.style import lower_is_better, measure_label, ranked_measures
 from goeval.report.text import format_report
 
@@ -139,8 +141,6 @@ def provenance(diagnostics: Mapping[str, Any], timings: Mapping[str, Any] | None
     """
     cmd = diagnostics.get("command")
     if isinstance(cmd, (list, tuple)):
-        import shlex
-
         cmd = " ".join(shlex.quote(str(a)) for a in cmd)
     inputs: dict[str, str] = {}
     for key in ("ontology", "truth", "ia"):
@@ -156,8 +156,6 @@ def provenance(diagnostics: Mapping[str, Any], timings: Mapping[str, Any] | None
 
 
 def _reader_version() -> str:
-    from goeval import __version__
-
     return __version__
 
 

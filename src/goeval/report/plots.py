@@ -101,7 +101,7 @@ def _iso_f(ax: Any) -> None:
 
 def _iso_s(ax: Any, k: float) -> None:
     """Iso-S_k contours S_k = (ru^k + mi^k)^(1/k) over the panel's current limits (bits)."""
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # deferred: matplotlib (plot extra) only when a figure is drawn
 
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     top = float(np.hypot(x1, y1)) if k == 2 else float((x1 ** k + y1 ** k) ** (1 / k))
@@ -324,8 +324,9 @@ def _information_by_namespace(annotations: Any, ia: Any) -> dict[str, np.ndarray
         return {str(k): np.asarray(v, dtype=np.float64) for k, v in annotations.items()}
     if ia is None:
         raise InvalidParameterError("The 'ia' parameter of information_content_figure is needed with annotations; got None.")
+    # deferred: the annotations stack (networkx, pyarrow) only for this figure; goeval plot and report never need it
     from goeval.annotations import propagate
-    from goeval.information.accretion import information_content
+    from goeval.information.accretion import information_content  # deferred: as propagate
 
     ann = annotations if annotations.propagated else propagate(annotations)
     ia = np.asarray(getattr(ia, "values", ia), dtype=np.float64)
@@ -505,6 +506,6 @@ def figure_bytes(fig: Any, format: str = "png", dpi: int = 110) -> bytes:
 
 
 def _rc(params: dict[str, Any]):  # noqa: ANN202 - context manager
-    import matplotlib
+    import matplotlib  # deferred: matplotlib (plot extra) only when a figure is drawn
 
     return matplotlib.rc_context(params)

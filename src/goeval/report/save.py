@@ -11,15 +11,20 @@ from pathlib import Path
 from typing import Any
 
 from goeval.errors import InvalidParameterError
+from goeval.progress import progress_iter
 
 __all__ = ["render_figures", "save_plots", "save_report", "FORMATS"]
+
+# The package goeval.report imports this module, and every command imports goeval.report for its
+# text tables (goeval info among them): the results reader, the figures and the HTML page (with
+# pyarrow and the annotations behind them) are imported by the functions that need them.
 
 #: Figure file formats.
 FORMATS = ("png", "svg", "pdf")
 
 
 def _results(results: Any) -> Any:
-    from goeval.io.results_dir import ResultsDir, read_results_dir
+    from goeval.io.results_dir import ResultsDir, read_results_dir  # deferred: see the note at the top
 
     return results if isinstance(results, ResultsDir) else read_results_dir(results)
 
@@ -34,8 +39,7 @@ def render_figures(results: Any, format: str = "png", *, panels: bool = True, po
     """
     if format not in FORMATS:
         raise InvalidParameterError(f"The 'format' parameter of render_figures must be one of {set(FORMATS)}; got {format!r}.")
-    from goeval.progress import progress_iter
-    from goeval.report.plots import figure_bytes, results_figures
+    from goeval.report.plots import figure_bytes, results_figures  # deferred: see the note at the top
 
     figs = results_figures(_results(results), panels=panels, points=points)
     return {f"{name}.{format}": figure_bytes(fig, format) for name, fig in progress_iter(figs.items(), desc=desc,
@@ -63,7 +67,7 @@ def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels
     dict of str to Path
         File name -> path written.
     """
-    from goeval.io.results_dir import write_files
+    from goeval.io.results_dir import write_files  # deferred: see the note at the top
 
     res = _results(results)
     out = Path(out_dir) if out_dir is not None else res.path / "plots"
@@ -92,13 +96,13 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     -----
     Without matplotlib the page has every table and no figure (and says so).
     """
-    from goeval.io.results_dir import write_files
-    from goeval.report.html import report_html, report_markdown
+    from goeval.io.results_dir import write_files  # deferred: see the note at the top
+    from goeval.report.html import report_html, report_markdown  # deferred: see the note at the top
 
     res = _results(results)
     html_path = Path(out) if out is not None else res.path / "report.html"
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401 - optional (plot extra): only whether it is installed
     except ImportError:
         figures: dict[str, bytes] = {}
     else:

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from goeval.errors import GoevalError
+from goeval.errors import GoevalError, InvalidParameterError
+from goeval.metrics.registry import get_measure, measures
 
 __all__ = ["Panel", "PANELS", "method_colors", "require_matplotlib", "new_figure", "measure_label",
            "lower_is_better", "ranked_measures"]
@@ -18,9 +19,6 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
 
 def _measure(name: str) -> Any:
     """The registered measure called ``name`` (None for a name the registry does not know)."""
-    from goeval.errors import InvalidParameterError
-    from goeval.metrics.registry import get_measure
-
     try:
         return get_measure(name)
     except InvalidParameterError:
@@ -43,8 +41,6 @@ def lower_is_better(name: str) -> bool:
 
 def ranked_measures(present: Iterable[str]) -> list[str]:
     """The registered measures the report ranks methods by (``ranked=True``), among those present, in order."""
-    from goeval.metrics.registry import measures
-
     have = set(present)
     return [m.name for m in measures("protein") if m.ranked and m.name in have]
 
@@ -113,7 +109,7 @@ def method_colors(names: Iterable[str], fixed: Mapping[str, str] | None = None) 
 def require_matplotlib() -> None:
     """Raise a clear error when matplotlib (the ``plot`` extra) is not installed."""
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401 - optional (plot extra): only whether it is installed
     except ImportError:
         raise GoevalError("plots need matplotlib: install it with pip install 'goeval[plot]'") from None
 
@@ -121,6 +117,6 @@ def require_matplotlib() -> None:
 def new_figure(width: float, height: float):  # noqa: ANN201 - matplotlib.figure.Figure
     """A Figure that renders off screen (Agg), independent of pyplot's global state."""
     require_matplotlib()
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # deferred: matplotlib (plot extra) only when a figure is drawn
 
     return Figure(figsize=(width, height), layout="constrained")

@@ -33,6 +33,7 @@ import numpy as np
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.options import CONFIDENCE, RESAMPLES, SEED, validate
 from goeval.metrics.registry import get_measure, interval_measures
+from goeval.progress import progress_iter
 from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key
 from goeval.sweep import ProteinSteps, SweepStats
@@ -156,7 +157,6 @@ def bootstrap_replicates(
         return replicate_optima(steps, w, names, settings)
 
     workers = max(1, min(threads or os.cpu_count() or 1, len(tasks) or 1))
-    from goeval.progress import progress_iter
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         parts = list(progress_iter(pool.map(one, tasks), desc="bootstrap", total=len(tasks), unit="batch"))

@@ -37,6 +37,7 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import Measure
+from goeval.progress import progress_iter
 from goeval.stats.bootstrap import check_bootstrap_parameters, percentile_interval, replicates_per_batch
 from goeval.stats.replicates import (CurveSettings, curve_settings, optima_of_stats, protein_optima, replicate_optima,
                                      sums_needed)
@@ -122,7 +123,6 @@ def _batched(fn: Callable[[int, int], dict[str, np.ndarray]], total: int, size: 
     if not ranges:
         return {}
     workers = max(1, min(threads or os.cpu_count() or 1, len(ranges)))
-    from goeval.progress import progress_iter
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         parts = list(progress_iter(pool.map(lambda r: fn(*r), ranges), desc="resamples", total=len(ranges),

@@ -33,6 +33,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.io.results import read_arrays, write_arrays
 from goeval.sweep import ProteinSteps, SweepStats
 
 __all__ = ["protein_stats_arrays", "protein_stats_from_arrays", "write_protein_stats", "read_protein_stats",
@@ -97,8 +98,6 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray]) -> tuple[dict[tu
 def write_protein_stats(path: str | os.PathLike[str], result: Any) -> Path:
     """Write the per-protein statistics of ``result`` (an :class:`~goeval.evaluation.EvaluationResult`
     evaluated with ``bootstrap``) to ``path`` atomically."""
-    from goeval.io.results import write_arrays
-
     return write_arrays(path, protein_stats_arrays(result.stats or {}, result.diagnostics.get("options", {})))
 
 
@@ -110,7 +109,5 @@ def read_protein_stats(path: str | os.PathLike[str]) -> tuple[dict[tuple[str, st
     InputFormatError
         If the file is missing or is not such a file.
     """
-    from goeval.io.results import read_arrays
-
     return protein_stats_from_arrays(read_arrays(
         path, FORMAT, "run goeval evaluate with --bootstrap to write it"))

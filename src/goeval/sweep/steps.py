@@ -113,6 +113,7 @@ class ProteinSteps:
 
     def _contributions(self, c: int, names: tuple[str, ...]) -> Any:
         """Chunk ``c``'s changes of every sum of ``names``, stacked: a (len(names) * m, rows) CSR."""
+        # deferred: scipy.sparse (~70 ms); the command line's flags (goeval.options) import goeval.sweep
         import scipy.sparse as sp
 
         cache = self.__dict__.setdefault("_cache", {})

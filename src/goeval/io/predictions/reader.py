@@ -10,12 +10,13 @@ line or returns the same table.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyarrow as pa
 
 from goeval.errors import InputFormatError
 from goeval.io import tsv
+from goeval.io.background import Background, should_fork, start
 from goeval.io.files import PathLike, is_compressed, open_binary, read_bytes
 from goeval.io.pairs import PairTable
 from goeval.io.predictions.rules import (
@@ -27,9 +28,6 @@ from goeval.io.predictions.rules import (
     prediction_layout,
 )
 from goeval.io.text import BOM, Layout, has_lone_cr, is_end, split_fields, text_lines, whitespace_to_tab
-
-if TYPE_CHECKING:  # the forking module is imported only when a read is started
-    from goeval.io.background import Background
 
 __all__ = ["read_predictions", "start_read_predictions"]
 
@@ -178,8 +176,6 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None) -> Backg
     Background
         The pending read.
     """
-    from goeval.io.background import should_fork, start
-
     if fork is None:
         try:
             large = os.path.getsize(path) >= 1 << 26
