@@ -106,8 +106,8 @@ def get_parser(only: str | None = None) -> argparse.ArgumentParser:
     ----------
     only : str, optional
         Import and configure only this subcommand (the others are listed
-        with their help line); used by :func:`main` so that a command only
-        imports what it needs.
+        with their help line; ``""``: none); used by :func:`main` so that a
+        command only imports what it needs.
     """
     parser = argparse.ArgumentParser(
         prog="goeval",
@@ -247,7 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     names = set(COMMANDS)
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    parser = get_parser(only=chosen if chosen in names else None)
+    # without a known command (goeval --help, a misspelt command) no command module is imported
+    parser = get_parser(only=chosen if chosen in names else "")
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
         parser.print_help()

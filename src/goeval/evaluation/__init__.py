@@ -30,6 +30,7 @@ from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, Block
                                        optimum_records, summarize)
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
+from goeval.stats.bootstrap import add_bootstrap_columns, check_bootstrap_parameters
 
 __all__ = [
     "EvaluationResult",
@@ -115,9 +116,6 @@ def evaluate_annotations(
     """
     opts = EvaluationOptions.resolve(options, **option_overrides)
     if bootstrap is not None:
-        # local: goeval.stats sits above evaluation in the pipeline; it loads (~15 ms) only for a bootstrap
-        from goeval.stats.bootstrap import check_bootstrap_parameters
-
         bootstrap, seed, confidence = check_bootstrap_parameters(bootstrap, seed, confidence, "evaluate")
     diag = Diagnostics(ontology={"source": ontology.source, **ontology.diagnostics})
     with diag.capture():  # what lower-level functions warn about is a fact of this run
@@ -126,7 +124,5 @@ def evaluate_annotations(
                                 per_protein=bootstrap is not None, ic=ic, known=known, executor=executor)
         result = summarize(stats, opts, ia is not None, diagnostics=diag)
         if bootstrap is not None:
-            from goeval.stats.bootstrap import add_bootstrap_columns  # local: as check_bootstrap_parameters
-
             add_bootstrap_columns(result, bootstrap, seed, confidence)
     return result
