@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["gather_rows", "column_block", "select_columns", "entry_rows", "keep_entries"]
+__all__ = ["gather_rows", "column_block", "select_columns", "entry_rows", "keep_entries", "row_indptr"]
 
 
 def gather_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -109,3 +109,14 @@ def keep_entries(indptr: np.ndarray, keep: np.ndarray) -> np.ndarray:
     array([0, 1, 1, 3])
     """
     return np.r_[0, np.cumsum(keep, dtype=np.int64)][np.asarray(indptr)]
+
+
+def row_indptr(rows: np.ndarray, n_rows: int) -> np.ndarray:
+    """The ``indptr`` of CSR rows whose entries' rows (sorted, or grouped by row) are ``rows``.
+
+    Examples
+    --------
+    >>> row_indptr(np.array([0, 0, 2]), 4)
+    array([0, 2, 2, 3, 3])
+    """
+    return np.r_[0, np.cumsum(np.bincount(np.asarray(rows, np.int64), minlength=n_rows))]

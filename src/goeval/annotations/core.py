@@ -19,7 +19,7 @@ import scipy.sparse as sp
 from goeval.errors import InvalidParameterError
 from goeval.io.pairs import PairTable
 from goeval.ontology import Ontology, TermStatus
-from goeval.sparse import column_block
+from goeval.sparse import column_block, row_indptr
 
 __all__ = ["Annotations", "map_table", "merge_annotations", "TermTally"]
 
@@ -206,7 +206,7 @@ def _build_matrix(
         key, data = _max_of_duplicates(rows, cols, scores, n_terms)
     r, c = np.divmod(key, n_terms)
     del key
-    indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=n_rows))]
+    indptr = row_indptr(r, n_rows)
     return sp.csr_array((data, c.astype(np.int32), indptr), shape=(n_rows, n_terms))
 
 
@@ -223,7 +223,7 @@ def _max_of_duplicates(
 
 def _group_rows(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray, n_rows: int, n_terms: int) -> sp.csr_array:
     """The CSR matrix of distinct pairs, grouped by row (input order within a row)."""
-    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=n_rows))]
+    indptr = row_indptr(rows, n_rows)
     if rows.size and bool((rows[1:] >= rows[:-1]).all()):  # already grouped: no copy at all
         return sp.csr_array((scores, cols, indptr), shape=(n_rows, n_terms))
     order = np.argsort(rows, kind="stable")  # stable sort, about linear on nearly grouped files

@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from goeval.annotations.core import Annotations
 from goeval.errors import check_choice
 from goeval.ontology import Ontology
-from goeval.sparse import column_block, gather_rows
+from goeval.sparse import column_block, gather_rows, row_indptr
 
 __all__ = ["propagate", "propagate_rows", "is_consistent", "PROPAGATION_BUFFER_CELLS"]
 
@@ -222,7 +222,7 @@ def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
     key.sort()
     key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key
     r, c = np.divmod(key, onto.n_terms)
-    indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=m.shape[0]))]
+    indptr = row_indptr(r, m.shape[0])
     out = sp.csr_array((np.ones(c.size, bool), c.astype(np.int32), indptr), shape=m.shape)
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)
@@ -279,7 +279,7 @@ def propagate(
     else:
         r = c = np.zeros(0, np.int64)
         v = np.zeros(0)
-    indptr = np.r_[0, np.cumsum(np.bincount(r, minlength=m.shape[0]))]
+    indptr = row_indptr(r, m.shape[0])
     out = sp.csr_array((v, c.astype(np.int32), indptr), shape=m.shape)
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)

@@ -23,6 +23,7 @@ import scipy.sparse as sp
 from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError
 from goeval.ontology import Ontology
+from goeval.sparse import keep_entries
 
 __all__ = ["keep_top_terms", "top_terms_mask", "tie_rank"]
 
@@ -134,6 +135,5 @@ def keep_top_terms(pred: Annotations, n: int) -> Annotations:
     diag = dict(pred.diagnostics, max_terms=int(n), max_terms_dropped=int((~keep).sum()))
     if keep.all():
         return Annotations(pred.proteins, m, pred.ontology, pred.propagated, diag)
-    ptr = np.r_[0, np.cumsum(np.bincount(rows[keep], minlength=m.shape[0]))]
-    out = sp.csr_array((m.data[keep], m.indices[keep], ptr), shape=m.shape)
+    out = sp.csr_array((m.data[keep], m.indices[keep], keep_entries(m.indptr, keep)), shape=m.shape)
     return Annotations(pred.proteins, out, pred.ontology, pred.propagated, diag)

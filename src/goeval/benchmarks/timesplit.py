@@ -41,6 +41,7 @@ from goeval.information.accretion import information_accretion
 from goeval.information.content import term_information_content
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
+from goeval.sparse import keep_entries
 
 __all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "evaluate_time_split"]
 
@@ -101,9 +102,9 @@ def _restrict(ann: Annotations, keep: Mapping[str, np.ndarray]) -> Annotations:
         j = onto.namespace_index(label)
         chosen = np.isin(ann.proteins.astype(str), np.asarray(prots, dtype=object).astype(str))
         ok |= chosen[rows] & (onto.namespace_of[m.indices] == j)
-    counts = np.bincount(rows[ok], minlength=m.shape[0])
-    sel = np.flatnonzero(counts > 0)
-    sub = sp.csr_array((m.data[ok], m.indices[ok], np.r_[0, np.cumsum(counts)]), shape=m.shape)[sel]
+    ptr = keep_entries(m.indptr, ok)
+    sel = np.flatnonzero(np.diff(ptr) > 0)
+    sub = sp.csr_array((m.data[ok], m.indices[ok], ptr), shape=m.shape)[sel]
     return Annotations(ann.proteins[sel], sp.csr_array(sub), onto, ann.propagated, dict(ann.diagnostics))
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from goeval.annotations import drop_pairs, propagate_rows
 from goeval.evaluation.benchmark import NamespaceGraph
 from goeval.metrics.similarity import SimilaritySpec, similarity_partial
-from goeval.sparse import select_columns
+from goeval.sparse import row_indptr, select_columns
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepPartial, protein_steps, sweep_partial
 
 __all__ = ["LEAF_ENTRIES", "Block", "Leaf", "LeafResult", "leaf_task", "add_roots", "LeafCutter"]
@@ -150,7 +150,7 @@ def add_roots(ptr: np.ndarray, cols: np.ndarray, scores: np.ndarray, roots: np.n
     rr, c, v = rr[order], c[order], v[order]
     dup = np.r_[False, key[order][1:] == key[order][:-1]]
     rr, c, v = rr[~dup], c[~dup], v[~dup]
-    return np.r_[0, np.cumsum(np.bincount(rr, minlength=n))], c, v
+    return row_indptr(rr, n), c, v
 
 
 def _propagated(block: Block, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.sparse import row_indptr
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
 
 __all__ = ["sweep", "running_sums", "truth_totals", "ChunkSteps", "TruthFlags", "chunk_bounds", "chunk_steps",
@@ -271,7 +272,7 @@ def _add_steps_batched(sums: dict[str, np.ndarray], steps: ChunkSteps, now: dict
 
     m = next(iter(sums.values())).shape[-1]
     local = steps.rows - r0
-    indptr = np.r_[0, np.cumsum(np.bincount(local, minlength=r1 - r0))]
+    indptr = row_indptr(local, r1 - r0)
     deltas: dict[str, Any] = {}
     for name, (base, p) in STAT_DEFINITIONS.items():
         if base not in deltas:

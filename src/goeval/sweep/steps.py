@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.sparse import row_indptr
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, add_steps, check_weights, chunk_bounds, chunk_steps,
                                  finish_sums, protein_weights, step_states, truth_totals)
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
@@ -127,7 +128,7 @@ class ProteinSteps:
         powers = [None, self.i_t, self.i_t * self.i_t]
         order = np.argsort(steps.bins, kind="stable")  # by threshold, proteins ascending within
         local = (steps.rows - r0)[order]
-        ptr = np.r_[0, np.cumsum(np.bincount(steps.bins, minlength=m))]
+        ptr = row_indptr(steps.bins, m)
         data = []
         for name in names:
             base, p = STAT_DEFINITIONS[name]
