@@ -95,3 +95,40 @@ def test_annotations_from_a_pipe_are_read_whole(tmp_path):
     ann = goeval.load_annotations(fifo, onto)
     writer.join(timeout=10)
     assert ann.proteins.size == 20000
+
+
+def test_ia_in_every_form_a_user_holds_it(tmp_path):
+    """A path, what load_ia returns, a mapping term -> bits, an array, an InformationAccretion: the same bits."""
+    import warnings
+
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    truth = goeval.load_annotations(goeval.example_path("truth"), onto)
+    values, _ = goeval.load_ia(goeval.example_path("ia"), onto)
+    mapping = {t: float(v) for t, v in zip(onto.ids.tolist(), values.tolist()) if v}
+    est = goeval.information_accretion(onto, truth)
+    preds = [goeval.example_path("predictions")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = goeval.evaluate(onto, truth, preds, ia=goeval.example_path("ia"), thresholds=0.01).summary_records
+        for form in (goeval.load_ia(goeval.example_path("ia"), onto), mapping, values, list(values)):
+            assert goeval.evaluate(onto, truth, preds, ia=form, thresholds=0.01).summary_records == ref
+        by_object = goeval.evaluate(onto, truth, preds, ia=est, thresholds=0.01).summary_records
+        assert by_object == goeval.evaluate(onto, truth, preds, ia=est.values, thresholds=0.01).summary_records
+    with pytest.raises(goeval.InvalidParameterError, match="one value per term"):
+        goeval.evaluate(onto, truth, preds, ia=values[:-1])
+    with pytest.raises(goeval.InvalidParameterError, match="an IA file, a mapping"):
+        goeval.evaluate(onto, truth, preds, ia=object())
+
+
+def test_best_takes_aliases_in_any_case_and_names_what_it_holds():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+                              [goeval.example_path("predictions")], ia=goeval.example_path("ia"), thresholds=0.01)
+    assert res.best("Fmax").equals(res.best("fmax")) and res.best("SMIN").equals(res.best("smin"))
+    with pytest.raises(goeval.InvalidParameterError, match=r"'fmax', 'wfmax'.*got 'Fmaxx'"):
+        res.best("Fmaxx")
+    with pytest.raises(goeval.InvalidParameterError, match="this result's measures"):
+        res.best("lin_bma")  # registered, but not computed in this run

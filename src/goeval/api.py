@@ -23,7 +23,7 @@ import numpy as np
 from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
-from goeval.information.accretion import information_accretion
+from goeval.information.accretion import InformationAccretion, information_accretion
 from goeval.information.content import term_information_content
 from goeval.io.files import PathLike, check_input
 from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
@@ -48,6 +48,7 @@ __all__ = [
     "prediction_files",
     "evaluate",
     "check_inputs",
+    "ia_values",
 ]
 
 #: Share of an evaluated namespace's terms an IA file must cover before a warning.
@@ -251,9 +252,9 @@ def _term_indices(onto: Ontology, ids: Sequence[str] | None, what: str, diag: Di
 
 def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
     if ia is not None:
-        if isinstance(ia, np.ndarray):
-            return ia
-        values, diag["ia"] = load_ia(ia, onto, opts.namespaces)
+        values, counts = ia_values(ia, onto, opts.namespaces)
+        if counts:
+            diag["ia"] = counts
         return values
     if ia_annotations is not None:
         ann = ia_annotations if isinstance(ia_annotations, Annotations) else load_annotations(ia_annotations, onto)
@@ -261,6 +262,67 @@ def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptio
         diag["ia"] = {"estimated_from": ann.diagnostics.get("source"), **est.diagnostics}
         return est.values
     return None
+
+
+def ia_values(ia: Any, ontology: Ontology, namespaces: Sequence[str] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    """Information accretion in any form a user holds it, as bits per term index of ``ontology``.
+
+    Parameters
+    ----------
+    ia : path, mapping, ndarray, InformationAccretion or (ndarray, dict)
+        An IA file (:func:`load_ia`), a mapping ``term id -> bits`` (alt_ids
+        mapped, unknown ids counted), an array of one value per term, an
+        :class:`~goeval.information.accretion.InformationAccretion`, or what
+        :func:`load_ia` returns.
+    ontology : Ontology
+    namespaces : sequence of str, optional
+        The namespaces evaluated (what the counts of missing terms refer to).
+
+    Returns
+    -------
+    values : ndarray of float64, shape (n_terms,)
+    counts : dict
+        What was read and mapped (empty for an array).
+
+    Raises
+    ------
+    InvalidParameterError
+        Any other type, an array of the wrong shape, or an estimate made on another ontology.
+    """
+    if isinstance(ia, (str, Path)):
+        return load_ia(ia, ontology, namespaces)
+    if isinstance(ia, tuple) and len(ia) == 2 and isinstance(ia[1], dict):  # what load_ia returns
+        ia = ia[0]
+    if isinstance(ia, InformationAccretion):
+        if ia.ontology is not ontology:
+            raise InvalidParameterError("The 'ia' parameter of evaluate was estimated on another Ontology object.")
+        return np.asarray(ia.values, np.float64), {"estimated": dict(ia.diagnostics)}
+    if isinstance(ia, Mapping):
+        return _ia_of_mapping(ia, ontology)
+    if isinstance(ia, np.ndarray) or (isinstance(ia, (list, tuple)) and all(isinstance(x, (int, float)) for x in ia)):
+        values = np.asarray(ia, np.float64)
+        if values.shape != (ontology.n_terms,):
+            raise InvalidParameterError(f"The 'ia' parameter of evaluate must hold one value per term "
+                                        f"({ontology.n_terms}); got an array of shape {values.shape}.")
+        return values, {}
+    raise InvalidParameterError("The 'ia' parameter of evaluate must be an IA file, a mapping term -> bits, an array "
+                                "of one value per term, an InformationAccretion or what load_ia returns; got "
+                                f"{type(ia).__name__}.")
+
+
+def _ia_of_mapping(ia: Mapping[str, Any], ontology: Ontology) -> tuple[np.ndarray, dict[str, Any]]:
+    """IA given as ``term id -> bits``: every id resolved on the ontology, unknown ones counted."""
+    terms = list(ia)
+    idx, status = ontology.resolve(terms)
+    values = np.zeros(ontology.n_terms)
+    ok = idx >= 0
+    order = np.argsort(status[ok], kind="stable")[::-1]  # primary ids win over alt_ids of the same term
+    values[idx[ok][order]] = np.asarray([float(ia[t]) for t in terms], np.float64)[ok][order]
+    unknown = [t for t, i in zip(terms, idx) if i < 0]
+    counts = {"source": "<mapping>", "terms_read": len(terms), "terms_not_in_ontology": len(unknown)}
+    if unknown:
+        counts["examples_not_in_ontology"] = unknown[:10]
+    return values, counts
 
 
 def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: EvaluationOptions, *,

@@ -14,7 +14,8 @@ import numpy as np
 
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
-from goeval.metrics.registry import derived_columns, measures
+from goeval.errors import InvalidParameterError
+from goeval.metrics.registry import derived_columns, get_measure, measures
 from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
@@ -119,8 +120,26 @@ class EvaluationResult:
         self._frames["summary"] = frame
 
     def best(self, measure: str = "fmax"):  # noqa: ANN201 - pandas.DataFrame
-        """Summary rows of one measure, as a method x namespace table of values."""
-        sub = self.summary[self.summary["measure"] == measure]
+        """Summary rows of one measure, as a method x namespace table of values.
+
+        ``measure`` is a registered name or alias, in any case (``"Fmax"``,
+        ``"smin"``...).
+
+        Raises
+        ------
+        InvalidParameterError
+            For a name the registry does not know, or a measure this result
+            does not hold; the message lists those it holds.
+        """
+        held = list(dict.fromkeys(r["measure"] for r in self.summary_records))
+        try:
+            name = get_measure(measure).name
+        except InvalidParameterError:
+            name = None
+        if name not in held:
+            raise InvalidParameterError(f"The 'measure' parameter of best must be one of this result's measures "
+                                        f"{held} (or an alias, in any case); got {measure!r}.")
+        sub = self.summary[self.summary["measure"] == name]
         return sub.pivot(index="method", columns="namespace", values="value")
 
     def __repr__(self) -> str:
