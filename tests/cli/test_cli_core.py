@@ -23,8 +23,9 @@ def test_no_command_prints_help(capsys):
 
 def test_info(tiny_obo, capsys):
     assert main(["info", str(tiny_obo)]) == 0
-    out = capsys.readouterr().out
-    assert "BPO" in out and "GO:0000001" in out and "obsolete terms: 2" in out
+    cap = capsys.readouterr()
+    assert "BPO" in cap.out and "GO:0000001" in cap.out  # the table: stdout
+    assert "obsolete terms: 2" in cap.err and "BPO" not in cap.err  # what was read: messages on stderr
     assert main(["info", str(tiny_obo), "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["namespaces"][0]["terms"] == 5

@@ -73,9 +73,9 @@ def test_flags_exclusive(tmp_path, capsys):
 def test_info_says_whether_the_cache_was_used(tmp_path, capsys, _private_ontology_cache):
     obo = _inputs(tmp_path)[1]
     assert main(["info", obo]) == 0
-    assert "compiled into the cache" in capsys.readouterr().out
+    assert "compiled into the cache" in capsys.readouterr().err
     assert main(["info", obo]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "read from the compiled cache" in out and str(_private_ontology_cache) in out
     assert main(["info", obo, "--no-cache", "--format", "json"]) == 0
     info = json.loads(capsys.readouterr().out)

@@ -245,7 +245,7 @@ def test_alt_id_conflicts_are_counted_and_shown_by_info(capsys):
     assert st.tolist() == [TermStatus.PRIMARY, TermStatus.ALT_ID, TermStatus.REPLACED]
     assert onto.diagnostics["alt_ids"] == 1
     assert main(["info", str(path)]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert ("alt_id conflicts: 1 equal to a live term's id (ignored), 1 claimed by several terms "
             "(first claimant kept), 1 equal to an obsolete term's id (read as that term)") in out
     assert "e.g. T:20 is an alt_id of T:2 and of T:3; mapped to T:2" in out
@@ -253,7 +253,7 @@ def test_alt_id_conflicts_are_counted_and_shown_by_info(capsys):
 
 def test_info_without_conflicts_prints_no_conflict_line(tiny_obo, capsys):
     assert main(["info", str(tiny_obo)]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "alt_id conflicts" not in out and "1 mapped through replaced_by" in out
 
 

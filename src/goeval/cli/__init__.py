@@ -34,6 +34,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from goeval import __version__
+from goeval.cli.parsing import GoevalParser, add_common_everywhere, move_global_options
 from goeval.errors import GoevalError
 
 __all__ = ["get_parser", "main", "console", "COMMANDS"]
@@ -109,9 +110,10 @@ def get_parser(only: str | None = None) -> argparse.ArgumentParser:
         with their help line; ``""``: none); used by :func:`main` so that a
         command only imports what it needs.
     """
-    parser = argparse.ArgumentParser(
+    parser = GoevalParser(
         prog="goeval",
-        description="Ontology-aware evaluation of protein function prediction.",
+        description="Ontology-aware evaluation of protein function prediction. Every command takes -v, -q and "
+                    "--log-level (and --threads where it applies) before or after its name.",
     )
     parser.add_argument("--version", action="version", version=f"goeval {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -123,6 +125,7 @@ def get_parser(only: str | None = None) -> argparse.ArgumentParser:
         mod = _load(name)
         p = sub.add_parser(name, help=help_text, description=getattr(mod, "DESCRIPTION", help_text), parents=[common])
         mod.add_arguments(p)
+        add_common_everywhere(p, common)
         p.set_defaults(_run=mod.run)
     return parser
 
@@ -244,11 +247,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     Forked readers still running when the command ends (an error, an
     interruption) are killed and reaped before this returns.
     """
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = move_global_options(list(sys.argv[1:] if argv is None else argv), list(COMMANDS))
     names = set(COMMANDS)
     chosen = next((a for a in argv if not a.startswith("-")), None)
     # without a known command (goeval --help, a misspelt command) no command module is imported
     parser = get_parser(only=chosen if chosen in names else "")
+    GoevalParser.given = argv
     args = parser.parse_args(argv)
     if not hasattr(args, "_run"):
         parser.print_help()

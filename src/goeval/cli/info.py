@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from goeval.cli.common import add_cache_options, cache_arg, relations_arg
+from goeval.cli.common import add_cache_options, cache_arg, relations_arg, say, show
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -30,14 +30,14 @@ def run(args: argparse.Namespace) -> int:
     cache_info = {"status": cache.status, "path": None if cache.path is None else str(cache.path),
                   "reason": cache.reason or None, "load_seconds": round(seconds, 4)}
     if args.format == "json":
-        print(json.dumps(jsonable({
+        show(args, json.dumps(jsonable({
             "source": onto.source, "data_version": onto.data_version, "relations": list(onto.relations),
             "namespaces": [s.__dict__ for s in onto.stats], "diagnostics": onto.diagnostics,
             "cache": cache_info,
         }), indent=2))
         return 0
-    print(f"{onto.source}  (data-version: {onto.data_version or 'n/a'}; relations: {', '.join(onto.relations)})")
-    print(_cache_line(cache, seconds))
+    say(args, f"{onto.source}  (data-version: {onto.data_version or 'n/a'}; relations: {', '.join(onto.relations)})",
+        _cache_line(cache, seconds))
     rows = []
     for s in onto.stats:
         rows.append([
@@ -48,10 +48,8 @@ def run(args: argparse.Namespace) -> int:
         ])
     header = ["ns", "namespace", "terms", "roots", *(f"{r} edges" for r in onto.relations),
               "cross-ns dropped", "alt_ids", "obsolete", "depth"]
-    print(format_table(rows, header))
-    print()
-    for line in summary_lines(onto.diagnostics):
-        print(line)
+    show(args, format_table(rows, header))  # the table: stdout; what was read and dropped: messages
+    say(args, *summary_lines(onto.diagnostics))
     return 0
 
 
