@@ -37,7 +37,8 @@ from goeval.io.predictions import read_predictions
 from goeval.io.truth import read_truth
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions, RunOptions
-from goeval.progress import progress_iter
+from goeval.progress import say_stage, stage
+from goeval.report.text import describe_ia, describe_reading, describe_targets
 
 __all__ = [
     "load_ontology",
@@ -252,14 +253,20 @@ def _term_indices(onto: Ontology, ids: Sequence[str] | None, what: str, diag: Di
 
 def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
     if ia is not None:
-        values, counts = ia_values(ia, onto, opts.namespaces)
-        if counts:
-            diag["ia"] = counts
+        with stage("reading the IA", quiet=not isinstance(ia, (str, Path))) as st:
+            values, counts = ia_values(ia, onto, opts.namespaces)
+            if counts:
+                diag["ia"] = counts
+            if "rows" in counts:
+                st.line = describe_ia(counts)
+                diag.said.add("ia")
         return values
     if ia_annotations is not None:
-        ann = ia_annotations if isinstance(ia_annotations, Annotations) else load_annotations(ia_annotations, onto)
-        est = information_accretion(onto, ann, opts.pseudocount)
-        diag["ia"] = {"estimated_from": ann.diagnostics.get("source"), **est.diagnostics}
+        with stage("estimating the IA") as st:
+            ann = ia_annotations if isinstance(ia_annotations, Annotations) else load_annotations(ia_annotations, onto)
+            est = information_accretion(onto, ann, opts.pseudocount)
+            diag["ia"] = {"estimated_from": ann.diagnostics.get("source"), **est.diagnostics}
+            st.note = f"from {ann.diagnostics.get('source', 'annotations')}, {ann.proteins.size:,} proteins"
         return est.values
     return None
 
@@ -325,6 +332,71 @@ def _ia_of_mapping(ia: Mapping[str, Any], ontology: Ontology) -> tuple[np.ndarra
     return values, counts
 
 
+def _read_ontology(ontology: Any, opts: EvaluationOptions) -> Ontology:
+    """The ontology of an evaluation: given, loaded, or a started read finished (a stage)."""
+    if isinstance(ontology, Ontology):
+        return ontology
+    name = ontology.path if isinstance(ontology, StartedOntology) else ontology
+    with stage(f"reading the ontology {name}") as st:
+        if isinstance(ontology, (str, Path)):
+            onto = load_ontology(ontology, opts.relations)
+        elif isinstance(ontology, StartedOntology):
+            onto = _finish(ontology)
+            st.note = ontology.record.describe_short()
+        else:
+            onto = build_ontology(_finish(ontology), opts.relations)
+        st.line = f"ontology {name}: {onto.n_terms:,} terms" + (f", {st.note}" if st.note else "")
+    return onto
+
+
+def _read_truth(truth: Any, onto: Ontology, diag: Diagnostics) -> Annotations:
+    """The truth read and mapped on the ontology (a stage whose line says what was read and dropped)."""
+    with stage("reading the truth") as st:
+        tr = load_annotations(truth, onto)
+        st.line = describe_reading(f"truth {truth}", {**tr.diagnostics, "n_proteins": int(tr.proteins.size)})
+    diag.said.add("truth")
+    return tr
+
+
+def _read_predictions(predictions: dict[str, Any], futures: dict[str, Any], onto: Ontology) -> dict[str, Annotations]:
+    """Every method's predictions mapped on the ontology, in file order (a stage; its bar in bytes of files)."""
+    sizes = {name: _file_size(value) for name, value in predictions.items() if not isinstance(value, Annotations)}
+    preds: dict[str, Annotations] = {}
+    with stage(f"reading {_plural_files(len(sizes))}", total=sum(sizes.values()) or None, unit="B",
+               unit_scale=True, quiet=not sizes) as st:
+        for name, value in predictions.items():
+            if isinstance(value, Annotations):
+                preds[name] = value
+                continue
+            table = futures.pop(name).result() if name in futures else _finish(value)
+            preds[name] = map_table(table, onto)
+            del table
+            st.update(sizes[name])
+        st.line = (f"predictions: {_plural_files(len(sizes))}, {_bytes(sum(sizes.values()))}, "
+                   f"{sum(p.diagnostics.get('rows_read', 0) for p in preds.values()):,} lines")
+    return preds
+
+
+def _file_size(value: Any) -> int:
+    path = value if isinstance(value, (str, Path)) else getattr(value, "path", None)
+    try:
+        return os.path.getsize(path) if path is not None else 0
+    except OSError:
+        return 0
+
+
+def _bytes(n: int) -> str:
+    for unit in ("B", "kB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} GB"  # pragma: no cover - the loop returns
+
+
+def _plural_files(n: int) -> str:
+    return "1 prediction file" if n == 1 else f"{n} prediction files"
+
+
 def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: EvaluationOptions, *,
                  ia: Any, ia_annotations: Any, targets: Any, terms_of_interest: Any, excluded_terms: Any,
                  diag: Diagnostics, threads: int | None = None) -> _Inputs:
@@ -340,21 +412,10 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     with ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(paths) or 1))) as pool:
         futures = {name: pool.submit(read_predictions, p) for name, p in paths.items()}
         try:
-            onto = (ontology if isinstance(ontology, Ontology)
-                    else load_ontology(ontology, opts.relations) if isinstance(ontology, (str, Path))
-                    else _finish(ontology) if isinstance(ontology, StartedOntology)
-                    else build_ontology(_finish(ontology), opts.relations))
+            onto = _read_ontology(ontology, opts)
             diag.add_timing("ontology", perf_counter() - clock)
-            tr = truth if isinstance(truth, Annotations) else load_annotations(truth, onto)
-            preds: dict[str, Annotations] = {}
-            for name, value in progress_iter(predictions.items(), desc="reading", total=len(predictions),
-                                             disable=len(predictions) < 2):
-                if isinstance(value, Annotations):
-                    preds[name] = value
-                else:
-                    table = futures.pop(name).result() if name in futures else _finish(value)
-                    preds[name] = map_table(table, onto)
-                    del table
+            tr = truth if isinstance(truth, Annotations) else _read_truth(truth, onto, diag)
+            preds = _read_predictions(predictions, futures, onto)
         except BaseException:
             for f in futures.values():
                 f.cancel()
@@ -590,7 +651,10 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
         stats = evaluated(evaluate_blocks(bench, preds, plan, diag, executor=ex, stream=stream_files is not None))
     for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
         diag.warn(f"method {name}: {stream_files[name]} is read whole, not streamed ({why}).")
-    res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
+    _say_methods(diag)
+    with stage("summarizing", min_seconds=1.0) as st:
+        res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
+        st.note = f"{len(res.summary):,} optima"
     if boot[0] is not None:
         from goeval.stats.bootstrap import add_bootstrap_columns  # deferred: as summarize
 
@@ -600,6 +664,15 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
         diag["truth"]["n_proteins"] = int(inputs.truth.proteins.size)
     _check_result(res, inputs, opts)
     return res
+
+
+def _say_methods(diag: Diagnostics) -> None:
+    """Say, as soon as they are known, the targets kept and each method's lines read, remapped and dropped."""
+    if diag.get("targets"):
+        say_stage(describe_targets(diag["targets"]))
+    for name, d in diag.get("methods", {}).items():
+        say_stage(describe_reading(name, d))
+    diag.said.update(("targets", "methods"))
 
 
 def _check_targets(inputs: _Inputs, diag: Diagnostics) -> None:

@@ -15,6 +15,10 @@ is kept in the run's diagnostics too: nothing a run learns is only a
 Python warning, and ``diagnostics.json`` is the same however the run was
 scheduled.
 
+Sections said on the console as soon as their stage ended (the truth,
+the IA: :mod:`goeval.progress`) are listed in :attr:`Diagnostics.said`, so
+the end-of-run report does not say them twice.
+
 Run-to-run timings are kept apart (:attr:`Diagnostics.timings`), so the
 JSON written for a run depends only on its inputs and options.
 """
@@ -45,6 +49,8 @@ class Diagnostics(dict):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.timings: dict[str, float] = {}
+        #: Sections already said on the console as their stage ended (the end-of-run report skips them).
+        self.said: set[str] = set()
 
     @property
     def warnings(self) -> list[str]:

@@ -1,11 +1,16 @@
-"""Progress bars for long-running work, shown only to a person at a terminal.
+"""Progress of long-running work: live bars at a terminal, one line per stage elsewhere.
 
-A bar appears on stderr when tqdm is installed, stderr is a terminal and
+A run is a sequence of *stages* (:func:`stage`: reading the ontology, the
+truth, each prediction file, evaluating, the bootstrap, each fold of a
+cross-validation...). During a stage a bar with the elapsed time and the
+rate appears on stderr when tqdm is installed, stderr is a terminal and
 progress is not disabled (``--quiet``, :func:`set_enabled` or the
-environment variable ``GOEVAL_PROGRESS=0``); otherwise :func:`progress`
-returns a silent object with the same methods. Nothing is ever written to
-stdout or to a result file, so tables and outputs are the same with or
-without a bar.
+environment variable ``GOEVAL_PROGRESS=0``); when a stage ends, one line
+says what it did and how long it took, through the ``goeval.progress``
+logger (the command line prints it on stderr at once, ``-q`` hides it; in
+a notebook, ``logging.basicConfig(level="INFO")`` shows it). Nothing is
+ever written to stdout or to a result file, so tables and outputs are the
+same with or without progress.
 
 Examples
 --------
@@ -19,12 +24,17 @@ Examples
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
-__all__ = ["progress", "progress_iter", "enabled", "set_enabled", "NullBar"]
+__all__ = ["progress", "progress_iter", "enabled", "set_enabled", "NullBar", "stage", "Stage", "write", "silenced"]
+
+_LOG = logging.getLogger("goeval.progress")
 
 T = TypeVar("T")
 
@@ -39,13 +49,35 @@ def set_enabled(value: bool | None) -> None:
     _STATE["enabled"] = value
 
 
+def silenced() -> bool:
+    """Whether progress was switched off (``--quiet``, ``set_enabled(False)``, ``GOEVAL_PROGRESS=0``)."""
+    return _STATE["enabled"] is False or os.environ.get("GOEVAL_PROGRESS", "").strip().lower() in (
+        "0", "no", "off", "false")
+
+
+def write(text: str, stream: Any = None) -> None:
+    """Write one line on stderr (or ``stream``) without breaking a bar that is showing.
+
+    A line written while a bar is drawn would be glued to it; tqdm's
+    ``write`` clears the bars, writes the line and draws them again.
+    """
+    stream = sys.stderr if stream is None else stream
+    tqdm_module = sys.modules.get("tqdm")
+    live = tqdm_module is not None and getattr(tqdm_module.tqdm, "_instances", None)
+    if live:
+        tqdm_module.tqdm.write(text, file=stream)
+    else:
+        stream.write(text + "\n")
+        stream.flush()
+
+
 def enabled(stream: Any = None) -> bool:
     """Whether a bar would be shown on ``stream`` (default stderr) now.
 
     True only when tqdm is importable, the stream is a terminal, progress
     was not switched off (:func:`set_enabled`, ``GOEVAL_PROGRESS=0``).
     """
-    if _STATE["enabled"] is False or os.environ.get("GOEVAL_PROGRESS", "").strip() in ("0", "no", "off", "false"):
+    if silenced():
         return False
     stream = sys.stderr if stream is None else stream
     try:
@@ -127,3 +159,92 @@ def progress_iter(iterable: Iterable[T], *, desc: str | None = None, total: floa
         yield from bar
     finally:
         bar.close()
+
+
+class Stage:
+    """A stage in progress: :meth:`update` advances its bar.
+
+    Its closing line is ``name: note (time)``; set :attr:`note` to complete
+    it, or :attr:`line` to replace ``name: note``.
+    """
+
+    def __init__(self, name: str, bar: Any) -> None:
+        self.name, self.bar, self.note = name, bar, ""
+        self.line: str | None = None
+        self.done = 0.0
+        self.started = time.perf_counter()
+
+    def update(self, n: float = 1) -> None:
+        self.done += n
+        self.bar.update(n)
+
+    def set_total(self, total: float | None) -> None:
+        """The stage's size, once it is known."""
+        if total is not None and hasattr(self.bar, "total"):
+            self.bar.total = total
+            self.bar.refresh()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+
+@contextmanager
+def stage(name: str, *, total: float | None = None, unit: str = "it", unit_scale: bool = False,
+          quiet: bool = False, min_seconds: float = 0.0) -> Iterator[Stage]:
+    """One stage of a run: a live bar at a terminal, a line ``name: NOTE (S s)`` when it ends.
+
+    Parameters
+    ----------
+    name : str
+        What the stage does ("reading preds.tsv", "evaluating", "fold 3 of 10").
+    total : float, optional
+        Its size in ``unit`` (lines, bytes, leaves...), when known.
+    unit, unit_scale
+        As tqdm's (``unit_scale=True`` shows 12.3M).
+    quiet : bool
+        No closing line (a stage too small to mention); the bar is shown all the same.
+    min_seconds : float
+        Say the closing line only when the stage took at least this long.
+
+    Yields
+    ------
+    Stage
+        ``update(n)`` as work is done; set ``note`` to complete the closing line.
+
+    Examples
+    --------
+    >>> with stage("counting", total=3) as s:
+    ...     for _ in range(3):
+    ...         s.update()
+    ...     s.note = "3 items"
+    """
+    bar = progress(total=total, desc=name, unit=unit, unit_scale=unit_scale)
+    st = Stage(name, bar)
+    try:
+        yield st
+    finally:
+        bar.close()
+    if not quiet and st.seconds >= min_seconds:
+        text = st.line if st.line is not None else f"{name}{': ' + st.note if st.note else ''}"
+        say_stage(f"{text} ({_seconds(st.seconds)})")
+
+
+def _seconds(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
+    minutes, rest = divmod(int(round(seconds)), 60)
+    return f"{minutes} min {rest:02d} s"
+
+
+def say_stage(line: str) -> None:
+    """Say a finished stage: through the ``goeval.progress`` logger, else (nothing set up) on stderr.
+
+    A program or notebook that configured logging gets the line as an
+    INFO record; one that did not still sees the run advance, one line
+    per stage, unless progress is switched off (:func:`silenced`).
+    """
+    if _LOG.hasHandlers():
+        _LOG.info("%s", line)
+    elif not silenced():
+        write(line)

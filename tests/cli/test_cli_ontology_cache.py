@@ -57,7 +57,7 @@ def test_evaluate_explicit_cache_file(tmp_path, capsys):
     assert main(["evaluate", *args, "--out", str(out), "--ontology-cache", str(cache)]) == 0
     assert "compiled into the cache" in capsys.readouterr().err and cache.is_file()
     assert main(["evaluate", *args, "--out", str(out), "--ontology-cache", str(cache)]) == 0
-    assert f"ontology read from the compiled cache {cache}" in capsys.readouterr().err
+    assert f"9,571 terms, from the compiled cache {cache}" in capsys.readouterr().err
     cache.write_bytes(cache.read_bytes()[:1000])  # truncated: rebuilt with a notice
     assert main(["evaluate", *args, "--out", str(out), "--ontology-cache", str(cache)]) == 0
     err = capsys.readouterr().err

@@ -77,12 +77,24 @@ class _MessageFormatter(logging.Formatter):
         return text if record.levelno < logging.WARNING else f"goeval: {record.levelname.lower()}: {text}"
 
 
+class _BarSafeHandler(logging.Handler):
+    """Messages on stderr, written around a progress bar that is showing (never glued to it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from goeval.progress import write  # stdlib only: cheap
+
+        try:
+            write(self.format(record), sys.stderr)
+        except Exception:  # noqa: BLE001 - logging's contract: a failing handler reports, never raises
+            self.handleError(record)
+
+
 @contextmanager
 def _messages(args: argparse.Namespace) -> Iterator[None]:
     """Route the ``goeval`` loggers to stderr at the level the options ask for."""
     level = args.log_level or ("warning" if args.quiet else "debug" if args.verbose else "info")
     log = logging.getLogger("goeval")
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _BarSafeHandler()
     handler.setFormatter(_MessageFormatter())
     old = (log.level, log.propagate)
     log.addHandler(handler)

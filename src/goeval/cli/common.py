@@ -8,6 +8,8 @@ import sys
 import warnings
 from typing import Any
 
+from goeval.progress import write  # stdlib only
+
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 __all__ = [
@@ -124,7 +126,7 @@ def show_warnings() -> None:
         if text in seen:
             return
         seen.add(text)
-        print(f"goeval: warning: {text}", file=sys.stderr)
+        write(f"goeval: warning: {text}", sys.stderr)
 
     warnings.showwarning = show  # type: ignore[assignment]
     warnings.simplefilter("always")
@@ -148,7 +150,7 @@ def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
     """Say what was read, remapped and dropped (by reason), as messages."""
     from goeval.report.text import format_report
 
-    say(args, *format_report(diagnostics))
+    say(args, *format_report(diagnostics, skip=getattr(diagnostics, "said", ())))
 
 
 def number_arg(kind: type, minimum: float, *, strict: bool):  # noqa: ANN201 - argparse type

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import time
 from pathlib import Path
 
@@ -129,7 +130,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     diag = res.diagnostics
     for stage, seconds in pending.record.timings.items():  # the cache's use: timings.json and the console
         diag.add_timing(stage, seconds)
-    say(args, pending.record.describe())
+    logging.getLogger("goeval.cli").debug(pending.record.describe())  # its stage line said where it came from
     diag["command"] = list(getattr(args, "_argv", []))
     diag["versions"] = _versions()
     if diag.get("nothing_evaluated"):

@@ -230,12 +230,15 @@ class Runner:
             executor_workers(executor) * WINDOW_PER_WORKER if executor is not None else 0)
         self.inflight: deque[tuple[Pool, np.ndarray, Any]] = deque()
         self.on_added: Any = None
+        self.on_proteins: Any = None  # called with a leaf's number of proteins once it is added (progress)
 
     def submit(self, pool: Pool, leaf: Leaf, offset: int) -> None:
         pool.submitted += 1
         bench = leaf.bench + offset
         if self.executor is None:
             pool.add(leaf_task(pool.block, leaf), bench)
+            if self.on_proteins is not None:
+                self.on_proteins(bench.size)
             return
         self.inflight.append((pool, bench, self.executor.submit(leaf_task, pool.block, leaf)))
         while len(self.inflight) > self.window:
@@ -244,6 +247,8 @@ class Runner:
     def _collect(self) -> None:
         pool, bench, fut = self.inflight.popleft()
         pool.add(fut.result(), bench)
+        if self.on_proteins is not None:
+            self.on_proteins(bench.size)
         if self.on_added is not None:
             self.on_added()
 
@@ -285,6 +290,7 @@ class Engine:
         self.pools: dict[BlockKey, Pool] = {}
         self.done: dict[BlockKey, BlockOutcome] = {}
         self.closing: deque[Pool] = deque()
+        self.submitted_proteins = 0  # over every block so far (progress)
         runner.on_added = self._finish_ready
 
     def run(self, source: Iterable[tuple[str, Leaf | None]], method: str, benchmark: Benchmark) -> None:
@@ -304,6 +310,7 @@ class Engine:
         for label, leaf in source:
             pool, offset = blocks[label]
             if leaf is not None:
+                self.submitted_proteins += leaf.bench.size
                 self.runner.submit(pool, leaf, offset)
             elif not self.pooled:
                 self.closing.append(pool)

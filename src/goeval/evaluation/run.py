@@ -28,6 +28,7 @@ from goeval.io.predictions import PredictionBatches, read_predictions
 from goeval.metrics.similarity import similarity_columns
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
+from goeval.progress import Stage, stage
 from goeval.sweep import SweepStats
 
 __all__ = ["BATCH_ROWS", "similarity_ic", "evaluate_blocks", "evaluated", "prepare_benchmark", "namespace_stats", "method_diagnostics"]
@@ -161,15 +162,18 @@ def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: 
     streaming: dict[str, Any] = {"streamed": [], "in_memory": {}}
     paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
     remote = bool(stream and executor is not None and paths and len(paths) >= executor_workers(executor))
-    try:
-        methods = _remote_files(paths, engine, benchmark, batch_rows, streaming) if remote else {}
-        for name, pred in predictions.items():
-            if name not in methods:
-                methods[name] = _method_counts(name, pred, engine, benchmark, plan, stream, batch_rows, streaming)
-        outcomes = engine.finish()
-    except BaseException:
-        engine.abort()
-        raise
+    per_method = sum(nb.n for nb in benchmark.namespaces)
+    with stage(_stage_name(predictions, benchmark, stream), total=per_method * len(predictions), unit="protein",
+               unit_scale=True) as progress:
+        try:
+            methods = _methods(predictions, engine, benchmark, plan, stream, batch_rows, streaming,
+                               paths if remote else {}, progress, per_method)
+            outcomes = engine.finish()
+        except BaseException:
+            engine.abort()
+            raise
+        n_eval = sum(o.stats is not None for o in outcomes.values())
+        progress.note = f"{n_eval} of {len(outcomes)} (method, namespace) blocks evaluated"
     out = diag.setdefault("methods", {})
     for name in predictions:
         counts, per_ns, n_proteins = methods[name]
@@ -178,6 +182,34 @@ def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: 
         diag["streaming"] = streaming
     return {(m, nb.label): outcomes[(m, nb.label)] for nb in benchmark.namespaces for m in predictions
             if (m, nb.label) in outcomes}
+
+
+def _stage_name(predictions: Mapping[str, Any], benchmark: Benchmark, stream: bool) -> str:
+    n = len(predictions)
+    what = next(iter(predictions)) if n == 1 else f"{n} methods"
+    labels = "/".join(nb.label for nb in benchmark.namespaces)
+    return f"{'streaming and evaluating' if stream else 'evaluating'} {what} on {labels}"
+
+
+def _methods(predictions: Mapping[str, Any], engine: Engine, benchmark: Benchmark, plan: Plan, stream: bool,
+             batch_rows: int, streaming: dict[str, Any], remote: Mapping[str, Any], progress: Stage,
+             per_method: int) -> dict[str, Any]:
+    """Every method's counts (``remote``: files run whole on the executor's workers).
+
+    The bar advances by the proteins of each leaf, and by a method's
+    proteins without predictions once it is submitted.
+    """
+    engine.runner.on_proteins = progress.update
+    submitted = 0
+    methods = _remote_files(remote, engine, benchmark, batch_rows, streaming) if remote else {}
+    progress.update(per_method * len(methods))
+    for name, pred in predictions.items():
+        if name not in methods:
+            methods[name] = _method_counts(name, pred, engine, benchmark, plan, stream, batch_rows, streaming)
+            # proteins without predictions take no leaf: counted as done once the method is submitted
+            progress.update(per_method - (engine.submitted_proteins - submitted))
+            submitted = engine.submitted_proteins
+    return methods
 
 
 def evaluated(outcomes: Mapping[BlockKey, BlockOutcome]) -> dict[BlockKey, SweepStats]:

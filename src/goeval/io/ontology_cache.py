@@ -120,6 +120,16 @@ class CacheRecord:
     reason: str = ""
     timings: dict[str, float] = field(default_factory=dict)
 
+    def describe_short(self) -> str:
+        """Where the ontology came from, in a few words (the stage line of its reading)."""
+        if self.status == "hit":
+            return f"from the compiled cache {self.path}"
+        if self.status == "written":
+            return f"parsed, compiled into the cache {self.path}"
+        if self.status == "off":
+            return f"parsed; cache off{f': {self.reason}' if self.reason else ''}"
+        return f"parsed; cache {self.status}{f': {self.reason}' if self.reason else ''}"
+
     def describe(self) -> str:
         """One line for the console."""
         spent = sum(self.timings.values())

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from goeval.errors import InvalidParameterError
-from goeval.progress import progress_iter
+from goeval.progress import stage
 
 __all__ = ["render_figures", "save_plots", "save_report", "FORMATS"]
 
@@ -41,9 +41,15 @@ def render_figures(results: Any, format: str = "png", *, panels: bool = True, po
         raise InvalidParameterError(f"The 'format' parameter of render_figures must be one of {set(FORMATS)}; got {format!r}.")
     from goeval.report.plots import figure_bytes, results_figures  # deferred: see the note at the top
 
-    figs = results_figures(_results(results), panels=panels, points=points)
-    return {f"{name}.{format}": figure_bytes(fig, format) for name, fig in progress_iter(figs.items(), desc=desc,
-                                                                                        total=len(figs))}
+    with stage(desc or "figures", quiet=desc is None) as st:
+        figs = results_figures(_results(results), panels=panels, points=points)
+        st.set_total(len(figs))
+        out = {}
+        for name, fig in figs.items():
+            out[f"{name}.{format}"] = figure_bytes(fig, format)
+            st.update()
+        st.note = f"{len(out)} {format.upper()} files drawn"
+    return out
 
 
 def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels: bool = True,
@@ -106,7 +112,8 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     except ImportError:
         figures: dict[str, bytes] = {}
     else:
-        figures = {name.rsplit(".", 1)[0]: data for name, data in render_figures(res, "png", panels=False).items()}
+        figures = {name.rsplit(".", 1)[0]: data for name, data in render_figures(res, "png", panels=False,
+                                                                                     desc="report figures").items()}
     files: dict[str, str] = {html_path.name: report_html(res, figures, title=title)}
     if markdown:
         files[html_path.with_suffix(".md").name] = report_markdown(res, title=title)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-__all__ = ["format_summary", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "format_report"]
+__all__ = ["format_summary", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
 
 
 def format_table(rows: list[list[str]], header: list[str]) -> str:
@@ -117,23 +117,29 @@ def describe_ia(d: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def format_report(diag: dict[str, Any]) -> list[str]:
+def format_report(diag: dict[str, Any], skip: Any = ()) -> list[str]:
     """The console lines of a run's diagnostics: inputs, drops and remaps by reason.
 
     Reads the sections a run fills (``skipped_files``, ``truth``, ``ia``,
-    ``targets``, ``methods``); absent sections print nothing.
+    ``targets``, ``methods``); absent sections, and those in ``skip``
+    (already said when their stage ended), print nothing.
     """
     lines: list[str] = []
     for path, reason in diag.get("skipped_files", []):
         lines.append(f"skipped {path}: {reason}")
-    if "truth" in diag:
+    if "truth" in diag and "truth" not in skip:
         lines.append(describe_reading(f"truth {diag['truth'].get('source', '')}", diag["truth"]))
-    if isinstance(diag.get("ia"), dict) and "rows" in diag["ia"]:
+    if isinstance(diag.get("ia"), dict) and "rows" in diag["ia"] and "ia" not in skip:
         lines.append(describe_ia(diag["ia"]))
     tg = diag.get("targets")
-    if tg:
-        lines.append(f"targets: {tg['listed']:,} listed, {tg['listed'] - tg['without_truth']:,} with truth"
-                     + (f", {tg['without_truth']:,} without truth (ignored)" if tg["without_truth"] else ""))
-    for name, d in diag.get("methods", {}).items():
+    if tg and "targets" not in skip:
+        lines.append(describe_targets(tg))
+    for name, d in diag.get("methods", {}).items() if "methods" not in skip else ():
         lines.append(describe_reading(name, d))
     return lines
+
+
+def describe_targets(tg: dict[str, Any]) -> str:
+    """One line about the targets: listed, with truth, without truth."""
+    return (f"targets: {tg['listed']:,} listed, {tg['listed'] - tg['without_truth']:,} with truth"
+            + (f", {tg['without_truth']:,} without truth (ignored)" if tg["without_truth"] else ""))

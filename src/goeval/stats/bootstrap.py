@@ -33,7 +33,7 @@ import numpy as np
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.options import CONFIDENCE, RESAMPLES, SEED, validate
 from goeval.metrics.registry import get_measure, interval_measures
-from goeval.progress import progress_iter
+from goeval.progress import stage
 from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key
 from goeval.sweep import ProteinSteps, SweepStats
@@ -158,8 +158,13 @@ def bootstrap_replicates(
 
     workers = max(1, min(threads or os.cpu_count() or 1, len(tasks) or 1))
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = list(progress_iter(pool.map(one, tasks), desc="bootstrap", total=len(tasks), unit="batch"))
+    with stage(f"bootstrap: {n_resamples:,} resamples of {_plural(len(blocks), 'block')}",
+               total=n_resamples * len(blocks), unit="resample", unit_scale=True) as st, \
+            ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = []
+        for task, part in zip(tasks, pool.map(one, tasks)):
+            parts.append(part)
+            st.update(task[4] - task[3])
     out: dict[BlockKey, dict[str, list[np.ndarray]]] = {k: {x: [] for x in names} for k in blocks}
     for task, part in zip(tasks, parts):
         for x in names:
@@ -267,3 +272,7 @@ def add_bootstrap_columns(result: Any, n_resamples: int, seed: int = 0, confiden
                                 for r in rows if r["n_undefined"]},
     }
     return result
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"

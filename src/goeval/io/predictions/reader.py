@@ -174,7 +174,7 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None) -> Backg
     Returns
     -------
     Background
-        The pending read.
+        The pending read (its ``path`` attribute: the file).
     """
     if fork is None:
         try:
@@ -182,4 +182,6 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None) -> Backg
         except OSError:
             large = False
         fork = should_fork(large=large)
-    return start(read_predictions, str(path), name="prediction reader", fork=fork)
+    pending = start(read_predictions, str(path), name="prediction reader", fork=fork)
+    pending.path = str(path)  # what it reads (a caller's progress counts its bytes)
+    return pending
