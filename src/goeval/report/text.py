@@ -101,6 +101,11 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
         parts.append("header line skipped")
     if d.get("space_separated_lines"):
         parts.append(f"{_plural(int(d['space_separated_lines']), 'line')} separated by spaces instead of tabs")
+    if d.get("mixed_separator_lines"):
+        parts.append(f"{_plural(int(d['mixed_separator_lines']), 'line')} mixing tabs and spaces (split on any "
+                     "whitespace)")
+    if d.get("text_lines"):
+        parts.append(f"{_plural(int(d['text_lines']), 'free-text (Text) line')} skipped (not scored)")
     return "; ".join(parts)
 
 
