@@ -129,6 +129,11 @@ def format_report(diag: dict[str, Any]) -> list[str]:
     ``targets``, ``methods``); absent sections print nothing.
     """
     lines: list[str] = []
+    merged = diag.get("ontology", {}).get("duplicate_stanzas_merged") if isinstance(diag.get("ontology"), dict) else None
+    if merged:
+        shown = ", ".join(f"{m['id']} (lines {m['lines'][0]} and {m['lines'][1]})" for m in merged[:3])
+        lines.append(f"ontology {diag['ontology'].get('source', '')}: {_plural(len(merged), 'repeated [Term] stanza')} "
+                     f"with the same content read once: {shown}" + (", ..." if len(merged) > 3 else ""))
     for path, reason in diag.get("skipped_files", []):
         lines.append(f"skipped {path}: {reason}")
     if "truth" in diag:
