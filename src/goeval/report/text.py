@@ -106,6 +106,9 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
                      "whitespace)")
     if d.get("text_lines"):
         parts.append(f"{_plural(int(d['text_lines']), 'free-text (Text) line')} skipped (not scored)")
+    if d.get("max_terms_total_dropped"):
+        parts.append(f"{int(d['max_terms_total_dropped']):,} score(s) beyond {int(d['max_terms_total']):,} terms "
+                     "per protein dropped")
     return "; ".join(parts)
 
 
