@@ -127,7 +127,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         diag.add_timing(stage, seconds)
     say(args, pending.record.describe())
     diag["command"] = list(getattr(args, "_argv", []))
-    diag["versions"] = _versions()
+    diag["versions"] = package_versions()
     if diag.get("nothing_evaluated"):
         from goeval.errors import GoevalError
 
@@ -188,7 +188,8 @@ def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of 
     return dask_executor(args.dask)
 
 
-def _versions() -> dict[str, str]:
+def package_versions() -> dict[str, str]:
+    """Versions of Python and of the packages a run depends on (``diagnostics["versions"]``)."""
     import platform
     from importlib.metadata import PackageNotFoundError, version
 
