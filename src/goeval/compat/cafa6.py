@@ -245,20 +245,25 @@ def _load_predictions(predictions: Any, ontology: Any, pattern: str | None, stre
     from goeval.io.paths import find_prediction_files
     from goeval.io.predictions import read_predictions
 
-    if isinstance(predictions, Mapping) and all(isinstance(p, Annotations) for p in predictions.values()):
-        return dict(predictions)
-    plist = [predictions] if isinstance(predictions, (str, Path)) else list(predictions)
-    found = find_prediction_files(plist, pattern)
-    if found.skipped:
-        diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
-    for path in found.files.values():
+    if isinstance(predictions, Mapping):
+        files = {n: p for n, p in predictions.items() if not isinstance(p, Annotations)}
+        given = {n: p for n, p in predictions.items() if isinstance(p, Annotations)}
+    else:
+        found = find_prediction_files([predictions] if isinstance(predictions, (str, Path)) else list(predictions),
+                                      pattern)
+        if found.skipped:
+            diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
+        files, given = dict(found.files), {}
+    for path in files.values():
         check_input(path, "prediction")
     if stream:
-        return dict(found.files)
-    workers = max(1, min(threads or os.cpu_count() or 1, len(found.files) or 1))
+        return {**given, **files}
+    workers = max(1, min(threads or os.cpu_count() or 1, len(files) or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        tables = dict(zip(found.files, pool.map(read_predictions, found.files.values())))
-    return {name: map_table(tables.pop(name), ontology) for name in list(tables)}
+        tables = dict(zip(files, pool.map(read_predictions, files.values())))
+    read = {name: map_table(tables.pop(name), ontology) for name in list(tables)}
+    return {name: given[name] if name in given else read[name] for name in predictions} if \
+        isinstance(predictions, Mapping) else read
 
 
 def _kind_truths(truth: Mapping[str, Any]) -> dict[str, Any]:
