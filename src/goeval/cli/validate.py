@@ -62,9 +62,14 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.valid else 2
 
 
+def _shortened(text: str, width: int = 160) -> str:
+    """A line as printed: at most ``width`` characters (its length said when cut)."""
+    return text if len(text) <= width else f"{text[:width - 30]}... ({len(text):,} characters)"
+
+
 def _lines(report: Any) -> list[str]:
     """Each shown violation, then the summary by rule and the verdict."""
-    out = [f"{report.path}:{v.line}: {v.rule}: {v.problem}: {v.text}" for v in report.shown]
+    out = [f"{report.path}:{v.line}: {v.rule}: {v.problem}: {_shortened(v.text)}" for v in report.shown]
     if report.valid:
         return out + [f"{report.path}: valid ({report.rules.name} rules)"]
     shown: dict[str, int] = {}

@@ -292,8 +292,9 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
     truth : mapping of str to Annotations, path or list of paths
         ``{"NK": ..., "LK": ..., "PK": ...}``: each kind's ground truth; a
         protein's targets of a kind are its namespaces there.
-    predictions : path, paths or mapping of name to Annotations
-        Submission files (each a method; directories are walked).
+    predictions : path, paths or mapping of name to Annotations or path
+        Submission files (each a method; directories are walked), or methods
+        by name.
     ia : ndarray or path
         The organizers' information accretion (bits per term).
     known : Annotations, path or list of paths, optional

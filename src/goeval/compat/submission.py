@@ -333,7 +333,7 @@ class _Validator:
                 f"protein {proteins[d['p'][i]]}, term {terms[d['t'][i]]} again (first at line {d['first'][i]})", ""))
             self.found.add_many("too_many_terms", o["line"], lambda i, o=o: (
                 f"protein {proteins[o['p'][i]]} has {o['count'][i]:,} terms (more than {cap:,}); this line holds "
-                f"its {cap + 1:,}th", ""))
+                f"its term number {cap + 1:,}", ""))
 
 
 def validate_submission(path: PathLike, ontology: Ontology, targets: Iterable[str] | None = None, *,
