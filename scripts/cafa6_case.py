@@ -26,7 +26,6 @@ tests use one species).
 from __future__ import annotations
 
 import argparse
-import gzip
 import shutil
 import time
 from pathlib import Path

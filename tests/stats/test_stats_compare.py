@@ -17,7 +17,6 @@ from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import get_measure
 from goeval.stats import CurveSettings, bootstrap_replicates, compare, holm, read_protein_stats, write_protein_stats
 from goeval.stats.compare import PairedBlock
-from goeval.stats.replicates import sums_needed
 from goeval.stats.resample import resample_key, swap_flags
 
 
