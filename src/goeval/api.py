@@ -483,10 +483,10 @@ def evaluate(
         Restrict the evaluation to / remove these terms.
     pattern : str, optional
         Glob choosing the prediction files in directories (``*.tsv.gz``).
-    preset : {'cafa5'}, optional
+    preset : {'cafa5', 'cafa6'}, optional
         Start from a named option set (:data:`goeval.options.PRESETS`);
         ``options`` must then be None, keywords override the preset.
-        ``'cafa5'`` needs IA.
+        Both need IA.
     threads : int, optional
         Threads reading prediction files and evaluating methods (default: all
         cores). Results do not depend on it, bit for bit.
@@ -698,6 +698,7 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
     diag = res.diagnostics
     _check_truth_drops(diag)
     _check_ia_coverage(diag, inputs)
+    _check_known(diag, inputs)
     methods = diag.get("methods", {})
     for name, d in methods.items():
         if d.get("missing_end"):
@@ -728,6 +729,20 @@ def _check_truth_drops(diag: Diagnostics) -> None:
     if read and lost > TRUTH_DROP_WARNING * read:
         diag.warn(f"{lost:,} of the {read:,} truth lines ({lost / read:.0%}) name terms that are unknown or obsolete "
                   "in this ontology and were dropped (is it the ontology release the truth was made with?).")
+
+
+def _check_known(diag: Diagnostics, inputs: _Inputs) -> None:
+    """Warn about evaluated namespaces where the known terms hold nothing (CAFA-evaluator-PK stops there)."""
+    if inputs.known is None:
+        return
+    onto = inputs.ontology
+    cols = inputs.known.matrix.tocsr().indices
+    present = set(np.unique(onto.namespace_of[cols]).tolist()) if cols.size else set()
+    for label, counts in diag.get("namespaces", {}).items():
+        if counts.get("benchmark_proteins") and onto.namespace_index(label) not in present:
+            diag.warn(f"the known terms hold no {label} term, so nothing is known in {label} "
+                      f"({counts['benchmark_proteins']:,} benchmark proteins); CAFA-evaluator-PK stops with a "
+                      "KeyError on such a known file (it must cover every namespace of the ground truth).")
 
 
 def _check_ia_coverage(diag: Diagnostics, inputs: _Inputs) -> None:

@@ -16,6 +16,7 @@ __all__ = [
     "InvalidParameterError",
     "OutputError",
     "GoevalWarning",
+    "DuplicateTermError",
 ]
 
 
@@ -121,3 +122,11 @@ class UngroupedPredictionsError(InputFormatError):
 
     def __reduce__(self):  # noqa: ANN204 - picklable across processes
         return (type(self), (self.path, self.line, self.protein))
+
+
+class DuplicateTermError(InputFormatError, OntologyError):
+    """An OBO file defines one term by two ``[Term]`` stanzas that differ (an input error of the ontology).
+
+    Raised by :func:`goeval.io.read_obo` at the second stanza's line, naming the first's; two identical
+    stanzas are read once instead.
+    """

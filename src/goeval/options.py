@@ -260,6 +260,12 @@ class EvaluationOptions:
     max_terms : int or None, default None
         Keep only the ``max_terms`` best-scoring terms of each protein in each
         namespace, after reading and before propagation (CAFA 5 used 500).
+    max_terms_total : int or None, default None
+        Keep only the ``max_terms_total`` best-scoring terms of each protein
+        over all namespaces together, after reading (and ``max_terms``) and
+        before propagation: CAFA 6's submission rule of at most 1500 terms
+        per protein over MF, BP and CC (ties: shallower term, then term id;
+        :func:`~goeval.annotations.top_terms.keep_top_terms`).
     similarity : tuple of str or None, default None
         Semantic-similarity measures to add to the curves and the summary
         (:mod:`goeval.metrics.similarity`): ``resnik``, ``lin``, ``jc``
@@ -312,6 +318,10 @@ class EvaluationOptions:
         Number(float, "a number >= 0", lambda v: math.isfinite(v) and v >= 0), metavar="C"))
     max_terms: int | None = field(default=None, metadata=_help(
         "keep the N best-scoring terms per protein and namespace, before propagation (CAFA 5: 500)",
+        Number(int, "an integer >= 1", lambda v: v >= 1, allow_none=True), metavar="N"))
+    max_terms_total: int | None = field(default=None, metadata=_help(
+        "keep the N best-scoring terms per protein over all namespaces together, before propagation (CAFA 6's "
+        "submission rule: 1500; ties to the shallower term, then the term id)",
         Number(int, "an integer >= 1", lambda v: v >= 1, allow_none=True), metavar="N"))
     similarity: tuple[str, ...] | None = field(default=None, metadata=_help(
         "semantic-similarity measures among resnik, lin, jc, schlicker, simgic, jaccard, wjaccard "
@@ -366,6 +376,14 @@ class EvaluationOptions:
         file): fill propagation, cafa normalization, the 0.001 grid, 500
         terms per protein and namespace.
 
+        ``cafa6``: the Kaggle CAFA 6 scoring (CAFA-evaluator-PK run with
+        ``-prop max -norm cafa -th_step 0.001`` and an IA file, ``-known``
+        for partial-knowledge targets): max propagation, CAFA-evaluator-PK's
+        counting (``cafa-pk``) and its floating-point thresholds
+        ``np.arange(0.001, 1, 0.001)`` (``arange:0.001``), no cap on the
+        terms (the reference has none; ``max_terms_total=1500`` applies the
+        submission rule).
+
         Raises
         ------
         InvalidParameterError
@@ -413,13 +431,16 @@ def _grid_of(thresholds: str | float) -> np.ndarray | None:
 #: Named option sets: ``EvaluationOptions.preset(name)``, ``--preset NAME``.
 PRESETS: dict[str, dict[str, Any]] = {
     "cafa5": {"propagation": "fill", "normalization": "cafa", "thresholds": 0.001, "max_terms": 500},
+    "cafa6": {"propagation": "max", "normalization": "cafa-pk", "thresholds": "arange:0.001"},
 }
 #: Presets whose score is IA-weighted (an IA file is required).
-PRESET_NEEDS_IA: dict[str, bool] = {"cafa5": True}
+PRESET_NEEDS_IA: dict[str, bool] = {"cafa5": True, "cafa6": True}
 #: What each preset is, for help texts.
 PRESET_HELP: dict[str, str] = {
     "cafa5": "the Kaggle CAFA 5 scoring (fill propagation, cafa normalization, 0.001 grid, 500 terms per namespace, "
              "IA required) and its score, the mean weighted Fmax",
+    "cafa6": "the Kaggle CAFA 6 scoring, CAFA-evaluator-PK's (max propagation, cafa-pk counting, the thresholds "
+             "np.arange(0.001, 1, 0.001), IA required); goeval cafa6 adds the final score over NK, LK and PK",
 }
 
 #: The option fields in declaration order (the command line builds its flags from them).

@@ -51,3 +51,30 @@ def test_same_cut_as_the_baselines(seed, n):
     c = keep_top_terms(shuffled, n).matrix.tocsr()[np.argsort(perm)]
     c.sort_indices()
     assert (c != a).nnz == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("n", [1, 3, 9])
+def test_cap_over_all_namespaces_keeps_the_best_of_each_protein(seed, n):
+    """per_namespace=False (CAFA 6's 1500 terms per protein over MF, BP and CC): an oracle sorting each
+    protein's cells by (score descending, depth, term id) over every namespace."""
+    case = random_case(seed)
+    onto = case.ontology()
+    pred = case.predictions(onto)
+    top = keep_top_terms(pred, n, per_namespace=False)
+    m, rank = pred.matrix.tocsr(), tie_rank(onto)
+    got = top.matrix.tocsr()
+    for i in range(m.shape[0]):
+        cols, vals = m.indices[m.indptr[i]:m.indptr[i + 1]], m.data[m.indptr[i]:m.indptr[i + 1]]
+        best = sorted(zip(-vals, rank[cols], cols))[:n]
+        assert sorted(c for *_, c in best) == sorted(got.indices[got.indptr[i]:got.indptr[i + 1]].tolist())
+    assert top.diagnostics["max_terms_total"] == n
+    assert top.diagnostics["max_terms_total_dropped"] == m.nnz - got.nnz
+    assert len({onto.namespace_of[c] for c in m.indices}) > 1  # the cut spans namespaces
+
+
+def test_the_console_says_what_the_cap_dropped():
+    from goeval.report.text import describe_reading
+
+    line = describe_reading("m", {"rows_read": 4, "max_terms_total": 1500, "max_terms_total_dropped": 7})
+    assert "7 score(s) beyond 1,500 terms per protein dropped" in line

@@ -152,7 +152,7 @@ def test_counts_of_a_cafa_file(tmp_path):
     ("T9\tGO:1", "3 columns"), ("T9\tGO:1\t1.5", "[0, 1]"), ("T9\tGO:1\tnan", "finite"),
     ("T9\tGO:1\thigh", "not a number"), ("T9\tGO:1\t0x1", "not a number"), ("\tGO:1\t0.5", "3 columns"),
     ("T9\tGO:1\tNA", "not a number"), ("T9\tGO:1\t1_0", "not a number"), ("END", "after the END"),
-    ("T9 GO:1\t0.5", "3 columns"),
+    ("T9 GO:1 x\t0.5", "3 columns"),
 ])
 @pytest.mark.parametrize("at", [1, 2, 500, 1001])
 def test_malformed_line_names_its_absolute_line(tmp_path, bad, problem, at):

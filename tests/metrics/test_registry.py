@@ -117,11 +117,12 @@ def test_protein_measures_in_summary_order():
     # the first five are the historical summary rows, in their order
     assert NAMES == ["fmax", "wfmax", "fmax_micro", "smin", "wsmin", "wfmax_micro", "smin_terms", "max_coverage"]
     assert [m.name for m in PROTEIN_AREAS] == ["aupr", "waupr"]
-    assert [m.name for m in PROTEIN_AGGREGATES] == ["cafa5_score"]
+    assert [m.name for m in PROTEIN_AGGREGATES] == ["cafa5_score", "cafa6_metric_final", "cafa6_metric_final_micro"]
     sim = [m.name for m in SIMILARITY_MEASURES]
     assert sim[:3] == ["resnik_all", "resnik_bma", "resnik_bma_mean"] and sim[-3:] == ["jaccard", "simgic", "wjaccard"]
     assert len(sim) == 4 * 3 + 3
-    assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "cafa5_score"] + sim
+    assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "cafa5_score", "cafa6_metric_final",
+                                                              "cafa6_metric_final_micro"] + sim
     assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}
     assert {m.reduce for m in PROTEIN_AREAS} == {"area"}
     assert all(m.kind == "term" for m in TERM_MEASURES)

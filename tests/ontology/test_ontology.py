@@ -111,7 +111,7 @@ def test_non_utf8(tmp_path):
 
 def test_duplicate_id(tmp_path):
     obo = tmp_path / "dup.obo"
-    obo.write_text("[Term]\nid: X:1\n\n[Term]\nid: X:1\n")
+    obo.write_text("[Term]\nid: X:1\n\n[Term]\nid: X:1\nname: other\n")
     with pytest.raises(OntologyError, match="more than one"):
         goeval.load_ontology(obo)
 

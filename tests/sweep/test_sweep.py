@@ -195,3 +195,19 @@ def test_batched_statistics_add_and_split_into_replicates():
         run_kernel(truth, preds, ia, taus, 15).replicate(0)
     with pytest.raises(InvalidParameterError):
         SweepStats.combine([])
+
+
+@pytest.mark.parametrize("step", [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5])
+def test_levels_on_the_float_grid_are_a_binary_searchs(step):
+    """On CAFA-evaluator's np.arange grid the arithmetic level with its one-step correction equals the binary
+    search for every three-significant-figure score, the drifted decimals included, and for scores off the grid."""
+    from goeval.sweep import arange_thresholds, grid_multiplier
+    from goeval.sweep.kernel import _levels
+
+    taus = arange_thresholds(step)
+    n = grid_multiplier(taus)
+    assert n == round(1 / step)
+    rng = np.random.default_rng(0)
+    scores = np.r_[np.arange(0, 1001) / 1000, np.arange(0, 10001) / 10000, rng.random(20000), taus,
+                   np.nextafter(taus, 0), np.nextafter(taus, 2), 1.0, 1.5, 0.0, 5e-5]
+    assert np.array_equal(_levels(taus, scores, n), np.searchsorted(taus, scores, side="right"))

@@ -1,7 +1,10 @@
-"""The N best-scoring terms of each protein and namespace (``--max-terms``).
+"""The N best-scoring terms of each protein and namespace (``--max-terms``), or of each protein
+over all namespaces together (``--max-terms-total``).
 
-CAFA 5 scored at most 500 terms per protein and namespace. :func:`keep_top_terms`
-keeps the ``n`` highest scores of each (protein, namespace); ties at the cut
+CAFA 5 scored at most 500 terms per protein and namespace; CAFA 6 allowed at
+most 1500 per protein over MF, BP and CC combined. :func:`keep_top_terms`
+keeps the ``n`` highest scores of each (protein, namespace), or of each
+protein (``per_namespace=False``); ties at the cut
 are broken by depth (the term's ``generation``, an ancestor before its
 descendants), then by term identifier, so exactly ``min(n, predicted)`` terms
 are kept, whatever the order of the lines of the file, and a max-consistent
@@ -42,8 +45,9 @@ def tie_rank(ontology: Ontology) -> np.ndarray:
     return rank
 
 
-def top_terms_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int, ontology: Ontology) -> np.ndarray:
-    """Mask of the ``n`` best cells of each (row, namespace).
+def top_terms_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int, ontology: Ontology,
+                   per_namespace: bool = True) -> np.ndarray:
+    """Mask of the ``n`` best cells of each (row, namespace), or of each row (``per_namespace=False``).
 
     Parameters
     ----------
@@ -54,6 +58,8 @@ def top_terms_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int,
     n : int
         Cells kept per (row, namespace).
     ontology : Ontology
+    per_namespace : bool, default True
+        Cut each (row, namespace) group; False: each row, over all namespaces.
 
     Returns
     -------
@@ -69,7 +75,9 @@ def top_terms_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int,
     keep = np.ones(rows.size, bool)
     if rows.size == 0:
         return keep
-    group = rows.astype(np.int64) * len(ontology.namespaces) + ontology.namespace_of[cols]
+    group = rows.astype(np.int64)
+    if per_namespace:
+        group = group * len(ontology.namespaces) + ontology.namespace_of[cols]
     full = np.bincount(group)[group] > n
     if not full.any():
         return keep
@@ -90,8 +98,8 @@ def top_terms_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int,
     return keep
 
 
-def keep_top_terms(pred: Annotations, n: int) -> Annotations:
-    """Keep the ``n`` highest-scoring terms of each protein in each namespace.
+def keep_top_terms(pred: Annotations, n: int, per_namespace: bool = True) -> Annotations:
+    """Keep the ``n`` highest-scoring terms of each protein in each namespace (or over all of them).
 
     Applied by the evaluation to the predictions as read (before
     propagation, CAFA-evaluator's ``-max_terms`` order); see the module
@@ -103,13 +111,17 @@ def keep_top_terms(pred: Annotations, n: int) -> Annotations:
         Prediction scores.
     n : int
         Terms kept per protein and namespace (CAFA 5: 500).
+    per_namespace : bool, default True
+        False: ``n`` terms per protein over all namespaces together (CAFA 6:
+        1500 over MF, BP and CC), the same order deciding.
 
     Returns
     -------
     Annotations
-        Same proteins; ``diagnostics['max_terms']`` is ``n`` and
-        ``diagnostics['max_terms_dropped']`` counts the (protein, term)
-        scores removed.
+        Same proteins; ``diagnostics['max_terms']`` (``'max_terms_total'``
+        when not ``per_namespace``) is ``n`` and
+        ``diagnostics['max_terms_dropped']`` (``'max_terms_total_dropped'``)
+        counts the (protein, term) scores removed.
 
     Raises
     ------
@@ -131,8 +143,9 @@ def keep_top_terms(pred: Annotations, n: int) -> Annotations:
         raise InvalidParameterError("The 'pred' parameter of keep_top_terms must be prediction scores (Annotations).")
     m = pred.matrix.tocsr()
     rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
-    keep = top_terms_mask(rows, m.indices.astype(np.int64), m.data, int(n), pred.ontology)
-    diag = dict(pred.diagnostics, max_terms=int(n), max_terms_dropped=int((~keep).sum()))
+    keep = top_terms_mask(rows, m.indices.astype(np.int64), m.data, int(n), pred.ontology, per_namespace)
+    key = "max_terms" if per_namespace else "max_terms_total"
+    diag = dict(pred.diagnostics, **{key: int(n), f"{key}_dropped": int((~keep).sum())})
     if keep.all():
         return Annotations(pred.proteins, m, pred.ontology, pred.propagated, diag)
     out = sp.csr_array((m.data[keep], m.indices[keep], keep_entries(m.indptr, keep)), shape=m.shape)

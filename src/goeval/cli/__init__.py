@@ -43,6 +43,9 @@ __all__ = ["get_parser", "main", "console", "COMMANDS"]
 COMMANDS: dict[str, str] = {
     "demo": "evaluate the bundled CAFA2 MFO BLAST baseline (no arguments needed)",
     "evaluate": "evaluate predictions against a ground truth: curves, Fmax, weighted Fmax, Smin",
+    "cafa6": "the Kaggle CAFA 6 score of submissions: NK, LK and PK targets in one run, the final score and its "
+             "interval",
+    "validate": "check a submission file against the rules of a competition (CAFA 6): every violation with its line",
     "info": "summarize an ontology: terms, roots, edges, alt_ids, obsolete terms per namespace",
     "ia": "estimate information accretion ia(v) = -log2 Pr(v | parents) from annotations",
     "propagate": "propagate annotations (ancestor closure) or predictions (max / fill) through the ontology",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from goeval.cli.common import comma_list, say, show, show_warnings
 
@@ -12,8 +13,9 @@ DESCRIPTION = (
     "Paired comparison of evaluated methods on the same benchmark proteins: per namespace the difference "
     "of the optima with its bootstrap interval, the share of resamples each method wins, and a paired "
     "permutation p-value (Holm-adjusted over the pairs); with more than two methods, the matrix of win "
-    "fractions. Reads RESULTS_DIR/protein_stats.npz, written by goeval evaluate --bootstrap. "
-    "See docs/statistics.md."
+    "fractions. Reads RESULTS_DIR/protein_stats.npz, written by goeval evaluate --bootstrap; a directory of "
+    "goeval cafa6 --bootstrap compares the methods on the final CAFA 6 score (--measure cafa6_metric_final, "
+    "every (kind, namespace) resampled) or per kind on any other measure. See docs/statistics.md."
 )
 
 
@@ -21,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("results", metavar="RESULTS_DIR", help="output directory of goeval evaluate --bootstrap")
     p.add_argument("--methods", type=comma_list, metavar="A,B", help="methods to compare, at least two (default: all)")
     p.add_argument("--measure", default="fmax",
-                   help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, ...")
+                   help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
+                        "...; for a goeval cafa6 directory also cafa6_metric_final(_micro)")
     p.add_argument("--bootstrap", type=int, default=10_000, metavar="B", help="bootstrap resamples (default 10000)")
     p.add_argument("--permutations", type=int, default=10_000, metavar="P",
                    help="paired permutations for the p-value (default 10000; 0: none)")
@@ -52,13 +55,50 @@ def _duels_text(comparison, fmt: str) -> list[str]:  # noqa: ANN001 - Comparison
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def _kind_dirs(results: Path) -> dict[str, Path]:
+    """The per-kind results directories of a ``goeval cafa6`` directory (empty for any other)."""
+    from goeval.compat.cafa6 import KINDS
 
+    if not (results / "cafa6.tsv").is_file():
+        return {}
+    return {k: results / k for k in KINDS if (results / k).is_dir()}
+
+
+def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: ANN202 - Comparison
+    """Methods of a cafa6 directory: on the final score (an aggregate measure), or per kind."""
+    import json
+
+    from goeval.metrics.registry import cell_measure, get_measure
+    from goeval.stats.aggregate import compare_aggregate
+    from goeval.stats.compare import Comparison, compare
+    from goeval.stats.replicates import CurveSettings
+    from goeval.stats.store import PROTEIN_STATS_FILE, read_protein_stats
+
+    read = {k: read_protein_stats(d / PROTEIN_STATS_FILE) for k, d in kinds.items()}
+    ms = get_measure(args.measure)
+    common = dict(n_resamples=args.bootstrap, permutations=args.permutations, seed=args.seed,
+                  confidence=args.confidence, threads=args.threads)
+    if ms.reduce == "kind_mean":
+        top = json.loads((Path(args.results) / "diagnostics.json").read_text())
+        options = next(iter(read.values()))[1]
+        settings = CurveSettings.from_options(options, bool(options.get("ia")))
+        pairs = compare_aggregate({k: st for k, (st, _o) in read.items()}, args.methods, cell_measure(ms), settings,
+                                  name=ms.name, namespaces=top.get("targets"), **common)
+        return Comparison(pairs, [], ms.name)
+    out = Comparison(measure=ms.name)
+    for kind, (stats, options) in read.items():
+        part = compare(stats, args.methods, ms.name, options=options, with_ia=bool(options.get("ia")), **common)
+        out.pairs += [{**r, "namespace": f"{kind}/{r['namespace']}"} for r in part.pairs]
+        out.duels += [{**r, "namespace": f"{kind}/{r['namespace']}"} for r in part.duels]
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
     from goeval.io.files import check_output_file
     from goeval.stats.store import PROTEIN_STATS_FILE
 
-    path = Path(args.results) / PROTEIN_STATS_FILE if Path(args.results).is_dir() else Path(args.results)
+    results = Path(args.results)
+    path = results / PROTEIN_STATS_FILE if results.is_dir() else results
     if args.out:
         check_output_file(args.out)
     from goeval.io.results import write_table
@@ -66,10 +106,14 @@ def run(args: argparse.Namespace) -> int:
     from goeval.stats.store import read_protein_stats
 
     show_warnings()
-    stats, options = read_protein_stats(path)
-    result = compare(stats, args.methods, args.measure, n_resamples=args.bootstrap, permutations=args.permutations,
-                     seed=args.seed, confidence=args.confidence, options=options, with_ia=bool(options.get("ia")),
-                     threads=args.threads)
+    kinds = _kind_dirs(results) if results.is_dir() else {}
+    if kinds:
+        result = _compare_kinds(args, kinds)
+    else:
+        stats, options = read_protein_stats(path)
+        result = compare(stats, args.methods, args.measure, n_resamples=args.bootstrap, permutations=args.permutations,
+                         seed=args.seed, confidence=args.confidence, options=options, with_ia=bool(options.get("ia")),
+                         threads=args.threads)
     if not result.pairs:
         say(args, "no namespace has two of the methods evaluated; nothing to compare")
         return 1

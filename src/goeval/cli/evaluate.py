@@ -132,7 +132,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         diag.add_timing(stage, seconds)
     logging.getLogger("goeval.cli").debug(pending.record.describe())  # its stage line said where it came from
     diag["command"] = list(getattr(args, "_argv", []))
-    diag["versions"] = _versions()
+    diag["versions"] = package_versions()
     if diag.get("nothing_evaluated"):
         report_lines(args, diag)
         raise GoevalError(f"nothing was evaluated: {diag['nothing_evaluated']}; no result was written.")
@@ -189,7 +189,8 @@ def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of 
     return dask_executor(args.dask)
 
 
-def _versions() -> dict[str, str]:
+def package_versions() -> dict[str, str]:
+    """Versions of Python and of the packages a run depends on (``diagnostics["versions"]``)."""
     import platform
     from importlib.metadata import PackageNotFoundError, version
 

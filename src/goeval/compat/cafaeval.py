@@ -38,6 +38,7 @@ __all__ = [
     "cafaeval_columns",
     "cafa5_score",
     "cafa5_records",
+    "benchmark_namespaces",
     "CAFAEVAL_COLUMNS",
     "CAFAEVAL_BEST",
 ]
@@ -91,17 +92,18 @@ def cafaeval_columns(stats: SweepStats, *, normalization: str = "cafa", k: float
     -----
     ``tp`` is the sum over proteins of ``|T ∩ P|`` (``_w``: of
     ``sum_{T∩P} ia``) divided like ``ru``: by the benchmark proteins
-    ``n`` (``cafa``, ``gt``) or the covered ones (``pred``).
+    ``n`` (``cafa``, ``gt``; ``cafa-pk``: those with truth left, and for
+    ``_w`` with informative truth left) or the covered ones (``pred``).
     """
     cur = protein_curves(stats, normalization=normalization, k=k, protein_weighting=protein_weighting,
                          with_ia=with_ia)
     s = stats.sums
-    n = float(stats.n)
+    n_w = stats.n_w if normalization == "cafa-pk" and stats.n_w is not None else stats.n
     out: dict[str, np.ndarray] = {"tau": cur["threshold"].astype(np.float64)}
-    parts = [("", _PLAIN, s["tp"], s["covered"])]
+    parts = [("", _PLAIN, s["tp"], s["covered"], float(stats.n))]
     if with_ia:
-        parts.append(("_w", _WEIGHTED, s["ia_tp"], s["covered_w"]))
-    for suffix, mapping, tp, covered in parts:
+        parts.append(("_w", _WEIGHTED, s["ia_tp"], s["covered_w"], float(n_w)))
+    for suffix, mapping, tp, covered, n in parts:
         den = covered if normalization == "pred" else np.full(tp.shape, n)
         for name in CAFAEVAL_COLUMNS:
             col = mapping[name]
@@ -273,7 +275,7 @@ def cafa_eval(obo_file: Any, pred_dir: Any, gt_file: Any, ia: Any = None, no_orp
     return cafaeval_frames(res, below_one=True, filenames={name: name for name in files})
 
 
-def _benchmark_namespaces(result: Any) -> list[str]:
+def benchmark_namespaces(result: Any) -> list[str]:
     """Namespaces with benchmark proteins (else those in the summary), in ontology order."""
     ns = result.diagnostics.get("namespaces", {}) if result.diagnostics else {}
     labels = [k for k, v in ns.items() if v.get("benchmark_proteins", 0) > 0]
@@ -327,7 +329,7 @@ def cafa5_score(result: Any, method: str | None = None) -> tuple[float, dict[str
         raise InvalidParameterError("cafa5_score needs the weighted Fmax: evaluate with an IA file (CAFA 5's IA.txt).")
     wf = {r["namespace"]: float(r["value"]) for r in result.summary_records
           if r["method"] == method and r["measure"] == "wfmax"}
-    per = {label: wf.get(label, 0.0) for label in _benchmark_namespaces(result)}
+    per = {label: wf.get(label, 0.0) for label in benchmark_namespaces(result)}
     return (float(np.mean(list(per.values()))) if per else float("nan")), per
 
 

@@ -360,7 +360,7 @@ def stream_file_task(method: str, path: Any, plan: Plan, benchmark: Benchmark, b
     comes back in a later batch (the file must then be read whole).
     """
     engine = Engine(plan, Runner())
-    feed = MethodFeed(benchmark, max_terms=plan.options.max_terms)
+    feed = MethodFeed.of(benchmark, plan.options)
     source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows), feed)
     try:
         engine.run(source, method, benchmark)

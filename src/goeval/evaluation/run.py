@@ -79,7 +79,7 @@ def _whole_file(method: str, path: Any, engine: Engine, benchmark: Benchmark,
                 opts: EvaluationOptions) -> tuple[dict[str, Any], dict[str, Any], int]:
     """A prediction file read whole (one batch) and submitted: its counts."""
     return _run(AnnotationsSource(method, map_table(read_predictions(path), benchmark.ontology),
-                                  MethodFeed(benchmark, max_terms=opts.max_terms)), engine, benchmark)
+                                  MethodFeed.of(benchmark, opts)), engine, benchmark)
 
 
 def _run(source: Any, engine: Engine, benchmark: Benchmark) -> tuple[dict[str, Any], dict[str, Any], int]:
@@ -92,7 +92,7 @@ def _run_streamed(method: str, path: Any, engine: Engine, benchmark: Benchmark, 
                   batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
     """A file streamed in batches; read whole instead when a protein comes back in a later batch."""
     source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows),
-                        MethodFeed(benchmark, max_terms=opts.max_terms))
+                        MethodFeed.of(benchmark, opts))
     try:
         out = _run(source, engine, benchmark)
     except UngroupedPredictionsError as exc:
@@ -126,7 +126,7 @@ def _method_counts(name: str, pred: Any, engine: Engine, benchmark: Benchmark, p
                    batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
     """Run one method here: in memory, streamed, or its file read whole."""
     if isinstance(pred, Annotations):
-        return _run(AnnotationsSource(name, pred, MethodFeed(benchmark, max_terms=plan.options.max_terms)), engine,
+        return _run(AnnotationsSource(name, pred, MethodFeed.of(benchmark, plan.options)), engine,
                     benchmark)
     if not isinstance(pred, (str, Path)):  # a source of its own (e.g. a shared score vector)
         return _run(pred, engine, benchmark)

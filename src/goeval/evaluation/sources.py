@@ -71,7 +71,7 @@ class MethodCounts:
             return
         for key, value in diag.items():
             old = self.diag.get(key)
-            if key in self._TALLY or key in ("source", "max_terms"):
+            if key in self._TALLY or key in ("source", "max_terms", "max_terms_total"):
                 self.diag[key] = value  # a shared tally's report is cumulative
             elif key == "rows_by_term_status":
                 self.diag[key] = {k: int(old.get(k, 0)) + int(v) for k, v in value.items()} if old else dict(value)
@@ -153,13 +153,18 @@ class MethodFeed:
     max_terms : int, optional
         The best terms kept per protein and namespace, batch by batch (a
         protein's lines are all in one batch).
+    max_terms_total : int, optional
+        The best terms kept per protein over all namespaces together (after
+        ``max_terms``).
     leaf_entries : int, optional
         Raw entries per leaf (default :data:`~goeval.evaluation.leaves.LEAF_ENTRIES`).
     """
 
-    def __init__(self, benchmark: Benchmark, *, max_terms: int | None = None, leaf_entries: int | None = None) -> None:
+    def __init__(self, benchmark: Benchmark, *, max_terms: int | None = None, max_terms_total: int | None = None,
+                 leaf_entries: int | None = None) -> None:
         self.benchmark = benchmark
         self.max_terms = max_terms
+        self.max_terms_total = max_terms_total
         self.counts = MethodCounts()
         self.cuts = [_Cut(nb, LeafCutter(leaf_entries), seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
                      for nb in benchmark.namespaces]
@@ -168,6 +173,8 @@ class MethodFeed:
         """The leaves closed by one batch (rows in file order)."""
         if self.max_terms is not None:
             ann = keep_top_terms(ann, self.max_terms)
+        if self.max_terms_total is not None:
+            ann = keep_top_terms(ann, self.max_terms_total, per_namespace=False)
         self.counts.add_mapping(ann.diagnostics)
         pos = self.benchmark.truth_rows(ann.proteins)
         pm = ann.matrix.tocsr()
@@ -201,6 +208,12 @@ class MethodFeed:
             if cut.pending:
                 yield cut.nb.label, cut.leaf()
             yield cut.nb.label, None
+
+    @classmethod
+    def of(cls, benchmark: Benchmark, options: Any) -> "MethodFeed":
+        """The feed of a method evaluated with ``options`` (an :class:`~goeval.options.EvaluationOptions`:
+        its caps on the terms of a protein)."""
+        return cls(benchmark, max_terms=options.max_terms, max_terms_total=options.max_terms_total)
 
     def namespace_counts(self) -> dict[str, dict[str, int]]:
         """Per namespace label: proteins with predictions and raw entries."""

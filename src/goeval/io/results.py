@@ -15,6 +15,7 @@ import gzip
 import io
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -25,6 +26,8 @@ from goeval.io.files import OutputSet, PathLike, open_text_out
 
 __all__ = [
     "write_results",
+    "write_result_tree",
+    "ResultFiles",
     "write_table",
     "write_ia",
     "write_pairs",
@@ -265,6 +268,20 @@ def _write_curves(files: OutputSet, name: str, curves: Mapping[str, Any]) -> Non
             _write_table_to(fh, curves, None)
 
 
+@dataclass
+class ResultFiles:
+    """What :func:`write_results` writes into one results directory (see there)."""
+
+    curves: Mapping[str, Any] | None
+    summary: Sequence[Mapping[str, Any]]
+    summary_columns: Sequence[str]
+    diagnostics: Mapping[str, Any]
+    timings: Mapping[str, Any] | None = None
+    extra_tables: Mapping[str, Mapping[str, Any]] | None = None
+    extra_arrays: Mapping[str, Mapping[str, np.ndarray]] | None = None
+    curves_gzip: bool = False
+
+
 def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: Sequence[Mapping[str, Any]],
                   summary_columns: Sequence[str], diagnostics: Mapping[str, Any],
                   timings: Mapping[str, Any] | None = None,
@@ -288,32 +305,75 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: 
     the new set is in place, so the directory never holds curves that
     disagree with its summary.
     """
+    part = ResultFiles(curves, summary, summary_columns, diagnostics, timings, extra_tables, extra_arrays,
+                       curves_gzip)
+    return write_result_tree(out_dir, {"": part})
+
+
+def write_result_tree(out_dir: PathLike, parts: Mapping[str, ResultFiles],
+                      tables: Mapping[str, Any] | None = None,
+                      json_files: Mapping[str, Any] | None = None) -> dict[str, Path]:
+    """Several results directories (``out_dir/NAME`` per part, ``""`` for ``out_dir`` itself, each as
+    :func:`write_results` writes it) and further tables and JSON documents of ``out_dir``, as one set.
+
+    Returns
+    -------
+    dict of str to Path
+        ``NAME/curves``, ``NAME/summary``... (``curves``, ``summary``... for ``""``) and each table's name.
+    """
     out = Path(out_dir)
-    name = CURVES_FILES[1] if curves_gzip else CURVES_FILES[0]
-    paths = {"curves": out / name} if curves is not None else {}
-    paths.update({"summary": out / "summary.tsv", "diagnostics": out / "diagnostics.json"})
+    paths: dict[str, Path] = {}
     with OutputSet(out) as files:
-        if curves is not None:
-            _write_curves(files, name, curves)
-        with files.open("summary.tsv") as fh:
-            _write_table_to(fh, summary, summary_columns)
-        with files.open("diagnostics.json") as fh:
-            _dump_json(fh, diagnostics)
-        if timings is not None:
-            paths["timings"] = out / "timings.json"
-            with files.open("timings.json") as fh:
-                _dump_json(fh, timings)
-        for table, columns in (extra_tables or {}).items():
+        for name, part in parts.items():
+            paths.update(_add_results(files, name, part))
+        for table, columns in (tables or {}).items():
             paths[table] = out / table
             with files.open(table) as fh:
                 _write_table_to(fh, columns, None)
-        for table, arrays in (extra_arrays or {}).items():
-            paths[table] = out / table
-            with files.open_binary(table) as fh:
-                np.savez_compressed(fh, **arrays)
-    for stale in CURVES_FILES:
-        if curves is None or stale != name:
-            _remove_file(out / stale)
+        for name, obj in (json_files or {}).items():
+            paths[name] = out / name
+            with files.open(name) as fh:
+                _dump_json(fh, obj)
+    for name, part in parts.items():
+        kept = CURVES_FILES[1] if part.curves_gzip else CURVES_FILES[0]
+        for stale in CURVES_FILES:
+            if part.curves is None or stale != kept:
+                _remove_file(out / name / stale)
+    return paths
+
+
+def _add_results(files: OutputSet, prefix: str, part: ResultFiles) -> dict[str, Path]:
+    """Put one results directory's files into ``files`` (names below ``prefix``)."""
+    def at(name: str) -> str:
+        return f"{prefix}/{name}" if prefix else name
+
+    def key(name: str) -> str:  # the returned path's key: "summary", "NK/summary"
+        return at(name)
+
+    name = CURVES_FILES[1] if part.curves_gzip else CURVES_FILES[0]
+    paths = {}
+    if part.curves is not None:
+        paths[key("curves")] = files.directory / at(name)
+        _write_curves(files, at(name), part.curves)
+    docs = {"summary": ("summary.tsv", part.summary), "diagnostics": ("diagnostics.json", part.diagnostics),
+            "timings": ("timings.json", part.timings)}
+    for k, (file, content) in docs.items():
+        if content is None:
+            continue
+        paths[key(k)] = files.directory / at(file)
+        with files.open(at(file)) as fh:
+            if k == "summary":
+                _write_table_to(fh, content, part.summary_columns)
+            else:
+                _dump_json(fh, content)
+    for table, columns in (part.extra_tables or {}).items():
+        paths[key(table)] = files.directory / at(table)
+        with files.open(at(table)) as fh:
+            _write_table_to(fh, columns, None)
+    for table, arrays in (part.extra_arrays or {}).items():
+        paths[key(table)] = files.directory / at(table)
+        with files.open_binary(at(table)) as fh:
+            np.savez_compressed(fh, **arrays)
     return paths
 
 

@@ -30,7 +30,8 @@ MAX_SET_ASIDE = 100
 
 
 def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], include: list[str],
-              tab: bool, block_size: int = 1 << 24) -> tuple[pa.Table, list[list[str]]] | None:
+              tab: bool, block_size: int = 1 << 24,
+              skip: Callable[[list[str]], bool] | None = None) -> tuple[pa.Table, list[list[str]]] | None:
     """Parse tab-separated text with Arrow; (table, fields of the rows set aside) or None if Arrow failed.
 
     Parameters
@@ -47,6 +48,11 @@ def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], incl
         The file is tab-separated (the line rule that splits the rows set aside).
     block_size : int, default 16 MiB
         Arrow's block size, its unit of parallel parsing.
+    skip : callable, optional
+        ``skip(fields)`` is True for a row with another number of columns
+        that is dropped without being set aside (e.g. CAFA 6 free-text
+        lines; the callable counts them); it is never called for rows with
+        ``len(names)`` columns.
 
     Returns
     -------
@@ -59,7 +65,7 @@ def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], incl
 
     def handler(row: Any) -> str:
         fields = split_fields(row.text.rstrip("\r"), tab)
-        if fields:
+        if fields and not (skip is not None and skip(fields)):
             aside.append(fields)
         return "skip" if len(aside) <= MAX_SET_ASIDE else "error"
 

@@ -55,6 +55,8 @@ __all__ = [
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
     "PROTEIN_AGGREGATES",
+    "REDUCTIONS",
+    "cell_measure",
     "TERM_MEASURES",
     "SIMILARITY_MEASURES",
     "PAIR_MEASURES",
@@ -65,6 +67,8 @@ __all__ = [
     "similarity_measures",
 ]
 
+#: How a protein-centric measure comes from curves (:attr:`Measure.reduce`).
+REDUCTIONS: tuple[str, ...] = ("optimum", "area", "namespace_mean", "kind_mean")
 #: Semantic-similarity term measures (lifted to sets by a pairing), set measures, pairings, distances.
 PAIR_MEASURES: tuple[str, ...] = ("resnik", "lin", "jc", "schlicker")
 SET_MEASURES: tuple[str, ...] = ("jaccard", "simgic", "wjaccard")
@@ -145,12 +149,14 @@ class Measure:
     kind : {'protein', 'term'}
         Protein-centric (from curves over thresholds) or term-centric
         (one value per method and namespace).
-    reduce : {'optimum', 'area', 'namespace_mean'}
+    reduce : {'optimum', 'area', 'namespace_mean', 'kind_mean'}
         How a protein-centric measure comes from its curves: the optimum of
         ``column`` over thresholds, the area under the ``recall`` (x) /
-        ``column`` (y) curve (:func:`goeval.metrics.protein.aupr_score`), or
+        ``column`` (y) curve (:func:`goeval.metrics.protein.aupr_score`),
         the mean over namespaces of the optimum of ``column`` (one value per
-        method, :func:`goeval.compat.cafa5_score`).
+        method, :func:`goeval.compat.cafa5_score`), or the mean over target
+        kinds (separate evaluations, e.g. NK, LK and PK) of that mean
+        (:func:`goeval.compat.cafa6_score`).
     description : str
         One line for documentation and reports.
     label : str
@@ -201,9 +207,9 @@ class Measure:
             raise InvalidParameterError(
                 f"The 'kind' parameter of Measure must be one of {{'protein', 'term'}}; got {self.kind!r}."
             )
-        if self.reduce not in ("optimum", "area", "namespace_mean"):
+        if self.reduce not in REDUCTIONS:
             raise InvalidParameterError(
-                "The 'reduce' parameter of Measure must be one of {'optimum', 'area', 'namespace_mean'}; "
+                "The 'reduce' parameter of Measure must be one of {" + ", ".join(map(repr, REDUCTIONS)) + "}; "
                 f"got {self.reduce!r}."
             )
         if (self.curve is None) != (not self.inputs):
@@ -368,12 +374,38 @@ PROTEIN_AREAS: tuple[Measure, ...] = (
 )
 
 #: Protein-centric values of a whole method (namespace ``all`` in the summary),
-#: written on request (:func:`goeval.compat.cafa5_records`).
+#: written on request (:func:`goeval.compat.cafa5_records`, :func:`goeval.compat.cafa6_records`).
+#: The optimum each one averages is the ``optimum`` measure of the same column
+#: (:func:`cell_measure`).
 PROTEIN_AGGREGATES: tuple[Measure, ...] = (
     register(Measure("cafa5_score", "wf", "max", True, "wprecision", "wrecall", None, None, None, aliases=("CAFA5",),
                      kind="protein", reduce="namespace_mean", label="CAFA 5 score",
                      description="mean over the benchmark's namespaces of the weighted Fmax (Kaggle CAFA 5)")),
+    register(Measure("cafa6_metric_final", "wf", "max", True, "wprecision", "wrecall", None, None, None,
+                     aliases=("CAFA6", "cafa6_score"), kind="protein", reduce="kind_mean", label="CAFA 6 score",
+                     description="mean over the NK, LK and PK targets of the mean over MF, BP and CC of the weighted "
+                                 "Fmax, CAFA-evaluator-PK's f_w (Kaggle CAFA 6, the Evaluation page's text)")),
+    register(Measure("cafa6_metric_final_micro", "wf_micro", "max", True, "wprecision_micro", "wrecall_micro", None,
+                     None, None, aliases=("CAFA6_micro",), kind="protein", reduce="kind_mean",
+                     label="CAFA 6 score (micro)",
+                     description="the CAFA 6 score from the micro-averaged weighted Fmax, CAFA-evaluator-PK's "
+                                 "f_micro_w (the reading of some public reproductions)")),
 )
+
+
+def cell_measure(aggregate: str | Measure) -> Measure:
+    """The protein-centric optimum an aggregate averages: the ``optimum`` measure of its column.
+
+    Examples
+    --------
+    >>> cell_measure("cafa6_metric_final").name, cell_measure("cafa6_metric_final_micro").name
+    ('wfmax', 'wfmax_micro')
+    """
+    m = aggregate if isinstance(aggregate, Measure) else get_measure(aggregate)
+    if m.reduce not in ("namespace_mean", "kind_mean"):
+        raise InvalidParameterError(f"The measure {m.name!r} is not an aggregate (a mean of optima over namespaces "
+                                    "or target kinds).")
+    return next(x for x in measures("protein", "optimum") if x.column == m.column)
 
 
 def _similarity(name: str, direction: str, needs_ia: bool, description: str, label: str, unit: str = "") -> Measure:

@@ -372,6 +372,7 @@ def _diagnostics(raw: RawOntology, live: list[dict[str, Any]], n_obsolete: int, 
         "unknown_obo_tags": dict(reader.get("unknown_tags", {})),
         "unknown_obo_tag_examples": list(reader.get("unknown_tag_examples", [])),
         "unknown_stanza_types": dict(reader.get("unknown_stanza_types", {})),
+        "duplicate_stanzas_merged": list(reader.get("duplicate_stanzas_merged", [])),
     }
 
 

@@ -101,6 +101,14 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
         parts.append("header line skipped")
     if d.get("space_separated_lines"):
         parts.append(f"{_plural(int(d['space_separated_lines']), 'line')} separated by spaces instead of tabs")
+    if d.get("mixed_separator_lines"):
+        parts.append(f"{_plural(int(d['mixed_separator_lines']), 'line')} mixing tabs and spaces (split on any "
+                     "whitespace)")
+    if d.get("text_lines"):
+        parts.append(f"{_plural(int(d['text_lines']), 'free-text (Text) line')} skipped (not scored)")
+    if d.get("max_terms_total_dropped"):
+        parts.append(f"{int(d['max_terms_total_dropped']):,} score(s) beyond {int(d['max_terms_total']):,} terms "
+                     "per protein dropped")
     return "; ".join(parts)
 
 
@@ -125,6 +133,11 @@ def format_report(diag: dict[str, Any], skip: Any = ()) -> list[str]:
     (already said when their stage ended), print nothing.
     """
     lines: list[str] = []
+    merged = diag.get("ontology", {}).get("duplicate_stanzas_merged") if isinstance(diag.get("ontology"), dict) else None
+    if merged:
+        shown = ", ".join(f"{m['id']} (lines {m['lines'][0]} and {m['lines'][1]})" for m in merged[:3])
+        lines.append(f"ontology {diag['ontology'].get('source', '')}: {_plural(len(merged), 'repeated [Term] stanza')} "
+                     f"with the same content read once: {shown}" + (", ..." if len(merged) > 3 else ""))
     for path, reason in diag.get("skipped_files", []):
         lines.append(f"skipped {path}: {reason}")
     if "truth" in diag and "truth" not in skip:

@@ -44,7 +44,9 @@ from goeval.stats.replicates import (CurveSettings, curve_settings, optima_of_st
 from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
-__all__ = ["Comparison", "compare", "holm", "PAIR_COLUMNS", "DUEL_COLUMNS"]
+__all__ = ["Comparison", "compare", "holm", "PairedBlock", "common_steps", "batched", "better", "pair_record",
+           "set_holm",
+           "PAIR_COLUMNS", "DUEL_COLUMNS"]
 
 PAIR_COLUMNS = ("namespace", "measure", "method_a", "method_b", "value_a", "value_b", "difference", "ci_low",
                 "ci_high", "se", "wins_a", "ties", "wins_b", "p_value", "p_holm", "n_resamples", "n_permutations")
@@ -99,7 +101,7 @@ def holm(p_values: Sequence[float]) -> np.ndarray:
     return out
 
 
-def _better(a: np.ndarray, b: np.ndarray, direction: str) -> tuple[np.ndarray, np.ndarray]:
+def better(a: np.ndarray, b: np.ndarray, direction: str) -> tuple[np.ndarray, np.ndarray]:
     """(a better than b, tie) element-wise; NaN on either side is neither."""
     tol = RTOL * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
     d = a - b if direction == "max" else b - a
@@ -107,7 +109,7 @@ def _better(a: np.ndarray, b: np.ndarray, direction: str) -> tuple[np.ndarray, n
         return d > tol, np.abs(d) <= tol
 
 
-def _common_steps(blocks: dict[str, ProteinSteps], label: str) -> dict[str, ProteinSteps]:
+def common_steps(blocks: dict[str, ProteinSteps], label: str) -> dict[str, ProteinSteps]:
     """Every method's steps over the union of their thresholds (same benchmark proteins required)."""
     first = next(iter(blocks.values()))
     for name, s in blocks.items():
@@ -118,7 +120,9 @@ def _common_steps(blocks: dict[str, ProteinSteps], label: str) -> dict[str, Prot
     return {k: (s if np.array_equal(s.thresholds, union) else s.rebinned(union)) for k, s in blocks.items()}
 
 
-def _batched(fn: Callable[[int, int], dict[str, np.ndarray]], total: int, size: int, threads: int | None) -> dict[str, np.ndarray]:
+def batched(fn: Callable[[int, int], dict[str, Any]], total: int, size: int, threads: int | None) -> dict[str, Any]:
+    """``fn(start, stop)`` over ``[0, total)`` in batches of ``size`` (in threads), each value concatenated
+    along its first axis (tuples of arrays element by element)."""
     ranges = [(s, min(total, s + size)) for s in range(0, total, size)]
     if not ranges:
         return {}
@@ -127,16 +131,43 @@ def _batched(fn: Callable[[int, int], dict[str, np.ndarray]], total: int, size: 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         parts = list(progress_iter(pool.map(lambda r: fn(*r), ranges), desc="resamples", total=len(ranges),
                                    unit="batch"))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    def cat(values: list[Any]) -> Any:
+        if isinstance(values[0], tuple):
+            return tuple(np.concatenate(x) for x in zip(*values))
+        return np.concatenate(values)
+
+    return {k: cat([p[k] for p in parts]) for k in parts[0]}
 
 
 @dataclass
-class _Namespace:
+class PairedBlock:
+    """The methods of one namespace on the same benchmark proteins, on one common threshold set: their
+    optima under the shared bootstrap resamples and under paired permutations.
+
+    Attributes
+    ----------
+    label : str
+        The namespace (it keys the resamples, with the proteins).
+    steps : dict of str to ProteinSteps
+        Per method, over the same thresholds (:func:`common_steps`).
+    measure : Measure
+        A protein-centric optimum.
+    settings : CurveSettings
+    names : tuple of str
+        The sums the optimum reads (:func:`~goeval.stats.replicates.sums_needed`).
+    """
+
     label: str
     steps: dict[str, ProteinSteps]
     measure: Measure
     settings: CurveSettings
     names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, label: str, blocks: dict[str, ProteinSteps], measure: Measure,
+           settings: CurveSettings) -> "PairedBlock":
+        """The paired block of ``blocks`` (put on the union of their thresholds)."""
+        return cls(label, common_steps(blocks, label), measure, settings, sums_needed([measure], settings))
 
     @property
     def n(self) -> int:
@@ -153,32 +184,35 @@ class _Namespace:
         w = resample_counts(seed, self.key, self.n, start, stop)
         return {m: self.optima(s.stats(w, self.names)) for m, s in self.steps.items()}
 
-    def permuted(self, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
-        """``|opt(A') - opt(B')|`` of every pair under swaps ``start .. stop - 1`` (keys ``"A\\0B"``)."""
+    def mixed(self, seed: int, start: int, stop: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """``(opt(A'), opt(B'))`` of every pair under swaps ``start .. stop - 1`` (keys ``"A\\0B"``): A' has
+        A's contributions where a protein is not swapped and B's where it is, B' the others."""
         swap = swap_flags(seed, self.key, self.n, start, stop)
         keep = 1.0 - swap
         on = {m: (s.stats(keep, self.names), s.stats(swap, self.names)) for m, s in self.steps.items()}
-        out = {}
-        for a, b in combinations(self.steps, 2):
-            a_mixed = on[a][0] + on[b][1]  # A's contributions kept, B's where swapped
-            b_mixed = on[a][1] + on[b][0]
-            out[f"{a}\0{b}"] = np.abs(self.optima(a_mixed) - self.optima(b_mixed))
-        return out
+        return {f"{a}\0{b}": (self.optima(on[a][0] + on[b][1]), self.optima(on[a][1] + on[b][0]))
+                for a, b in combinations(self.steps, 2)}
+
+    def permuted(self, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
+        """``|opt(A') - opt(B')|`` of every pair under swaps ``start .. stop - 1`` (keys ``"A\\0B"``)."""
+        return {k: np.abs(a - b) for k, (a, b) in self.mixed(seed, start, stop).items()}
 
 
-def _pair_record(ns: _Namespace, a: str, b: str, point: dict[str, float], boot: dict[str, np.ndarray],
-                 perm: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
+def pair_record(label: str, measure: Measure, a: str, b: str, point: dict[str, float], boot: dict[str, np.ndarray],
+                perm: dict[str, np.ndarray], confidence: float) -> dict[str, Any]:
+    """One row of :data:`PAIR_COLUMNS`: methods ``a`` and ``b`` with their point values, bootstrap replicates
+    (the same resamples) and permutation statistics ``perm["a\\0b"]`` (``p_holm`` left NaN)."""
     va, vb = point[a], point[b]
     lo, hi, se, _bad = percentile_interval(boot[a] - boot[b], confidence)
-    win, tie = _better(boot[a], boot[b], ns.measure.direction)
-    lose, _ = _better(boot[b], boot[a], ns.measure.direction)
+    win, tie = better(boot[a], boot[b], measure.direction)
+    lose, _ = better(boot[b], boot[a], measure.direction)
     defined = max(1, int((np.isfinite(boot[a]) & np.isfinite(boot[b])).sum()))
     p = float("nan")
     t = perm.get(f"{a}\0{b}")
     if t is not None and t.size:
         obs = abs(va - vb)
         p = float((1 + np.count_nonzero(t >= obs - RTOL * max(1.0, obs))) / (1 + t.size))
-    return {"namespace": ns.label, "measure": ns.measure.name, "method_a": a, "method_b": b, "value_a": va,
+    return {"namespace": label, "measure": measure.name, "method_a": a, "method_b": b, "value_a": va,
             "value_b": vb, "difference": va - vb, "ci_low": lo, "ci_high": hi, "se": se,
             "wins_a": float(win.sum() / defined), "ties": float(tie.sum() / defined),
             "wins_b": float(lose.sum() / defined),
@@ -186,7 +220,14 @@ def _pair_record(ns: _Namespace, a: str, b: str, point: dict[str, float], boot: 
             "n_permutations": 0 if t is None else int(t.size)}
 
 
-def _compare_namespace(ns: _Namespace, n_resamples: int, permutations: int, seed: int, confidence: float,
+def set_holm(pairs: list[dict[str, Any]]) -> None:
+    """Fill ``p_holm`` of the rows with a p-value: Holm's adjustment over them (in place)."""
+    ok = [r for r in pairs if np.isfinite(r["p_value"])]
+    for r, q in zip(ok, holm([r["p_value"] for r in ok])):
+        r["p_holm"] = float(q)
+
+
+def _compare_namespace(ns: PairedBlock, n_resamples: int, permutations: int, seed: int, confidence: float,
                        threads: int | None, batch_size: int | None) -> tuple[list[dict], list[dict]]:
     ones = np.ones((1, ns.n))
     point = {m: float(replicate_optima(s, ones, [ns.measure], ns.settings)[ns.measure.name][0])
@@ -194,17 +235,16 @@ def _compare_namespace(ns: _Namespace, n_resamples: int, permutations: int, seed
     for s in ns.steps.values():  # build the cached product operands before the threads share them
         s.stats(ones, ns.names)
     size = replicates_per_batch(next(iter(ns.steps.values())).thresholds.size, batch_size)
-    boot = _batched(lambda s0, s1: ns.resampled(seed, s0, s1), n_resamples, size, threads)
-    perm = _batched(lambda s0, s1: ns.permuted(seed, s0, s1), permutations, size, threads)
-    pairs = [_pair_record(ns, a, b, point, boot, perm, confidence) for a, b in combinations(ns.steps, 2)]
-    ok = [r for r in pairs if np.isfinite(r["p_value"])]
-    for r, q in zip(ok, holm([r["p_value"] for r in ok])):
-        r["p_holm"] = float(q)
+    boot = batched(lambda s0, s1: ns.resampled(seed, s0, s1), n_resamples, size, threads)
+    perm = batched(lambda s0, s1: ns.permuted(seed, s0, s1), permutations, size, threads)
+    pairs = [pair_record(ns.label, ns.measure, a, b, point, boot, perm, confidence)
+             for a, b in combinations(ns.steps, 2)]
+    set_holm(pairs)
     duels = []
     for a in ns.steps:
         for b in ns.steps:
             if a != b:
-                win, _tie = _better(boot[a], boot[b], ns.measure.direction)
+                win, _tie = better(boot[a], boot[b], ns.measure.direction)
                 defined = max(1, int((np.isfinite(boot[a]) & np.isfinite(boot[b])).sum()))
                 duels.append({"namespace": ns.label, "measure": ns.measure.name, "method": a, "opponent": b,
                               "wins": float(win.sum() / defined)})
@@ -295,7 +335,7 @@ def compare(
     for label, blocks in _select(stats, methods).items():
         if len(blocks) < 2:
             continue
-        ns = _Namespace(label, _common_steps(blocks, label), ms, settings, sums_needed([ms], settings))
+        ns = PairedBlock.of(label, blocks, ms, settings)
         pairs, duels = _compare_namespace(ns, n_resamples, int(permutations), seed, confidence, threads, batch_size)
         out.pairs += pairs
         out.duels += duels

@@ -30,7 +30,7 @@ class CurveSettings:
 
     Parameters
     ----------
-    normalization : {'cafa', 'pred', 'gt'}
+    normalization : {'cafa', 'pred', 'gt', 'cafa-pk'}
     k : float
         Order of ``S_k``.
     protein_weighting : {'none', 'information'}
@@ -121,7 +121,7 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
     first = next(iter(stats.sums.values()))
     zero = np.broadcast_to(np.zeros(1), first.shape)
     full = SweepStats(stats.thresholds, {k: stats.sums.get(k, zero) for k in STAT_NAMES},
-                      stats.n, stats.n_true, stats.it_sum, stats.it2_sum)
+                      stats.n, stats.n_true, stats.it_sum, stats.it2_sum, stats.n_w)
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
                          protein_weighting=settings.protein_weighting,
                          with_ia=settings.with_ia and any(ms.needs_ia for ms in measures))

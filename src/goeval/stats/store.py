@@ -12,10 +12,13 @@ without reading the inputs again. The file is a NumPy ``.npz`` archive
   and the block list ``[[method, namespace], ...]``;
 * for block ``i``: ``i/thresholds``, ``i/proteins`` (unicode), ``i/n_t``,
   ``i/i_t``, ``i/rows``, ``i/bins``, ``i/cnt``, ``i/tp``, ``i/ia_pred``,
-  ``i/ia_tp``, ``i/row_bounds``, ``i/group_bounds``;
+  ``i/ia_tp``, ``i/row_bounds``, ``i/group_bounds``, and under
+  ``normalization='cafa-pk'`` ``i/weighted_rows`` (1.0 for a protein whose
+  truth carries information);
 * the point statistics of block ``i`` as they were summed by the evaluation
   (leaf by leaf, :mod:`goeval.evaluation.chunked`): ``i/sums/NAME`` for every sum and
-  ``i/totals`` (``n``, ``n_true``, ``it_sum``, ``it2_sum``), so that a
+  ``i/totals`` (``n``, ``n_true``, ``it_sum``, ``it2_sum``, and ``n_w`` when
+  recorded), so that a
   comparison read back starts from the same bits (files without them, of
   earlier versions, get the sums recomputed from the step functions).
 
@@ -71,10 +74,13 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
         for f in _FIELDS:
             out[f"{i}/{f}"] = getattr(steps, f)
         out[f"{i}/proteins"] = np.asarray(steps.proteins, dtype=str)
+        if steps.weighted_rows is not None:
+            out[f"{i}/weighted_rows"] = np.asarray(steps.weighted_rows, dtype=np.float64)
         st = stats[key]
         for name, arr in st.sums.items():
             out[f"{i}/sums/{name}"] = np.asarray(arr)
-        out[f"{i}/totals"] = np.array([st.n, st.n_true, st.it_sum, st.it2_sum], dtype=np.float64)
+        totals = [st.n, st.n_true, st.it_sum, st.it2_sum] + ([] if st.n_w is None else [st.n_w])
+        out[f"{i}/totals"] = np.array(totals, dtype=np.float64)
     return out
 
 
@@ -83,13 +89,15 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray]) -> tuple[dict[tu
     meta = json.loads(str(arrays["meta"]))
     stats: dict[tuple[str, str], SweepStats] = {}
     for i, (method, label) in enumerate(meta.pop("blocks")):
+        rows_w = np.asarray(arrays[f"{i}/weighted_rows"]) if f"{i}/weighted_rows" in arrays else None
         steps = ProteinSteps(**{f: np.asarray(arrays[f"{i}/{f}"]) for f in _FIELDS},
-                             proteins=np.asarray(arrays[f"{i}/proteins"]).astype(object))
+                             proteins=np.asarray(arrays[f"{i}/proteins"]).astype(object), weighted_rows=rows_w)
         st = steps.stats()
         if f"{i}/totals" in arrays:  # the evaluation's own sums (the same values, summed leaf by leaf)
             st.sums = {name: np.asarray(arrays[f"{i}/sums/{name}"]) for name in st.sums}
-            n, n_true, it_sum, it2_sum = (float(x) for x in arrays[f"{i}/totals"])
-            st.n, st.n_true, st.it_sum, st.it2_sum = int(n), int(n_true), it_sum, it2_sum
+            totals = [float(x) for x in arrays[f"{i}/totals"]]
+            st.n, st.n_true, st.it_sum, st.it2_sum = int(totals[0]), int(totals[1]), totals[2], totals[3]
+            st.n_w = int(totals[4]) if len(totals) > 4 else None
         st.protein_steps = steps
         stats[(method, label)] = st
     return stats, meta

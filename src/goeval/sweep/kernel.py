@@ -15,6 +15,7 @@ import numpy as np
 from goeval.errors import InvalidParameterError
 from goeval.sparse import row_indptr
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["sweep", "running_sums", "truth_totals", "ChunkSteps", "TruthFlags", "chunk_bounds", "chunk_steps",
            "step_states", "add_steps", "check_weights", "protein_weights", "finish_sums"]
@@ -84,17 +85,19 @@ def running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.n
 def _levels(thresholds: np.ndarray, scores: np.ndarray, grid_n: int) -> np.ndarray:
     """Number of thresholds <= each score (``searchsorted(..., 'right')``).
 
-    For the grid ``j / N`` the level is computed arithmetically and then
-    corrected against the exact threshold values, which is several times
-    faster than a binary search and gives identical results.
+    For a grid of step ``1 / grid_n`` (:func:`~goeval.sweep.thresholds.grid_multiplier`: the
+    decimals ``j / N`` or CAFA-evaluator's floats) the level is computed arithmetically and then
+    corrected against the exact threshold values, which is several times faster than a binary
+    search and gives identical results.
     """
     if not grid_n:
         return np.searchsorted(thresholds, scores, side="right")
+    m = thresholds.size
     with np.errstate(invalid="ignore", over="ignore"):
-        lev = np.clip(np.floor(np.minimum(scores, 2.0) * grid_n), 0, grid_n).astype(np.int64)
+        lev = np.clip(np.floor(np.minimum(scores, 2.0) * grid_n), 0, m).astype(np.int64)
     ext = np.r_[-np.inf, thresholds, np.inf]  # ext[L] = tau_L (1-based), ext[0] = -inf
     lev -= ext[lev] > scores  # level too high
-    lev += (lev < grid_n) & (ext[lev + 1] <= scores)  # level too low
+    lev += (lev < m) & (ext[lev + 1] <= scores)  # level too low
     return lev
 
 
@@ -407,7 +410,7 @@ def sweep(
     sums = {k: np.zeros(shape) for k in STAT_NAMES}
     if m == 0 or n == 0:
         return finish_sums(thresholds, sums, pw, n_t)
-    grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
+    grid_n = grid_multiplier(thresholds)
     flags = TruthFlags(truth_indptr, truth_cols, n_cols)
     bounds = chunk_bounds(pred_indptr, chunk_entries)
     for r0, r1 in zip(bounds[:-1], bounds[1:]):

@@ -11,6 +11,7 @@ from goeval.errors import InvalidParameterError
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, chunk_bounds, chunk_steps, finish_sums, step_states,
                                  truth_totals)
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite"]
 
@@ -174,7 +175,7 @@ def sweep_partial(
         return total
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
     n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
-    grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
+    grid_n = grid_multiplier(thresholds)
     flags = TruthFlags(truth_indptr, truth_cols, n_cols)
     bounds = chunk_bounds(pred_indptr, chunk_entries)
     for r0, r1 in zip(bounds[:-1], bounds[1:]):

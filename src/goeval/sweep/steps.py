@@ -12,6 +12,7 @@ from goeval.sparse import row_indptr
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, add_steps, check_weights, chunk_bounds, chunk_steps,
                                  finish_sums, protein_weights, step_states, truth_totals)
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["ProteinSteps", "protein_steps", "assemble_steps"]
 
@@ -209,7 +210,7 @@ def protein_steps(
     parts: list[ChunkSteps] = []
     bounds = [0, n] if m == 0 or n == 0 else chunk_bounds(pred_indptr, chunk_entries)
     if m and n:
-        grid_n = m if np.array_equal(thresholds, np.arange(1, m + 1) / m) else 0
+        grid_n = grid_multiplier(thresholds)
         flags = TruthFlags(truth_indptr, truth_cols, n_cols)
         for r0, r1 in zip(bounds[:-1], bounds[1:]):
             steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)

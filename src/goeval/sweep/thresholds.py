@@ -8,7 +8,7 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["MAX_GRID_THRESHOLDS", "grid_thresholds", "arange_thresholds", "exact_thresholds"]
+__all__ = ["MAX_GRID_THRESHOLDS", "grid_thresholds", "arange_thresholds", "exact_thresholds", "grid_multiplier"]
 
 #: Largest number of grid thresholds accepted (a step of 1e-7). Each threshold
 #: costs a few hundred bytes per curve and per method and namespace; a smaller
@@ -67,6 +67,30 @@ def arange_thresholds(step: float) -> np.ndarray:
     if math.ceil((1 - step) / step) > MAX_GRID_THRESHOLDS:
         raise InvalidParameterError(f"The threshold step {step!r} gives more than {MAX_GRID_THRESHOLDS:,} thresholds.")
     return np.arange(step, 1, step)
+
+
+def grid_multiplier(thresholds: np.ndarray) -> int:
+    """``N`` when ``thresholds`` are a grid of step ``1/N`` - the decimals ``j / N`` (:func:`grid_thresholds`)
+    or CAFA-evaluator's floats (:func:`arange_thresholds`) - else 0.
+
+    On such a grid the number of thresholds at or below a score is ``floor(score * N)`` up to one, which the
+    sweep corrects against the thresholds themselves (faster than a binary search, the same result).
+
+    Examples
+    --------
+    >>> grid_multiplier(grid_thresholds(0.01)), grid_multiplier(arange_thresholds(0.001)), grid_multiplier(np.array([0.3]))
+    (100, 1000, 0)
+    """
+    t = np.asarray(thresholds, dtype=np.float64)
+    m = t.size
+    if m == 0 or not t[0] > 0:
+        return 0
+    if np.array_equal(t, np.arange(1, m + 1) / m):
+        return m
+    n = int(round(1.0 / t[0]))
+    if n < 2 or m not in (n - 1, n) or not np.array_equal(t, np.arange(t[0], 1, t[0])):
+        return 0
+    return n if np.abs(t - np.arange(1, m + 1) / n).max() < 0.25 / n else 0
 
 
 def exact_thresholds(*score_arrays: np.ndarray) -> np.ndarray:

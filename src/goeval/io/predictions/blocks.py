@@ -34,12 +34,15 @@ from goeval.io.predictions.rules import (
     COLUMNS,
     HEAD_BYTES,
     LineParser,
+    TextLines,
     arrow_columns,
+    is_text_line,
+    line_counts,
     prediction_layout,
 )
 from goeval.io.text import BOM, LONE_CR, Layout, has_lone_cr, is_end, split_fields, whitespace_to_tab
 
-__all__ = ["BLOCK_BYTES", "ParsedBlock", "BlockReader"]
+__all__ = ["BLOCK_BYTES", "ParsedBlock", "BlockReader", "line_blocks"]
 
 #: Bytes of text parsed at a time, by default.
 BLOCK_BYTES = 1 << 23
@@ -90,11 +93,11 @@ class ParsedBlock:
 
 
 def _row_lines(block: bytes, line0: int, tab: bool) -> np.ndarray:
-    """Line numbers of the data lines of a block that Arrow read (blank and END lines skipped)."""
+    """Line numbers of the data lines of a block that Arrow read (blank, END and free-text lines skipped)."""
     out = []
     for k, raw in enumerate(block.split(b"\n")):
         fields = split_fields(raw.decode("utf-8", "replace").rstrip("\r"), tab)
-        if fields and not is_end(fields):
+        if fields and not is_end(fields) and not is_text_line(fields):
             out.append(line0 + k)
     return np.asarray(out, dtype=np.int64)
 
@@ -121,6 +124,22 @@ def _whole_lines(read: Callable[[int], bytes], buf: bytearray, line: int,
             n_newlines = block.count(b"\n")
             yield block, line, n_newlines
             line += n_newlines
+
+
+def line_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator[tuple[bytes, int, int]]:
+    """A file (plain or compressed) in blocks of whole lines: (block, number of its first line, its ``\\n`` count).
+
+    Each block holds the lines that start within ``block_size`` bytes (at
+    least one line). Memory is a few blocks, whatever the file's size.
+
+    Raises
+    ------
+    InputFormatError
+        A file that cannot be read or decompressed (as the prediction readers say it).
+    """
+    reader = BlockReader(path, block_size)
+    with reader._open() as fh:
+        yield from _whole_lines(reader._reader(fh), bytearray(), 1, block_size)
 
 
 def _last_data_line(block: bytes, line0: int) -> tuple[int, list[str]] | None:
@@ -178,6 +197,7 @@ class BlockReader:
         self.line_error: InputFormatError | None = None
         self.fallback = False
         self.rows = 0
+        self.fast_text_lines = 0  # free-text lines the fast reader skipped
         self.counts: dict[str, Any] = {}
 
     @property
@@ -281,8 +301,9 @@ class BlockReader:
             self.fallback |= self.parser.end_line is None
             return self._by_line(block, line0)
         body = block if tab else whitespace_to_tab(block)
+        texts = TextLines()
         got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, COLUMN_TYPES, COLUMNS, tab,
-                            min(_ARROW_BLOCK, max(len(body), 1)))
+                            min(_ARROW_BLOCK, max(len(body), 1)), skip=texts)
         cols = None if got is None or not all(is_end(f) for f in got[1]) else _table_columns(got[0])
         if cols is None:
             self.fallback = True
@@ -293,6 +314,7 @@ class BlockReader:
                 return self._by_line(block, line0)
             self.parser.end_line = end[0]
         text = None if len(cols[0]) == n_lines else block
+        self.fast_text_lines += texts.n
         return ParsedBlock(*cols, line0=line0, text=text, tab=tab)
 
     def _by_line(self, block: bytes, line0: int) -> ParsedBlock | None:
@@ -314,7 +336,8 @@ class BlockReader:
                 if error is not None:
                     raise error
         end_line = self.parser.end_line is not None
-        counts = dict(self.lay.counts, end_line=end_line, space_separated_lines=self.parser.spaced)
+        counts = dict(self.lay.counts, end_line=end_line, space_separated_lines=self.parser.spaced,
+                      **line_counts(self.parser, self.fast_text_lines))
         counts["missing_end"] = int(counts["cafa_header_lines"] > 0 and not end_line)
         counts["rows"] = self.rows
         self.counts = counts

@@ -24,7 +24,9 @@ from goeval.io.predictions.rules import (
     COLUMNS,
     HEAD_BYTES,
     LineParser,
+    TextLines,
     arrow_columns,
+    line_counts,
     prediction_layout,
 )
 from goeval.io.text import BOM, Layout, has_lone_cr, is_end, split_fields, text_lines, whitespace_to_tab
@@ -68,7 +70,8 @@ def _predictions_by_line(data: bytes, path: PathLike, lay: Layout) -> tuple[list
     """The reference reader: every data line by the line rule, or an error naming the line."""
     parser = LineParser(path, lay.tab)
     p, t, s, _ = parser.parse(text_lines(data, path), 1, skip=lay.start - 1)
-    return p, t, s, {"end_line": parser.end_line is not None, "space_separated_lines": parser.spaced}
+    return p, t, s, {"end_line": parser.end_line is not None, "space_separated_lines": parser.spaced,
+                     **line_counts(parser)}
 
 
 def _predictions_fast(path: PathLike, data: bytes | None, lay: Layout, ends: bool) -> tuple | None:
@@ -81,7 +84,8 @@ def _predictions_fast(path: PathLike, data: bytes | None, lay: Layout, ends: boo
     else:
         body = data if lay.tab else whitespace_to_tab(data[lay.offset :])
         source, size = tsv.buffer_reader(body, lay.offset if lay.tab else 0), len(body)
-    got = tsv.parse_tsv(source, COLUMNS, COLUMN_TYPES, COLUMNS, lay.tab, _block_size(size))
+    texts = TextLines()
+    got = tsv.parse_tsv(source, COLUMNS, COLUMN_TYPES, COLUMNS, lay.tab, _block_size(size), skip=texts)
     if got is None:
         return None
     table, aside = got
@@ -92,7 +96,8 @@ def _predictions_fast(path: PathLike, data: bytes | None, lay: Layout, ends: boo
     n_rows = int(table.num_rows)
     del table, got  # the chunk lists hold the only references: released one by one
     cols = arrow_columns(chunks, n_rows)
-    return None if cols is None else (cols, {"end_line": ends, "space_separated_lines": 0})
+    info = {"end_line": ends, "space_separated_lines": 0, **line_counts(LineParser(path, lay.tab), texts.n)}
+    return None if cols is None else (cols, info)
 
 
 def _block_size(size: int) -> int:
@@ -107,9 +112,11 @@ def read_predictions(path: PathLike) -> PairTable:
     CAFA header lines (``AUTHOR``, ``MODEL``, ``KEYWORDS``, ``ACCURACY``) at
     the top and a final ``END`` are skipped; data lines are ``target term
     score`` separated by tabs or by spaces (see the line rule of
-    :mod:`goeval.io.text`). A column header ``target term score`` is
-    accepted. A CAFA file (one with header lines) without ``END`` is read,
-    and ``counts['missing_end']`` is 1: the file may have been truncated.
+    :mod:`goeval.io.text`; a line mixing tabs and spaces is split on any
+    whitespace). A column header ``target term score`` is accepted. CAFA 6
+    free-text lines (``protein Text score text``) are skipped and counted.
+    A CAFA file (one with header lines) without ``END`` is read, and
+    ``counts['missing_end']`` is 1: the file may have been truncated.
 
     Parameters
     ----------
@@ -122,7 +129,8 @@ def read_predictions(path: PathLike) -> PairTable:
         With scores; ``counts`` holds ``cafa_header_lines`` (and
         ``cafa_header``), ``header_lines`` when there is a column header,
         ``whitespace_separated``, ``end_line``, ``space_separated_lines``,
-        ``missing_end`` and ``rows``.
+        ``missing_end`` and ``rows``, and when not 0 ``mixed_separator_lines``
+        and ``text_lines`` (free-text lines skipped).
 
     Raises
     ------

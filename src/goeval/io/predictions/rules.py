@@ -3,9 +3,16 @@
 One definition of each: the header lines (CAFA ``AUTHOR``/``MODEL``/
 ``KEYWORDS``/``ACCURACY`` lines, then an optional ``target term score``
 column header) and the separator (:func:`prediction_layout`), a data line
-(:func:`check_prediction`), the ``END`` line and what may follow it, and the
-reference line-by-line parser (:class:`LineParser`) that decides whenever
-the vectorized reader cannot vouch for a file or a block.
+(:func:`check_prediction`), the ``END`` line and what may follow it, CAFA 6's
+free-text lines (:func:`is_text_line`: ``protein Text score text``, skipped
+and counted), and the reference line-by-line parser (:class:`LineParser`)
+that decides whenever the vectorized reader cannot vouch for a file or a
+block.
+
+A line of a tab-separated file that mixes tabs and spaces between its
+three fields (``P1 GO:0000001<TAB>0.5``, as CAFA-evaluator-PK's example
+files do) is split on any run of whitespace, as CAFA-evaluator splits every
+line, and counted (``mixed_separator_lines``).
 """
 
 from __future__ import annotations
@@ -31,8 +38,8 @@ from goeval.io.text import (
     split_fields,
 )
 
-__all__ = ["HEAD_BYTES", "COLUMNS", "COLUMN_TYPES", "prediction_layout", "check_prediction", "LineParser",
-           "arrow_columns"]
+__all__ = ["HEAD_BYTES", "COLUMNS", "COLUMN_TYPES", "TEXT_TAG", "prediction_layout", "check_prediction",
+           "is_text_line", "TextLines", "LineParser", "arrow_columns", "line_counts"]
 
 #: Bytes looked at to find the layout of a prediction file.
 HEAD_BYTES = 1 << 16
@@ -40,6 +47,32 @@ HEAD_BYTES = 1 << 16
 COLUMNS = ["p", "t", "s"]
 #: Their Arrow types.
 COLUMN_TYPES = {"p": tsv.DICTIONARY, "t": tsv.DICTIONARY, "s": pa.float64()}
+#: The second field of a CAFA 6 free-text line (``protein<TAB>Text<TAB>score<TAB>text``).
+TEXT_TAG = "Text"
+
+
+def is_text_line(fields: list[str]) -> bool:
+    """Whether a line's fields are a CAFA 6 free-text line (second field ``Text``), which is not scored.
+
+    Examples
+    --------
+    >>> is_text_line(["P1", "Text", "0.9", "binds ATP"]), is_text_line(["P1", "GO:0005524", "0.9"])
+    (True, False)
+    """
+    return len(fields) >= 2 and fields[1] == TEXT_TAG
+
+
+class TextLines:
+    """A ``skip`` predicate for :func:`goeval.io.tsv.parse_tsv` that drops and counts free-text lines."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, fields: list[str]) -> bool:
+        if is_text_line(fields):
+            self.n += 1
+            return True
+        return False
 
 
 def prediction_layout(head: bytes, path: PathLike) -> Layout:
@@ -112,7 +145,8 @@ class LineParser:
     """The reference reader of prediction data lines: one line at a time, or an error naming it.
 
     It keeps what the lines read so far say: the ``END`` line (at most one,
-    and the last), the lines split on spaces in a tab-separated file.
+    and the last), the lines split on spaces in a tab-separated file, the
+    lines mixing tabs and spaces, the free-text lines skipped.
 
     Parameters
     ----------
@@ -126,6 +160,20 @@ class LineParser:
         self.path, self.tab = path, tab
         self.end_line: int | None = None
         self.spaced = 0
+        self.mixed = 0
+        self.text_lines = 0
+
+    def fields(self, line: str) -> list[str]:
+        """The fields of a line by the line rule; in a tab-separated file, a line whose tabs do not give
+        three fields is split on any whitespace when that gives three fields or a free-text line
+        (counted in :attr:`mixed`)."""
+        fields = split_fields(line, self.tab)
+        if self.tab and len(fields) != 3 and not is_text_line(fields) and "\t" in line:
+            loose = split_fields(line, False)
+            if len(loose) == 3 or is_text_line(loose):
+                self.mixed += 1
+                return loose
+        return fields
 
     def end_problem(self, fields: list[str], no: int) -> str | None:
         """The problem with line ``no`` given the END seen so far (a first END is recorded)."""
@@ -165,12 +213,15 @@ class LineParser:
         s: list[float] = []
         nos: list[int] = []
         for k in range(skip, len(lines)):
-            fields = split_fields(line := lines[k], self.tab)
+            fields = self.fields(line := lines[k])
             if not fields:
                 continue
             if (problem := self.end_problem(fields, no := line0 + k)) is not None:
                 raise InputFormatError(self.path, no, problem, line)
             if is_end(fields):
+                continue
+            if is_text_line(fields):
+                self.text_lines += 1
                 continue
             check_prediction(fields, self.path, no, line, rows_before + len(p) == 0)
             self.spaced += self.tab and "\t" not in line
@@ -182,17 +233,25 @@ class LineParser:
         return p, t, s, nos
 
 
+def line_counts(parser: LineParser, text_lines: int = 0) -> dict[str, int]:
+    """The reader counts of what a parser met besides data lines: ``mixed_separator_lines`` and
+    ``text_lines`` (free-text lines skipped, plus ``text_lines`` met by the fast reader), when not 0."""
+    out = {"mixed_separator_lines": parser.mixed, "text_lines": parser.text_lines + text_lines}
+    return {k: v for k, v in out.items() if v}
+
+
 def arrow_columns(chunks: dict[str, list], n_rows: int) -> tuple[np.ndarray, ...] | None:
     """(target codes, targets, term codes, terms, scores) from the fast reader's chunks.
 
     Each chunk is released once copied (``chunks`` is emptied). None when a
-    field is empty or a score is outside [0, 1]: the line reader decides.
+    field is empty, a score is outside [0, 1] or a three-field line is a
+    free-text line (term ``Text``): the line reader decides.
     """
     scores = float_chunks(chunks.pop("s"), n_rows)
     if not ((scores >= 0) & (scores <= 1)).all():
         return None
     pcodes, puniq = encode_chunks(chunks.pop("p"), n_rows)
     tcodes, tuniq = encode_chunks(chunks.pop("t"), n_rows)
-    if has_empty(puniq) or has_empty(tuniq):
+    if has_empty(puniq) or has_empty(tuniq) or bool((tuniq == TEXT_TAG).any()):
         return None
     return pcodes, puniq, tcodes, tuniq, scores
