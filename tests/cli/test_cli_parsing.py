@@ -40,7 +40,7 @@ def test_misspelt_option_and_command_get_a_suggestion(capsys):
     assert "did you mean --bootstrap?" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["evalute"])
-    assert "did you mean evaluate?" in capsys.readouterr().err
+    assert "did you mean evaluate" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["-q", "--threads", "2", "info", "x"])
     assert "this command has no --threads" in capsys.readouterr().err

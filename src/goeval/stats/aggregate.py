@@ -121,7 +121,8 @@ def aggregate_replicates(groups: Groups, measure: Measure, settings: CurveSettin
     cells: dict[str, dict[tuple[str, str], np.ndarray]] = {m: {} for m in methods}
     for key, blk in blocks.items():
         size = replicates_per_batch(next(iter(blk.steps.values())).thresholds.size, batch_size)
-        boot = batched(lambda s0, s1, b=blk: b.resampled(seed, s0, s1), n_resamples, size, threads)
+        boot = batched(lambda s0, s1, b=blk: b.resampled(seed, s0, s1), n_resamples, size, threads,
+                       label=f"bootstrap {'/'.join(map(str, key))}")
         for m in methods:
             cells[m][key] = boot[m]
     zero = np.zeros(n_resamples)
@@ -186,7 +187,8 @@ def _permuted(blocks: Mapping[tuple[str, str], PairedBlock], layout: Mapping[str
     mixed = {}
     for key, blk in blocks.items():
         size = replicates_per_batch(next(iter(blk.steps.values())).thresholds.size, batch_size)
-        mixed[key] = batched(lambda s0, s1, b=blk: b.mixed(seed, s0, s1), permutations, size, threads)
+        mixed[key] = batched(lambda s0, s1, b=blk: b.mixed(seed, s0, s1), permutations, size, threads,
+                             "permutations", f"compare {'/'.join(map(str, key))}")
     zero = np.zeros(permutations)
     out = {}
     for a, b in combinations(methods, 2):

@@ -37,7 +37,7 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import Measure
-from goeval.progress import progress_iter
+from goeval.progress import stage
 from goeval.stats.bootstrap import check_bootstrap_parameters, percentile_interval, replicates_per_batch
 from goeval.stats.replicates import (CurveSettings, curve_settings, optima_of_stats, protein_optima, replicate_optima,
                                      sums_needed)
@@ -120,17 +120,21 @@ def common_steps(blocks: dict[str, ProteinSteps], label: str) -> dict[str, Prote
     return {k: (s if np.array_equal(s.thresholds, union) else s.rebinned(union)) for k, s in blocks.items()}
 
 
-def batched(fn: Callable[[int, int], dict[str, Any]], total: int, size: int, threads: int | None) -> dict[str, Any]:
+def batched(fn: Callable[[int, int], dict[str, Any]], total: int, size: int, threads: int | None,
+            what: str = "resamples", label: str = "") -> dict[str, Any]:
     """``fn(start, stop)`` over ``[0, total)`` in batches of ``size`` (in threads), each value concatenated
-    along its first axis (tuples of arrays element by element)."""
+    along its first axis (tuples of arrays element by element); a progress stage (``label``) counts ``what``."""
     ranges = [(s, min(total, s + size)) for s in range(0, total, size)]
     if not ranges:
         return {}
     workers = max(1, min(threads or os.cpu_count() or 1, len(ranges)))
+    with stage(f"{label + ': ' if label else ''}{total:,} {what}", total=total, unit=what.rstrip("s"), unit_scale=True) as st, \
+            ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = []
+        for (lo, hi), part in zip(ranges, pool.map(lambda r: fn(*r), ranges)):
+            parts.append(part)
+            st.update(hi - lo)
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = list(progress_iter(pool.map(lambda r: fn(*r), ranges), desc="resamples", total=len(ranges),
-                                   unit="batch"))
     def cat(values: list[Any]) -> Any:
         if isinstance(values[0], tuple):
             return tuple(np.concatenate(x) for x in zip(*values))
@@ -235,8 +239,9 @@ def _compare_namespace(ns: PairedBlock, n_resamples: int, permutations: int, see
     for s in ns.steps.values():  # build the cached product operands before the threads share them
         s.stats(ones, ns.names)
     size = replicates_per_batch(next(iter(ns.steps.values())).thresholds.size, batch_size)
-    boot = batched(lambda s0, s1: ns.resampled(seed, s0, s1), n_resamples, size, threads)
-    perm = batched(lambda s0, s1: ns.permuted(seed, s0, s1), permutations, size, threads)
+    what = f"compare {ns.label} {ns.measure.name}"
+    boot = batched(lambda s0, s1: ns.resampled(seed, s0, s1), n_resamples, size, threads, label=what)
+    perm = batched(lambda s0, s1: ns.permuted(seed, s0, s1), permutations, size, threads, "permutations", what)
     pairs = [pair_record(ns.label, ns.measure, a, b, point, boot, perm, confidence)
              for a, b in combinations(ns.steps, 2)]
     set_holm(pairs)
