@@ -264,14 +264,14 @@ def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[FoldPre
 
 
 # ------------------------------------------------------------ statistics
-def _source(m: str, preds: list[FoldPredictions], feed: MethodFeed, floor: float) -> Any:
+def _source(m: str, preds: list[FoldPredictions], feed: MethodFeed, floor: float, plan: Any) -> Any:
     """The engine's source of one method in one fold: its predictions of every namespace in turn."""
     if m != "naive":
         return AnnotationsSource(m, [b.pred for b in preds], feed)
     cols = np.concatenate([b.cols for b in preds]) if preds else np.zeros(0, np.int64)
     vals = np.concatenate([b.vals for b in preds]) if preds else np.zeros(0)
     keep = vals >= floor  # a score below the grid's first threshold is never predicted
-    return SharedScoresSource(m, cols[keep], vals[keep], feed)
+    return SharedScoresSource(m, cols[keep], vals[keep], feed, plan=plan)
 
 
 def _run_fold(engine: Engine, s: _Setup, f: int, fold: dict[str, list[FoldPredictions]], ia: np.ndarray,
@@ -283,7 +283,7 @@ def _run_fold(engine: Engine, s: _Setup, f: int, fold: dict[str, list[FoldPredic
     floor = float(s.options.grid[0]) if s.options.grid is not None else 0.0
     for m in s.methods:
         feed = MethodFeed(bench)
-        engine.run(_source(m, fold[m], feed, floor), m, bench)
+        engine.run(_source(m, fold[m], feed, floor, engine.plan), m, bench)
         for label, c in feed.namespace_counts().items():
             _add_counts(diag["methods"].setdefault(m, {}).setdefault(label, {}),
                         {"proteins_with_predictions": c["proteins_with_predictions"]})
