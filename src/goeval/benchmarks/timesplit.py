@@ -27,7 +27,7 @@ from typing import Any, Mapping
 import numpy as np
 import scipy.sparse as sp
 
-from goeval.annotations import Annotations, propagate, remove_pairs
+from goeval.annotations import Annotations, in_pairs, propagate, remove_pairs
 from goeval.benchmarks.cv import annotated_namespaces
 from goeval.errors import InvalidParameterError
 from goeval.ontology import Ontology
@@ -107,14 +107,14 @@ def _new_terms(t0p: Annotations, t1: Annotations, universe: np.ndarray) -> tuple
     keys0 = _keys(t0p, universe)
     new = np.zeros((universe.size, n_ns), np.int64)
     r1, c1 = _entries(t1p, universe)
-    fresh = ~np.isin(r1 * onto.n_terms + c1, keys0)
+    fresh = ~in_pairs(r1, c1, keys0, onto.n_terms)
     np.add.at(new, (r1[fresh], onto.namespace_of[c1[fresh]]), 1)
     binding_only = np.zeros((universe.size, n_ns), bool)
     idx, _ = onto.resolve([PROTEIN_BINDING])
     if idx[0] >= 0:
         b = int(idx[0])
         r, c = _entries(t1, universe)
-        fresh = ~np.isin(r * onto.n_terms + c, keys0)
+        fresh = ~in_pairs(r, c, keys0, onto.n_terms)
         n_fresh = np.zeros((universe.size, n_ns), np.int64)
         np.add.at(n_fresh, (r[fresh], onto.namespace_of[c[fresh]]), 1)
         has_b = np.zeros(universe.size, bool)
@@ -327,7 +327,9 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
     diag["ontology"] = {"source": ontology.source, **ontology.diagnostics}
     with diag.capture():
         bench = make_benchmark(ontology, truth, opts, diag, ia=ia, ic=ic, known=known)
+        plan = Plan(opts, similarity=opts.similarity is not None)
         sources = {m: (p if isinstance(p, Annotations) else
-                       SharedScoresSource(m, *p[:2], MethodFeed(bench), p[2])) for m, p in predictions.items()}
-        stats = evaluated(evaluate_blocks(bench, sources, Plan(opts, similarity=opts.similarity is not None), diag))
+                       SharedScoresSource(m, *p[:2], MethodFeed(bench), p[2], plan=plan))
+                   for m, p in predictions.items()}
+        stats = evaluated(evaluate_blocks(bench, sources, plan, diag))
         return summarize(stats, opts, True, diagnostics=diag)
