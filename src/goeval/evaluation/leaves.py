@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 
-from goeval.annotations import drop_pairs, in_pairs, propagate_rows
+from goeval.annotations import drop_pairs, propagate_rows
 from goeval.evaluation.benchmark import NamespaceGraph
 from goeval.metrics.similarity import SimilaritySpec, similarity_partial
 from goeval.sparse import keep_entries, select_columns
@@ -276,15 +276,37 @@ def shared_leaf_task(block: Block, leaf: SharedLeaf) -> LeafResult:
     taus, lev = _leaf_levels(block, v1)
     ptr, c, v = np.arange(n + 1, dtype=np.int64) * c1.size, np.tile(c1, n), np.tile(v1, n)
     lev = None if lev is None else np.tile(lev, n)
-    removed = 0
-    if block.known is not None:
-        keys, lo, n_terms = block.known
-        gone = in_pairs(np.repeat(leaf.truth_rows, c1.size), c.astype(np.int64) + lo, keys, n_terms)
-        removed = int(gone.sum())
-        if removed:
-            ptr, c, v = keep_entries(ptr, ~gone), c[~gone], v[~gone]
-            lev, taus = (None, taus) if lev is None else _renumbered(lev[~gone], taus)
-    return _swept(block, leaf, ptr, c, v, (taus, lev), LeafResult(SweepPartial.empty(), n * n1, int(c.size), removed))
+    gone = _known_entries(block, leaf.truth_rows, c1)
+    if gone.size:
+        keep = np.ones(c.size, bool)
+        keep[gone] = False
+        ptr, c, v = keep_entries(ptr, keep), c[keep], v[keep]
+        lev, taus = (None, taus) if lev is None else _renumbered(lev[keep], taus)
+    return _swept(block, leaf, ptr, c, v, (taus, lev), LeafResult(SweepPartial.empty(), n * n1, int(c.size),
+                                                                  int(gone.size)))
+
+
+def _known_entries(block: Block, truth_rows: np.ndarray, c1: np.ndarray) -> np.ndarray:
+    """Positions, among the vector ``c1`` given to each protein of ``truth_rows`` in turn, of the known pairs.
+
+    The known keys of the leaf's proteins are found by two binary searches
+    per protein (they are sorted by truth row); each is placed through the
+    vector's column -> position table: the cost follows the known pairs, not
+    the rows' entries.
+    """
+    if block.known is None or not c1.size:
+        return np.zeros(0, np.int64)
+    keys, lo, n_terms = block.known
+    rows = np.asarray(truth_rows, np.int64)
+    start, stop = np.searchsorted(keys, rows * n_terms), np.searchsorted(keys, (rows + 1) * n_terms)
+    lens, idx = stop - start, np.repeat(start - np.r_[0, np.cumsum(stop - start)[:-1]], stop - start)
+    pos_of = np.full(block.width, -1, np.int64)
+    pos_of[c1] = np.arange(c1.size)
+    term = keys[np.arange(int(lens.sum())) + idx] - np.repeat(rows * n_terms, lens) - lo
+    inside = (term >= 0) & (term < block.width)
+    owner = np.repeat(np.arange(rows.size), lens)[inside]
+    pos = pos_of[term[inside]]
+    return (owner * c1.size + pos)[pos >= 0]
 
 
 def _renumbered(levels: np.ndarray, taus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

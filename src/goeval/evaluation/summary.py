@@ -232,15 +232,14 @@ def summarize(
         n_ok = int(ok.sum())
         records.extend(optimum_records(name, label, cur, ok))
         records.extend(area_records(name, label, cur, ok))
-        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
-        if opts.curves != "none":
-            frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
-            frame.update({col: v[ok] for col, v in sim.items()})
-        else:
-            frame["threshold"] = cur["threshold"][ok]
         # the optima's rows among the covered thresholds (kept by 'thin')
         optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
-        del cur, sim  # one block's full curves alive at a time
+        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
+        columns = [col for col in CURVE_COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
+        for col in columns:  # moved one at a time: one block's full curves alive once
+            values = cur.pop(col)
+            frame[col] = values if n_ok == values.size else values[ok]
+        del cur, sim
         frame, info = apply_curve_policy(frame, opts.curves, tolerance=opts.curve_tolerance,
                                          max_points=opts.curve_points, keep=optima)
         kept.append((name, label, info))
