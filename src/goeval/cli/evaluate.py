@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
-                               run_options_from_args, say, show, show_warnings)
+                               run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
@@ -127,7 +127,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         diag.add_timing(stage, seconds)
     say(args, pending.record.describe())
     diag["command"] = list(getattr(args, "_argv", []))
-    diag["versions"] = _versions()
+    diag["versions"] = versions()
     if diag.get("nothing_evaluated"):
         from goeval.errors import GoevalError
 
@@ -152,10 +152,12 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(res.stats, diag.get("options", {}))}
     columns = list(getattr(res, "summary_columns", SUMMARY_COLUMNS))
     t_write = time.perf_counter()
-    paths = write_results(args.out, res.curve_columns, records, columns, diag,
-                          {**diag.timings, "total before writing": t_write - t0}, extra, arrays,
-                          curves_gzip=getattr(args, "curves_gzip", False))
+    with run_output(args, args.out) as run:
+        paths = write_results(args.out, res.curve_columns, records, columns, diag,
+                              {**diag.timings, "total before writing": t_write - t0}, extra, arrays,
+                              curves_gzip=getattr(args, "curves_gzip", False), files=run)
     report_lines(args, diag)
+    say_run_output(args, run)
     if diag.get("curves", {}).get("thinned"):
         say(args, _thinned_line(diag["curves"]))
     if getattr(args, "plots", False):
@@ -188,7 +190,8 @@ def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of 
     return dask_executor(args.dask)
 
 
-def _versions() -> dict[str, str]:
+def versions() -> dict[str, str]:
+    """The versions of Python, goeval and the libraries a run depends on."""
     import platform
     from importlib.metadata import PackageNotFoundError, version
 

@@ -20,11 +20,12 @@ from typing import IO, Any
 
 import numpy as np
 
-from goeval.io.files import OutputSet, PathLike, open_text_out
+from goeval.io.files import OutputSet, PathLike, open_text_out, text_out
 
 __all__ = [
     "write_results",
     "write_table",
+    "write_table_to",
     "write_ia",
     "write_pairs",
     "write_json",
@@ -178,8 +179,10 @@ def _lines_bytes(cols: Sequence[Any]) -> memoryview:
 _CHUNK_ROWS = 1 << 15  # about 55 MiB of Arrow buffers for a 32-column table
 
 
-def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None):
-    """The UTF-8 text of a table (header line first) in pieces of at most ``_CHUNK_ROWS`` rows.
+def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None,
+                  header: bool = True):
+    """The UTF-8 text of a table (header line first, unless ``header`` is False) in pieces of at most
+    ``_CHUNK_ROWS`` rows.
 
     Memory stays bounded by one chunk's text, however long the table. Columns
     of arrays are formatted vectorized (Arrow), records cell by cell; both
@@ -188,31 +191,37 @@ def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], name
     if not isinstance(columns, Mapping):
         records = list(columns)
         names = list(names or (list(records[0]) if records else []))
-        yield ("\t".join(names) + "\n").encode()
+        if header:
+            yield ("\t".join(names) + "\n").encode()
         for a in range(0, len(records), _CHUNK_ROWS):
             yield "".join("\t".join(format_cell(rec.get(n, "")) for n in names) + "\n"
                           for rec in records[a : a + _CHUNK_ROWS]).encode()
         return
     names = list(names or columns)
-    yield ("\t".join(names) + "\n").encode()
+    if header:
+        yield ("\t".join(names) + "\n").encode()
     arrays = [np.asarray(columns[n]) for n in names]
     n_rows = len(arrays[0]) if arrays else 0
     for a in range(0, n_rows, _CHUNK_ROWS):
         yield _lines_bytes([_column_strings(arr[a : a + _CHUNK_ROWS]) for arr in arrays])
 
 
-def _write_table_to(fh: IO[Any], columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
-                    names: Sequence[str] | None) -> None:
-    """Write a table to a binary file, or to a text file through its byte buffer."""
+def write_table_to(fh: IO[Any], columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+                   names: Sequence[str] | None = None, *, header: bool = True) -> None:
+    """Write a tab-separated table (shortest round-trip floats) to an open binary or text file.
+
+    Columns of arrays are formatted vectorized, in chunks (memory does not
+    grow with the table); ``header=False`` leaves out the header line.
+    """
     raw = getattr(fh, "buffer", None)
     if raw is not None:
         fh.flush()
     elif isinstance(fh, io.TextIOBase):
-        for piece in _table_chunks(columns, names):
+        for piece in _table_chunks(columns, names, header):
             fh.write(bytes(piece).decode("utf-8"))
         return
     out = raw if raw is not None else fh
-    for piece in _table_chunks(columns, names):
+    for piece in _table_chunks(columns, names, header):
         out.write(piece)
 
 
@@ -225,27 +234,32 @@ def write_table(path: PathLike, columns: Mapping[str, Any] | Sequence[Mapping[st
     that reads back to the same double (full precision).
     """
     with open_text_out(path) as fh:
-        _write_table_to(fh, columns, names)
+        write_table_to(fh, columns, names)
 
 
-def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mapping[str, Any] | None = None) -> dict[str, Path]:
+def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mapping[str, Any] | None = None, *,
+                 files: OutputSet | None = None) -> dict[str, Path]:
     """Write several tables (name -> DataFrame, mapping of columns or records;
     ``None`` writes nothing) and JSON documents into ``out_dir`` as one set:
     all appear, or none changes.
 
     DataFrames are written column by column with shortest round-trip floats.
+    ``files``: the set (e.g. a run's :class:`~goeval.io.manifest.RunOutput`)
+    the files are added to, committed by the caller.
     """
+    from contextlib import nullcontext
+
     out = Path(out_dir)
-    with OutputSet(out) as files:
+    with (OutputSet(out) if files is None else nullcontext(files)) as fs:
         for name, table in tables.items():
             if table is None:  # e.g. curves not kept (--curves none)
                 continue
             if hasattr(table, "to_dict") and hasattr(table, "columns"):  # a DataFrame
                 table = {c: table[c].to_numpy() for c in table.columns}
-            with files.open(name) as fh:
-                _write_table_to(fh, table, None)
+            with fs.open(name) as fh:
+                write_table_to(fh, table, None)
         for name, obj in (json_files or {}).items():
-            with files.open(name) as fh:
+            with fs.open(name) as fh:
                 _dump_json(fh, obj)
     return {name: out / name for name in [*(t for t, v in tables.items() if v is not None), *(json_files or {})]}
 
@@ -259,9 +273,9 @@ def _write_curves(files: OutputSet, name: str, curves: Mapping[str, Any]) -> Non
     with files.open_binary(name) as fh:
         if name.endswith(".gz"):
             with gzip.GzipFile(filename="", mode="wb", fileobj=fh, compresslevel=6, mtime=0) as gz:
-                _write_table_to(gz, curves, None)
+                write_table_to(gz, curves, None)
         else:
-            _write_table_to(fh, curves, None)
+            write_table_to(fh, curves, None)
 
 
 def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: Sequence[Mapping[str, Any]],
@@ -269,7 +283,7 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: 
                   timings: Mapping[str, Any] | None = None,
                   extra_tables: Mapping[str, Mapping[str, Any]] | None = None,
                   extra_arrays: Mapping[str, Mapping[str, np.ndarray]] | None = None,
-                  *, curves_gzip: bool = False) -> dict[str, Path]:
+                  *, curves_gzip: bool = False, files: Any = None) -> dict[str, Path]:
     """Write ``curves.tsv``, ``summary.tsv``, ``diagnostics.json`` (and
     ``timings.json``, ``extra_tables``: file name -> columns, and
     ``extra_arrays``: file name -> named arrays, as compressed ``.npz``) into
@@ -286,45 +300,40 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: 
     replace (the other name, or either with ``curves=None``) is removed once
     the new set is in place, so the directory never holds curves that
     disagree with its summary.
+
+    ``files``: the run's :class:`~goeval.io.manifest.RunOutput` the files
+    are added to, committed by the caller; by default a run of their own,
+    with its manifest.
     """
+    from contextlib import nullcontext
+
+    from goeval.io.manifest import RunOutput
+
     out = Path(out_dir)
     name = CURVES_FILES[1] if curves_gzip else CURVES_FILES[0]
     paths = {"curves": out / name} if curves is not None else {}
     paths.update({"summary": out / "summary.tsv", "diagnostics": out / "diagnostics.json"})
-    with OutputSet(out) as files:
+    with (RunOutput(out) if files is None else nullcontext(files)) as fs:
+        fs.replaces.update(CURVES_FILES)
         if curves is not None:
-            _write_curves(files, name, curves)
-        with files.open("summary.tsv") as fh:
-            _write_table_to(fh, summary, summary_columns)
-        with files.open("diagnostics.json") as fh:
+            _write_curves(fs, name, curves)
+        with fs.open("summary.tsv") as fh:
+            write_table_to(fh, summary, summary_columns)
+        with fs.open("diagnostics.json") as fh:
             _dump_json(fh, diagnostics)
         if timings is not None:
             paths["timings"] = out / "timings.json"
-            with files.open("timings.json") as fh:
+            with fs.open("timings.json") as fh:
                 _dump_json(fh, timings)
         for table, columns in (extra_tables or {}).items():
             paths[table] = out / table
-            with files.open(table) as fh:
-                _write_table_to(fh, columns, None)
+            with fs.open(table) as fh:
+                write_table_to(fh, columns, None)
         for table, arrays in (extra_arrays or {}).items():
             paths[table] = out / table
-            with files.open_binary(table) as fh:
+            with fs.open_binary(table) as fh:
                 np.savez_compressed(fh, **arrays)
-    for stale in CURVES_FILES:
-        if curves is None or stale != name:
-            _remove_file(out / stale)
     return paths
-
-
-def _remove_file(p: Path) -> None:
-    try:
-        p.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        from goeval.errors import OutputError
-
-        raise OutputError(f"{p}: cannot remove the curves of an earlier run: {exc.strerror or exc}.") from None
 
 
 def write_arrays(path: PathLike, arrays: Mapping[str, np.ndarray]) -> Path:
@@ -358,16 +367,17 @@ def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
         raise InputFormatError(p, None, f"cannot read the file: {exc}") from None
 
 
-def write_ia(path: PathLike, terms: np.ndarray, values: np.ndarray) -> None:
-    """Write ``term<TAB>ia`` lines, no header, shortest round-trip floats."""
-    with open_text_out(path) as fh:
+def write_ia(path: PathLike | IO[str], terms: np.ndarray, values: np.ndarray) -> None:
+    """Write ``term<TAB>ia`` lines, no header, shortest round-trip floats, to ``path`` (atomically) or an open text file."""
+    with text_out(path) as fh:
         fh.write("".join(f"{t}\t{float(v)!r}\n" for t, v in zip(terms, values)))
 
 
-def write_pairs(path: PathLike, proteins: np.ndarray, terms: np.ndarray, scores: np.ndarray | None = None) -> None:
-    """Write ``protein<TAB>term[<TAB>score]`` lines, no header, shortest round-trip floats."""
+def write_pairs(path: PathLike | IO[str], proteins: np.ndarray, terms: np.ndarray, scores: np.ndarray | None = None) -> None:
+    """Write ``protein<TAB>term[<TAB>score]`` lines, no header, shortest round-trip floats, to ``path``
+    (atomically) or an open text file."""
     cols = [np.asarray(proteins, dtype=object).tolist(), np.asarray(terms, dtype=object).tolist()]
     if scores is not None:
         cols.append([repr(x) for x in np.asarray(scores, dtype=np.float64).tolist()])
-    with open_text_out(path) as fh:
+    with text_out(path) as fh:
         fh.write("".join("\t".join(map(str, r)) + "\n" for r in zip(*cols)))

@@ -192,12 +192,14 @@ def read_results_dir(path: PathLike) -> ResultsDir:
     return out
 
 
-def write_files(out_dir: PathLike, files: Mapping[str, bytes | str]) -> dict[str, Path]:
+def write_files(out_dir: PathLike, files: Mapping[str, bytes | str], added_by: str | None = None) -> dict[str, Path]:
     """Write ``files`` (name -> bytes, or text written as UTF-8) into ``out_dir`` as one set.
 
     Each file goes to a hidden temporary name first; all are renamed into
     place only when every one is complete, so a failure leaves the
-    directory as it was.
+    directory as it was. With ``added_by``, the files are added to the
+    manifest of the results directory they land in, if any
+    (:func:`goeval.io.manifest.add_to_manifest`).
 
     Raises
     ------
@@ -228,4 +230,9 @@ def write_files(out_dir: PathLike, files: Mapping[str, bytes | str]) -> dict[str
         for tmp, _target in pending:
             unlink_quietly(tmp)
         raise
-    return {t.name: t for _tmp, t in pending}
+    written = {t.name: t for _tmp, t in pending}
+    if added_by is not None:
+        from goeval.io.manifest import add_to_manifest
+
+        add_to_manifest(out, written, added_by)
+    return written
