@@ -237,7 +237,7 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, run: Any)
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.folds import write_folds
     from goeval.io.predictions_out import write_predictions
-    from goeval.io.results import write_frames, write_ia
+    from goeval.io.results import decimal_value, write_frames, write_ia
 
     with run.open("folds.tsv") as fh:
         write_folds(fh, cv.proteins, cv.folds)
@@ -260,7 +260,7 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, run: Any)
     curves = "curves.tsv.gz" if args.curves_gzip else "curves.tsv"
     text = {curves: res.curve_columns} if res.curve_columns is not None else {}
     text |= {"summary.tsv": [{c: r[c] for c in SUMMARY_COLUMNS} for r in res.summary_records],
-             "table1.tsv": [{c: r[c] for c in table1_columns(res.summary_records)} for r in cv.table1]}
+             "table1.tsv": [{c: decimal_value(r[c]) for c in table1_columns(res.summary_records)} for r in cv.table1]}
     write_frames(args.out, text, {"diagnostics.json": dict(cv.diagnostics)}, files=run)
     info = [f"- {k}: {v['proteins']:,} benchmark proteins, mean i(T) {v['mean']:.2f} bits (std {v['std']:.2f})"
             for k, v in cv.information.items()]

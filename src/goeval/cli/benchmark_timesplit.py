@@ -178,7 +178,7 @@ class PredictionFiles:
 
 def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> None:
     from goeval.benchmarks import table1_columns, table1_records
-    from goeval.io.results import write_frames
+    from goeval.io.results import decimal_value, write_frames
 
     d = kind.lower()
     res.diagnostics.update(provenance(args))
@@ -187,7 +187,7 @@ def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> None
     curves = f"{d}/curves.tsv.gz" if args.curves_gzip else f"{d}/curves.tsv"
     tables = {curves: res.curve_columns,
               f"{d}/summary.tsv": [{c: r.get(c) for c in res.summary_columns} for r in res.summary_records],
-              f"{d}/table1.tsv": [{c: r[c] for c in cols} for r in table1]}
+              f"{d}/table1.tsv": [{c: decimal_value(r[c]) for c in cols} for r in table1]}
     write_frames(args.out, tables, {f"{d}/diagnostics.json": dict(res.diagnostics)}, files=run)
     if args.bootstrap is not None and res.stats:
         from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays

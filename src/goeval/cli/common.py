@@ -24,6 +24,7 @@ __all__ = [
     "report_lines",
     "run_output",
     "say_run_output",
+    "say_notes",
 ]
 
 
@@ -170,6 +171,15 @@ def say_run_output(args: argparse.Namespace, run: Any) -> None:
     if run.foreign:
         say(args, f"{run.directory}/: left {len(run.foreign)} file(s) that this run did not write and no goeval "
                   f"manifest lists (compare, report and plot do not read them): {_names(run.foreign)}")
+
+
+def say_notes(results: Any) -> None:
+    """Warn about what a reader noticed in a results directory (no manifest, no summary), parts included."""
+    from goeval.errors import GoevalWarning
+
+    for part in [results, *getattr(results, "parts", {}).values()]:
+        for note in part.notes:
+            warnings.warn(note, GoevalWarning, stacklevel=2)
 
 
 def number_arg(kind: type, minimum: float, *, strict: bool):  # noqa: ANN201 - argparse type

@@ -50,13 +50,46 @@ def _duels_text(comparison, fmt: str) -> list[str]:  # noqa: ANN001 - Comparison
     return out
 
 
-def run(args: argparse.Namespace) -> int:
+def _stats_path(results: str):  # noqa: ANN202 - Path
+    """``protein_stats.npz`` of a results directory (or the file given); a time split's top is refused with its kinds."""
     from pathlib import Path
 
-    from goeval.io.files import check_output_file
+    from goeval.errors import GoevalError
+    from goeval.io.results_dir import KIND_DIRS
     from goeval.stats.store import PROTEIN_STATS_FILE
 
-    path = Path(args.results) / PROTEIN_STATS_FILE if Path(args.results).is_dir() else Path(args.results)
+    p = Path(results)
+    if not p.is_dir():
+        return p
+    kinds = [p / d for d in KIND_DIRS if (p / d / PROTEIN_STATS_FILE).is_file()]
+    if not (p / PROTEIN_STATS_FILE).is_file() and kinds:
+        raise GoevalError(f"{p}: a time split keeps one {PROTEIN_STATS_FILE} per kind of target; compare one kind: "
+                          + ", ".join(f"goeval compare {k}" for k in kinds) + ".")
+    return p / PROTEIN_STATS_FILE
+
+
+def check_blocks_against_summary(stats: dict, path) -> None:  # noqa: ANN001 - mapping, Path
+    """The (method, namespace) blocks of ``protein_stats.npz`` are those of the ``summary.tsv`` beside it, if any."""
+    from goeval.errors import GoevalError
+    from goeval.io.manifest import check_run_file
+    from goeval.io.results_dir import REQUIRED_COLUMNS, read_table
+
+    summary_path = path.parent / "summary.tsv"
+    if not summary_path.is_file():
+        return
+    check_run_file(summary_path)
+    summary = read_table(summary_path, REQUIRED_COLUMNS["summary"])
+    listed = set(zip(summary["method"], summary["namespace"]))
+    stray = sorted(k for k in stats if k not in listed)
+    if stray:
+        raise GoevalError(f"{path}: holds {', '.join(f'{m} ({ns})' for m, ns in stray)}, which {summary_path} does not "
+                          "list: the two files come from different runs; run goeval evaluate --bootstrap again.")
+
+
+def run(args: argparse.Namespace) -> int:
+    from goeval.io.files import check_output_file
+
+    path = _stats_path(args.results)
     if args.out:
         check_output_file(args.out)
     from goeval.io.results import write_table
@@ -65,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     show_warnings()
     stats, options = read_protein_stats(path)
+    check_blocks_against_summary(stats, path)
     result = compare(stats, args.methods, args.measure, n_resamples=args.bootstrap, permutations=args.permutations,
                      seed=args.seed, confidence=args.confidence, options=options, with_ia=bool(options.get("ia")),
                      threads=args.threads)

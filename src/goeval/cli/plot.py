@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import say
+from goeval.cli.common import say, say_notes
 
 DESCRIPTION = (
     "Draws the figures of a results directory written by goeval evaluate, retrieval or benchmark cv: per namespace "
@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
         set_enabled(False)
     require_matplotlib()
     res = read_results_dir(args.results)
+    say_notes(res)
     out = Path(args.out) if args.out else res.path / "plots"
     check_output_dir(out)
 

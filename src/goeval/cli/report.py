@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import say
+from goeval.cli.common import say, say_notes
 
 DESCRIPTION = (
     "Writes one HTML page that needs nothing else (tables as HTML, figures embedded as data URIs, no external "
@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "quiet", False):
         set_enabled(False)
     res = read_results_dir(args.results)
+    say_notes(res)
     out = Path(args.out) if args.out else res.path / "report.html"
     check_output_file(out)
     try:

@@ -8,10 +8,12 @@ block and registered measure); :class:`EvaluationResult` holds both.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Mapping
 
 import numpy as np
 
+from goeval.errors import GoevalWarning
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
 from goeval.metrics.registry import derived_columns, measures
@@ -136,7 +138,8 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
     built-in measures, the similarity measures (present when requested),
     then those registered by the user. The optimum is taken over the
     ``valid`` thresholds (coverage > 0); ties within rounding go to the
-    lowest threshold (:func:`best_index`).
+    lowest threshold (:func:`best_index`). A measure undefined at every
+    valid threshold (NaN) gets a row of NaN.
     """
     rows = []
     for ms in measures("protein", "optimum"):
@@ -145,6 +148,9 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
             continue
         i = best_index(curves[col], ms.direction, valid)
         if i < 0:
+            if valid.any() and np.isnan(curves[col][valid]).all():  # undefined at every threshold: said, never 0
+                rows.append({"method": method, "namespace": namespace, "measure": ms.name, "value": np.nan,
+                             **{c: np.nan for c in SUMMARY_COLUMNS[4:]}})
             continue
         rows.append({
             "method": method, "namespace": namespace, "measure": ms.name, "value": float(curves[col][i]),
@@ -230,6 +236,10 @@ def summarize(
         extra.update(dict.fromkeys(sim))
         ok = cur["n_covered"] > 0
         n_ok = int(ok.sum())
+        if with_ia and st.it_sum == 0 and ok.any():
+            warnings.warn(f"{name} {label}: the IA gives 0 bits to every truth term of the {int(st.n):,} benchmark "
+                          "proteins (it covers none of them: an IA of other terms or another ontology?); the "
+                          "IA-based measures (weighted F, ru, mi, S) are undefined and written as nan.", GoevalWarning)
         records.extend(optimum_records(name, label, cur, ok))
         records.extend(area_records(name, label, cur, ok))
         # the optima's rows among the covered thresholds (kept by 'thin')

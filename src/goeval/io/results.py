@@ -31,6 +31,7 @@ __all__ = [
     "write_json",
     "write_frames",
     "format_cell",
+    "decimal_value",
     "format_floats",
     "jsonable",
     "write_arrays",
@@ -67,6 +68,24 @@ def write_json(path: PathLike, obj: Any) -> None:
     """Write ``obj`` as indented JSON (numpy values converted), atomically."""
     with open_text_out(path) as fh:
         _dump_json(fh, obj)
+
+
+def decimal_value(v: Any) -> Any:
+    """A float rounded to 15 significant digits (other values as they are): the decimal a person reads.
+
+    A double holds any decimal of 15 significant digits exactly enough to
+    give it back, so a value computed from a decimal input comes back as
+    that decimal: ``45.3 / 100`` (0.45299999999999996) is 0.453. For tables
+    read by people (``table1.tsv``); the data files keep every bit.
+
+    Examples
+    --------
+    >>> decimal_value(45.3 / 100), decimal_value(0.1 + 0.2), decimal_value("MFO")
+    (0.453, 0.3, 'MFO')
+    """
+    if isinstance(v, (float, np.floating)) and np.isfinite(v):
+        return float(format(float(v), ".15g"))
+    return v
 
 
 def format_cell(v: Any) -> str:
@@ -355,16 +374,19 @@ def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
     """
     from goeval.errors import InputFormatError
 
+    import zipfile
+
     p = Path(path)
     if not p.is_file():
         raise InputFormatError(p, None, f"no such file; {what}")
     try:
         with np.load(p, allow_pickle=False) as z:
             if "format" not in z.files or str(z["format"]) != fmt:
-                raise InputFormatError(p, None, f"not a {fmt!r} file")
+                found = str(z["format"]) if "format" in z.files else "no format entry"
+                raise InputFormatError(p, None, f"not a {fmt!r} file ({found}; written by another goeval version?)")
             return {k: z[k] for k in z.files}
-    except (OSError, ValueError, KeyError, EOFError) as exc:
-        raise InputFormatError(p, None, f"cannot read the file: {exc}") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
+        raise InputFormatError(p, None, f"cannot read the file (truncated or damaged?): {exc}") from None
 
 
 def write_ia(path: PathLike | IO[str], terms: np.ndarray, values: np.ndarray) -> None:
