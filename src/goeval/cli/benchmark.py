@@ -110,6 +110,10 @@ def check_before_work(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -
     for path, what in inputs:
         if path is not None:
             check_input(path, what)
+    if getattr(args, "hits", None) is not None:
+        from goeval.io.hits import hit_table_columns
+
+        hit_table_columns(args.hits, args.hit_columns)  # its layout, from the first lines, before any work
     check_output_dir(args.out)
     return opts
 

@@ -93,6 +93,7 @@ _TAG = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _VALUE = re.compile(r"[ \t]*(?P<value>.*?)(?:[ \t]+\{[^{}]*\})?(?:[ \t]+!.*)?[ \t]*")
 _HEADER_LINE = re.compile(r"\[(?P<name>[A-Za-z][A-Za-z0-9_-]*)\][ \t]*(?:!.*)?")
 _STANZA_OR_ID = re.compile(r"\n(\[|id:)")
+_ID_VALUE = re.compile(r"\nid: *(\S+)")
 _KEEP = re.compile(r"\n((?:\[|" + "|".join(t + ":" for t in STRUCTURAL_TAGS) + r")[^\n]*)")
 _NAMES = re.compile(r"\n((?:\[|id:|name:)[^\n]*)")
 _EXAMPLES = 5
@@ -302,6 +303,19 @@ def _check_stanzas(text: str, first: int, path: PathLike | None, original: str) 
     raise InputFormatError(path, header_line, "stanza without an 'id:' tag", _nth_line(original, header_line))
 
 
+def _duplicate_id_lines(text: str, first: int) -> dict[str, list[int]]:
+    """The lines of the ``id:`` tags of every id given by more than one stanza (one C pass when none is)."""
+    ids = _ID_VALUE.findall(text, first)
+    if len(ids) == len(set(ids)):
+        return {}
+    repeated = {i for i, n in Counter(ids).items() if n > 1}
+    out: dict[str, list[int]] = {}
+    for m in _ID_VALUE.finditer(text, first):
+        if m[1] in repeated:
+            out.setdefault(m[1], []).append(text.count("\n", 0, m.start() + 1))
+    return out
+
+
 def _nth_line(text: str, number: int) -> str:
     """Line ``number`` (1-based) of a text that starts with an extra newline."""
     start = 0
@@ -331,6 +345,9 @@ def _prepare(text: str, path: PathLike | None) -> _Prepared:
     if first < 0:
         first = len(text) - 1
     _check_stanzas(text, first, path, original)
+    duplicates = _duplicate_id_lines(text, first)
+    if duplicates:
+        diagnostics["duplicate_id_lines"] = duplicates
     del original
     header = [ln for ln in text[1 : first + 1].split("\n") if ln and ln[0] != "!" and not ln.isspace()]
     kept = _KEEP.findall(text, first)

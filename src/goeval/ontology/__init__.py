@@ -566,7 +566,9 @@ def _split_live(raw: RawOntology) -> tuple[list[dict[str, Any]], dict[str, dict[
     for term in raw.terms:
         tid = term["id"]
         if tid in seen:
-            raise OntologyError(f"{src}: term {tid!r} is defined by more than one [Term] stanza.")
+            lines = raw.diagnostics.get("duplicate_id_lines", {}).get(tid)
+            where = f" (its 'id:' lines: {', '.join(map(str, lines))})" if lines else ""
+            raise OntologyError(f"{src}: term {tid!r} is defined by more than one [Term] stanza{where}.")
         seen.add(tid)
         if str(term.get("is_obsolete", "false")).lower() == "true":
             obsolete[tid] = term
