@@ -345,7 +345,9 @@ def iter_time_split(
     Yields
     ------
     kind, EvaluationResult
-        For each kind with targets (as :func:`goeval.evaluate` returns).
+        For each kind with targets (as :func:`goeval.evaluate` returns); its
+        ``stats`` (the sufficient statistics, large with exact thresholds) are
+        kept only with ``bootstrap``, and released block by block otherwise.
     """
     from goeval.baselines import METHODS
 
@@ -401,7 +403,7 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
         for m, p in predictions.items():
             if isinstance(p, HitPredictions):
                 diag["methods"][m]["training"] = p.diagnostics
-        result = summarize(stats, opts, True, diagnostics=diag)
+        result = summarize(stats, opts, True, diagnostics=diag, release=intervals is None)
         if intervals is not None and stats:
             from goeval.stats.bootstrap import add_bootstrap_columns
 

@@ -365,12 +365,14 @@ def read_hits(path: PathLike, hit_columns: tuple[str, ...] | list[str] | None = 
     except (pa.ArrowInvalid, UnicodeDecodeError):
         _raise_first_bad(body, path, first_line, columns)
         raise InputFormatError(path, None, "the file could not be parsed as a tab-separated hit table") from None
-    values = {c: table.column(c).to_numpy() for c in columns[2:]}
+    values = {c: np.array(table.column(c).to_numpy(), dtype=np.float64) for c in columns[2:]}  # owned by numpy
     q, s = table.column("qseqid"), table.column("sseqid")
     if not _valid(values, q, s):
         _raise_first_bad(body, path, first_line, columns)
     del body
     qc, sc, ids = _encode_pair(q, s)
+    del table, q, s
+    pa.default_memory_pool().release_unused()  # the parsed text's pages go back to the system, not to Arrow's pool
     counts["rows"] = int(qc.size)
     counts["columns"] = list(columns)
     return HitTable(qc, sc, ids, values, str(path), counts)
