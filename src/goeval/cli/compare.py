@@ -61,10 +61,13 @@ def _stats_path(results: str):  # noqa: ANN202 - Path
     p = Path(results)
     if not p.is_dir():
         return p
-    kinds = [p / d for d in KIND_DIRS if (p / d / PROTEIN_STATS_FILE).is_file()]
+    kinds = [p / d for d in KIND_DIRS if (p / d / "summary.tsv").is_file()]
     if not (p / PROTEIN_STATS_FILE).is_file() and kinds:
-        raise GoevalError(f"{p}: a time split keeps one {PROTEIN_STATS_FILE} per kind of target; compare one kind: "
-                          + ", ".join(f"goeval compare {k}" for k in kinds) + ".")
+        have = [k for k in kinds if (k / PROTEIN_STATS_FILE).is_file()]
+        how = (", ".join(f"goeval compare {k}" for k in have) if have else
+               f"run the time split with --bootstrap to write a {PROTEIN_STATS_FILE} per kind")
+        raise GoevalError(f"{p}: a time split keeps its results per kind of target ({', '.join(map(str, kinds))}); "
+                          f"compare one kind: {how}.")
     return p / PROTEIN_STATS_FILE
 
 

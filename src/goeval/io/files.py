@@ -369,7 +369,7 @@ class BackgroundWriter:
 
     def write(self, data: bytes | memoryview) -> int:
         if self.error is not None:
-            raise self.error
+            self.close()  # the thread stops, the error is raised
         self.pending.put(bytes(data))
         return len(data)
 
