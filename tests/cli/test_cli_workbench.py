@@ -176,6 +176,7 @@ def test_t0_of_unknown_terms_warns_and_fails_when_nothing_is_learnt(tmp_path, ca
     err = capsys.readouterr().err
     assert "5 of the 5 t0 lines (100%) name terms that are unknown" in err
     assert "method naive predicts no term" in err and "nothing was evaluated" in err
+    assert not (tmp_path / "ts").exists()  # a failed run leaves no half-written result, not even its directory
 
 
 def test_naive_baseline_trained_on_unknown_terms_fails(tmp_path, capsys):

@@ -409,11 +409,19 @@ class OutputSet:
     def __init__(self, directory: PathLike) -> None:
         self.directory = Path(directory)
         self._pending: list[tuple[Path, Path]] = []
+        self._made: list[Path] = []  # directories this set created (removed again by discard when empty)
+
+    def _target(self, name: str) -> Path:
+        """The path of ``name``, noting the directories its writing will create."""
+        target = self.directory / name
+        missing = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
+        self._made.extend(d for d in missing if d not in self._made)
+        return target
 
     @contextmanager
     def open(self, name: str) -> Iterator[IO[str]]:
         """A text file ``name`` in the directory, kept aside until :meth:`commit`."""
-        target = self.directory / name
+        target = self._target(name)
         with open_text_out(target, commit=False) as fh:
             self._pending.append((fh.temporary_path, target))  # type: ignore[union-attr]
             yield fh
@@ -421,7 +429,7 @@ class OutputSet:
     @contextmanager
     def open_binary(self, name: str) -> Iterator[IO[bytes]]:
         """A binary file ``name`` in the directory, kept aside until :meth:`commit`."""
-        target = self.directory / name
+        target = self._target(name)
         with _temporary_file(target, lambda _target, tmp: open(tmp, "wb")) as (tmp, fh):
             self._pending.append((tmp, target))
             yield fh
@@ -460,10 +468,16 @@ class OutputSet:
         return done
 
     def discard(self) -> None:
-        """Remove every temporary file not committed."""
+        """Remove every temporary file not committed, and the directories the set created that are left empty."""
         for tmp, _target in self._pending:
             unlink_quietly(tmp)
         self._pending = []
+        for d in sorted(self._made, key=lambda p: len(p.parts), reverse=True):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        self._made = []
 
     def __enter__(self) -> "OutputSet":
         return self
