@@ -30,6 +30,14 @@ def timesplit(out: Path, *extra: str) -> list[str]:
             "--evaluate", "--out", str(out), *extra]
 
 
+def timesplit_with(out: Path, inputs: dict[str, Path], *extra: str) -> list[str]:
+    """:func:`timesplit` with some of its input files replaced (option -> file)."""
+    args = timesplit(out, *extra)
+    for option, path in inputs.items():
+        args[args.index(option) + 1] = str(path)
+    return args
+
+
 def evaluate(out: Path, *extra: str, predictions: Path | None = None, quiet: bool = True) -> list[str]:
     return ["evaluate", "--ontology", str(EX / "mfo_from_mfoa_mat.obo.gz"), "--truth",
             str(EX / "groundtruth_leafonly_MFO_NK.tsv"), "--predictions", str(predictions or EX / "BB4S_mfo_NK.tsv.gz"),
@@ -141,38 +149,32 @@ def test_cross_validation_whose_hits_name_no_benchmark_protein_fails(tmp_path, c
 
 
 @pytest.mark.parametrize(("t0", "t1", "message"), [
-    ("t0.tsv", "t0.tsv", "t1 adds no annotation to t0"),
+    (None, None, "t1 adds no annotation to t0"),
     ("exp_2019-01-29.tsv", "exp_2014-10-12.tsv", "t1 is older than t0: t1 2014-10-12"),
     ("exp_2019-01-29.tsv", "exp_2019-01-29b.tsv", "t1 is the same date as t0"),
 ])
 def test_time_split_without_a_later_t1_fails(tmp_path, capsys, t0, t1, message):
-    for name, src in ((t0, "t0.tsv"), (t1, "t1.tsv")):
-        if not (tmp_path / name).exists():
-            shutil.copy(B / src, tmp_path / name)
-    args = timesplit(tmp_path / "ts")
-    args[args.index("--t0") + 1], args[args.index("--t1") + 1] = str(tmp_path / t0), str(tmp_path / t1)
-    if t0 == t1:
-        args[args.index("--t1") + 1] = str(B / "t0.tsv")
-        args[args.index("--t0") + 1] = str(B / "t0.tsv")
-    assert main(args) == 2
+    if t0 is None:  # t1 is t0
+        inputs = {"--t0": B / "t0.tsv", "--t1": B / "t0.tsv"}
+    else:
+        shutil.copy(B / "t0.tsv", tmp_path / t0)
+        shutil.copy(B / "t1.tsv", tmp_path / t1)
+        inputs = {"--t0": tmp_path / t0, "--t1": tmp_path / t1}
+    assert main(timesplit_with(tmp_path / "ts", inputs)) == 2
     assert message in capsys.readouterr().err and not (tmp_path / "ts").exists()
 
 
 def test_fasta_matching_no_target_fails(tmp_path, capsys):
     fasta = tmp_path / "other.fasta"
     fasta.write_text(">zz1\nMKV\n>zz2\nMKL\n")
-    args = timesplit(tmp_path / "ts")
-    args[args.index("--sequences") + 1] = str(fasta)
-    assert main(args) == 2
+    assert main(timesplit_with(tmp_path / "ts", {"--sequences": fasta})) == 2
     assert "none of the 8 candidate targets has a sequence in" in capsys.readouterr().err
 
 
 def test_t0_of_unknown_terms_warns_and_fails_when_nothing_is_learnt(tmp_path, capsys):
     t0 = tmp_path / "t0.tsv"
     t0.write_text((B / "t0.tsv").read_text().replace("GO:00000", "GO:99999"))
-    args = timesplit(tmp_path / "ts", "--methods", "naive")
-    args[args.index("--t0") + 1] = str(t0)
-    assert main(args) == 2
+    assert main(timesplit_with(tmp_path / "ts", {"--t0": t0}, "--methods", "naive")) == 2
     err = capsys.readouterr().err
     assert "5 of the 5 t0 lines (100%) name terms that are unknown" in err
     assert "method naive predicts no term" in err and "nothing was evaluated" in err
@@ -317,9 +319,7 @@ def test_repeated_fold_lines_and_extra_proteins_are_said(tmp_path, capsys):
 def test_invalid_fasta_residues_in_timesplit_are_an_error_with_the_line(tmp_path, capsys):
     fasta = tmp_path / "seqs.fasta"
     fasta.write_text((B / "seqs.fasta").read_text().replace("MKVLS", "MK1LS"))
-    args = timesplit(tmp_path / "ts")
-    args[args.index("--sequences") + 1] = str(fasta)
-    assert main(args) == 2
+    assert main(timesplit_with(tmp_path / "ts", {"--sequences": fasta})) == 2
     assert "seqs.fasta, line 6: '1' is not an amino-acid letter" in capsys.readouterr().err
 
 
