@@ -68,8 +68,8 @@ def test_files_added_later_join_the_manifest(tmp_path):
     (tmp_path / "plots" / "f.png").write_bytes(b"png")
     assert add_to_manifest(tmp_path / "plots", {"f.png": tmp_path / "plots" / "f.png"}, "goeval plot")
     assert read_manifest(tmp_path).files["plots/f.png"]["added_by"] == "goeval plot"
-    (tmp_path / "a" / "b").mkdir(parents=True)  # neither it nor its parent has a manifest
-    assert not add_to_manifest(tmp_path / "a" / "b", {}, "goeval plot")
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)  # no manifest within two levels up
+    assert not add_to_manifest(tmp_path / "a" / "b" / "c", {}, "goeval plot")
 
 
 def test_another_programs_manifest_stops_the_run_before_any_work(tmp_path):

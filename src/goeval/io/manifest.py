@@ -97,9 +97,10 @@ def read_manifest(directory: PathLike) -> Manifest | None:
 
 
 def find_manifest(path: PathLike) -> Manifest | None:
-    """The manifest that covers a directory: its own, else its parent's (a time split's ``nk/``, ``plots/``)."""
+    """The manifest that covers a directory: its own, else its parent's or grandparent's (a time split's ``nk/``,
+    ``plots/``, ``nk/plots/``), the nearest one."""
     d = Path(path)
-    for candidate in (d, d.parent):
+    for candidate in (d, d.parent, d.parent.parent):
         m = read_manifest(candidate)
         if m is not None:
             return m

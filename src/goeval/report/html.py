@@ -216,6 +216,7 @@ def _caption(name: str) -> str:
 
 
 def _table1_title(results: Any, kind: str | None) -> str:
+    kind = kind or (results.diagnostics.get("kind") if results.kind == "time split kind" else None)
     if kind is not None:
         return f"Table 1 ({kind} targets)"
     return "Table 1 (cross-validation)" if results.kind == "cross-validation" else "Table 1"

@@ -505,6 +505,10 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     tap = getattr(results, "tap_curve", None)
     if tap is not None and len(tap):
         figs["tap_curve"] = tap_curve_figure(tap, getattr(results, "retrieval_summary", None))
+    kind = (getattr(results, "diagnostics", None) or {}).get("kind")
+    if isinstance(kind, str):  # one kind of a time split, read on its own
+        for fig in figs.values():
+            fig.suptitle(f"{kind} targets", fontsize=10)
     return figs
 
 
