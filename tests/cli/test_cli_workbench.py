@@ -1,4 +1,4 @@
-"""The workbench as trustworthy as the evaluator: every case of the issue's problem list, run in-process.
+"""The workbench as trustworthy as the evaluator: every case of its problem list, run in-process.
 
 Time splits with every option, result folders that never mix runs, benchmarks that fail loudly,
 undefined measures written as nan, hit tables as users have them, result folders read
