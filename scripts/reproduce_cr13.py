@@ -130,7 +130,7 @@ def timesplit_run(data: Path, out: Path) -> tuple[float, float]:
         "--sequences", str(data / "seq/swissprot_2014-01_exp.fasta.gz"),
         "--hits", str(data / "hits/diamond_allvsall_2014.tsv.gz"), "--hit-columns", HIT_COLUMNS,
         "--methods", ",".join(METHODS), "--kinds", "NK,LK", "--evaluate", "--thresholds", "0.01",
-        "--out", str(out / "timesplit"), "-q"])
+        "--no-predictions", "--out", str(out / "timesplit"), "-q"])
 
 
 # ------------------------------------------------------------------ tables

@@ -50,6 +50,7 @@ __all__ = [
     "evaluate",
     "check_inputs",
     "ia_values",
+    "dropped_terms_warning",
 ]
 
 #: Share of an evaluated namespace's terms an IA file must cover before a warning.
@@ -668,7 +669,7 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
 
 def _say_methods(diag: Diagnostics) -> None:
     """Say, as soon as they are known, the targets kept and each method's lines read, remapped and dropped."""
-    if diag.get("targets"):
+    if isinstance(diag.get("targets"), dict) and "listed" in diag["targets"]:
         say_stage(describe_targets(diag["targets"]))
     for name, d in diag.get("methods", {}).items():
         say_stage(describe_reading(name, d))
@@ -721,14 +722,25 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
     diag.warn(f"nothing was evaluated: {diag['nothing_evaluated']}.")
 
 
-def _check_truth_drops(diag: Diagnostics) -> None:
-    t = diag.get("truth", {})
-    st = t.get("rows_by_term_status", {})
-    read = int(t.get("rows_read", 0))
+def dropped_terms_warning(counts: dict[str, Any], what: str) -> str | None:
+    """The warning for annotations more than 10 % of whose lines name unknown or obsolete terms (None otherwise).
+
+    ``counts`` are the reading diagnostics of the annotations
+    (:func:`goeval.annotations.map_table`); ``what`` names them ("truth", "t0").
+    """
+    st = counts.get("rows_by_term_status", {})
+    read = int(counts.get("rows_read", 0))
     lost = int(st.get("unknown", 0)) + int(st.get("obsolete", 0))
     if read and lost > TRUTH_DROP_WARNING * read:
-        diag.warn(f"{lost:,} of the {read:,} truth lines ({lost / read:.0%}) name terms that are unknown or obsolete "
-                  "in this ontology and were dropped (is it the ontology release the truth was made with?).")
+        return (f"{lost:,} of the {read:,} {what} lines ({lost / read:.0%}) name terms that are unknown or obsolete "
+                f"in this ontology and were dropped (is it the ontology release the {what} was made with?).")
+    return None
+
+
+def _check_truth_drops(diag: Diagnostics) -> None:
+    message = dropped_terms_warning(diag.get("truth", {}), "truth")
+    if message:
+        diag.warn(message)
 
 
 def _check_known(diag: Diagnostics, inputs: _Inputs) -> None:

@@ -31,7 +31,7 @@ def test_cv_writes_every_output(tmp_path):
     assert run(cv_args(out, "--folds", str(D / "folds.tsv"), "--thresholds", "0.01")) == 0
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert names == ["README.md", "curves.tsv", "diagnostics.json", "folds.tsv", "ia/0.tsv", "ia/1.tsv", "ia/2.tsv",
-                     "predictions/blast.tsv.gz", "predictions/gotcha.tsv.gz", "predictions/naive.tsv.gz",
+                     "manifest.json", "predictions/blast.tsv.gz", "predictions/gotcha.tsv.gz", "predictions/naive.tsv.gz",
                      "summary.tsv", "table1.tsv"]
     head = (out / "summary.tsv").read_text().split("\n")[0].split("\t")
     assert head == ["method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi"]

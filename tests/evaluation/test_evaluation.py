@@ -471,3 +471,18 @@ def test_max_terms_equals_evaluating_the_best_scores_only(seed, n):
     assert_summary_equal(res.summary, want, "m")
     dropped = len(case.scores) - len(oracle_top(case.scores, case, n))
     assert res.diagnostics["methods"]["m"]["max_terms_dropped"] == dropped
+
+
+def test_summarize_releases_statistics_block_by_block_with_the_same_result():
+    from oracles import random_case
+
+    from goeval.evaluation import namespace_stats, summarize
+
+    case = random_case(3, n_proteins=30)
+    onto = case.ontology()
+    stats = namespace_stats(onto, case.truth_annotations(onto), {"m": case.predictions(onto)}, case.ia_array(onto))
+    kept = summarize(dict(stats))
+    handed = dict(stats)
+    released = summarize(handed, release=True)
+    assert handed == {} and released.stats is None and kept.stats is not None
+    assert [repr(r) for r in released.summary_records] == [repr(r) for r in kept.summary_records]

@@ -58,3 +58,15 @@ def test_roundtrip_gz_and_fixture(tmp_path):
     write_fasta(out, r.ids, r.sequences, width=7)
     again = read_fasta(out)
     assert again.ids.tolist() == r.ids.tolist() and again.sequences == r.sequences
+
+
+def test_residues_checked_on_request_with_the_line(tmp_path):
+    from goeval.errors import InputFormatError
+    from goeval.io.fasta import read_fasta
+
+    p = tmp_path / "s.fasta"
+    p.write_text(">a\nMKV*\n>b\nMK-V\n>c\nMK1V\n")
+    assert read_fasta(p).counts["non_amino_acid"] == {"*": 1, "-": 1, "1": 1}  # counted by default
+    with pytest.raises(InputFormatError, match="'1' is not an amino-acid letter") as exc:
+        read_fasta(p, residues="check")
+    assert exc.value.line == 6

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from goeval.errors import InputFormatError, InvalidParameterError
-from goeval.io.hits import STANDARD_COLUMNS, HitTable, read_hits
+from goeval.io.hits import STANDARD_COLUMNS, HitTable, hit_table_columns, read_hits
 
 ROW12 = "A\tB\t45.5\t100\t50\t2\t1\t100\t3\t102\t1e-20\t88.2\n"
 COLS6 = ("qseqid", "sseqid", "pident", "length", "evalue", "bitscore")
@@ -97,3 +97,42 @@ def test_from_arrays_and_missing_column():
         h.column("evalue", "gotcha")
     with pytest.raises(InvalidParameterError, match="must have 2 values"):
         HitTable.from_arrays(["a", "b"], ["b", "a"], pident=[10])
+
+
+# ------------------------------------------------------------ layouts recognised without a column list
+def test_six_and_twelve_columns_recognised_by_their_count(tmp_path):
+    six = read_hits(write(tmp_path, "q1\ts1\t25.2\t120\t1e-5\t33\n", "six.tsv"))
+    assert six.columns == COLS6[2:] and six.values["bitscore"].tolist() == [33.0]
+    assert read_hits(write(tmp_path, ROW12, "twelve.tsv")).columns == STANDARD_COLUMNS[2:]
+    with pytest.raises(InputFormatError, match="5 columns and no header line.*--hit-columns") as exc:
+        read_hits(write(tmp_path, "# c\nq\ts\t25\t10\t1e-5\n", "five.tsv"))
+    assert exc.value.line == 2
+
+
+def test_header_line_recognised_by_its_content(tmp_path):
+    p = write(tmp_path, "query\ttarget\tpident\tevalue\tbitscore\nq1\ts1\t25\t1e-5\t30\n")
+    h = read_hits(p)
+    assert h.columns == ("pident", "evalue", "bitscore") and h.counts["header_lines"] == 1
+    assert hit_table_columns(p) == ("qseqid", "sseqid", "pident", "evalue", "bitscore")
+    with pytest.raises(InputFormatError, match="the header line names the columns"):
+        read_hits(p, COLS6)
+    with pytest.raises(InvalidParameterError, match="unknown names"):
+        read_hits(write(tmp_path, "qseqid\tsseqid\tidentity\nq\ts\t3\n", "u.tsv"))
+
+
+def test_space_separated_tables_follow_the_line_rule(tmp_path):
+    text = "q1  s1 25.2 120  1e-5 33\nq2\ts1\t30\t10\t1e-6\t34\n"
+    h = read_hits(write(tmp_path, text))
+    assert h.ids[h.query_codes].tolist() == ["q1", "q2"] and h.values["evalue"].tolist() == [1e-5, 1e-6]
+    assert h.counts["space_separated_lines"] == 1
+
+
+@pytest.mark.parametrize(("value", "column", "problem"), [
+    ("-1", "bitscore", "bit score must not be negative"), ("inf", "bitscore", "bitscore column is infinite"),
+    ("-inf", "evalue", "evalue column is infinite"), ("NaN", "bitscore", "bitscore column is not a number"),
+])
+def test_bitscore_and_evalue_ranges_are_checked_with_the_line(tmp_path, value, column, problem):
+    row = {"evalue": f"q\ts\t25\t10\t{value}\t30\n", "bitscore": f"q\ts\t25\t10\t1e-5\t{value}\n"}[column]
+    with pytest.raises(InputFormatError, match=problem) as exc:
+        read_hits(write(tmp_path, "q0\ts0\t50\t10\t1e-9\t40\n" + row))
+    assert exc.value.line == 2

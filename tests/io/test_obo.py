@@ -229,9 +229,9 @@ def test_unknown_tags_and_stanza_types_are_counted_not_silent(tmp_path, capsys):
     path = tmp_path / "u.obo"
     path.write_text(text)
     assert main(["info", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert "tags OBO does not define, skipped: my_tag 2" in out and "line 10: my_tag: some value" in out
-    assert "[Annotation] 1" in out
+    err = capsys.readouterr().err  # what was read: messages on stderr (the table is on stdout)
+    assert "tags OBO does not define, skipped: my_tag 2" in err and "line 10: my_tag: some value" in err
+    assert "[Annotation] 1" in err
 
 
 def test_structural_lines_with_odd_spacing_are_read_like_usual_ones():

@@ -553,3 +553,20 @@ def test_cafa_pk_counting_on_a_fully_known_protein():
     # goeval's own rule drops P2 from the benchmark: coverage stays within [0, 1]
     own = evaluate_annotations(onto, truth, {"m": pred}, ia=ia, known=known, thresholds=0.1)
     assert own.curves["coverage"].max() <= 1.0
+
+
+def test_measures_without_information_in_the_truth_are_nan():
+    """i(T) = 0 for every protein (an IA covering none of the truth's terms): the IA-based columns are undefined."""
+    from goeval.metrics.protein import UNDEFINED_WITHOUT_INFORMATION, protein_curves
+    from goeval.sweep import sweep
+
+    truth = (np.array([0, 1, 2]), np.array([0, 1]))
+    pred = (np.array([0, 2, 3]), np.array([0, 2, 1]), np.array([0.9, 0.4, 0.7]))
+    ia = np.array([0.0, 0.0, 1.5])  # only a term no protein is annotated with carries information
+    st = sweep(*pred, *truth, 3, np.array([0.4, 0.7, 0.9]), ia)
+    cur = protein_curves(st)
+    for col in UNDEFINED_WITHOUT_INFORMATION:
+        assert np.isnan(cur[col]).all(), col
+    assert np.isfinite(cur["f"]).all() and cur["n_covered_w"].tolist() == [1, 0, 0]
+    w = sweep(*pred, *truth, 3, np.array([0.4, 0.7, 0.9]), np.array([1.0, 0.0, 1.5]))
+    assert np.isfinite(protein_curves(w)["s"]).all()  # information somewhere: defined

@@ -67,3 +67,35 @@ def test_write_files_as_one_set(tmp_path):
         write_files(out, {"a.png": b"new", "c.png": Boom(b"")})
     assert (out / "a.png").read_bytes() == b"\x89PNG"  # unchanged: nothing moved into place
     assert sorted(p.name for p in out.iterdir()) == ["a.png", "b.md"]  # no temporary file left
+
+
+@pytest.mark.parametrize(("body", "line", "problem"), [
+    ("m\tMFO\tfmax\t0.5\t0.1\n", 2, "5 tab-separated fields where the header has 6"),
+    ("m\tMFO\tfmax\tabc\t0.1\t1\n", 2, "the value column holds 'abc', not a number"),
+    ("m\tMFO\tfmax\t0.5\t0.1\t1\nm\tMFO\tsmin\tinf\t0.1\t1\n", 3, "infinite value"),
+    ("m\tMFO\tfmax\t0.5\t0.1\t1\nm\tMFO\tsm", 3, "no line end: the file is truncated"),
+])
+def test_tables_are_validated_with_file_and_line(tmp_path, body, line, problem):
+    (tmp_path / "summary.tsv").write_text("method\tnamespace\tmeasure\tvalue\tthreshold\tcoverage\n" + body)
+    with pytest.raises(InputFormatError, match=problem) as exc:
+        read_results_dir(tmp_path)
+    assert exc.value.line == line and exc.value.path.endswith("summary.tsv")
+
+
+def test_empty_cells_and_nan_are_undefined_values(tmp_path):
+    (tmp_path / "summary.tsv").write_text("method\tnamespace\tmeasure\tvalue\tthreshold\tcoverage\n"
+                                          "m\tMFO\taupr\t0.5\t\tnan\n")
+    s = read_results_dir(tmp_path).summary
+    assert s["threshold"].isna().all() and s["coverage"].isna().all()
+
+
+def test_time_split_folder_read_as_parts(tmp_path):
+    head = "method\tnamespace\tmeasure\tvalue\tthreshold\tcoverage\n"
+    (tmp_path / "diagnostics.json").write_text('{"targets": {"NK": {"MFO": {"candidates": 3, "targets": 2}}}}\n')
+    for kind in ("nk", "pk"):
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / "summary.tsv").write_text(head + f"{kind}m\tMFO\tfmax\t0.5\t0.1\t1.0\n")
+    res = read_results_dir(tmp_path)
+    assert list(res.parts) == ["NK", "PK"] and res.kind == "time split"
+    assert res.methods() == ["nkm", "pkm"] and res.diagnostics["targets"]["NK"]["MFO"]["targets"] == 2
+    assert any("no manifest.json" in n for n in res.notes)

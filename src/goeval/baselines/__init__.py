@@ -26,7 +26,7 @@ from __future__ import annotations
 from goeval.baselines.scores import combine_annotations, top_terms
 from goeval.baselines.hits import REASONS, UsableHits, usable_hits
 from goeval.baselines.homology import blast, diamondscore, gotcha, gotcha_weight, knn_identity
-from goeval.baselines.naive import naive, naive_scores
+from goeval.baselines.naive import naive, naive_list, naive_scores
 
 __all__ = [
     "METHODS",
@@ -40,6 +40,7 @@ __all__ = [
     "gotcha_weight",
     "knn_identity",
     "naive",
+    "naive_list",
     "naive_scores",
     "top_terms",
     "usable_hits",

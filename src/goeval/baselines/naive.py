@@ -11,7 +11,7 @@ from goeval.baselines.scores import NamespaceScores, assemble, labels, namespace
 from goeval.baselines.hits import unique_targets
 from goeval.ontology import Ontology
 
-__all__ = ["naive", "naive_scores"]
+__all__ = ["naive", "naive_scores", "naive_list"]
 
 
 def naive_scores(ontology: Ontology, train: Annotations, namespaces: Any = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -68,6 +68,39 @@ def naive_scores(ontology: Ontology, train: Annotations, namespaces: Any = None)
     return scores, diag
 
 
+def naive_list(ontology: Ontology, train: Annotations, namespaces: Any = None, *, max_terms: int | None = None,
+               min_score: float = 0.0) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """The naive baseline's one list: the terms every target gets and their scores.
+
+    Parameters
+    ----------
+    ontology, train, namespaces
+        As for :func:`naive_scores`.
+    max_terms : int, optional
+        Keep the best ``max_terms`` terms per namespace (ties by depth, then
+        term id; see :func:`goeval.baselines.top_terms`).
+    min_score : float, default 0
+        Leave out the terms scoring below it (e.g. the first threshold of a
+        grid: they are predicted at no threshold).
+
+    Returns
+    -------
+    cols : ndarray of int64
+        Term indices (increasing) with a positive score.
+    scores : ndarray of float64
+    diagnostics : dict
+        Per namespace (``namespaces``): training proteins and terms seen.
+    """
+    scores, per_ns = naive_scores(ontology, train, namespaces)
+    cols = np.flatnonzero((scores > 0) & (scores >= min_score))
+    vals = scores[cols]
+    if max_terms is not None:
+        single = assemble(ontology, np.asarray(["*"], dtype=object),
+                          [NamespaceScores(np.array([cols.size]), cols, vals)], {}, max_terms)
+        cols, vals = single.matrix.indices.astype(np.int64), single.matrix.data
+    return cols, vals, {"namespaces": per_ns}
+
+
 def naive(ontology: Ontology, train: Annotations, targets: Any, namespaces: Any = None,
           *, max_terms: int | None = None) -> Annotations:
     """Naive baseline: the same list :func:`naive_scores` for every target.
@@ -92,20 +125,14 @@ def naive(ontology: Ontology, train: Annotations, targets: Any, namespaces: Any 
         (frequencies of propagated sets are max-consistent: n(parent) >= n(child)).
         The matrix holds targets x predicted terms entries: for many targets
         and all terms, write with :func:`goeval.io.predictions_out.write_naive`
-        from :func:`naive_scores` instead, which never builds it.
+        from :func:`naive_list` instead, which never builds it.
     """
-    scores, per_ns = naive_scores(ontology, train, namespaces)
+    cols, vals, info = naive_list(ontology, train, namespaces, max_terms=max_terms)
     tlist, repeated = unique_targets(targets)
-    cols = np.flatnonzero(scores > 0)
-    vals = scores[cols]
-    if max_terms is not None:
-        single = assemble(ontology, np.asarray(["*"], dtype=object),
-                          [NamespaceScores(np.array([cols.size]), cols, vals)], {}, max_terms)
-        cols, vals = single.matrix.indices.astype(np.int64), single.matrix.data
     n = tlist.size
     part = NamespaceScores(np.full(n, cols.size, np.int64), np.tile(cols, n), np.tile(vals, n))
     diag = {"method": "naive", "targets": int(n), "repeated_targets_dropped": repeated,
-            "namespaces": per_ns, "terms_predicted_per_target": int(cols.size)}
+            "namespaces": info["namespaces"], "terms_predicted_per_target": int(cols.size)}
     if max_terms is not None:
         diag["max_terms"] = int(max_terms)
     return assemble(ontology, tlist, [part], diag)

@@ -174,7 +174,8 @@ def _setup(ontology: Ontology, annotations: Annotations, hits: HitTable | None, 
         raise InvalidParameterError(f"{int(missing.sum()):,} of the {tr.proteins.size:,} annotated proteins have no fold "
                                     f"in {source} (e.g. {ex}); every annotated protein needs one.")
     if np.unique(fold).size < 2:
-        raise InvalidParameterError(f"The folds of cross_validate must name at least 2 folds; got {np.unique(fold).tolist()}.")
+        raise InvalidParameterError(f"The folds of cross_validate ({source}) must give the annotated proteins at least "
+                                    f"2 folds; got {np.unique(fold).tolist()}.")
     diag["folds"] = {"source": source, "proteins_listed": int(fp.size), "annotated_proteins": int(tr.proteins.size),
                      "listed_proteins_not_annotated": int(fp.size - np.isin(fp.astype(str), tr.proteins.astype(str)).sum()),
                      "k": int(np.unique(fold).size)}
@@ -254,7 +255,8 @@ def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[FoldPre
                 cols = np.flatnonzero(sc > 0)
                 out[m].append(FoldPredictions(f, label, rows, cols=cols, vals=sc[cols]))
                 continue
-            pred = HIT_METHODS[m](onto, train, hits_f, s.truth.proteins[rows], namespaces=[label], **s.filters)
+            pred = HIT_METHODS[m](onto, train, hits_f, s.truth.proteins[rows], namespaces=[label],
+                                  max_terms=s.options.max_terms, **s.filters)
             nd = pred.diagnostics["namespaces"][label]
             md = diag["methods"].setdefault(m, {}).setdefault(label, {})
             _add_counts(md.setdefault("hits", {}), nd["hits"])
@@ -264,14 +266,14 @@ def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[FoldPre
 
 
 # ------------------------------------------------------------ statistics
-def _source(m: str, preds: list[FoldPredictions], feed: MethodFeed, floor: float) -> Any:
+def _source(m: str, preds: list[FoldPredictions], feed: MethodFeed, floor: float, plan: Any) -> Any:
     """The engine's source of one method in one fold: its predictions of every namespace in turn."""
     if m != "naive":
         return AnnotationsSource(m, [b.pred for b in preds], feed)
     cols = np.concatenate([b.cols for b in preds]) if preds else np.zeros(0, np.int64)
     vals = np.concatenate([b.vals for b in preds]) if preds else np.zeros(0)
     keep = vals >= floor  # a score below the grid's first threshold is never predicted
-    return SharedScoresSource(m, cols[keep], vals[keep], feed)
+    return SharedScoresSource(m, cols[keep], vals[keep], feed, plan=plan)
 
 
 def _run_fold(engine: Engine, s: _Setup, f: int, fold: dict[str, list[FoldPredictions]], ia: np.ndarray,
@@ -282,8 +284,8 @@ def _run_fold(engine: Engine, s: _Setup, f: int, fold: dict[str, list[FoldPredic
                            allowed=s.allowed)
     floor = float(s.options.grid[0]) if s.options.grid is not None else 0.0
     for m in s.methods:
-        feed = MethodFeed(bench)
-        engine.run(_source(m, fold[m], feed, floor), m, bench)
+        feed = MethodFeed(bench, max_terms=s.options.max_terms)
+        engine.run(_source(m, fold[m], feed, floor, engine.plan), m, bench)
         for label, c in feed.namespace_counts().items():
             _add_counts(diag["methods"].setdefault(m, {}).setdefault(label, {}),
                         {"proteins_with_predictions": c["proteins_with_predictions"]})
@@ -402,6 +404,8 @@ def cross_validate(
         diag["folds"]["per_fold"] = {}
         diag["methods"] = {}
         _benchmark_counts(s, diag)
+        if not any(d["benchmark_proteins"] for d in diag["benchmark"].values()):
+            diag["nothing_evaluated"] = _no_benchmark_reason(s)
         ia = fold_ia(ontology, s.truth, s.folds, pseudocount)
         ic = None if opts.similarity is None else {
             f: term_information_content(ontology, _subset(s.truth, np.flatnonzero(s.folds != f)), pseudocount).values
@@ -438,6 +442,15 @@ def _benchmark_counts(s: _Setup, diag: Diagnostics) -> None:
                                     "annotated_not_benchmark": int((ann & ~s.bench).sum())}
 
 
+def _no_benchmark_reason(s: _Setup) -> str:
+    """Why a cross-validation has no benchmark protein."""
+    if s.hits is None:
+        return "none of the proteins of the benchmark list is annotated in an evaluated namespace"
+    return (f"none of the {s.hits.queries.size:,} queries of the hit table {s.hits.source} is an annotated protein "
+            f"(e.g. {', '.join(map(str, s.hits.queries[:3]))}; annotated: "
+            f"{', '.join(map(str, s.truth.proteins[:3]))}): are the identifiers of the same kind?")
+
+
 def _hit_totals(s: _Setup, diag: Diagnostics) -> None:
     """Rows of the hit table whose query is no benchmark protein, and per-namespace gaps."""
     if s.hits is None:
@@ -447,6 +460,9 @@ def _hit_totals(s: _Setup, diag: Diagnostics) -> None:
     is_bench = ok & s.bench[np.where(ok, qr, 0)]
     diag["hits"] = {"rows": len(s.hits), "query_not_annotated_or_not_benchmark": int((~is_bench).sum()),
                     "query_of_a_benchmark_protein": int(is_bench.sum())}
+    if is_bench.sum() < 0.5 * len(s.hits):
+        diag.warn(f"{int((~is_bench).sum()):,} of the {len(s.hits):,} rows of the hit table {s.hits.source} have a "
+                  "query that is no benchmark protein (not annotated in an evaluated namespace): they are not used.")
     for m, per_ns in diag["methods"].items():
         for label, d in per_ns.items():
             if "targets_with_usable_hits" in d:

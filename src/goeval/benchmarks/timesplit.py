@@ -22,13 +22,15 @@ dropped.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import functools
+from collections.abc import Iterator
 from typing import Any, Mapping
 
 import numpy as np
 import scipy.sparse as sp
 
-from goeval.annotations import Annotations, propagate, remove_pairs
-from goeval.baselines import HIT_METHODS, METHODS, naive_scores
+from goeval.annotations import Annotations, in_pairs, propagate, remove_pairs
+from goeval.baselines import HIT_METHODS, METHODS, naive_list
 from goeval.benchmarks.cv import annotated_namespaces
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
@@ -36,14 +38,15 @@ from goeval.evaluation import summarize
 from goeval.evaluation.benchmark import make_benchmark
 from goeval.evaluation.engine import Plan
 from goeval.evaluation.run import evaluate_blocks, evaluated
-from goeval.evaluation.sources import MethodFeed, SharedScoresSource
+from goeval.evaluation.sources import AnnotationsSource, MethodFeed, SharedScoresSource
 from goeval.information.accretion import information_accretion
 from goeval.information.content import term_information_content
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.sparse import keep_entries
 
-__all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "evaluate_time_split"]
+__all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "evaluate_time_split",
+           "iter_time_split", "time_split_information", "HitPredictions"]
 
 #: Target kinds, in report order.
 KINDS = ("NK", "LK", "PK")
@@ -117,14 +120,14 @@ def _new_terms(t0p: Annotations, t1: Annotations, universe: np.ndarray) -> tuple
     keys0 = _keys(t0p, universe)
     new = np.zeros((universe.size, n_ns), np.int64)
     r1, c1 = _entries(t1p, universe)
-    fresh = ~np.isin(r1 * onto.n_terms + c1, keys0)
+    fresh = ~in_pairs(r1, c1, keys0, onto.n_terms)
     np.add.at(new, (r1[fresh], onto.namespace_of[c1[fresh]]), 1)
     binding_only = np.zeros((universe.size, n_ns), bool)
     idx, _ = onto.resolve([PROTEIN_BINDING])
     if idx[0] >= 0:
         b = int(idx[0])
         r, c = _entries(t1, universe)
-        fresh = ~np.isin(r * onto.n_terms + c, keys0)
+        fresh = ~in_pairs(r, c, keys0, onto.n_terms)
         n_fresh = np.zeros((universe.size, n_ns), np.int64)
         np.add.at(n_fresh, (r[fresh], onto.namespace_of[c[fresh]]), 1)
         has_b = np.zeros(universe.size, bool)
@@ -248,21 +251,60 @@ def remove_known(truth: Annotations, predictions: Mapping[str, Annotations], kno
 
 
 # ------------------------------------------------------ baselines on a split
-def _sources(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], targets: np.ndarray,
-             labels: list[str], floor: float, filters: dict[str, Any]) -> dict[str, Any]:
-    """Per method, its predictions for ``targets`` (trained on t0): Annotations, or naive's one score vector."""
+class HitPredictions:
+    """A hit method's predictions for the targets of one kind, made namespace by namespace when iterated.
+
+    Each namespace's predictions are for that namespace's targets only, and
+    only one namespace's are held at a time; ``on_predictions(method,
+    label, annotations)`` sees each before it is evaluated (to write it).
+    ``diagnostics`` gathers each namespace's hit counts.
+    """
+
+    def __init__(self, method: str, ontology: Ontology, t0: Annotations, hits: Any, per_ns: dict[str, np.ndarray],
+                 filters: dict[str, Any], max_terms: int | None, on_predictions: Any = None) -> None:
+        self.method, self.ontology, self.t0, self.hits, self.per_ns = method, ontology, t0, hits, per_ns
+        self.filters, self.max_terms, self.on_predictions = filters, max_terms, on_predictions
+        self.diagnostics: dict[str, Any] = {"method": method, "filters": dict(filters), "namespaces": {}}
+
+    def __iter__(self) -> Iterator[Annotations]:
+        for label, targets in self.per_ns.items():
+            if not targets.size:
+                continue
+            pred = HIT_METHODS[self.method](self.ontology, self.t0, self.hits, targets, namespaces=[label],
+                                            max_terms=self.max_terms, **self.filters)
+            self.diagnostics["namespaces"][label] = {"targets": int(targets.size),
+                                                     **pred.diagnostics["namespaces"][label]}
+            if self.on_predictions is not None:
+                self.on_predictions(self.method, label, pred)
+            yield pred
+
+
+def _sources(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], per_ns: dict[str, np.ndarray],
+             opts: EvaluationOptions, filters: dict[str, Any], on_predictions: Any) -> dict[str, Any]:
+    """Per method, its predictions (trained on t0): :class:`HitPredictions`, or naive's one list."""
     out: dict[str, Any] = {}
+    floor = float(opts.grid[0]) if opts.grid is not None else 0.0  # below the grid's first threshold: never predicted
     for m in methods:
         if m != "naive":
-            out[m] = HIT_METHODS[m](ontology, t0, hits, targets, namespaces=labels, **filters)
+            out[m] = HitPredictions(m, ontology, t0, hits, per_ns, filters, opts.max_terms, on_predictions)
             continue
-        sc, per_ns = naive_scores(ontology, t0, labels)
-        cols = np.flatnonzero((sc > 0) & (sc >= floor))  # below the grid's first threshold: never predicted
-        out[m] = (cols, sc[cols], {"namespaces": per_ns})
+        cols, vals, info = naive_list(ontology, t0, list(per_ns), max_terms=opts.max_terms, min_score=floor)
+        if on_predictions is not None:
+            on_predictions(m, None, (cols, vals))
+        out[m] = (cols, vals, info)
     return out
 
 
-def evaluate_time_split(
+def time_split_information(ontology: Ontology, t0: Annotations, pseudocount: float = 1.0,
+                           similarity: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """The IA (and, for similarity measures, the IC) of a time split: estimated on t0 only (bits per term)."""
+    ia = information_accretion(ontology, t0, pseudocount).values
+    if not similarity:
+        return ia, None
+    return ia, term_information_content(ontology, t0, pseudocount).values
+
+
+def iter_time_split(
     ontology: Ontology,
     t0: Annotations,
     split: TimeSplit,
@@ -275,20 +317,39 @@ def evaluate_time_split(
     max_evalue: float | None = None,
     min_identity: float | None = None,
     min_coverage: float | None = None,
-) -> dict[str, Any]:
-    """Train the baselines on t0 and evaluate them on each kind of target.
+    bootstrap: int | None = None,
+    seed: int = 0,
+    confidence: float = 0.95,
+    information: tuple[np.ndarray, np.ndarray | None] | None = None,
+    on_predictions: Any = None,
+) -> Iterator[tuple[str, Any]]:
+    """Train the baselines on t0 and evaluate them on each kind of target, one kind at a time.
 
     The IA (and the IC of ``options.similarity``) is estimated on the t0
-    annotations (``pseudocount``); no t1 annotation enters it. PK targets
-    are evaluated with their t0 terms as known (``known`` of
-    :func:`~goeval.evaluation.benchmark.make_benchmark`). The naive
-    baseline is one score vector given to every target, made into rows leaf
-    by leaf (:class:`~goeval.evaluation.sources.SharedScoresSource`).
+    annotations (``pseudocount``; or given as ``information``); no t1
+    annotation enters it. PK targets are evaluated with their t0 terms as
+    known (``known`` of :func:`~goeval.evaluation.benchmark.make_benchmark`).
+    The naive baseline is one score vector given to every target
+    (:class:`~goeval.evaluation.sources.SharedScoresSource`); the hit
+    methods predict each namespace's targets, one namespace at a time
+    (:class:`HitPredictions`), so that only one kind's results are held.
 
-    Returns
-    -------
-    dict of str to EvaluationResult
-        Kind -> pooled-over-namespaces result (as :func:`goeval.evaluate`).
+    Parameters
+    ----------
+    bootstrap, seed, confidence
+        Bootstrap intervals of the optima (:func:`goeval.stats.add_bootstrap_columns`).
+    on_predictions : callable, optional
+        ``on_predictions(kind, method, label, predictions)`` for every part
+        of the predictions evaluated (Annotations of one namespace, or
+        naive's ``(cols, scores)`` list with ``label`` None), before it is
+        evaluated.
+
+    Yields
+    ------
+    kind, EvaluationResult
+        For each kind with targets (as :func:`goeval.evaluate` returns); its
+        ``stats`` (the sufficient statistics, large with exact thresholds) are
+        kept only with ``bootstrap``, and released block by block otherwise.
     """
     opts = EvaluationOptions.resolve(options)
     methods = [methods] if isinstance(methods, str) else list(methods)
@@ -297,33 +358,47 @@ def evaluate_time_split(
         raise InvalidParameterError(f"The 'methods' and 'kinds' parameters of evaluate_time_split must name "
                                     f"{', '.join(METHODS)} (hit methods need hits) and {', '.join(KINDS)}; got {bad or methods}.")
     labels = [ontology.labels[ontology.namespace_index(n)] for n in (opts.namespaces or ontology.labels)]
-    ia = information_accretion(ontology, t0, pseudocount).values
-    ic = None
-    if opts.similarity is not None:
-        ic = term_information_content(ontology, t0, pseudocount).values
-    floor = float(opts.grid[0]) if opts.grid is not None else 0.0
+    ia, ic = information if information is not None else \
+        time_split_information(ontology, t0, pseudocount, opts.similarity is not None)
     filters = {"max_evalue": max_evalue, "min_identity": min_identity, "min_coverage": min_coverage}
-    results = {}
+    intervals = None if bootstrap is None else (bootstrap, seed, confidence)
     for kind in kinds:
         per_ns = {label: split.targets[kind].get(label, np.zeros(0, object)) for label in labels}
-        targets = np.asarray(sorted(set(np.concatenate(list(per_ns.values())).tolist())), dtype=object)
-        if targets.size == 0:
+        if not any(t.size for t in per_ns.values()):
             continue
         known = _restrict(split.known, per_ns) if kind == "PK" else None
-        results[kind] = _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, ia, ic, opts, kind, per_ns,
-                                       _sources(ontology, t0, hits, methods, targets, labels, floor, filters))
-    return results
+        hook = None if on_predictions is None else functools.partial(on_predictions, kind)
+        sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, hook)
+        yield kind, _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, (ia, ic), opts, kind, per_ns,
+                                   sources, intervals)
 
 
-def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | None, ia: np.ndarray,
-                   ic: np.ndarray | None, opts: EvaluationOptions, kind: str, per_ns: dict[str, np.ndarray],
-                   predictions: dict[str, Any]) -> Any:
+def evaluate_time_split(ontology: Ontology, t0: Annotations, split: TimeSplit, hits: Any = None,
+                        **kwargs: Any) -> dict[str, Any]:
+    """Every kind's result of :func:`iter_time_split` (same parameters), as a dict kind -> EvaluationResult."""
+    return dict(iter_time_split(ontology, t0, split, hits, **kwargs))
+
+
+def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | None,
+                   information: tuple[np.ndarray, np.ndarray | None], opts: EvaluationOptions, kind: str,
+                   per_ns: dict[str, np.ndarray], predictions: dict[str, Any], intervals: tuple | None) -> Any:
     """One kind of target through the engine: its benchmark, every method's leaves, the summary."""
     diag = Diagnostics(kind=kind, targets={k: int(v.size) for k, v in per_ns.items()})
     diag["ontology"] = {"source": ontology.source, **ontology.diagnostics}
     with diag.capture():
-        bench = make_benchmark(ontology, truth, opts, diag, ia=ia, ic=ic, known=known)
-        sources = {m: (p if isinstance(p, Annotations) else
-                       SharedScoresSource(m, *p[:2], MethodFeed(bench), p[2])) for m, p in predictions.items()}
-        stats = evaluated(evaluate_blocks(bench, sources, Plan(opts, similarity=opts.similarity is not None), diag))
-        return summarize(stats, opts, True, diagnostics=diag)
+        bench = make_benchmark(ontology, truth, opts, diag, ia=information[0], ic=information[1], known=known)
+        plan = Plan(opts, per_protein=intervals is not None, similarity=opts.similarity is not None)
+        sources = {m: (AnnotationsSource(m, p, MethodFeed.of(bench, opts))
+                       if isinstance(p, HitPredictions) else
+                       SharedScoresSource(m, *p[:2], MethodFeed.of(bench, opts), p[2], plan=plan))
+                   for m, p in predictions.items()}
+        stats = evaluated(evaluate_blocks(bench, sources, plan, diag))
+        for m, p in predictions.items():
+            if isinstance(p, HitPredictions):
+                diag["methods"][m]["training"] = p.diagnostics
+        result = summarize(stats, opts, True, diagnostics=diag, release=intervals is None)
+        if intervals is not None and stats:
+            from goeval.stats.bootstrap import add_bootstrap_columns
+
+            add_bootstrap_columns(result, *intervals)
+        return result

@@ -63,8 +63,17 @@ def _load_training(args: argparse.Namespace, onto: Any) -> Any:
     from goeval.api import load_annotations
     from goeval.report.text import describe_reading
 
+    from goeval.api import dropped_terms_warning
+
     train = load_annotations(args.train, onto)
     d = dict(train.diagnostics, n_proteins=int(train.matrix.shape[0]))
+    message = dropped_terms_warning(d, "training")
+    if message:
+        import warnings
+
+        from goeval.errors import GoevalWarning
+
+        warnings.warn(message, GoevalWarning, stacklevel=2)
     for part in d.get("parts", []):
         say(args, describe_reading(f"  {part.get('source')}", part))
     say(args, describe_reading("training set " + ", ".join(map(str, args.train)), d))
@@ -89,8 +98,25 @@ def _print_namespaces(args: argparse.Namespace, diag: dict[str, Any]) -> None:
               f"{d['targets_with_predictions']}{extra}; {d['predictions']} scores")
 
 
-def _write(args: argparse.Namespace, onto: Any, pred: Any) -> int:
+def _nothing_predicted(args: argparse.Namespace, train: Any, why: str) -> None:
+    """A baseline that predicts nothing fails with the reason (nothing is written)."""
+    from goeval.errors import GoevalError
+
+    st = train.diagnostics.get("rows_by_term_status", {})
+    read = train.diagnostics.get("rows_read", 0)
+    lost = int(st.get("unknown", 0)) + int(st.get("obsolete", 0))
+    detail = f" ({lost:,} of its {read:,} lines name unknown or obsolete terms)" if lost else ""
+    raise GoevalError(f"baseline {args.method} predicts nothing: {why}{detail}; nothing was written to {args.out}.")
+
+
+def _write(args: argparse.Namespace, onto: Any, pred: Any, train: Any) -> int:
     from goeval.io.predictions_out import write_predictions
+
+    if not pred.matrix.nnz:
+        per = pred.diagnostics.get("namespaces", {})
+        usable = sum(d.get("hits", {}).get("usable", 0) for d in per.values() if isinstance(d, dict))
+        _nothing_predicted(args, train, "no target has a usable hit" if "hits" in next(iter(per.values()), {})
+                           and not usable else "no target gets a term (empty training set or target list)")
 
     return write_predictions(args.out, pred.proteins, onto.ids, pred.matrix, fmt=args.format,
                              author=args.author, model=args.model, keywords=[f"goeval baseline {args.method}"])
@@ -105,7 +131,7 @@ def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) ->
     if args.max_terms is not None:
         pred = naive(onto, train, targets, args.namespaces, max_terms=args.max_terms)
         _print_namespaces(args, pred.diagnostics)
-        return _write(args, onto, pred)
+        return _write(args, onto, pred, train)
     scores, per_ns = naive_scores(onto, train, args.namespaces)
     _print_namespaces(args, {"namespaces": per_ns})
     from goeval.baselines.hits import unique_targets
@@ -114,6 +140,9 @@ def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) ->
     if repeated:
         say(args, f"targets: {repeated} repeated ids dropped")
     cols = np.flatnonzero(scores > 0)
+    if not cols.size or not tlist.size:
+        _nothing_predicted(args, train, "the training annotations hold no term of the evaluated namespaces"
+                           if not cols.size else "the target list is empty")
     return write_naive(args.out, tlist, onto.ids[cols], scores[cols], fmt=args.format, author=args.author,
                        model=args.model, keywords=["goeval baseline naive"])
 
@@ -128,6 +157,10 @@ def _check_before_work(args: argparse.Namespace) -> None:
     for path, what in ((getattr(args, "hits", None), "hits"), (args.targets, "targets")):
         if path is not None:
             check_input(path, what)
+    if getattr(args, "hits", None) is not None:
+        from goeval.io.hits import hit_table_columns
+
+        hit_table_columns(args.hits, args.hit_columns)  # the layout, from the first lines
     check_output_file(args.out)
 
 
@@ -160,6 +193,6 @@ def run(args: argparse.Namespace) -> int:
         _print_namespaces(args, pred.diagnostics)
         if "max_terms_dropped" in pred.diagnostics:
             say(args, f"--max-terms {args.max_terms}: {pred.diagnostics['max_terms_dropped']} scores dropped")
-        n = _write(args, onto, pred)
+        n = _write(args, onto, pred, train)
     say(args, f"wrote {n} predictions to {args.out} ({time.perf_counter() - t0:.1f} s)")
     return 0

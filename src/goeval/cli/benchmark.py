@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from goeval import __version__
-from goeval.cli.common import add_ontology, cache_arg, comma_list, say, show_warnings
+from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, comma_list, report_lines,
+                               run_output, say, say_run_output, show_warnings)
 from goeval.errors import InvalidParameterError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -20,7 +20,10 @@ DESCRIPTION = (
     "between two annotation snapshots (CAFA), optionally evaluating the baselines trained on t0."
 )
 
-_HIT_COLUMNS_HELP = "column names of the hit table (default: the 12 standard -outfmt 6 columns)"
+_HIT_COLUMNS_HELP = ("column names of the hit table (default: recognised from its header line, else 12 columns: "
+                     "the standard -outfmt 6 ones, 6 columns: qseqid sseqid pident length evalue bitscore)")
+#: The evaluation options a benchmark takes from their declarations (as ``goeval evaluate`` does).
+_DECLARED = ("max_terms", "curves", "curve_tolerance", "curve_points")
 
 
 def _common(q: argparse.ArgumentParser) -> None:
@@ -42,7 +45,18 @@ def _common(q: argparse.ArgumentParser) -> None:
     for flag, text in (("--max-evalue", "drop hits with E-value > E"), ("--min-identity", "drop hits with pident < PCT"),
                        ("--min-coverage", "drop hits with query coverage < PCT")):
         q.add_argument(flag, type=float, default=None, help=text)
-    q.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    from goeval.options import FIELDS
+
+    add_option_fields(q, skip=tuple(f.name for f in FIELDS if f.name not in _DECLARED))
+    q.set_defaults(curves="thin")  # as goeval evaluate: a curve longer than --curve-points rows is thinned
+    q.add_argument("--curves-gzip", action="store_true", help="write the curves as curves.tsv.gz instead of curves.tsv")
+    q.add_argument("--no-predictions", action="store_true",
+                   help="do not write the baselines' predictions (large: millions of lines on real data)")
+    q.add_argument("--plots", action="store_true",
+                   help="also draw the figures (DIR/plots/) and write DIR/report.html and DIR/report.md "
+                        "(needs the plot extra: pip install 'goeval[plot]')")
+    q.add_argument("--out", required=True, metavar="DIR", help="output directory (a run replaces the files of an "
+                                                               "earlier run there; see docs/conventions.md)")
     q.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
 
 
@@ -60,10 +74,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--k", type=int, metavar="K", help="assign K folds at random (seeded; written to DIR/folds.tsv)")
     cv.add_argument("--seed", type=int, default=0, help="seed of --k (default 0)")
     cv.add_argument("--benchmark", metavar="LIST", help="benchmark proteins (default: the queries of --hits)")
-    cv.add_argument("--no-curves", action="store_true",
-                    help="do not write DIR/curves.tsv (exact thresholds of GOtcha give millions of curve rows)")
-    cv.add_argument("--no-predictions", action="store_true",
-                    help="do not write DIR/predictions/<method>.tsv.gz (large: tens of millions of lines on real data)")
+    cv.add_argument("--no-curves", action="store_true", help="the same as --curves none")
     ts = sub.add_parser("timesplit", help="CAFA no-, limited- and partial-knowledge targets between t0 and t1")
     _common(ts)
     ts.add_argument("--t0", required=True, nargs="+", metavar="FILE", help="annotations at t0 (TSV or GAF)")
@@ -75,69 +86,111 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     ts.add_argument("--kinds", type=comma_list, default=["NK", "LK", "PK"], metavar="NK,LK,PK",
                     help="target kinds evaluated with --hits/--methods (default NK,LK,PK)")
     ts.add_argument("--evaluate", action="store_true", help="train the baselines on t0 and evaluate them per kind")
+    add_run_fields(ts, ("bootstrap", "seed", "confidence"))
 
 
-def _options(args: argparse.Namespace):  # noqa: ANN202 - EvaluationOptions
+def options(args: argparse.Namespace):  # noqa: ANN201 - EvaluationOptions
+    """The evaluation options of a benchmark's arguments (validated)."""
     from goeval.options import EvaluationOptions
 
+    declared = {name: getattr(args, name) for name in _DECLARED if hasattr(args, name)}
+    if getattr(args, "no_curves", False):
+        declared["curves"] = "none"
     return EvaluationOptions.resolve(thresholds=args.thresholds, namespaces=args.namespaces, pseudocount=args.pseudocount,
                                      similarity=args.similarity, pairings=args.pairing,
-                                     root_as_prediction=args.root_as_prediction)
+                                     root_as_prediction=args.root_as_prediction, **declared)
 
 
-def _check(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -> Any:
+def check_before_work(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -> Any:
     """Options, inputs and output directory, before any work."""
     from goeval.baselines import METHODS
     from goeval.io.files import check_input, check_output_dir
 
-    opts = _options(args)
+    opts = options(args)
     bad = [m for m in args.methods if m not in METHODS]
     if bad:
         raise InvalidParameterError(f"The '--methods' option of benchmark must name methods among {', '.join(METHODS)}; got {bad}.")
     for path, what in inputs:
         if path is not None:
             check_input(path, what)
+    if getattr(args, "hits", None) is not None:
+        from goeval.io.hits import hit_table_columns
+
+        hit_table_columns(args.hits, args.hit_columns)  # its layout, from the first lines, before any work
     check_output_dir(args.out)
     return opts
 
 
-def _load_hits(args: argparse.Namespace) -> Any:
+def load_hits(args: argparse.Namespace) -> Any:
+    """The hit table of ``--hits`` (None without), said on the console."""
     if args.hits is None:
         return None
     from goeval.io.hits import read_hits
 
     hits = read_hits(args.hits, args.hit_columns)
-    say(args, f"{args.hits}: {len(hits):,} hits, {hits.queries.size:,} queries")
+    c = hits.counts
+    how = " (columns from its header line)" if c.get("header_lines") else ""
+    say(args, f"{args.hits}: {len(hits):,} hits, {hits.queries.size:,} queries; columns {' '.join(c['columns'])}{how}")
     return hits
 
 
-def _readme(args: argparse.Namespace, title: str, lines: list[str]) -> str:
+def readme(args: argparse.Namespace, title: str, lines: list[str]) -> str:
+    """The README.md of a benchmark directory: the command, the versions, then ``lines``."""
     import platform
+    import shlex
 
     import numpy
     import scipy
 
-    cmd = " ".join(["goeval", "benchmark", *sys.argv[sys.argv.index("benchmark") + 1:]]) if "benchmark" in sys.argv else \
-        f"goeval benchmark {args.which} (called from Python)"
+    argv = getattr(args, "_argv", None)
+    cmd = " ".join(shlex.quote(a) for a in argv) if argv else f"goeval benchmark {args.which} (called from Python)"
     return "\n".join([f"# {title}", "", "Command:", "", "```", cmd, "```", "",
                       f"goeval {__version__}, Python {platform.python_version()}, numpy {numpy.__version__}, "
                       f"scipy {scipy.__version__}.", "", *lines, ""])
 
 
+def provenance(args: argparse.Namespace) -> dict[str, Any]:
+    """The command line and versions a benchmark records in its diagnostics."""
+    from goeval.cli.evaluate import package_versions
+
+    return {"command": list(getattr(args, "_argv", []) or []), "versions": package_versions()}
+
+
+def format_table1(records: list[dict[str, Any]]) -> str:
+    """Table 1 (Fmax, Smin with their ru and mi, weighted Fmax) as a text table."""
+    from goeval.report.text import format_table
+
+    def num(v: Any, fmt: str) -> str:
+        return "nan" if v != v else format(v, fmt)
+
+    rows = [[r["namespace"], r["method"], num(r["fmax"], ".3f"), num(r["fmax_threshold"], ".2f"),
+             num(r["fmax_ru"], ".2f"), num(r["fmax_mi"], ".2f"), num(r["smin"], ".2f"), num(r["smin_threshold"], ".2f"),
+             num(r["smin_ru"], ".2f"), num(r["smin_mi"], ".2f"), num(r["wfmax"], ".3f")] for r in records]
+    return format_table(rows, ["ns", "method", "Fmax", "tau", "ru", "mi", "Smin", "tau", "ru", "mi", "wFmax"])
+
+
+def write_figures(args: argparse.Namespace) -> None:
+    """``--plots``: the figures and the report of the directory just written."""
+    if getattr(args, "plots", False):
+        from goeval.cli.evaluate import write_figures as figures
+
+        figures(args, Path(args.out))
+
+
 # ---------------------------------------------------------------------- cv
 def _run_cv(args: argparse.Namespace) -> int:
     from goeval.api import load_annotations, load_ontology
-    from goeval.benchmarks import assign_folds, cross_validate, table1_columns
-    from goeval.evaluation import SUMMARY_COLUMNS
+    from goeval.benchmarks import assign_folds, cross_validate
+    from goeval.errors import GoevalError
     from goeval.io.folds import FoldTable, read_folds
     from goeval.io.idlist import read_id_list
 
     t0 = time.perf_counter()
-    opts = _check(args, [(args.ontology, "ontology"), *((a, "annotations") for a in args.annotations),
-                         (args.hits, "hits"), (args.folds, "folds"), (args.benchmark, "benchmark")])
+    opts = check_before_work(args, [(args.ontology, "ontology"), *((a, "annotations") for a in args.annotations),
+                                    (args.hits, "hits"), (args.folds, "folds"), (args.benchmark, "benchmark")])
     onto = load_ontology(args.ontology, args.relations, cache_arg(args))
     ann = load_annotations(args.annotations, onto)
-    hits = _load_hits(args)
+    hits = load_hits(args)
     if args.folds is not None:
         folds = read_folds(args.folds)
     else:
@@ -145,127 +198,87 @@ def _run_cv(args: argparse.Namespace) -> int:
 
         annotated = ann.proteins[np.diff(ann.matrix.tocsr().indptr) > 0]
         folds = FoldTable(annotated, assign_folds(annotated, args.k, args.seed), f"--k {args.k} --seed {args.seed}")
+    say_folds(args, folds)
     bench = None if args.benchmark is None else read_id_list(args.benchmark)
     cv = cross_validate(onto, ann, hits, folds, methods=args.methods, options=opts, pseudocount=args.pseudocount,
                         benchmark=bench, max_evalue=args.max_evalue, min_identity=args.min_identity,
                         min_coverage=args.min_coverage, keep_predictions=not args.no_predictions)
     cv.diagnostics["annotations"] = ann.diagnostics
+    cv.diagnostics.update(provenance(args))
+    _say_fold_proteins(args, cv.diagnostics["folds"])
+    if cv.diagnostics.get("nothing_evaluated"):
+        raise GoevalError(f"nothing was evaluated: {cv.diagnostics['nothing_evaluated']}; no result was written.")
     t_write = time.perf_counter()
-    _write_cv(args, onto, cv, opts, SUMMARY_COLUMNS, table1_columns(cv.result.summary_records))
-    say(args, _format_table1(cv.table1), f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s, "
+    with run_output(args, args.out) as run:
+        _write_cv(args, onto, cv, opts, run)
+    say_run_output(args, run)
+    say(args, format_table1(cv.table1), f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s, "
         f"writing {time.perf_counter() - t_write:.1f} s)")
+    write_figures(args)
     return 0
 
 
-def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, summary_columns: Any, table1_columns: Any) -> None:
+def say_folds(args: argparse.Namespace, folds: Any) -> None:
+    """What the fold table held besides one fold per protein (repeated lines, counted by its reader)."""
+    c = getattr(folds, "counts", {}) or {}
+    if c.get("duplicate_rows"):
+        say(args, f"{folds.source}: {c['duplicate_rows']:,} repeated line(s) (a protein listed again with the same "
+                  "fold) read once")
+
+
+def _say_fold_proteins(args: argparse.Namespace, d: dict[str, Any]) -> None:
+    """The fold table's proteins that are not annotated (ignored), said with the counts."""
+    extra = d.get("listed_proteins_not_annotated", 0)
+    if extra:
+        say(args, f"{d['source']}: {extra:,} of its {d['proteins_listed']:,} proteins are not annotated in "
+                  f"{'the evaluated namespaces' if d.get('annotated_proteins') else 'any namespace'} (ignored)")
+
+
+def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, run: Any) -> None:
     import numpy as np
 
+    from goeval.benchmarks import table1_columns
     from goeval.benchmarks.cv import pooled_predictions
+    from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.folds import write_folds
     from goeval.io.predictions_out import write_predictions
-    from goeval.io.results import write_frames, write_ia
+    from goeval.io.results import decimal_value, write_frames, write_ia
 
-    out = Path(args.out)
-    write_folds(out / "folds.tsv", cv.proteins, cv.folds)
+    with run.open("folds.tsv") as fh:
+        write_folds(fh, cv.proteins, cv.folds)
     labels = list(cv.information)
+    cols = np.concatenate([np.arange(*onto.bounds[onto.namespace_index(x):][:2]) for x in labels])
     for f, ia in cv.ia.items():
-        cols = np.concatenate([np.arange(*onto.bounds[onto.namespace_index(x):][:2]) for x in labels])
-        write_ia(out / "ia" / f"{f}.tsv", onto.ids[cols], ia[cols])
+        with run.open(f"ia/{f}.tsv") as fh:
+            write_ia(fh, onto.ids[cols], ia[cols])
         if f in cv.ic:
-            write_ia(out / "ic" / f"{f}.tsv", onto.ids[cols], cv.ic[f][cols])
+            with run.open(f"ic/{f}.tsv") as fh:
+                write_ia(fh, onto.ids[cols], cv.ic[f][cols])
     if not args.no_predictions:
         floor = float(opts.grid[0]) if opts.grid is not None else 0.0
         for m in cv.predictions:
             pred = pooled_predictions(cv, m, onto, floor)
-            write_predictions(out / "predictions" / f"{m}.tsv.gz", pred.proteins, onto.ids, pred.matrix)
+            with run.open(f"predictions/{m}.tsv.gz") as fh:
+                write_predictions(fh, pred.proteins, onto.ids, pred.matrix)
     res = cv.result
     cv.diagnostics["information_content"] = cv.information
-    text = {} if args.no_curves else {"curves.tsv": res.curve_columns}
-    text |= {"summary.tsv": [{c: r[c] for c in summary_columns} for r in res.summary_records],
-            "table1.tsv": [{c: r[c] for c in table1_columns} for r in cv.table1]}
+    curves = "curves.tsv.gz" if args.curves_gzip else "curves.tsv"
+    text = {curves: res.curve_columns} if res.curve_columns is not None else {}
+    text |= {"summary.tsv": [{c: r[c] for c in SUMMARY_COLUMNS} for r in res.summary_records],
+             "table1.tsv": [{c: decimal_value(r[c]) for c in table1_columns(res.summary_records)} for r in cv.table1]}
+    write_frames(args.out, text, {"diagnostics.json": dict(cv.diagnostics)}, files=run)
     info = [f"- {k}: {v['proteins']:,} benchmark proteins, mean i(T) {v['mean']:.2f} bits (std {v['std']:.2f})"
             for k, v in cv.information.items()]
-    write_frames(out, text, {"diagnostics.json": dict(cv.diagnostics)})
-    write_text = _readme(args, "Cross-validation of the baselines", ["Average information content per benchmark "
-                         "protein (each protein with its fold's IA):", "", *info])
-    from goeval.io.files import open_text_out
-
-    with open_text_out(out / "README.md") as fh:
-        fh.write(write_text)
-
-
-def _format_table1(records: list[dict[str, Any]]) -> str:
-    from goeval.report.text import format_table
-
-    rows = [[r["namespace"], r["method"], f"{r['fmax']:.3f}", f"{r['fmax_threshold']:.2f}", f"{r['fmax_ru']:.2f}",
-             f"{r['fmax_mi']:.2f}", f"{r['smin']:.2f}", f"{r['smin_threshold']:.2f}", f"{r['smin_ru']:.2f}",
-             f"{r['smin_mi']:.2f}", f"{r['wfmax']:.3f}"] for r in records]
-    return format_table(rows, ["ns", "method", "Fmax", "tau", "ru", "mi", "Smin", "tau", "ru", "mi", "wFmax"])
-
-
-# --------------------------------------------------------------- timesplit
-def _run_timesplit(args: argparse.Namespace) -> int:
-    from goeval.api import load_annotations, load_ontology
-    from goeval.benchmarks.timesplit import evaluate_time_split, time_split_targets
-
-    t0 = time.perf_counter()
-    opts = _check(args, [(args.ontology, "ontology"), *((a, "t0 annotations") for a in args.t0),
-                         *((a, "t1 annotations") for a in args.t1), (args.hits, "hits"), (args.sequences, "sequences")])
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
-    a0, a1 = load_annotations(args.t0, onto), load_annotations(args.t1, onto)
-    hits = _load_hits(args)
-    seqs = None
-    if args.sequences is not None:
-        from goeval.io.fasta import read_fasta
-
-        seqs = read_fasta(args.sequences).ids
-    elif hits is not None:
-        seqs = hits.queries
-    split = time_split_targets(onto, a0, a1, namespaces=opts.namespaces, sequences=seqs,
-                               drop_binding_only=args.drop_binding_only)
-    split.diagnostics["t0"], split.diagnostics["t1"] = a0.diagnostics, a1.diagnostics
-    results = {}
-    if args.evaluate:
-        results = evaluate_time_split(onto, a0, split, hits, methods=args.methods, options=opts, kinds=args.kinds,
-                                      pseudocount=args.pseudocount, max_evalue=args.max_evalue,
-                                      min_identity=args.min_identity, min_coverage=args.min_coverage)
-    _write_timesplit(args, onto, split, results)
-    for kind, per_ns in split.diagnostics["targets"].items():
-        say(args, f"{kind}: " + ", ".join(f"{ns} {d['targets']:,} (of {d['candidates']:,} candidates)" for ns, d in per_ns.items()))
-    for kind, res in results.items():
-        from goeval.benchmarks import table1_records
-
-        say(args, f"{kind} targets:", _format_table1(table1_records(res.summary_records)))
-    say(args, f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s)")
-    return 0
-
-
-def _write_timesplit(args: argparse.Namespace, onto: Any, split: Any, results: dict[str, Any]) -> None:
-    from goeval.benchmarks import table1_columns, table1_records
-    from goeval.evaluation import SUMMARY_COLUMNS
-    from goeval.io.files import open_text_out
-    from goeval.io.results import write_frames, write_pairs
-
-    out = Path(args.out)
-    for kind, per_ns in split.targets.items():
-        for ns, prots in per_ns.items():
-            with open_text_out(out / f"{kind.lower()}_{ns}.txt") as fh:
-                fh.write("".join(f"{p}\n" for p in prots.tolist()))
-            t = split.truth_of(kind).namespace(ns)
-            coo = t.matrix.tocoo()
-            write_pairs(out / f"truth_{kind.lower()}_{ns}.tsv", t.proteins[coo.row], onto.ids[coo.col])
-    tables: dict[str, Any] = {}
-    for kind, res in results.items():
-        tables[f"{kind.lower()}/curves.tsv"] = res.curve_columns
-        tables[f"{kind.lower()}/summary.tsv"] = [{c: r[c] for c in SUMMARY_COLUMNS} for r in res.summary_records]
-        cols = table1_columns(res.summary_records)
-        tables[f"{kind.lower()}/table1.tsv"] = [{c: r[c] for c in cols} for r in table1_records(res.summary_records)]
-    write_frames(out, tables, {"diagnostics.json": split.diagnostics})
-    with open_text_out(out / "README.md") as fh:
-        fh.write(_readme(args, "Time split", ["Target lists `<kind>_<NS>.txt`, truth `truth_<kind>_<NS>.tsv` "
-                                              "(t1 annotations as given; PK: evaluated with the t0 terms as known)."]))
+    with run.open("README.md") as fh:
+        fh.write(readme(args, "Cross-validation of the baselines", [
+            "Average information content per benchmark protein (each protein with its fold's IA):", "", *info]))
+    report_lines(args, cv.diagnostics)
 
 
 def run(args: argparse.Namespace) -> int:
     show_warnings()
-    return _run_cv(args) if args.which == "cv" else _run_timesplit(args)
+    if args.which == "cv":
+        return _run_cv(args)
+    from goeval.cli.benchmark_timesplit import run_timesplit
+
+    return run_timesplit(args)

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from goeval.cli.common import say
 from goeval.io.biocreative import TASKS, read_gold, read_results
 from goeval.metrics.iprauc import act_ipr_auc, ipr_auc_by_document
 
@@ -38,11 +39,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``goeval biocreative``; return the exit status."""
     gold = read_gold(args.gold, args.task)
+    if gold.n_duplicates:
+        what = {"INT": "document and accession", "IPT": "document and pair, in either order",
+                "ACT": "document and class"}[args.task]
+        say(args, f"{args.gold}: {gold.n_duplicates:,} repeated gold line(s) (the same {what}) counted once")
     results = read_results(args.results, args.task, rank_file_order=args.rank_check == "sequence")
     if args.task == "ACT":
         act = act_ipr_auc(results.positives, results.negatives, gold.classes)
         summary = {"task": "ACT", "auc_ipr": act.auc, "n_gold_positive": act.n_gold_positive,
-                   "n_ranked": act.n_ranked, "ignored_documents": list(act.ignored_documents)}
+                   "n_ranked": act.n_ranked, "ignored_documents": list(act.ignored_documents),
+                   "gold_duplicates": gold.n_duplicates}
         if args.format == "json":
             sys.stdout.write(json.dumps(summary, indent=1) + "\n")
         elif args.format == "tsv":
@@ -66,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         doc = {"task": args.task, "mean_auc_ipr": scored.mean, "skip_empty": args.skip_empty,
                "n_documents": len(rows), "n_without_results": scored.n_without_results,
-               "ignored_documents": list(scored.ignored_documents), "documents": rows}
+               "ignored_documents": list(scored.ignored_documents), "gold_duplicates": gold.n_duplicates,
+               "documents": rows}
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     elif args.format == "tsv":
         out = ["document\tn_gold\tn_hits\tauc_ipr"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args,
-                               run_options_from_args, say, show, show_warnings)
+                               run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 
 DESCRIPTION = (
     "The Kaggle CAFA 6 score (cafa6_metric_final): each kind of target (no-, limited-, partial-knowledge) is one "
@@ -116,7 +116,10 @@ def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path
     columns = list(CAFA6_COLUMNS) + (list(BOOTSTRAP_COLUMNS) if args.bootstrap is not None else [])
     table = [{c: r.get(c) for c in columns} for r in res.records]
     top = dict(res.diagnostics, command=list(getattr(args, "_argv", [])), versions=package_versions())
-    return write_result_tree(args.out, parts, {"cafa6.tsv": table}, {"diagnostics.json": top})
+    with run_output(args, args.out) as run:
+        paths = write_result_tree(args.out, parts, {"cafa6.tsv": table}, {"diagnostics.json": top}, files=run)
+    say_run_output(args, run)
+    return paths
 
 
 def _printed(res: Any, fmt: str) -> str:

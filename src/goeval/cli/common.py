@@ -26,6 +26,9 @@ __all__ = [
     "say",
     "show",
     "report_lines",
+    "run_output",
+    "say_run_output",
+    "say_notes",
 ]
 
 
@@ -151,6 +154,36 @@ def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
     from goeval.report.text import format_report
 
     say(args, *format_report(diagnostics, skip=getattr(diagnostics, "said", ())))
+
+
+def run_output(args: argparse.Namespace, out: Any):  # noqa: ANN201 - RunOutput
+    """The :class:`~goeval.io.manifest.RunOutput` of a command writing the results directory ``out``."""
+    from goeval.io.manifest import RunOutput
+
+    return RunOutput(out, getattr(args, "_argv", None) or [])
+
+
+def _names(names: list[str], shown: int = 6) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
+def say_run_output(args: argparse.Namespace, run: Any) -> None:
+    """Say which files of an earlier run a run removed, and which files it left that no run of it wrote."""
+    if run.removed:
+        say(args, f"{run.directory}/: removed {len(run.removed)} file(s) of the earlier run that this run did not "
+                  f"write: {_names(run.removed)}")
+    if run.foreign:
+        say(args, f"{run.directory}/: left {len(run.foreign)} file(s) that this run did not write and no goeval "
+                  f"manifest lists (compare, report and plot do not read them): {_names(run.foreign)}")
+
+
+def say_notes(results: Any) -> None:
+    """Warn about what a reader noticed in a results directory (no manifest, no summary), parts included."""
+    from goeval.errors import GoevalWarning
+
+    for part in [results, *getattr(results, "parts", {}).values()]:
+        for note in part.notes:
+            warnings.warn(note, GoevalWarning, stacklevel=2)
 
 
 def number_arg(kind: type, minimum: float, *, strict: bool):  # noqa: ANN201 - argparse type

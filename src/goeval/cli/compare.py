@@ -75,6 +75,8 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: A
     from goeval.stats.store import PROTEIN_STATS_FILE, read_protein_stats
 
     read = {k: read_protein_stats(d / PROTEIN_STATS_FILE) for k, d in kinds.items()}
+    for k, d in kinds.items():
+        check_blocks_against_summary(read[k][0], d / PROTEIN_STATS_FILE)
     ms = get_measure(args.measure)
     common = dict(n_resamples=args.bootstrap, permutations=args.permutations, seed=args.seed,
                   confidence=args.confidence, threads=args.threads)
@@ -93,12 +95,49 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: A
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    from goeval.io.files import check_output_file
+def _stats_path(results: str) -> Path:
+    """``protein_stats.npz`` of a results directory (or the file given); a time split's top is refused with its kinds."""
+    from goeval.errors import GoevalError
+    from goeval.io.results_dir import KIND_DIRS
     from goeval.stats.store import PROTEIN_STATS_FILE
 
+    p = Path(results)
+    if not p.is_dir():
+        return p
+    kinds = [p / d for d in KIND_DIRS if (p / d / "summary.tsv").is_file()]
+    if not (p / PROTEIN_STATS_FILE).is_file() and kinds:
+        have = [k for k in kinds if (k / PROTEIN_STATS_FILE).is_file()]
+        how = (", ".join(f"goeval compare {k}" for k in have) if have else
+               f"run the time split with --bootstrap to write a {PROTEIN_STATS_FILE} per kind")
+        raise GoevalError(f"{p}: a time split keeps its results per kind of target ({', '.join(map(str, kinds))}); "
+                          f"compare one kind: {how}.")
+    return p / PROTEIN_STATS_FILE
+
+
+def check_blocks_against_summary(stats: dict, path) -> None:  # noqa: ANN001 - mapping, Path
+    """The (method, namespace) blocks of ``protein_stats.npz`` are those of the ``summary.tsv`` beside it, if any."""
+    from goeval.errors import GoevalError
+    from goeval.io.manifest import check_run_file
+    from goeval.io.results_dir import REQUIRED_COLUMNS, read_table
+
+    summary_path = path.parent / "summary.tsv"
+    if not summary_path.is_file():
+        return
+    check_run_file(summary_path)
+    summary = read_table(summary_path, REQUIRED_COLUMNS["summary"])
+    listed = set(zip(summary["method"], summary["namespace"]))
+    stray = sorted(k for k in stats if k not in listed)
+    if stray:
+        raise GoevalError(f"{path}: holds {', '.join(f'{m} ({ns})' for m, ns in stray)}, which {summary_path} does not "
+                          "list: the two files come from different runs; run goeval evaluate --bootstrap again.")
+
+
+def run(args: argparse.Namespace) -> int:
+    from goeval.io.files import check_output_file
+
     results = Path(args.results)
-    path = results / PROTEIN_STATS_FILE if results.is_dir() else results
+    kinds = _kind_dirs(results) if results.is_dir() else {}
+    path = None if kinds else _stats_path(args.results)
     if args.out:
         check_output_file(args.out)
     from goeval.io.results import write_table
@@ -106,11 +145,11 @@ def run(args: argparse.Namespace) -> int:
     from goeval.stats.store import read_protein_stats
 
     show_warnings()
-    kinds = _kind_dirs(results) if results.is_dir() else {}
     if kinds:
         result = _compare_kinds(args, kinds)
     else:
         stats, options = read_protein_stats(path)
+        check_blocks_against_summary(stats, path)
         result = compare(stats, args.methods, args.measure, n_resamples=args.bootstrap, permutations=args.permutations,
                          seed=args.seed, confidence=args.confidence, options=options, with_ia=bool(options.get("ia")),
                          threads=args.threads)

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
-                               run_options_from_args, say, show, show_warnings)
+                               run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 from goeval.errors import GoevalError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -155,10 +155,12 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(res.stats, diag.get("options", {}))}
     columns = list(getattr(res, "summary_columns", SUMMARY_COLUMNS))
     t_write = time.perf_counter()
-    paths = write_results(args.out, res.curve_columns, records, columns, diag,
-                          {**diag.timings, "total before writing": t_write - t0}, extra, arrays,
-                          curves_gzip=getattr(args, "curves_gzip", False))
+    with run_output(args, args.out) as run:
+        paths = write_results(args.out, res.curve_columns, records, columns, diag,
+                              {**diag.timings, "total before writing": t_write - t0}, extra, arrays,
+                              curves_gzip=getattr(args, "curves_gzip", False), files=run)
     report_lines(args, diag)
+    say_run_output(args, run)
     if diag.get("curves", {}).get("thinned"):
         say(args, _thinned_line(diag["curves"]))
     if getattr(args, "plots", False):
@@ -190,7 +192,7 @@ def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of 
 
 
 def package_versions() -> dict[str, str]:
-    """Versions of Python and of the packages a run depends on (``diagnostics["versions"]``)."""
+    """Versions of Python, goeval and the packages a run depends on (``diagnostics["versions"]``)."""
     import platform
     from importlib.metadata import PackageNotFoundError, version
 

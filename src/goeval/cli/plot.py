@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import say
+from goeval.cli.common import say, say_notes
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         set_enabled(False)
     require_matplotlib()
     res = read_results_dir(args.results)
+    say_notes(res)
     out = Path(args.out) if args.out else res.path / "plots"
     check_output_dir(out)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import say
+from goeval.cli.common import say, say_notes
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "quiet", False):
         set_enabled(False)
     res = read_results_dir(args.results)
+    say_notes(res)
     out = Path(args.out) if args.out else res.path / "report.html"
     check_output_file(out)
     try:

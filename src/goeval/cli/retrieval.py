@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import add_ontology, cache_arg, comma_list, report_lines, say, show, show_warnings
+from goeval.cli.common import (add_ontology, cache_arg, comma_list, report_lines, run_output, say, say_run_output, show,
+                               show_warnings)
 from goeval.errors import InvalidParameterError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -86,9 +87,12 @@ def run(args: argparse.Namespace) -> int:
     diag.setdefault("methods", {n: p.diagnostics for n, p in preds.items()})
     if found.skipped:
         diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
-    write_frames(args.out, {"retrieval_summary.tsv": res.summary, "retrieval_terms.tsv": res.terms,
-                            "tap_curve.tsv": res.curves}, {"diagnostics.json": diag})
+    diag["command"] = list(getattr(args, "_argv", []))
+    with run_output(args, args.out) as out:
+        write_frames(args.out, {"retrieval_summary.tsv": res.summary, "retrieval_terms.tsv": res.terms,
+                                "tap_curve.tsv": res.curves}, {"diagnostics.json": diag}, files=out)
     report_lines(args, diag)
+    say_run_output(args, out)
     ks = args.k or [20]
     rows = []
     for r in res.summary.to_dict("records"):

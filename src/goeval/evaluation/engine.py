@@ -166,6 +166,7 @@ class Pool:
         n_t = np.concatenate([p.n_t for p in self.parts])
         i_t = np.concatenate([p.i_t for p in self.parts])
         partial = fold_infinite(self.tree.result())
+        self.tree = TreeSum()  # its partials are summed in `partial`: let them go before the dense sums are made
         if self.block.thresholds is None and partial.keys.size == 0:
             return None
         st = finish_partial(partial, self.block.thresholds, n_t, i_t)

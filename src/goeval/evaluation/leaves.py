@@ -11,6 +11,11 @@ same propagated rows: the sweep's partial sums, and on request the
 per-protein step functions (bootstrap), the similarity sums and the
 propagated scores themselves (term-centric measures).
 
+A :class:`SharedLeaf` is every benchmark protein of a block receiving one
+score vector (the naive baseline): it is propagated once and swept from
+per-term sums of the truth (:func:`goeval.sweep.shared.shared_partial`),
+without a row per protein.
+
 The leaves depend only on the inputs (never on where or when a leaf is
 computed), and their partials are added in a fixed tree
 (:class:`~goeval.sweep.TreeSum`), so every backend gives the same bits.
@@ -24,10 +29,10 @@ import numpy as np
 from goeval.annotations import drop_pairs, propagate_rows
 from goeval.evaluation.benchmark import NamespaceGraph
 from goeval.metrics.similarity import SimilaritySpec, similarity_partial
-from goeval.sparse import row_indptr, select_columns
+from goeval.sparse import keep_entries, row_indptr, select_columns
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepPartial, protein_steps, sweep_partial
 
-__all__ = ["LEAF_ENTRIES", "Block", "Leaf", "LeafResult", "leaf_task", "add_roots", "LeafCutter"]
+__all__ = ["LEAF_ENTRIES", "Block", "Leaf", "SharedLeaf", "LeafResult", "leaf_task", "add_roots", "LeafCutter"]
 
 #: Raw prediction entries (in one namespace) after which a leaf closes.
 LEAF_ENTRIES = 1 << 18
@@ -106,6 +111,35 @@ class Leaf:
 
 
 @dataclass
+class SharedLeaf:
+    """One score vector predicted for every benchmark protein of a block (local columns).
+
+    Attributes
+    ----------
+    cols, scores : ndarray
+        The raw vector of the namespace (before propagation).
+    truth_indptr, truth_cols : ndarray
+        The truth of the leaf's proteins, CSR.
+    truth_rows, bench : ndarray of int64
+        Their rows in the benchmark's truth and their benchmark indices.
+    from_truth : bool
+        The leaf holds every benchmark protein of the namespace and is swept
+        from per-term sums of the truth, never one row per protein.
+    weighted_rows : ndarray of float64, optional
+        As :class:`Leaf`'s (``cafa-pk``; never with ``from_truth``).
+    """
+
+    cols: np.ndarray
+    scores: np.ndarray
+    truth_indptr: np.ndarray
+    truth_cols: np.ndarray
+    truth_rows: np.ndarray
+    bench: np.ndarray
+    from_truth: bool = True
+    weighted_rows: np.ndarray | None = None
+
+
+@dataclass
 class LeafResult:
     """What one leaf gives its block.
 
@@ -153,22 +187,26 @@ def add_roots(ptr: np.ndarray, cols: np.ndarray, scores: np.ndarray, roots: np.n
     return row_indptr(rr, n), c, v
 
 
-def _propagated(block: Block, leaf: Leaf) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """The leaf's predictions propagated, filtered, with roots added and known pairs removed;
-    the number of entries right after propagation; the known pairs removed."""
-    cnt, c, v = propagate_rows(leaf.pred_indptr, leaf.pred_cols, leaf.pred_scores, block.graph, 0, block.width,
-                               block.propagation)
+def _closed(block: Block, indptr: np.ndarray, cols: np.ndarray,
+            scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Rows propagated, filtered and with roots added; the number of entries right after propagation."""
+    cnt, c, v = propagate_rows(indptr, cols, scores, block.graph, 0, block.width, block.propagation)
     n_propagated = int(c.size)
     ptr = np.r_[0, np.cumsum(cnt)]
     if block.allowed is not None:
         ptr, c, v = select_columns(ptr, c, v, block.allowed)
     if block.roots is not None and block.roots.size:
         ptr, c, v = add_roots(ptr, c, v, block.roots, block.width)
-    removed = 0
-    if block.known is not None:
-        keys, lo, n_terms = block.known
-        ptr, c, v, removed = drop_pairs(ptr, c, v, leaf.truth_rows, keys, n_terms, lo)
-    return ptr, c, v, n_propagated, removed
+    return ptr, c, v, n_propagated
+
+
+def _without_known(block: Block, truth_rows: np.ndarray, ptr: np.ndarray, c: np.ndarray,
+                   v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The rows without their proteins' known pairs (partial knowledge), and how many were removed."""
+    if block.known is None:
+        return ptr, c, v, 0
+    keys, lo, n_terms = block.known
+    return drop_pairs(ptr, c, v, truth_rows, keys, n_terms, lo)
 
 
 def _leaf_levels(block: Block, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -188,25 +226,98 @@ def _leaf_levels(block: Block, v: np.ndarray) -> tuple[np.ndarray, np.ndarray | 
     return taus, (inverse + 1).astype(np.int64)
 
 
-def leaf_task(block: Block, leaf: Leaf) -> LeafResult:
+def leaf_task(block: Block, leaf: Leaf | SharedLeaf) -> LeafResult:
     """Propagate, filter and sweep one leaf (the task a thread, pool or cluster runs)."""
-    ptr, c, v, n_propagated, removed = _propagated(block, leaf)
-    taus, levels = _leaf_levels(block, v)
+    if isinstance(leaf, SharedLeaf):
+        return shared_leaf_task(block, leaf)
+    ptr, c, v, n_propagated = _closed(block, leaf.pred_indptr, leaf.pred_cols, leaf.pred_scores)
+    ptr, c, v, removed = _without_known(block, leaf.truth_rows, ptr, c, v)
+    return _swept(block, leaf, ptr, c, v, _leaf_levels(block, v), LeafResult(SweepPartial.empty(), n_propagated,
+                                                                             int(c.size), removed))
+
+
+def _swept(block: Block, leaf: Leaf | SharedLeaf, ptr: np.ndarray, c: np.ndarray, v: np.ndarray,
+           levels: tuple[np.ndarray, np.ndarray | None], out: LeafResult) -> LeafResult:
+    """Sweep propagated rows (thresholds and entry levels given), with what the block asks for besides."""
+    taus, lev = levels
     args = (ptr, c, v, leaf.truth_indptr, leaf.truth_cols, block.width, taus, block.ia)
-    part = sweep_partial(*args, chunk_entries=block.chunk_entries, levels=levels,
+    part = sweep_partial(*args, chunk_entries=block.chunk_entries, levels=lev,
                          weighted_rows=leaf.weighted_rows) if block.sweep else SweepPartial.empty()
-    out = LeafResult(part, n_propagated, int(c.size), removed)
+    out.partial = part
     if block.similarity is not None:
         keys, values = similarity_partial(leaf.truth_indptr, leaf.truth_cols, ptr, c, v, taus, block.similarity,
-                                          levels=levels)
+                                          levels=lev)
         out.partial = _joined(part, keys, values)
     if block.per_protein:
-        out.steps = protein_steps(*args, chunk_entries=block.chunk_entries, levels=levels,
+        out.steps = protein_steps(*args, chunk_entries=block.chunk_entries, levels=lev,
                                   weighted_rows=leaf.weighted_rows)
         out.sizes = np.diff(ptr)
     if block.keep_scores:
         out.scores = (ptr, c, v)
     return out
+
+
+def shared_leaf_task(block: Block, leaf: SharedLeaf) -> LeafResult:
+    """A shared vector: propagated and filtered once, then swept from the truth or given to each protein.
+
+    With ``leaf.from_truth`` (every benchmark protein, and a block without
+    known pairs, per-protein steps, similarity sums or kept scores) the
+    sweep is taken from per-term sums of the truth
+    (:func:`goeval.sweep.shared.shared_partial`); otherwise the propagated
+    vector becomes one row per protein of the leaf, its known pairs removed,
+    swept like any leaf (the levels of exact thresholds found once).
+    """
+    from goeval.sweep.shared import shared_partial
+
+    ptr1, c1, v1, n1 = _closed(block, np.array([0, leaf.cols.size]), leaf.cols, leaf.scores)
+    n = leaf.bench.size
+    if leaf.from_truth:
+        if block.known is not None or block.per_protein or block.similarity is not None or block.keep_scores:
+            raise ValueError("a shared vector is swept from the truth only without known pairs, per-protein steps, "
+                             "similarity sums or kept scores")
+        part = shared_partial(c1, v1, leaf.truth_indptr, leaf.truth_cols, block.width, block.thresholds,
+                              block.ia) if block.sweep else SweepPartial.empty()
+        return LeafResult(part, n * n1, n * int(c1.size), 0)
+    taus, lev = _leaf_levels(block, v1)
+    ptr, c, v = np.arange(n + 1, dtype=np.int64) * c1.size, np.tile(c1, n), np.tile(v1, n)
+    lev = None if lev is None else np.tile(lev, n)
+    gone = _known_entries(block, leaf.truth_rows, c1)
+    if gone.size:
+        keep = np.ones(c.size, bool)
+        keep[gone] = False
+        ptr, c, v = keep_entries(ptr, keep), c[keep], v[keep]
+        lev, taus = (None, taus) if lev is None else _renumbered(lev[keep], taus)
+    return _swept(block, leaf, ptr, c, v, (taus, lev), LeafResult(SweepPartial.empty(), n * n1, int(c.size),
+                                                                  int(gone.size)))
+
+
+def _known_entries(block: Block, truth_rows: np.ndarray, c1: np.ndarray) -> np.ndarray:
+    """Positions, among the vector ``c1`` given to each protein of ``truth_rows`` in turn, of the known pairs.
+
+    The known keys of the leaf's proteins are found by two binary searches
+    per protein (they are sorted by truth row); each is placed through the
+    vector's column -> position table: the cost follows the known pairs, not
+    the rows' entries.
+    """
+    if block.known is None or not c1.size:
+        return np.zeros(0, np.int64)
+    keys, lo, n_terms = block.known
+    rows = np.asarray(truth_rows, np.int64)
+    start, stop = np.searchsorted(keys, rows * n_terms), np.searchsorted(keys, (rows + 1) * n_terms)
+    lens, idx = stop - start, np.repeat(start - np.r_[0, np.cumsum(stop - start)[:-1]], stop - start)
+    pos_of = np.full(block.width, -1, np.int64)
+    pos_of[c1] = np.arange(c1.size)
+    term = keys[np.arange(int(lens.sum())) + idx] - np.repeat(rows * n_terms, lens) - lo
+    inside = (term >= 0) & (term < block.width)
+    owner = np.repeat(np.arange(rows.size), lens)[inside]
+    pos = pos_of[term[inside]]
+    return (owner * c1.size + pos)[pos >= 0]
+
+
+def _renumbered(levels: np.ndarray, taus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Levels over the thresholds still holding an entry (exact thresholds: the leaf's own distinct scores)."""
+    present = np.bincount(levels, minlength=taus.size + 1)[1:] > 0
+    return np.r_[0, np.cumsum(present)][levels], taus[present]
 
 
 def _joined(part: SweepPartial, keys: np.ndarray, values: np.ndarray) -> SweepPartial:

@@ -19,7 +19,9 @@ closed leaf of the method's block in namespace ``label``, and
   Annotations objects one after the other, e.g. one per namespace);
 * :class:`FileSource` - a prediction file streamed in batches;
 * :class:`SharedScoresSource` - one score vector predicted for every
-  benchmark protein (the naive baseline), its rows made leaf by leaf.
+  benchmark protein (the naive baseline): one :class:`~goeval.evaluation.leaves.SharedLeaf`
+  per namespace, swept from the truth, or its rows made leaf by leaf when a
+  protein's rows must exist (known pairs, per-protein steps, similarity).
 """
 
 from __future__ import annotations
@@ -36,11 +38,11 @@ import numpy as np
 from goeval.annotations import Annotations, TermTally, map_table
 from goeval.annotations.top_terms import keep_top_terms
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
-from goeval.evaluation.leaves import Leaf, LeafCutter
+from goeval.evaluation.leaves import Leaf, LeafCutter, SharedLeaf
 from goeval.sparse import column_block, gather_rows
 
 __all__ = ["MethodCounts", "MethodFeed", "AnnotationsSource", "FileSource", "SharedScoresSource", "Event",
-           "prefetched"]
+           "prefetched", "shared_sweep_possible"]
 
 #: ``(namespace label, leaf)``, or ``(label, None)`` when the block of that namespace is complete.
 Event = tuple[str, "Leaf | None"]
@@ -263,8 +265,15 @@ class FileSource:
 class SharedScoresSource:
     """One score vector predicted for every benchmark protein (the naive baseline).
 
-    The vector's rows are made leaf by leaf (never one row per protein and
-    term at once), in benchmark order.
+    Without known pairs, per-protein steps, similarity sums or kept scores
+    (:func:`shared_sweep_possible`), each namespace is one
+    :class:`~goeval.evaluation.leaves.SharedLeaf`: the vector is propagated
+    once and swept from per-term sums of the truth
+    (:func:`goeval.sweep.shared.shared_partial`), never one row per protein
+    and term. Otherwise the leaves are runs of about
+    :data:`~goeval.evaluation.leaves.LEAF_ENTRIES` entries in benchmark order,
+    the vector propagated once per leaf and given to each of its proteins
+    (never every row at once).
 
     Parameters
     ----------
@@ -275,14 +284,19 @@ class SharedScoresSource:
         Its benchmark's namespaces receive the vector's terms of their namespace.
     diagnostics : dict, optional
         What the method's diagnostics say of the vector (e.g. how it was trained).
+    plan : Plan, optional
+        The engine's plan; without it the rows are made.
     """
 
     def __init__(self, method: str, cols: np.ndarray, scores: np.ndarray, feed: MethodFeed,
-                 diagnostics: dict[str, Any] | None = None) -> None:
+                 diagnostics: dict[str, Any] | None = None, *, plan: Any = None) -> None:
         self.method = method
         self.cols, self.scores = np.asarray(cols, np.int64), np.asarray(scores, np.float64)
         self.feed = feed
         self.info = {"source": "one score vector for every benchmark protein", **(diagnostics or {})}
+        self.shared = plan is not None and shared_sweep_possible(plan, feed.benchmark)
+        if feed.max_terms is not None:
+            self.cols, self.scores = _top_of_vector(feed.benchmark, self.cols, self.scores, feed.max_terms)
 
     def __iter__(self) -> Iterator[Event]:
         for cut in self.feed.cuts:
@@ -291,21 +305,57 @@ class SharedScoresSource:
             c, v = (self.cols[inside] - nb.lo).astype(np.int32), self.scores[inside]
             if not c.size:
                 continue
-            per = max(1, cut.cutter.leaf_entries // c.size)  # proteins per piece: about one leaf
-            for a in range(0, nb.n, per):
-                idx = np.arange(a, min(nb.n, a + per))
-                cut.proteins += idx.size
-                cut.entries += idx.size * c.size
-                if cut.seen is not None:
-                    cut.seen[idx] = True
-                yield from ((nb.label, leaf) for leaf in cut.add(np.full(idx.size, c.size, np.int64),
-                                                                  np.tile(c, idx.size), np.tile(v, idx.size), idx))
+            cut.proteins += nb.n
+            cut.entries += nb.n * c.size
+            if cut.seen is not None:
+                cut.seen[:] = True
+            yield from ((nb.label, leaf) for leaf in self._leaves(cut, c, v))
         rows = [c.nb.rows for c in self.feed.cuts]
         self.feed.counts.n_proteins = int(np.unique(np.concatenate(rows)).size) if rows else 0
         yield from self.feed.finish()
 
+    def _leaves(self, cut: _Cut, c: np.ndarray, v: np.ndarray) -> Iterator[SharedLeaf]:
+        """One leaf of every benchmark protein (swept from the truth), or runs of about
+        :data:`~goeval.evaluation.leaves.LEAF_ENTRIES` entries, each protein given the vector."""
+        nb = cut.nb
+        per = nb.n if self.shared else max(1, cut.cutter.leaf_entries // c.size)
+        for a in range(0, nb.n, per):
+            idx = np.arange(a, min(nb.n, a + per))
+            if self.shared:
+                t_ptr, t_cols = nb.truth_indptr, nb.truth_cols
+            else:
+                t_len, t_cols = gather_rows(nb.truth_indptr, nb.truth_cols, idx)
+                t_ptr = np.r_[0, np.cumsum(t_len)]
+            w = None if nb.weighted_rows is None else nb.weighted_rows[idx]
+            yield SharedLeaf(c, v, t_ptr, t_cols, nb.rows[idx], idx, self.shared, w)
+
     def diagnostics(self) -> dict[str, Any]:
-        return {**self.info, "proteins_not_in_truth": 0}
+        out = {**self.info, "proteins_not_in_truth": 0}
+        if self.feed.max_terms is not None:
+            out["max_terms"] = int(self.feed.max_terms)
+        return out
+
+
+def shared_sweep_possible(plan: Any, benchmark: Benchmark) -> bool:
+    """Whether a shared vector can be swept from the truth: no known pairs, per-protein steps, similarity
+    sums, kept scores or per-protein weighting (``cafa-pk``), and a rule for every sum of the sweep."""
+    from goeval.sweep.shared import shared_supported
+
+    return (benchmark.known_keys is None and not plan.per_protein and not plan.similarity
+            and not plan.keep_scores and shared_supported()
+            and all(nb.weighted_rows is None for nb in benchmark.namespaces))  # cafa-pk counts per protein
+
+
+def _top_of_vector(benchmark: Benchmark, cols: np.ndarray, scores: np.ndarray,
+                   max_terms: int) -> tuple[np.ndarray, np.ndarray]:
+    """The vector's ``max_terms`` best terms per namespace (the rule of ``--max-terms``)."""
+    import scipy.sparse as sp
+
+    onto = benchmark.ontology
+    order = np.argsort(cols, kind="stable")
+    m = sp.csr_array((scores[order], cols[order], np.array([0, cols.size])), shape=(1, onto.n_terms))
+    top = keep_top_terms(Annotations(np.asarray(["*"], dtype=object), m, onto, True, {}), max_terms).matrix
+    return top.indices.astype(np.int64), np.asarray(top.data, np.float64)
 
 
 def prefetched(iterable: Any, depth: int = 1) -> Iterator[Any]:

@@ -8,10 +8,12 @@ block and registered measure); :class:`EvaluationResult` holds both.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Mapping
 
 import numpy as np
 
+from goeval.errors import GoevalWarning
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
 from goeval.errors import InvalidParameterError
@@ -155,7 +157,8 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
     built-in measures, the similarity measures (present when requested),
     then those registered by the user. The optimum is taken over the
     ``valid`` thresholds (coverage > 0); ties within rounding go to the
-    lowest threshold (:func:`best_index`).
+    lowest threshold (:func:`best_index`). A measure undefined at every
+    valid threshold (NaN) gets a row of NaN.
     """
     rows = []
     for ms in measures("protein", "optimum"):
@@ -164,6 +167,9 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
             continue
         i = best_index(curves[col], ms.direction, valid)
         if i < 0:
+            if valid.any() and np.isnan(curves[col][valid]).all():  # undefined at every threshold: said, never 0
+                rows.append({"method": method, "namespace": namespace, "measure": ms.name, "value": np.nan,
+                             **{c: np.nan for c in SUMMARY_COLUMNS[4:]}})
             continue
         rows.append({
             "method": method, "namespace": namespace, "measure": ms.name, "value": float(curves[col][i]),
@@ -192,6 +198,13 @@ def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
     return rows
 
 
+def _repeated(text: str, n: int) -> np.ndarray:
+    """An object array of ``n`` references to one string (``np.full`` makes a string object per row)."""
+    out = np.empty(n, dtype=object)
+    out[:] = text
+    return out
+
+
 def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool, extra: list[str]) -> dict[str, np.ndarray]:
     """The frames one after the other; ``extra`` (similarity, derived) columns last, NaN where a frame lacks one."""
     cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS] + extra
@@ -207,6 +220,7 @@ def summarize(
     with_ia: bool = True,
     *,
     diagnostics: dict[str, Any] | None = None,
+    release: bool = False,
 ) -> EvaluationResult:
     """Curves and optima from sufficient statistics (e.g. pooled over folds).
 
@@ -226,6 +240,11 @@ def summarize(
     diagnostics : dict, optional
         Becomes ``result.diagnostics``, with ``options`` and ``curves`` (the
         policy and each curve's rows before and after it) added.
+    release : bool, default False
+        ``stats`` is a dict handed over: each block's statistics leave it as
+        soon as their curves are taken, so that a block's statistics and its
+        full curves are not held at once (a run that needs no statistics
+        afterwards, e.g. no bootstrap); ``result.stats`` is then None.
 
     Returns
     -------
@@ -239,27 +258,33 @@ def summarize(
     records: list[dict[str, Any]] = []
     kept: list[tuple[str, str, dict[str, Any]]] = []  # rows before and after the curve policy, per block
     extra: dict[str, None] = {}  # similarity columns, in order of appearance
-    for (name, label), st in stats.items():
+    for name, label in list(stats):
+        st = stats.pop((name, label)) if release else stats[(name, label)]  # type: ignore[attr-defined]
         cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
                              protein_weighting=opts.protein_weighting, with_ia=with_ia)
         sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
+        no_information, n_bench = with_ia and st.it_sum == 0, st.n
+        del st  # released: the block's statistics go before its curves are thinned
         cur.update(sim)
         sim.update(derived_columns(cur))  # measures computed from the curves: extra columns, as similarity
         cur.update(sim)
         extra.update(dict.fromkeys(sim))
         ok = cur["n_covered"] > 0
         n_ok = int(ok.sum())
+        if no_information and ok.any():
+            warnings.warn(f"{name} {label}: the IA gives 0 bits to every truth term of the {int(n_bench):,} benchmark "
+                          "proteins (it covers none of them: an IA of other terms or another ontology?); the "
+                          "IA-based measures (weighted F, ru, mi, S) are undefined and written as nan.", GoevalWarning)
         records.extend(optimum_records(name, label, cur, ok))
         records.extend(area_records(name, label, cur, ok))
-        frame = {"method": np.full(n_ok, name, dtype=object), "namespace": np.full(n_ok, label, dtype=object)}
-        if opts.curves != "none":
-            frame.update({col: cur[col][ok] for col in CURVE_COLUMNS if col in cur})
-            frame.update({col: v[ok] for col, v in sim.items()})
-        else:
-            frame["threshold"] = cur["threshold"][ok]
         # the optima's rows among the covered thresholds (kept by 'thin')
         optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
-        del cur, sim  # one block's full curves alive at a time
+        frame = {"method": _repeated(name, n_ok), "namespace": _repeated(label, n_ok)}
+        columns = [col for col in CURVE_COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
+        for col in columns:  # moved one at a time: one block's full curves alive once
+            values = cur.pop(col)
+            frame[col] = values if n_ok == values.size else values[ok]
+        del cur, sim
         frame, info = apply_curve_policy(frame, opts.curves, tolerance=opts.curve_tolerance,
                                          max_points=opts.curve_points, keep=optima)
         kept.append((name, label, info))
@@ -270,7 +295,7 @@ def summarize(
     diag["options"] = {**opts.as_dict(), "ia": with_ia}
     diag["curves"] = curves_diagnostics(opts.curves, opts.curve_tolerance, opts.curve_points, kept)
     curves = None if opts.curves == "none" else _concat_curves(frames, with_ia, list(extra))
-    return EvaluationResult(curves, records, diag, stats)
+    return EvaluationResult(curves, records, diag, None if release else stats)
 
 
 def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:

@@ -25,6 +25,8 @@ __all__ = ["FastaRecords", "read_fasta", "write_fasta", "AMINO_ACIDS"]
 AMINO_ACIDS = frozenset("ACDEFGHIKLMNPQRSTVWYBJOUXZ")
 
 _UNIPROT = re.compile(r"^(?:sp|tr)\|([^|]+)\|")
+#: A character of a sequence line that is neither an amino-acid letter nor a stop (``*``) or gap (``-``).
+_NOT_RESIDUE = re.compile("[^" + "".join(sorted(AMINO_ACIDS)) + "".join(sorted(AMINO_ACIDS)).lower() + r"*\-\s]")
 
 
 @dataclass
@@ -66,7 +68,7 @@ def _header_id(line: str, ids: str, path: PathLike, number: int) -> tuple[str, b
     return ident, False
 
 
-def read_fasta(path: PathLike, *, ids: str = "accession") -> FastaRecords:
+def read_fasta(path: PathLike, *, ids: str = "accession", residues: str = "count") -> FastaRecords:
     """Read a protein FASTA file (plain, ``.gz``, ``.bz2``, ``.xz``).
 
     Parameters
@@ -75,6 +77,11 @@ def read_fasta(path: PathLike, *, ids: str = "accession") -> FastaRecords:
     ids : {'accession', 'first-word'}
         ``accession`` (default) reduces UniProt ``db|ACC|NAME`` identifiers to
         ``ACC``; ``first-word`` keeps the first word after ``>`` as it is.
+    residues : {'count', 'check'}
+        ``count`` (default): characters that are not amino-acid letters are
+        kept and counted; ``check``: a character that is neither an
+        amino-acid letter nor a stop (``*``) or gap (``-``) is an error
+        naming its line (the file is no protein FASTA).
 
     Returns
     -------
@@ -85,9 +92,11 @@ def read_fasta(path: PathLike, *, ids: str = "accession") -> FastaRecords:
     InputFormatError
         Empty file or not UTF-8; sequence text before the first header; a
         header without identifier; a record without residues; an identifier
-        seen twice (naming the line of its first occurrence).
+        seen twice (naming the line of its first occurrence); with
+        ``residues='check'``, a character that is no residue.
     """
     check_choice(ids, "ids", "read_fasta", ("accession", "first-word"))
+    check_choice(residues, "residues", "read_fasta", ("count", "check"))
     text = read_text(path)
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -126,6 +135,10 @@ def read_fasta(path: PathLike, *, ids: str = "accession") -> FastaRecords:
         elif not out_ids:
             raise InputFormatError(path, k, "sequence text before the first '>' header line", line)
         else:
+            bad = _NOT_RESIDUE.search(line) if residues == "check" else None
+            if bad:
+                raise InputFormatError(path, k, f"{bad.group()!r} is not an amino-acid letter (nor * or -): "
+                                                "not a protein sequence", line)
             parts.append("".join(line.split()))
     close()
     if not out_ids:

@@ -13,6 +13,7 @@ import lzma
 import os
 import secrets
 import signal
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,7 +26,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 __all__ = [
     "PathLike", "COMPRESSED_SUFFIXES", "is_compressed", "strip_compression", "open_binary", "read_bytes", "read_head", "read_failure",
     "decode_utf8", "read_text", "check_input", "check_output_dir", "check_output_file", "temporary_name",
-    "write_failed", "unlink_quietly", "open_text_out", "OutputSet",
+    "write_failed", "unlink_quietly", "open_text_out", "text_out", "replaced_atomically", "BackgroundWriter",
+    "OutputSet",
 ]
 
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
@@ -178,7 +180,8 @@ def check_output_dir(path: PathLike) -> Path:
 
     The directory may not exist yet (it is created when the results are
     written); its nearest existing ancestor must then be a writable
-    directory.
+    directory. An existing ``manifest.json`` must be goeval's (a run
+    replaces it).
 
     Raises
     ------
@@ -195,6 +198,10 @@ def check_output_dir(path: PathLike) -> Path:
         raise OutputError(f"{p}: cannot create the output directory: {probe} is not a directory.")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise OutputError(f"{p}: the output directory is not writable ({probe}: permission denied).")
+    if p.is_dir():
+        from goeval.io.manifest import check_manifest_slot
+
+        check_manifest_slot(p)
     return p
 
 
@@ -221,6 +228,23 @@ def write_failed(p: Path, exc: OSError) -> OutputError:
     return OutputError(f"{p}: cannot write: {exc.strerror or exc}.")
 
 
+def replaced_atomically(path: PathLike) -> Path | None:
+    """The regular file an output ``path`` is written to by atomic replacement, or None to write through.
+
+    A regular file (or a new name) is replaced atomically; a symbolic link
+    is followed, so the file it points to is replaced and the link kept; a
+    device (``/dev/full``, ``/dev/stdout``), a FIFO or a socket is written
+    through (renaming a temporary file over it would replace it by a regular
+    file: a full device would not fail, a FIFO's reader would wait forever).
+    """
+    real = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return real  # not there yet (or a dangling link: its target is created)
+    return real if stat.S_ISREG(mode) else None
+
+
 @contextmanager
 def open_text_out(path: PathLike, *, commit: bool = True) -> Iterator[IO[str]]:
     """Write text (UTF-8, ``\\n``) to ``path`` atomically, compressing by extension.
@@ -229,7 +253,9 @@ def open_text_out(path: PathLike, *, commit: bool = True) -> Iterator[IO[str]]:
     ``path`` only when the block ends without an exception; on any error or
     interruption the temporary file is removed and ``path`` is untouched.
     With ``commit=False`` the temporary file is kept and its path is
-    available as ``fh.temporary_path`` (see :class:`OutputSet`).
+    available as ``fh.temporary_path`` (see :class:`OutputSet`). A symbolic
+    link keeps its link (the file it points to is replaced); a device, FIFO
+    or socket is written through, not replaced (:func:`replaced_atomically`).
 
     Raises
     ------
@@ -237,15 +263,41 @@ def open_text_out(path: PathLike, *, commit: bool = True) -> Iterator[IO[str]]:
         The file cannot be written (permission, full disk).
     """
     p = Path(path)
-    with _temporary_file(p, _open_text) as (tmp, fh):
+    target = replaced_atomically(p) if commit else p
+    if target is None:
+        with _written_through(p) as fh:
+            yield fh
+        return
+    with _temporary_file(target, _open_text) as (tmp, fh):
         fh.temporary_path = tmp  # type: ignore[union-attr]
         yield fh
     if commit:
         try:
-            os.replace(tmp, p)
+            os.replace(tmp, target)
         except OSError as exc:
             unlink_quietly(tmp)
             raise write_failed(p, exc) from None
+
+
+@contextmanager
+def text_out(target: PathLike | IO[str]) -> Iterator[IO[str]]:
+    """A text file to write to: ``target`` itself when it is an open file (e.g. of an :class:`OutputSet`),
+    else ``open_text_out(target)``."""
+    if hasattr(target, "write"):
+        yield target  # type: ignore[misc]
+        return
+    with open_text_out(target) as fh:  # type: ignore[arg-type]
+        yield fh
+
+
+@contextmanager
+def _written_through(p: Path) -> Iterator[IO[str]]:
+    """``p`` (a device, FIFO or socket) opened for text as it is, compressed by its extension."""
+    try:
+        with _open_text(p, p) as fh:
+            yield fh
+    except OSError as exc:
+        raise write_failed(p, exc) from None
 
 
 @contextmanager
@@ -285,6 +337,57 @@ def unlink_quietly(p: Path) -> None:
         pass
 
 
+class BackgroundWriter:
+    """Bytes written here are written to ``fh`` by one thread, in order (``fh.write`` may then run while the
+    caller works: zlib releases the GIL while it compresses).
+
+    At most ``depth`` pieces wait. An error of ``fh.write`` is raised by
+    the next :meth:`write` or by :meth:`close`; :meth:`close` (also on
+    leaving a ``with`` block, on any exception) writes what waits and joins
+    the thread, so no thread outlives the file.
+    """
+
+    def __init__(self, fh: IO[bytes], depth: int = 4) -> None:
+        import queue
+        import threading
+
+        self.fh = fh
+        self.pending: queue.Queue = queue.Queue(maxsize=depth)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._drain, name="goeval-writer", daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        while True:
+            item = self.pending.get()
+            if item is None:
+                return
+            if self.error is None:
+                try:
+                    self.fh.write(item)
+                except BaseException as exc:  # noqa: BLE001 - handed to the writing thread
+                    self.error = exc
+
+    def write(self, data: bytes | memoryview) -> int:
+        if self.error is not None:
+            self.close()  # the thread stops, the error is raised
+        self.pending.put(bytes(data))
+        return len(data)
+
+    def close(self) -> None:
+        if self.thread.is_alive():
+            self.pending.put(None)
+            self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+    def __enter__(self) -> "BackgroundWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:  # noqa: ANN001
+        self.close()
+
+
 class OutputSet:
     """Files written together: all appear, or none changes.
 
@@ -307,11 +410,19 @@ class OutputSet:
     def __init__(self, directory: PathLike) -> None:
         self.directory = Path(directory)
         self._pending: list[tuple[Path, Path]] = []
+        self._made: list[Path] = []  # directories this set created (removed again by discard when empty)
+
+    def _target(self, name: str) -> Path:
+        """The path of ``name``, noting the directories its writing will create."""
+        target = self.directory / name
+        missing = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
+        self._made.extend(d for d in missing if d not in self._made)
+        return target
 
     @contextmanager
     def open(self, name: str) -> Iterator[IO[str]]:
         """A text file ``name`` in the directory, kept aside until :meth:`commit`."""
-        target = self.directory / name
+        target = self._target(name)
         with open_text_out(target, commit=False) as fh:
             self._pending.append((fh.temporary_path, target))  # type: ignore[union-attr]
             yield fh
@@ -319,10 +430,27 @@ class OutputSet:
     @contextmanager
     def open_binary(self, name: str) -> Iterator[IO[bytes]]:
         """A binary file ``name`` in the directory, kept aside until :meth:`commit`."""
-        target = self.directory / name
+        target = self._target(name)
         with _temporary_file(target, lambda _target, tmp: open(tmp, "wb")) as (tmp, fh):
             self._pending.append((tmp, target))
             yield fh
+
+    @contextmanager
+    def open_gzip(self, name: str) -> Iterator[IO[bytes]]:
+        """A binary file ``name`` (``.gz``) whose bytes are gzip-compressed (level 6, time 0 in the header) by a
+        thread, while the caller formats the next ones (:class:`BackgroundWriter`).
+
+        On the 2014 -> 2019 time split (720 MB of prediction lines, 160 MB
+        compressed) this hides most of the 18 s of compression behind the
+        evaluation on two cores.
+        """
+        with self.open_binary(name) as raw:
+            gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=6, mtime=0)
+            try:
+                with BackgroundWriter(gz) as fh:
+                    yield fh
+            finally:
+                gz.close()
 
     def commit(self) -> dict[str, Path]:
         """Move every file into place (signals blocked meanwhile); return name -> path."""
@@ -339,10 +467,16 @@ class OutputSet:
         return done
 
     def discard(self) -> None:
-        """Remove every temporary file not committed."""
+        """Remove every temporary file not committed, and the directories the set created that are left empty."""
         for tmp, _target in self._pending:
             unlink_quietly(tmp)
         self._pending = []
+        for d in sorted(self._made, key=lambda p: len(p.parts), reverse=True):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        self._made = []
 
     def __enter__(self) -> "OutputSet":
         return self

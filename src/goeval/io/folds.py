@@ -15,12 +15,12 @@ folds (the same protein twice with the same fold is counted, not an error).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
 from goeval.errors import InputFormatError, InvalidParameterError
-from goeval.io.files import PathLike, open_text_out, read_text
+from goeval.io.files import PathLike, read_text, text_out
 
 __all__ = ["FoldTable", "read_folds", "write_folds"]
 
@@ -131,8 +131,8 @@ def read_folds(path: PathLike) -> FoldTable:
     return FoldTable(proteins, folds, str(path), counts)
 
 
-def write_folds(path: PathLike, proteins: Any, folds: Any) -> None:
-    """Write ``protein<TAB>fold`` lines under a ``protein<TAB>fold`` header, atomically.
+def write_folds(path: PathLike | IO[str], proteins: Any, folds: Any) -> None:
+    """Write ``protein<TAB>fold`` lines under a ``protein<TAB>fold`` header to ``path`` (atomically) or an open text file.
 
     Raises
     ------
@@ -146,6 +146,6 @@ def write_folds(path: PathLike, proteins: Any, folds: Any) -> None:
             f"The 'folds' parameter of write_folds must have one fold per protein ({prot.size}); got shape {fv.shape}.")
     if fv.size and fv.min() < 0:
         raise InvalidParameterError(f"The 'folds' parameter of write_folds must hold folds >= 0; got {int(fv.min())}.")
-    with open_text_out(path) as fh:
+    with text_out(path) as fh:
         fh.write("protein\tfold\n")
         fh.write("".join(f"{p}\t{f}\n" for p, f in zip(prot.tolist(), fv.tolist())))

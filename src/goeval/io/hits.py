@@ -1,12 +1,16 @@
 """Reader of sequence-search hit tables (BLAST / DIAMOND ``-outfmt 6``).
 
-A hit table has one alignment per line, tab-separated, no header: by default
-the 12 standard columns of ``-outfmt 6``::
+A hit table has one alignment per line: the 12 standard columns of
+``-outfmt 6``::
 
     qseqid sseqid pident length mismatch gapopen qstart qend sstart send evalue bitscore
 
-or any named subset/extension of BLAST's column names (``hit_columns``), e.g.
-``qseqid sseqid pident length evalue bitscore``. Parsing is vectorized
+or the 6 of DIAMOND's short table ``qseqid sseqid pident length evalue
+bitscore``, recognised by their number of fields; a header line of column
+names (``qseqid sseqid ...``) says the columns of any other layout, and
+``hit_columns`` names them when the file does not. Fields are separated by
+tabs, or, when the first row has none, by runs of spaces (the line rule of
+:mod:`goeval.io.text`). Parsing is vectorized
 (pyarrow's CSV reader); query and subject identifiers are dictionary-encoded
 into one shared list, so a self hit is ``query_codes == subject_codes``.
 When the fast reader rejects a file, a line-by-line pass finds the first
@@ -27,9 +31,10 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from goeval.errors import InputFormatError, InvalidParameterError
-from goeval.io.files import PathLike, decode_utf8, read_bytes
+from goeval.io.files import PathLike, decode_utf8, read_bytes, read_head
 
-__all__ = ["HitTable", "read_hits", "STANDARD_COLUMNS", "KNOWN_COLUMNS"]
+__all__ = ["HitTable", "read_hits", "hit_table_columns", "STANDARD_COLUMNS", "SHORT_COLUMNS", "LAYOUTS",
+           "KNOWN_COLUMNS"]
 
 #: The 12 columns of BLAST / DIAMOND ``-outfmt 6`` without a column list.
 STANDARD_COLUMNS: tuple[str, ...] = (
@@ -148,28 +153,92 @@ def _check_columns(columns: tuple[str, ...]) -> None:
         )
 
 
-def _clean(data: bytes) -> tuple[bytes, int, dict[str, int]]:
-    """Strip a BOM, field/line whitespace, ``\\r\\n`` ends, comment and header lines.
+#: DIAMOND's short table: ``--outfmt 6 qseqid sseqid pident length evalue bitscore``.
+SHORT_COLUMNS: tuple[str, ...] = ("qseqid", "sseqid", "pident", "length", "evalue", "bitscore")
+#: Layouts recognised by their number of fields, without a header line or a column list.
+LAYOUTS: dict[int, tuple[str, ...]] = {12: STANDARD_COLUMNS, 6: SHORT_COLUMNS}
+_QUERY_NAMES = frozenset({"qseqid", "query", "qaccver", "qacc"})
+_SUBJECT_NAMES = frozenset({"sseqid", "subject", "target", "saccver", "sacc"})
 
-    Returns (body, number of the body's first line, counts). The costly
-    regular expressions run only when the bytes they fix occur at all.
+
+def _clean(data: bytes) -> tuple[bytes, dict[str, int]]:
+    """Strip a BOM, field/line whitespace, ``\\r\\n`` ends and comment lines (kept as blank lines, so line
+    numbers stay); split on runs of spaces the lines without a tab (every line when the first row has none).
+
+    The costly regular expressions run only when the bytes they fix occur at all.
     """
     counts = {"comment_lines": 0, "header_lines": 0}
     if data.startswith(_BOM):
         data = data[len(_BOM):]
-    if b" " in data or b"\r" in data:
-        data = re.sub(rb"[ \t]*\t[ \t]*", b"\t", data.replace(b"\r\n", b"\n"))
-        data = re.sub(rb"(?m)^ +| +$", b"", data)
     if data.startswith(b"#") or b"\n#" in data:
         counts["comment_lines"] = len(re.findall(rb"(?m)^#", data))
         data = re.sub(rb"(?m)^#[^\n]*(\n|$)", lambda m: b"\n", data)  # keep line numbers
-    start = len(data) - len(data.lstrip(b"\n"))  # blank (or comment) lines before the first row
-    if data.startswith(b"qseqid\t", start):
-        counts["header_lines"] = 1
-        cut = data.find(b"\n", start)
-        data = data[cut + 1:] if cut >= 0 else b""
-        return data, start + 2, counts
-    return data, 1, counts
+    if b" " in data or b"\r" in data:
+        data = re.sub(rb"[ \t]*\t[ \t]*", b"\t", data.replace(b"\r\n", b"\n"))
+        data = re.sub(rb"(?m)^ +| +$", b"", data)
+        spaced = re.compile(rb"(?m)^[^\t\n]* [^\t\n]*$")
+        n = len(spaced.findall(data))
+        if n:
+            counts["space_separated_lines"] = n
+            data = spaced.sub(lambda m: re.sub(rb" +", b"\t", m.group()), data)
+    return data, counts
+
+
+def _first_row(body: bytes) -> tuple[int, list[str]]:
+    """(line number, fields) of the first non-blank line of a cleaned body; (0, []) when there is none."""
+    start = len(body) - len(body.lstrip(b"\n"))
+    if start == len(body):
+        return 0, []
+    end = body.find(b"\n", start)
+    line = body[start: end if end >= 0 else len(body)].decode("utf-8", "replace")
+    return body.count(b"\n", 0, start) + 1, line.split("\t")
+
+
+def _header_columns(fields: list[str]) -> tuple[str, ...] | None:
+    """The columns a header line names (``qseqid sseqid pident ...``), or None when the line is a row."""
+    low = [f.strip().lower() for f in fields]
+    if len(low) < 3 or low[0] not in _QUERY_NAMES or low[1] not in _SUBJECT_NAMES:
+        return None
+    return ("qseqid", "sseqid", *low[2:])
+
+
+def _columns(fields: list[str], hit_columns: Any, path: PathLike, line: int) -> tuple[tuple[str, ...], bool]:
+    """The columns of a table whose first row has ``fields`` (and whether that row is a header line)."""
+    header = _header_columns(fields)
+    if hit_columns is not None:
+        cols = tuple(hit_columns)
+        if header is not None and header != cols:
+            raise InputFormatError(path, line, f"the header line names the columns {' '.join(header)}, but the "
+                                               f"given column list is {' '.join(cols)}", "\t".join(fields))
+        return cols, header is not None
+    if header is not None:
+        return header, True
+    if len(fields) in LAYOUTS:
+        return LAYOUTS[len(fields)], False
+    raise InputFormatError(path, line, f"{len(fields)} columns and no header line: goeval recognises 12 (the "
+                                       f"standard -outfmt 6 columns) and 6 ({' '.join(SHORT_COLUMNS)}); name the "
+                                       "columns (--hit-columns, hit_columns=)", "\t".join(fields))
+
+
+def hit_table_columns(path: PathLike, hit_columns: Any = None) -> tuple[str, ...]:
+    """The columns of a hit table, from its first lines only (to check a file before any work).
+
+    Raises
+    ------
+    InputFormatError, InvalidParameterError
+        As :func:`read_hits` for the layout (a count of fields that no layout
+        has, a header disagreeing with ``hit_columns``, unknown names).
+    """
+    head, whole = read_head(path)
+    if not whole:
+        head = head[: head.rfind(b"\n") + 1]
+    body, _ = _clean(head)
+    line, fields = _first_row(body)
+    if not fields:
+        return STANDARD_COLUMNS if hit_columns is None else tuple(hit_columns)
+    columns, _ = _columns(fields, hit_columns, path, line)
+    _check_columns(columns)
+    return columns
 
 
 def _line_problem(fields: list[str], columns: tuple[str, ...]) -> str | None:
@@ -185,10 +254,14 @@ def _line_problem(fields: list[str], columns: tuple[str, ...]) -> str | None:
             return f"the {name} column is not a number"
         if math.isnan(v):
             return f"the {name} column is not a number"
+        if math.isinf(v):
+            return f"the {name} column is infinite"
         if name == "pident" and not 0.0 <= v <= 100.0:
             return "the percent identity (pident) must lie in [0, 100]"
         if name == "evalue" and v < 0:
             return "the E-value must not be negative"
+        if name == "bitscore" and v < 0:
+            return "the bit score must not be negative"
     return None
 
 
@@ -221,11 +294,11 @@ def _parse(body: bytes, columns: tuple[str, ...]) -> pa.Table:
 def _valid(values: dict[str, np.ndarray], qc: pa.ChunkedArray, sc: pa.ChunkedArray) -> bool:
     """Vectorized check of every rule of :func:`_line_problem` but the column count."""
     for name, v in values.items():
-        if np.isnan(v).any():
+        if not np.isfinite(v).all():
             return False
     if "pident" in values and not ((values["pident"] >= 0) & (values["pident"] <= 100)).all():
         return False
-    if "evalue" in values and (values["evalue"] < 0).any():
+    if any(name in values and (values[name] < 0).any() for name in ("evalue", "bitscore")):
         return False
     empty = pc.any(pc.equal(pc.utf8_length(qc), 0)).as_py() or pc.any(pc.equal(pc.utf8_length(sc), 0)).as_py()
     return not empty
@@ -240,8 +313,10 @@ def read_hits(path: PathLike, hit_columns: tuple[str, ...] | list[str] | None = 
     path : str or path-like
         The table (``.gz``, ``.bz2``, ``.xz`` by extension).
     hit_columns : sequence of str, optional
-        Column names in file order, starting with ``qseqid, sseqid``; default
-        :data:`STANDARD_COLUMNS`. Numeric columns are read as float64.
+        Column names in file order, starting with ``qseqid, sseqid``; default:
+        the names of the file's header line, else :data:`STANDARD_COLUMNS`
+        for 12 fields and :data:`SHORT_COLUMNS` for 6. Numeric columns are
+        read as float64.
 
     Returns
     -------
@@ -250,9 +325,12 @@ def read_hits(path: PathLike, hit_columns: tuple[str, ...] | list[str] | None = 
     Raises
     ------
     InputFormatError
-        Empty file, bytes that are not UTF-8, or a malformed row: wrong
-        column count, an empty identifier, a non-numeric value, an identity
-        outside [0, 100], a negative E-value; with line number and text.
+        Empty file, bytes that are not UTF-8, a count of fields that no
+        layout has (without header or column list), a header line that
+        disagrees with ``hit_columns``, or a malformed row: wrong column
+        count, an empty identifier, a value that is not a finite number, an
+        identity outside [0, 100], a negative E-value or bit score; with
+        line number and text.
     InvalidParameterError
         ``hit_columns`` not starting with ``qseqid, sseqid`` or naming an
         unknown column.
@@ -260,13 +338,24 @@ def read_hits(path: PathLike, hit_columns: tuple[str, ...] | list[str] | None = 
     Notes
     -----
     A UTF-8 byte-order mark, spaces around fields, ``\\r\\n`` line ends,
-    ``#`` comment lines (``-outfmt 7``) and a header line starting with
-    ``qseqid`` are accepted and counted; lines are split on ``\\n`` only (a
+    ``#`` comment lines (``-outfmt 7``), a header line of column names and
+    space-separated lines (a line without a tab is split on runs of
+    spaces) are accepted and counted; lines are split on ``\\n`` only (a
     lone ``\\r`` inside a line is an error).
     """
-    columns = STANDARD_COLUMNS if hit_columns is None else tuple(hit_columns)
+    if hit_columns is not None:
+        _check_columns(tuple(hit_columns))
+    body, counts = _clean(read_bytes(path))
+    line, fields = _first_row(body)
+    if not fields:
+        raise InputFormatError(path, None, "the file has no hit rows")
+    columns, has_header = _columns(fields, hit_columns, path, line)
     _check_columns(columns)
-    body, first_line, counts = _clean(read_bytes(path))
+    first_line = 1
+    if has_header:
+        counts["header_lines"] = 1
+        cut = body.find(b"\n", len(body) - len(body.lstrip(b"\n")))
+        body, first_line = (body[cut + 1:] if cut >= 0 else b""), line + 1
     if b"\r" in body:
         _raise_first_bad(body, path, first_line, columns)
     if not body.strip():
@@ -276,12 +365,14 @@ def read_hits(path: PathLike, hit_columns: tuple[str, ...] | list[str] | None = 
     except (pa.ArrowInvalid, UnicodeDecodeError):
         _raise_first_bad(body, path, first_line, columns)
         raise InputFormatError(path, None, "the file could not be parsed as a tab-separated hit table") from None
-    values = {c: table.column(c).to_numpy() for c in columns[2:]}
+    values = {c: np.array(table.column(c).to_numpy(), dtype=np.float64) for c in columns[2:]}  # owned by numpy
     q, s = table.column("qseqid"), table.column("sseqid")
     if not _valid(values, q, s):
         _raise_first_bad(body, path, first_line, columns)
     del body
     qc, sc, ids = _encode_pair(q, s)
+    del table, q, s
+    pa.default_memory_pool().release_unused()  # the parsed text's pages go back to the system, not to Arrow's pool
     counts["rows"] = int(qc.size)
     counts["columns"] = list(columns)
     return HitTable(qc, sc, ids, values, str(path), counts)

@@ -15,7 +15,8 @@ from typing import IO, Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
-from goeval.io.files import PathLike, open_text_out
+from goeval.io.files import PathLike, text_out
+from goeval.io.results import write_table_to
 
 __all__ = ["write_predictions", "write_naive", "FORMATS"]
 
@@ -42,7 +43,7 @@ def _score_text(data: np.ndarray) -> np.ndarray:
 
 
 def write_predictions(
-    path: PathLike,
+    path: PathLike | IO[str],
     proteins: Any,
     term_ids: Any,
     matrix: Any,
@@ -56,8 +57,8 @@ def write_predictions(
 
     Parameters
     ----------
-    path : str or path-like
-        Output file (``.gz``, ``.bz2``, ``.xz`` compress).
+    path : str, path-like or text file
+        Output file (``.gz``, ``.bz2``, ``.xz`` compress), or an open text file.
     proteins : array of str, shape (n_proteins,)
         Row identifiers.
     term_ids : array of str, shape (n_terms,)
@@ -73,18 +74,19 @@ def write_predictions(
     prot = np.asarray(proteins, dtype=object)
     terms = np.asarray(term_ids, dtype=object)
     rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
-    with open_text_out(path) as fh:
+    with text_out(path) as fh:
         _header(fh, fmt, author, model, keywords)
         for a in range(0, m.nnz, _CHUNK):
             b = min(m.nnz, a + _CHUNK)
-            fh.write("".join(map("{}\t{}\t{}\n".format, prot[rows[a:b]], terms[m.indices[a:b]], _score_text(m.data[a:b]))))
+            write_table_to(fh, {"target": prot[rows[a:b]], "term": terms[m.indices[a:b]],
+                                "score": np.asarray(m.data[a:b], np.float64)}, header=False)
         if fmt == "cafa":
             fh.write("END\n")
     return int(m.nnz)
 
 
 def write_naive(
-    path: PathLike,
+    path: PathLike | IO[str],
     targets: Any,
     term_ids: Any,
     scores: Any,
@@ -111,7 +113,7 @@ def write_naive(
     check_choice(fmt, "fmt", "write_naive", FORMATS)
     tail = [f"\t{t}\t{s}\n" for t, s in zip(np.asarray(term_ids, dtype=object), _score_text(np.asarray(scores, dtype=np.float64)))]
     n = 0
-    with open_text_out(path) as fh:
+    with text_out(path) as fh:
         _header(fh, fmt, author, model, keywords)
         if tail:
             for t in np.asarray(targets, dtype=object).tolist():

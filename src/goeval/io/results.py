@@ -21,19 +21,21 @@ from typing import IO, Any
 
 import numpy as np
 
-from goeval.errors import InputFormatError, OutputError
-from goeval.io.files import OutputSet, PathLike, open_text_out
+from goeval.errors import InputFormatError
+from goeval.io.files import OutputSet, PathLike, open_text_out, text_out
 
 __all__ = [
     "write_results",
     "write_result_tree",
     "ResultFiles",
     "write_table",
+    "write_table_to",
     "write_ia",
     "write_pairs",
     "write_json",
     "write_frames",
     "format_cell",
+    "decimal_value",
     "format_floats",
     "jsonable",
     "write_arrays",
@@ -70,6 +72,24 @@ def write_json(path: PathLike, obj: Any) -> None:
     """Write ``obj`` as indented JSON (numpy values converted), atomically."""
     with open_text_out(path) as fh:
         _dump_json(fh, obj)
+
+
+def decimal_value(v: Any) -> Any:
+    """A float rounded to 15 significant digits (other values as they are): the decimal a person reads.
+
+    A double holds any decimal of 15 significant digits exactly enough to
+    give it back, so a value computed from a decimal input comes back as
+    that decimal: ``45.3 / 100`` (0.45299999999999996) is 0.453. For tables
+    read by people (``table1.tsv``); the data files keep every bit.
+
+    Examples
+    --------
+    >>> decimal_value(45.3 / 100), decimal_value(0.1 + 0.2), decimal_value("MFO")
+    (0.453, 0.3, 'MFO')
+    """
+    if isinstance(v, (float, np.floating)) and np.isfinite(v):
+        return float(format(float(v), ".15g"))
+    return v
 
 
 def format_cell(v: Any) -> str:
@@ -182,8 +202,10 @@ def _lines_bytes(cols: Sequence[Any]) -> memoryview:
 _CHUNK_ROWS = 1 << 15  # about 55 MiB of Arrow buffers for a 32-column table
 
 
-def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None):
-    """The UTF-8 text of a table (header line first) in pieces of at most ``_CHUNK_ROWS`` rows.
+def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], names: Sequence[str] | None,
+                  header: bool = True):
+    """The UTF-8 text of a table (header line first, unless ``header`` is False) in pieces of at most
+    ``_CHUNK_ROWS`` rows.
 
     Memory stays bounded by one chunk's text, however long the table. Columns
     of arrays are formatted vectorized (Arrow), records cell by cell; both
@@ -192,31 +214,37 @@ def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], name
     if not isinstance(columns, Mapping):
         records = list(columns)
         names = list(names or (list(records[0]) if records else []))
-        yield ("\t".join(names) + "\n").encode()
+        if header:
+            yield ("\t".join(names) + "\n").encode()
         for a in range(0, len(records), _CHUNK_ROWS):
             yield "".join("\t".join(format_cell(rec.get(n, "")) for n in names) + "\n"
                           for rec in records[a : a + _CHUNK_ROWS]).encode()
         return
     names = list(names or columns)
-    yield ("\t".join(names) + "\n").encode()
+    if header:
+        yield ("\t".join(names) + "\n").encode()
     arrays = [np.asarray(columns[n]) for n in names]
     n_rows = len(arrays[0]) if arrays else 0
     for a in range(0, n_rows, _CHUNK_ROWS):
         yield _lines_bytes([_column_strings(arr[a : a + _CHUNK_ROWS]) for arr in arrays])
 
 
-def _write_table_to(fh: IO[Any], columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
-                    names: Sequence[str] | None) -> None:
-    """Write a table to a binary file, or to a text file through its byte buffer."""
+def write_table_to(fh: IO[Any], columns: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+                   names: Sequence[str] | None = None, *, header: bool = True) -> None:
+    """Write a tab-separated table (shortest round-trip floats) to an open binary or text file.
+
+    Columns of arrays are formatted vectorized, in chunks (memory does not
+    grow with the table); ``header=False`` leaves out the header line.
+    """
     raw = getattr(fh, "buffer", None)
     if raw is not None:
         fh.flush()
     elif isinstance(fh, io.TextIOBase):
-        for piece in _table_chunks(columns, names):
+        for piece in _table_chunks(columns, names, header):
             fh.write(bytes(piece).decode("utf-8"))
         return
     out = raw if raw is not None else fh
-    for piece in _table_chunks(columns, names):
+    for piece in _table_chunks(columns, names, header):
         out.write(piece)
 
 
@@ -229,27 +257,32 @@ def write_table(path: PathLike, columns: Mapping[str, Any] | Sequence[Mapping[st
     that reads back to the same double (full precision).
     """
     with open_text_out(path) as fh:
-        _write_table_to(fh, columns, names)
+        write_table_to(fh, columns, names)
 
 
-def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mapping[str, Any] | None = None) -> dict[str, Path]:
+def write_frames(out_dir: PathLike, tables: Mapping[str, Any], json_files: Mapping[str, Any] | None = None, *,
+                 files: OutputSet | None = None) -> dict[str, Path]:
     """Write several tables (name -> DataFrame, mapping of columns or records;
     ``None`` writes nothing) and JSON documents into ``out_dir`` as one set:
     all appear, or none changes.
 
     DataFrames are written column by column with shortest round-trip floats.
+    ``files``: the set (e.g. a run's :class:`~goeval.io.manifest.RunOutput`)
+    the files are added to, committed by the caller.
     """
+    from contextlib import nullcontext
+
     out = Path(out_dir)
-    with OutputSet(out) as files:
+    with (OutputSet(out) if files is None else nullcontext(files)) as fs:
         for name, table in tables.items():
             if table is None:  # e.g. curves not kept (--curves none)
                 continue
             if hasattr(table, "to_dict") and hasattr(table, "columns"):  # a DataFrame
                 table = {c: table[c].to_numpy() for c in table.columns}
-            with files.open(name) as fh:
-                _write_table_to(fh, table, None)
+            with fs.open(name) as fh:
+                write_table_to(fh, table, None)
         for name, obj in (json_files or {}).items():
-            with files.open(name) as fh:
+            with fs.open(name) as fh:
                 _dump_json(fh, obj)
     return {name: out / name for name in [*(t for t, v in tables.items() if v is not None), *(json_files or {})]}
 
@@ -263,9 +296,9 @@ def _write_curves(files: OutputSet, name: str, curves: Mapping[str, Any]) -> Non
     with files.open_binary(name) as fh:
         if name.endswith(".gz"):
             with gzip.GzipFile(filename="", mode="wb", fileobj=fh, compresslevel=6, mtime=0) as gz:
-                _write_table_to(gz, curves, None)
+                write_table_to(gz, curves, None)
         else:
-            _write_table_to(fh, curves, None)
+            write_table_to(fh, curves, None)
 
 
 @dataclass
@@ -287,7 +320,7 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: 
                   timings: Mapping[str, Any] | None = None,
                   extra_tables: Mapping[str, Mapping[str, Any]] | None = None,
                   extra_arrays: Mapping[str, Mapping[str, np.ndarray]] | None = None,
-                  *, curves_gzip: bool = False) -> dict[str, Path]:
+                  *, curves_gzip: bool = False, files: Any = None) -> dict[str, Path]:
     """Write ``curves.tsv``, ``summary.tsv``, ``diagnostics.json`` (and
     ``timings.json``, ``extra_tables``: file name -> columns, and
     ``extra_arrays``: file name -> named arrays, as compressed ``.npz``) into
@@ -304,86 +337,83 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: 
     replace (the other name, or either with ``curves=None``) is removed once
     the new set is in place, so the directory never holds curves that
     disagree with its summary.
+
+    ``files``: the run's :class:`~goeval.io.manifest.RunOutput` the files
+    are added to, committed by the caller; by default a run of their own,
+    with its manifest.
     """
     part = ResultFiles(curves, summary, summary_columns, diagnostics, timings, extra_tables, extra_arrays,
                        curves_gzip)
-    return write_result_tree(out_dir, {"": part})
+    return write_result_tree(out_dir, {"": part}, files=files)
 
 
 def write_result_tree(out_dir: PathLike, parts: Mapping[str, ResultFiles],
                       tables: Mapping[str, Any] | None = None,
-                      json_files: Mapping[str, Any] | None = None) -> dict[str, Path]:
+                      json_files: Mapping[str, Any] | None = None, *, files: Any = None) -> dict[str, Path]:
     """Several results directories (``out_dir/NAME`` per part, ``""`` for ``out_dir`` itself, each as
     :func:`write_results` writes it) and further tables and JSON documents of ``out_dir``, as one set.
+
+    ``files``: the run's :class:`~goeval.io.manifest.RunOutput` the files
+    are added to, committed by the caller; by default a run of their own,
+    with its manifest (a curves table of an earlier run that this one does
+    not write again is removed once the set is in place).
 
     Returns
     -------
     dict of str to Path
         ``NAME/curves``, ``NAME/summary``... (``curves``, ``summary``... for ``""``) and each table's name.
     """
+    from contextlib import nullcontext
+
+    from goeval.io.manifest import RunOutput  # deferred: the manifest module imports this one
+
     out = Path(out_dir)
     paths: dict[str, Path] = {}
-    with OutputSet(out) as files:
+    with (RunOutput(out) if files is None else nullcontext(files)) as fs:
         for name, part in parts.items():
-            paths.update(_add_results(files, name, part))
+            fs.replaces.update(f"{name}/{c}" if name else c for c in CURVES_FILES)
+            paths.update(_add_results(fs, name, part))
         for table, columns in (tables or {}).items():
             paths[table] = out / table
-            with files.open(table) as fh:
-                _write_table_to(fh, columns, None)
+            with fs.open(table) as fh:
+                write_table_to(fh, columns, None)
         for name, obj in (json_files or {}).items():
             paths[name] = out / name
-            with files.open(name) as fh:
+            with fs.open(name) as fh:
                 _dump_json(fh, obj)
-    for name, part in parts.items():
-        kept = CURVES_FILES[1] if part.curves_gzip else CURVES_FILES[0]
-        for stale in CURVES_FILES:
-            if part.curves is None or stale != kept:
-                _remove_file(out / name / stale)
     return paths
 
 
 def _add_results(files: OutputSet, prefix: str, part: ResultFiles) -> dict[str, Path]:
     """Put one results directory's files into ``files`` (names below ``prefix``)."""
-    def at(name: str) -> str:
+    def at(name: str) -> str:  # the file's name in the set, and the returned path's key: "summary", "NK/summary"
         return f"{prefix}/{name}" if prefix else name
-
-    def key(name: str) -> str:  # the returned path's key: "summary", "NK/summary"
-        return at(name)
 
     name = CURVES_FILES[1] if part.curves_gzip else CURVES_FILES[0]
     paths = {}
     if part.curves is not None:
-        paths[key("curves")] = files.directory / at(name)
+        paths[at("curves")] = files.directory / at(name)
         _write_curves(files, at(name), part.curves)
     docs = {"summary": ("summary.tsv", part.summary), "diagnostics": ("diagnostics.json", part.diagnostics),
             "timings": ("timings.json", part.timings)}
     for k, (file, content) in docs.items():
         if content is None:
             continue
-        paths[key(k)] = files.directory / at(file)
+        paths[at(k)] = files.directory / at(file)
         with files.open(at(file)) as fh:
             if k == "summary":
-                _write_table_to(fh, content, part.summary_columns)
+                write_table_to(fh, content, part.summary_columns)
             else:
                 _dump_json(fh, content)
     for table, columns in (part.extra_tables or {}).items():
-        paths[key(table)] = files.directory / at(table)
+        paths[at(table)] = files.directory / at(table)
         with files.open(at(table)) as fh:
-            _write_table_to(fh, columns, None)
+            write_table_to(fh, columns, None)
     for table, arrays in (part.extra_arrays or {}).items():
-        paths[key(table)] = files.directory / at(table)
+        paths[at(table)] = files.directory / at(table)
         with files.open_binary(at(table)) as fh:
             np.savez_compressed(fh, **arrays)
     return paths
-
-
-def _remove_file(p: Path) -> None:
-    try:
-        p.unlink()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        raise OutputError(f"{p}: cannot remove the curves of an earlier run: {exc.strerror or exc}.") from None
 
 
 def write_arrays(path: PathLike, arrays: Mapping[str, np.ndarray]) -> Path:
@@ -403,28 +433,32 @@ def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
     InputFormatError
         If the file is missing, unreadable, or not a ``fmt`` file.
     """
+    import zipfile
+
     p = Path(path)
     if not p.is_file():
         raise InputFormatError(p, None, f"no such file; {what}")
     try:
         with np.load(p, allow_pickle=False) as z:
             if "format" not in z.files or str(z["format"]) != fmt:
-                raise InputFormatError(p, None, f"not a {fmt!r} file")
+                found = str(z["format"]) if "format" in z.files else "no format entry"
+                raise InputFormatError(p, None, f"not a {fmt!r} file ({found}; written by another goeval version?)")
             return {k: z[k] for k in z.files}
-    except (OSError, ValueError, KeyError, EOFError) as exc:
-        raise InputFormatError(p, None, f"cannot read the file: {exc}") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
+        raise InputFormatError(p, None, f"cannot read the file (truncated or damaged?): {exc}") from None
 
 
-def write_ia(path: PathLike, terms: np.ndarray, values: np.ndarray) -> None:
-    """Write ``term<TAB>ia`` lines, no header, shortest round-trip floats."""
-    with open_text_out(path) as fh:
+def write_ia(path: PathLike | IO[str], terms: np.ndarray, values: np.ndarray) -> None:
+    """Write ``term<TAB>ia`` lines, no header, shortest round-trip floats, to ``path`` (atomically) or an open text file."""
+    with text_out(path) as fh:
         fh.write("".join(f"{t}\t{float(v)!r}\n" for t, v in zip(terms, values)))
 
 
-def write_pairs(path: PathLike, proteins: np.ndarray, terms: np.ndarray, scores: np.ndarray | None = None) -> None:
-    """Write ``protein<TAB>term[<TAB>score]`` lines, no header, shortest round-trip floats."""
+def write_pairs(path: PathLike | IO[str], proteins: np.ndarray, terms: np.ndarray, scores: np.ndarray | None = None) -> None:
+    """Write ``protein<TAB>term[<TAB>score]`` lines, no header, shortest round-trip floats, to ``path``
+    (atomically) or an open text file."""
     cols = [np.asarray(proteins, dtype=object).tolist(), np.asarray(terms, dtype=object).tolist()]
     if scores is not None:
         cols.append([repr(x) for x in np.asarray(scores, dtype=np.float64).tolist()])
-    with open_text_out(path) as fh:
+    with text_out(path) as fh:
         fh.write("".join("\t".join(map(str, r)) + "\n" for r in zip(*cols)))

@@ -6,9 +6,14 @@ retrieval`` (``retrieval_summary.tsv``, ``retrieval_terms.tsv``,
 ``tap_curve.tsv``) or ``goeval benchmark cv`` (``curves.tsv``,
 ``summary.tsv``, ``table1.tsv``) wrote. :func:`read_results_dir` reads
 every file present into DataFrames with the exact floats that were written
-(shortest round-trip text reads back to the same double); a directory
-without any of them, a file without its required columns or a damaged JSON
-document is an error naming the file.
+(shortest round-trip text reads back to the same double), and reads a time
+split's ``nk/``, ``lk/`` and ``pk/`` as the parts of one result. Every file
+read is checked: it belongs to the run that wrote the directory
+(``manifest.json``, :func:`goeval.io.manifest.check_run_file`), its lines
+are complete and have the header's columns, its numbers are numbers and
+finite (``nan`` stands for an undefined value); a directory without any
+result, a file without its required columns or a damaged JSON document is
+an error naming the file (and the line).
 
 :func:`write_files` writes rendered figures and report pages (bytes or
 text) into a directory as one set: all appear, or none changes.
@@ -24,11 +29,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from goeval.errors import GoevalError, InputFormatError, OutputError
 from goeval.io.files import PathLike, temporary_name, unlink_quietly, write_failed, read_bytes
 
 __all__ = ["ResultsDir", "read_results_dir", "read_table", "write_files", "TABLE_FILES", "ALTERNATIVE_FILES",
-           "REQUIRED_COLUMNS"]
+           "REQUIRED_COLUMNS", "KIND_DIRS"]
 
 #: Attribute of :class:`ResultsDir` -> file name, for the tables it may hold.
 TABLE_FILES: dict[str, str] = {
@@ -56,6 +63,10 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
 _TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name")
 
 
+#: The sub-directories of a time split's kinds, in report order.
+KIND_DIRS: tuple[str, ...] = ("nk", "lk", "pk")
+
+
 @dataclass
 class ResultsDir:
     """The tables and documents of one results directory.
@@ -73,6 +84,11 @@ class ResultsDir:
         ``diagnostics.json`` and ``timings.json`` (empty when absent).
     files : list of str
         The names of the files read, in the order above.
+    parts : dict of str to ResultsDir
+        A time split's kinds (``NK``, ``LK``, ``PK``: ``nk/``, ``lk/``,
+        ``pk/``), each a result of its own; empty otherwise.
+    notes : list of str
+        What a reader should say about the directory (no manifest, no summary).
     """
 
     path: Path
@@ -85,13 +101,17 @@ class ResultsDir:
     diagnostics: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, Any] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    parts: dict[str, "ResultsDir"] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def methods(self) -> list[str]:
-        """Method names in order of first appearance (summary, curves, retrieval, Table 1)."""
+        """Method names in order of first appearance (summary, curves, retrieval, Table 1; then the parts')."""
         seen: dict[str, None] = {}
         for frame in (self.summary, self.curves, self.retrieval_summary, self.table1):
             if frame is not None and "method" in frame:
                 seen.update(dict.fromkeys(frame["method"].tolist()))
+        for part in self.parts.values():
+            seen.update(dict.fromkeys(part.methods()))
         return list(seen)
 
     def namespaces(self) -> list[str]:
@@ -100,40 +120,97 @@ class ResultsDir:
         for frame in (self.summary, self.curves, self.retrieval_summary, self.table1):
             if frame is not None and "namespace" in frame:
                 seen.update(dict.fromkeys(n for n in frame["namespace"].tolist() if n != "all"))
+        for part in self.parts.values():
+            seen.update(dict.fromkeys(part.namespaces()))
         return list(seen)
+
+    @property
+    def kind(self) -> str:
+        """What wrote the directory: ``time split``, ``time split kind``, ``cross-validation``, ``retrieval`` or
+        ``evaluation``."""
+        if self.parts:
+            return "time split"
+        if "kind" in self.diagnostics and "targets" in self.diagnostics:
+            return "time split kind"
+        if "folds" in self.diagnostics:
+            return "cross-validation"
+        return "retrieval" if self.retrieval_summary is not None else "evaluation"
+
+
+def _lines_problem(data: bytes) -> tuple[int, str] | None:
+    """(line, problem) of the first line whose field count differs from the header's, or of a last line without
+    its line end (a truncated file); None when every line is whole."""
+    if not data.endswith(b"\n"):
+        return data.count(b"\n") + 1, "the last line has no line end: the file is truncated"
+    buf = np.frombuffer(data, np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    tabs = np.bincount(np.searchsorted(ends, np.flatnonzero(buf == 9)), minlength=ends.size)
+    bad = np.flatnonzero(tabs != tabs[0])
+    if bad.size:
+        k = int(bad[0])
+        return k + 1, f"{int(tabs[k]) + 1} tab-separated fields where the header has {int(tabs[0]) + 1}"
+    return None
+
+
+def _check_numbers(frame: Any, path: PathLike) -> None:
+    """Every column but the text ones holds numbers, none infinite (``nan``: undefined)."""
+    import pandas as pd
+
+    for col in frame.columns:
+        if col in _TEXT_COLUMNS:
+            continue
+        values = frame[col]
+        if not pd.api.types.is_numeric_dtype(values):
+            numbers = pd.to_numeric(values, errors="coerce")
+            k = int(np.flatnonzero((numbers.isna() & values.notna()).to_numpy())[0])
+            raise InputFormatError(path, k + 2, f"the {col} column holds {values.iloc[k]!r}, not a number")
+        if values.dtype.kind == "f" and np.isinf(values.to_numpy()).any():
+            k = int(np.flatnonzero(np.isinf(values.to_numpy()))[0])
+            raise InputFormatError(path, k + 2, f"the {col} column holds an infinite value (undefined is nan)")
 
 
 def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
     """Read one tab-separated results table (header line) into a DataFrame.
 
     Floats are parsed with round-trip precision (the value written is the
-    value read), ``nan`` is NaN, and the text columns (method, namespace,
-    measure, term, name) stay strings even when a method is called ``1``
-    or ``NA``.
+    value read), ``nan`` (or an empty cell) is NaN, and the text columns
+    (method, namespace, measure, term, name) stay strings even when a method
+    is called ``1`` or ``NA``.
 
     Raises
     ------
     InputFormatError
-        The file is missing, empty, not a table, or lacks a ``required``
-        column (the message names the missing columns and the header line).
+        The file is missing, empty, not UTF-8, not a table, truncated (a
+        last line without its line end), has a line with another number of
+        fields than its header, lacks a ``required`` column (the message
+        names the missing columns and the header line), or holds a cell that
+        is not a number, or infinite, in a numeric column (with its line).
     """
     import pandas as pd  # deferred: pandas (~0.1 s to import) only for reading a table
 
+    from goeval.io.files import decode_utf8
+
     data = read_bytes(path)
-    text = data.decode("utf-8", errors="replace")
+    text = decode_utf8(data, path)
     header = text.split("\n", 1)[0].rstrip("\r").split("\t")
     missing = [c for c in required if c not in header]
     if missing:
         raise InputFormatError(path, 1, f"not a goeval results table: the header lacks the column(s) "
                                         f"{', '.join(missing)}", "\t".join(header))
+    problem = _lines_problem(data)
+    if problem is not None:
+        line = text.split("\n")[problem[0] - 1]
+        raise InputFormatError(path, problem[0], problem[1], line)
     dtype = {c: str for c in _TEXT_COLUMNS if c in header}
     # pandas >= 3 parses floats with round-trip precision by default (and deprecates the option)
     exact = {} if int(pd.__version__.split(".", 1)[0]) >= 3 else {"float_precision": "round_trip"}
     try:
-        return pd.read_csv(io.StringIO(text), sep="\t", dtype=dtype, keep_default_na=False,
-                           na_values=["nan", "NaN"], **exact)
+        frame = pd.read_csv(io.StringIO(text), sep="\t", dtype=dtype, keep_default_na=False,
+                            na_values=["nan", "NaN", ""], **exact)
     except (ValueError, pd.errors.ParserError) as exc:
         raise InputFormatError(path, None, f"cannot read the table: {exc}") from None
+    _check_numbers(frame, path)
+    return frame
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -144,7 +221,35 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise InputFormatError(path, line, f"not a valid JSON document: {exc}") from None
     if not isinstance(doc, dict):
         raise InputFormatError(path, 1, f"expected a JSON object, found a {type(doc).__name__}")
+    versions = doc.get("versions")
+    if versions is not None and not (isinstance(versions, dict) and all(isinstance(v, str) for v in versions.values())):
+        raise InputFormatError(path, None, "its 'versions' entry is not a mapping of package names to versions")
     return doc
+
+
+def _read_files(p: Path, out: ResultsDir, manifest: Any) -> None:
+    """The tables and JSON documents present in ``p``, each checked against the run's manifest."""
+    from goeval.io.manifest import check_run_file
+
+    for attr, name in TABLE_FILES.items():
+        present = [n for n in (name, *ALTERNATIVE_FILES.get(attr, ())) if (p / n).is_file()]
+        if len(present) > 1:
+            raise GoevalError(f"{p}: both {' and '.join(present)} are present and may disagree; "
+                              "remove the one that is not from the run of summary.tsv.")
+        if present:
+            check_run_file(p / present[0], manifest)
+            setattr(out, attr, read_table(p / present[0], REQUIRED_COLUMNS[attr]))
+            out.files.append(present[0])
+    for attr in ("diagnostics", "timings"):
+        f = p / f"{attr}.json"
+        if f.is_file():
+            check_run_file(f, manifest)
+            setattr(out, attr, _read_json(f))
+            out.files.append(f.name)
+
+
+def _has_results(p: Path) -> bool:
+    return any((p / n).is_file() for n in (*TABLE_FILES.values(), *ALTERNATIVE_FILES["curves"]))
 
 
 def read_results_dir(path: PathLike) -> ResultsDir:
@@ -154,7 +259,8 @@ def read_results_dir(path: PathLike) -> ResultsDir:
     ----------
     path : str or path-like
         A directory written by ``goeval evaluate``, ``goeval retrieval`` or
-        ``goeval benchmark cv`` (or several of them into one directory).
+        ``goeval benchmark cv`` / ``timesplit`` (a time split's kinds, in
+        ``nk/``, ``lk/``, ``pk/``, are read as its ``parts``).
 
     Returns
     -------
@@ -163,40 +269,52 @@ def read_results_dir(path: PathLike) -> ResultsDir:
     Raises
     ------
     GoevalError
-        ``path`` is not a directory, or holds none of the known files.
+        ``path`` is not a directory, holds none of the known files, or
+        holds a file that the run of its manifest did not write (or that
+        changed since).
     InputFormatError
         A file present cannot be read (named with the problem).
     """
+    from goeval.io.manifest import find_manifest
+
     p = Path(path)
     if not p.is_dir():
         raise GoevalError(f"{p}: not a results directory ({'not a directory' if p.exists() else 'no such directory'}).")
+    manifest = find_manifest(p)
     out = ResultsDir(path=p)
-    for attr, name in TABLE_FILES.items():
-        present = [n for n in (name, *ALTERNATIVE_FILES.get(attr, ())) if (p / n).is_file()]
-        if len(present) > 1:
-            raise GoevalError(f"{p}: both {' and '.join(present)} are present and may disagree; "
-                              "remove the one that is not from the run of summary.tsv.")
-        if present:
-            setattr(out, attr, read_table(p / present[0], REQUIRED_COLUMNS[attr]))
-            out.files.append(present[0])
-    for attr in ("diagnostics", "timings"):
-        f = p / f"{attr}.json"
-        if f.is_file():
-            setattr(out, attr, _read_json(f))
-            out.files.append(f.name)
-    if not any(getattr(out, a) is not None for a in TABLE_FILES):
+    if manifest is None:
+        out.notes.append(f"{p} has no manifest.json (written by an earlier goeval, or by hand): its files could not be "
+                         "checked to come from one run")
+    _read_files(p, out, manifest)
+    if not _has_results(p):
+        for d in KIND_DIRS:
+            if (p / d).is_dir() and _has_results(p / d):
+                part = ResultsDir(path=p / d)
+                _read_files(p / d, part, manifest)
+                _note_summary(part)
+                out.parts[d.upper()] = part
+    if not any(getattr(out, a) is not None for a in TABLE_FILES) and not out.parts:
         known = ", ".join(TABLE_FILES.values())
         raise GoevalError(f"{p}: no goeval results in this directory (expected one of {known}); "
-                          "give the --out directory of goeval evaluate, retrieval or benchmark cv.")
+                          "give the --out directory of goeval evaluate, retrieval or benchmark cv / timesplit.")
+    _note_summary(out)
     return out
 
 
-def write_files(out_dir: PathLike, files: Mapping[str, bytes | str]) -> dict[str, Path]:
+def _note_summary(res: ResultsDir) -> None:
+    if res.summary is None and not res.parts and (res.curves is not None or res.table1 is not None):
+        res.notes.append(f"{res.path}/summary.tsv is missing: no rankings and no optima (the run wrote none, or it "
+                         "was removed)")
+
+
+def write_files(out_dir: PathLike, files: Mapping[str, bytes | str], added_by: str | None = None) -> dict[str, Path]:
     """Write ``files`` (name -> bytes, or text written as UTF-8) into ``out_dir`` as one set.
 
     Each file goes to a hidden temporary name first; all are renamed into
     place only when every one is complete, so a failure leaves the
-    directory as it was.
+    directory as it was. With ``added_by``, the files are added to the
+    manifest of the results directory they land in, if any
+    (:func:`goeval.io.manifest.add_to_manifest`).
 
     Raises
     ------
@@ -227,4 +345,9 @@ def write_files(out_dir: PathLike, files: Mapping[str, bytes | str]) -> dict[str
         for tmp, _target in pending:
             unlink_quietly(tmp)
         raise
-    return {t.name: t for _tmp, t in pending}
+    written = {t.name: t for _tmp, t in pending}
+    if added_by is not None:
+        from goeval.io.manifest import add_to_manifest
+
+        add_to_manifest(out, written, added_by)
+    return written

@@ -46,7 +46,8 @@ NORMALIZATIONS = ("cafa", "pred", "gt", "cafa-pk")
 
 __all__ = [
     "NORMALIZATIONS",
-    "protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "best_index",
+    "protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "UNDEFINED_WITHOUT_INFORMATION",
+    "best_index",
     "protein_curve", "fmax_score", "smin_distance", "aupr_score",
 ]
 
@@ -153,6 +154,9 @@ def protein_curves(
     -----
     ``wru``/``wmi`` (CR13 eqs. 4-5) are ``ru``/``mi`` of the statistics
     under protein weights ``i(T_i)`` (:meth:`SweepStats.information_weighted`).
+    When no benchmark protein's truth carries information (``sum_i i(T_i)
+    = 0``: an IA giving 0 bits to every truth term), the IA-based columns but
+    the counts are NaN (undefined, :data:`UNDEFINED_WITHOUT_INFORMATION`).
     """
     check_choice(normalization, "normalization", "protein_curves", NORMALIZATIONS)
     check_choice(protein_weighting, "protein_weighting", "protein_curves", ("none", "information"))
@@ -195,7 +199,27 @@ def protein_curves(
     out["wprecision_micro"] = _div(s["ia_tp"], s["ia_pred"])
     out["wrecall_micro"] = _div(s["ia_tp"], it_true)
     out["wf_micro"] = f_score(out["wprecision_micro"], out["wrecall_micro"])
+    _undefined_without_information(out, stats)
     return out
+
+
+#: The IA-based columns that are undefined when the truth carries no information (all but the counts).
+UNDEFINED_WITHOUT_INFORMATION = tuple(c for c in IA_COLUMNS if c not in ("n_covered_w", "coverage_w"))
+
+
+def _undefined_without_information(out: dict[str, np.ndarray], stats: SweepStats) -> None:
+    """NaN in every IA-based column (but the counts) when no benchmark protein's truth carries information.
+
+    With ``i(T_i) = 0`` for every protein (an IA that gives 0 bits to every
+    truth term: one for other terms, or another ontology) weighted
+    recall is 0/0 for each protein and ru, mi, S measure nothing: they are
+    undefined, not 0 (a perfect-looking Smin of 0).
+    """
+    it = _total(stats.it_sum)  # a float, or a column of shape (B, 1)
+    if not np.any(np.asarray(it) == 0):
+        return
+    for col in UNDEFINED_WITHOUT_INFORMATION:
+        out[col] = np.where(np.asarray(it) == 0, np.nan, np.asarray(out[col], dtype=float))
 
 
 def _term_counts(out: dict[str, np.ndarray], stats: SweepStats, normalization: str, k: float) -> None:

@@ -57,6 +57,12 @@ def _num(v: Any, fmt: str) -> str:
     return "" if f != f else format(f, fmt)
 
 
+def _value(v: Any) -> str:
+    """An optimum's cell: ``nan (undefined)`` for an undefined value, never an empty cell."""
+    text = _num(v, ".4f")
+    return text if text or v is None else "nan (undefined)"
+
+
 def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str, str]]:
     """Rows of one ranking: methods ordered best first (ties by name), formatted cells.
 
@@ -73,7 +79,7 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
     has_ci = {"ci_low", "ci_high"} <= set(sub.columns)
     out = []
     for rank, r in enumerate(sub.to_dict("records"), 1):
-        rec = {"rank": str(rank), "method": str(r["method"]), "value": _num(r["value"], ".4f")}
+        rec = {"rank": str(rank), "method": str(r["method"]), "value": _value(r["value"])}
         if has_ci:
             lo, hi = _num(r["ci_low"], ".4f"), _num(r["ci_high"], ".4f")
             rec["CI"] = f"[{lo}, {hi}]" if lo and hi else ""
@@ -91,7 +97,7 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
 def _other_records(summary: Any) -> list[dict[str, str]]:
     rest = summary[~summary["measure"].isin(ranked_measures(summary["measure"]))]
     return [{"method": str(r["method"]), "namespace": str(r["namespace"]), "measure": measure_label(str(r["measure"])),
-             "value": _num(r["value"], ".4f"), "threshold": _num(r["threshold"], ".4g"),
+             "value": _value(r["value"]), "threshold": _num(r["threshold"], ".4g"),
              "coverage": _num(r["coverage"], ".3f")} for r in rest.to_dict("records")]
 
 
@@ -109,11 +115,24 @@ def diagnostics_lines(diagnostics: Mapping[str, Any]) -> tuple[list[str], list[s
         if isinstance(d, Mapping) and "benchmark_proteins" in d:
             lines.append(f"{label}: {int(d['benchmark_proteins']):,} benchmark proteins"
                          + (f", {int(d['truth_entries']):,} propagated truth entries" if "truth_entries" in d else ""))
+    for kind, per_ns in _split_targets(diagnostics).items():
+        lines.append(f"{kind} targets: " + ", ".join(f"{ns} {int(d['targets']):,} of {int(d['candidates']):,} "
+                                                      "candidates" for ns, d in per_ns.items()))
+    if diagnostics.get("targets_source"):
+        lines.append(str(diagnostics["targets_source"]))
     if diagnostics.get("nothing_evaluated"):
         lines.append(f"nothing evaluated: {diagnostics['nothing_evaluated']}")
     lines += _curves_lines(diagnostics.get("curves"))
     warnings = [str(w) for w in diagnostics.get("warnings", []) or []]
     return lines, warnings
+
+
+def _split_targets(diagnostics: Mapping[str, Any]) -> dict[str, Any]:
+    """A time split's targets per kind and namespace (its top-level diagnostics), or nothing."""
+    tg = diagnostics.get("targets")
+    if not isinstance(tg, Mapping) or not tg or not all(isinstance(v, Mapping) for v in tg.values()):
+        return {}
+    return {k: v for k, v in tg.items() if all(isinstance(d, Mapping) and "candidates" in d for d in v.values())}
 
 
 def _curves_lines(curves: Any) -> list[str]:
@@ -194,24 +213,51 @@ def _caption(name: str) -> str:
     return _CAPTIONS.get(name, name)
 
 
-def _sections(results: Any) -> list[tuple[str, list[tuple[str, list[dict[str, str]]]]]]:
-    """(section title, [(table title, records)]) for the tables of the results."""
+def _table1_title(results: Any, kind: str | None) -> str:
+    kind = kind or (results.diagnostics.get("kind") if results.kind == "time split kind" else None)
+    if kind is not None:
+        return f"Table 1 ({kind} targets)"
+    return "Table 1 (cross-validation)" if results.kind == "cross-validation" else "Table 1"
+
+
+def _sections(results: Any, kind: str | None = None) -> list[tuple[str, list[tuple[str, list[dict[str, str]]]]]]:
+    """(section title, [(table title, records)]) for the tables of the results (a time split: kind by kind)."""
+    parts = getattr(results, "parts", None) or {}
+    if parts:
+        return [section for k, part in parts.items() for section in _sections(part, k)]
+    head = f"{kind} targets: " if kind else ""
     out: list[tuple[str, list[tuple[str, list[dict[str, str]]]]]] = []
     summary = results.summary
     if summary is not None and len(summary):
         for ns in [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]:
             tables = [(f"ranked by {measure_label(m)}", ranking_records(summary, ns, m))
                       for m in ranked_measures(summary["measure"])]
-            out.append((f"{ns}: methods ranked", [t for t in tables if t[1]]))
+            out.append((f"{head}{ns}: methods ranked", [t for t in tables if t[1]]))
         other = _other_records(summary)
         if other:
-            out.append(("Other measures", [("", other)]))
+            out.append((f"{head}Other measures", [("", other)]))
     if getattr(results, "retrieval_summary", None) is not None:
-        out.append(("Term-centric retrieval (TAP-k, AUC iP/R, ROC AUC, AP)",
+        out.append((f"{head}Term-centric retrieval (TAP-k, AUC iP/R, ROC AUC, AP)",
                     [("", _frame_records(results.retrieval_summary))]))
     if getattr(results, "table1", None) is not None:
-        out.append(("Table 1 (cross-validation)", [("", _frame_records(results.table1))]))
+        out.append((_table1_title(results, kind), [("", _frame_records(results.table1))]))
     return out
+
+
+def _files_read(results: Any) -> list[str]:
+    parts = getattr(results, "parts", None) or {}
+    return list(results.files) + [f"{k.lower()}/{f}" for k, p in parts.items() for f in p.files]
+
+
+def _notes(results: Any) -> list[str]:
+    parts = getattr(results, "parts", None) or {}
+    return list(getattr(results, "notes", [])) + [n for p in parts.values() for n in p.notes]
+
+
+def _all_diagnostics(results: Any) -> list[tuple[str, Mapping[str, Any]]]:
+    """(heading, diagnostics) of the results, then of each part of a time split."""
+    parts = getattr(results, "parts", None) or {}
+    return [("", results.diagnostics)] + [(f"{k} targets", p.diagnostics) for k, p in parts.items()]
 
 
 def report_html(results: Any, figures: Mapping[str, bytes] | None = None, *, title: str | None = None) -> str:
@@ -237,7 +283,10 @@ def report_html(results: Any, figures: Mapping[str, bytes] | None = None, *, tit
     title = title or f"goeval results: {results.path.name}"
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(title)}</title>"
              f"<style>{_CSS}</style></head><body><h1>{e(title)}</h1>",
-             f"<p>Files read: {e(', '.join(results.files))}.</p>"]
+             f"<p>Files read: {e(', '.join(_files_read(results)))}.</p>"]
+    notes = _notes(results)
+    if notes:
+        parts.append('<ul class="diag">' + "".join(f'<li class="warn">{e(n)}</li>' for n in notes) + "</ul>")
     for head, tables in _sections(results):
         parts.append(f"<h2>{e(head)}</h2>")
         for sub, records in tables:
@@ -247,17 +296,18 @@ def report_html(results: Any, figures: Mapping[str, bytes] | None = None, *, tit
         parts.extend(_figure(name, png, _caption(name)) for name, png in figures.items())
     else:
         parts.append("<p><em>No figures (matplotlib is not installed, or nothing to plot).</em></p>")
-    parts.append(_diagnostics_html(results.diagnostics))
+    parts.append("<h2>Diagnostics: what was read, remapped and dropped</h2>")
+    parts.extend(_diagnostics_html(diag, head) for head, diag in _all_diagnostics(results))
     parts.append(_provenance_html(provenance(results.diagnostics, results.timings)))
     parts.append("<p><small>Clark W. T., Radivojac P. (2013) Information-theoretic evaluation of predicted "
                  "ontological annotations. Bioinformatics 29(13):i53-i61.</small></p></body></html>\n")
     return "".join(parts)
 
 
-def _diagnostics_html(diagnostics: Mapping[str, Any]) -> str:
+def _diagnostics_html(diagnostics: Mapping[str, Any], head: str = "") -> str:
     e = html.escape
     lines, warnings = diagnostics_lines(diagnostics)
-    out = ["<h2>Diagnostics: what was read, remapped and dropped</h2>"]
+    out = [f"<h3>{e(head)}</h3>" if head else ""]
     out.append("<ul class=\"diag\">" + "".join(f"<li>{e(x)}</li>" for x in lines) + "</ul>" if lines
                else "<p><em>No diagnostics recorded.</em></p>")
     if warnings:
@@ -310,7 +360,8 @@ def report_markdown(results: Any, *, title: str | None = None, figure_files: Seq
     images when given.
     """
     title = title or f"goeval results: {results.path.name}"
-    out = [f"# {title}\n", f"Files read: {', '.join(results.files)}.\n"]
+    out = [f"# {title}\n", f"Files read: {', '.join(_files_read(results))}.\n"]
+    out += [f"- **{n}**\n" for n in _notes(results)]
     for head, tables in _sections(results):
         out.append(f"## {head}\n")
         for sub, records in tables:
@@ -318,11 +369,13 @@ def report_markdown(results: Any, *, title: str | None = None, figure_files: Seq
     if figure_files:
         out.append("## Figures\n")
         out += [f"![{f}]({f})\n" for f in figure_files]
-    lines, warnings = diagnostics_lines(results.diagnostics)
     out.append("## Diagnostics: what was read, remapped and dropped\n")
-    out.append("".join(f"- {x}\n" for x in lines) or "_No diagnostics recorded._\n")
-    if warnings:
-        out.append("\nWarnings:\n\n" + "".join(f"- {w}\n" for w in warnings))
+    for head, diag in _all_diagnostics(results):
+        lines, warnings = diagnostics_lines(diag)
+        out.append((f"### {head}\n\n" if head else "") + ("".join(f"- {x}\n" for x in lines)
+                                                         or "_No diagnostics recorded._\n"))
+        if warnings:
+            out.append("\nWarnings:\n\n" + "".join(f"- {w}\n" for w in warnings))
     prov = provenance(results.diagnostics, results.timings)
     out.append("## How these results were produced\n")
     out.append(f"Command: `{prov['command']}`\n" if prov["command"] else "Command: not recorded in diagnostics.json\n")

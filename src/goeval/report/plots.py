@@ -168,6 +168,10 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
     ax.set_xlabel(p.xlabel)
     ax.set_ylabel(p.ylabel)
     ax.set_title(f"{namespace}: {p.title}")
+    shown = curves[(curves["namespace"] == namespace) & curves["method"].isin(list(methods))]
+    if len(shown) and shown[[p.x, p.y]].isna().all().all():  # e.g. ru, mi without any information in the truth
+        ax.text(0.5, 0.5, "undefined (nan): the truth carries no\ninformation under this IA", ha="center",
+                va="center", transform=ax.transAxes, fontsize=8, gid="undefined")
     if p.iso == "f":
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
@@ -183,15 +187,16 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
 def _ru_mi_limits(ax: Any, curves: Any, summary: Any, p: Panel, namespace: str, methods: Sequence[str],
                   points: Mapping[str, tuple[float, float]] | None, mi_limit: float | str | None) -> None:
     sel = curves[(curves["namespace"] == namespace) & curves["method"].isin(list(methods))]
-    xs = [float(sel[p.x].max())] if len(sel) else [1.0]
-    ys = [float(sel[p.y].max())] if len(sel) else [1.0]
+    finite = [float(v) for v in (sel[p.x].max(), sel[p.y].max()) if v == v] if len(sel) else []
+    xs = finite[:1] or [1.0]
+    ys = finite[1:2] or [1.0]
     marks = [(row[p.at_x], row[p.at_y]) for m in methods
              if (row := _optimum(summary, m, namespace, p.measure)) is not None]
     marks += list((points or {}).values())
     xmax = max([*xs, *(x for x, _ in marks if x == x)]) * 1.05 or 1.0
     ymax = max([*ys, *(y for _, y in marks if y == y)]) * 1.05 or 1.0
     if mi_limit == "auto":
-        ymax = min(ymax, max(2.5 * xmax, *(1.2 * y for _, y in marks if y == y)))
+        ymax = min(ymax, max([2.5 * xmax, *(1.2 * y for _, y in marks if y == y)]))
     elif mi_limit is not None:
         ymax = float(mi_limit)
     ax.set_xlim(0, xmax)
@@ -395,6 +400,10 @@ def _bars(ax: Any, summary: Any, measure: str, ns: str, methods: list[str], colo
         if row is None:
             continue
         v = float(row["value"])
+        if v != v:  # undefined (e.g. an IA covering none of the terms): said, not a missing bar
+            ax.text(x[i], 0.0, "undefined\n(nan)", ha="center", va="bottom", fontsize=7, color=colors[m],
+                    gid=f"undefined:{m}")
+            continue
         err = None
         if has_ci and row["ci_low"] == row["ci_low"] and row["ci_high"] == row["ci_high"]:
             err = [[v - float(row["ci_low"])], [float(row["ci_high"]) - v]]
@@ -463,9 +472,20 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     dict of str to Figure
         ``fig4_<NS>`` per namespace (and its panels), ``coverage``,
         ``optima`` (Fmax and Smin bars, with bootstrap intervals when the
-        summary has them), ``tap_curve`` when retrieval curves are present.
+        summary has them; an undefined optimum is written "undefined (nan)"
+        in place of its bar), ``tap_curve`` when retrieval curves are
+        present; for a time split, each kind's figures prefixed ``nk_``,
+        ``lk_``, ``pk_`` and titled with the kind.
     """
     require_matplotlib()
+    parts = getattr(results, "parts", None) or {}
+    if parts:  # a time split: each kind's figures, named and titled by the kind
+        figs = {}
+        for kind, part in parts.items():
+            for name, fig in results_figures(part, points=points, panels=panels, k=k).items():
+                fig.suptitle(f"{kind} targets", fontsize=10)
+                figs[f"{kind.lower()}_{name}"] = fig
+        return figs
     curves, summary = getattr(results, "curves", None), getattr(results, "summary", None)
     if k is None:
         run_k = ((getattr(results, "diagnostics", None) or {}).get("options") or {}).get("k")
@@ -486,6 +506,10 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     tap = getattr(results, "tap_curve", None)
     if tap is not None and len(tap):
         figs["tap_curve"] = tap_curve_figure(tap, getattr(results, "retrieval_summary", None))
+    kind = (getattr(results, "diagnostics", None) or {}).get("kind")
+    if isinstance(kind, str):  # one kind of a time split, read on its own
+        for fig in figs.values():
+            fig.suptitle(f"{kind} targets", fontsize=10)
     return figs
 
 

@@ -77,7 +77,7 @@ def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels
 
     res = _results(results)
     out = Path(out_dir) if out_dir is not None else res.path / "plots"
-    return write_files(out, render_figures(res, format, panels=panels, points=points))
+    return write_files(out, render_figures(res, format, panels=panels, points=points), added_by="goeval plot")
 
 
 def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: str | None = None) -> dict[str, Path]:
@@ -117,4 +117,4 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     files: dict[str, str] = {html_path.name: report_html(res, figures, title=title)}
     if markdown:
         files[html_path.with_suffix(".md").name] = report_markdown(res, title=title)
-    return write_files(html_path.parent, files)
+    return write_files(html_path.parent, files, added_by="goeval report")

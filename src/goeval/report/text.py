@@ -28,8 +28,10 @@ def format_summary(summary: Any) -> str:
     with_ci = any("ci_low" in r for r in records)
     rows = []
     for r in records:
+        value = r["value"]
         rows.append([
-            r["method"], r["namespace"], r["measure"], _num(r["value"], ".4f"), _num(r["threshold"], ".4g"),
+            r["method"], r["namespace"], r["measure"], "nan" if value is not None and value != value else
+            _num(value, ".4f"), _num(r["threshold"], ".4g"),
             _num(r["coverage"], ".3f"), _num(r["precision"], ".3f"), _num(r["recall"], ".3f"),
             _num(r["ru"], ".3f"), _num(r["mi"], ".3f"),
         ] + ([_ci(r)] if with_ci else []))
@@ -145,7 +147,7 @@ def format_report(diag: dict[str, Any], skip: Any = ()) -> list[str]:
     if isinstance(diag.get("ia"), dict) and "rows" in diag["ia"] and "ia" not in skip:
         lines.append(describe_ia(diag["ia"]))
     tg = diag.get("targets")
-    if tg and "targets" not in skip:
+    if isinstance(tg, dict) and "listed" in tg and "targets" not in skip:  # (a time split counts per namespace)
         lines.append(describe_targets(tg))
     for name, d in diag.get("methods", {}).items() if "methods" not in skip else ():
         lines.append(describe_reading(name, d))

@@ -243,7 +243,7 @@ def bootstrap(
         point = replicate_optima(steps, np.ones((1, steps.n_proteins)), list(per), settings)
         for name, values in per.items():
             lo, hi, se, bad = percentile_interval(values, confidence)
-            if bad:
+            if bad and point[name][0] == point[name][0]:  # an undefined optimum (NaN) has no interval: said once
                 warnings.warn(f"bootstrap: {bad} of {n_resamples} resamples of {method} in {label} cover no protein "
                               f"at any threshold; {name}'s interval uses the other {n_resamples - bad}.",
                               GoevalWarning, stacklevel=2)

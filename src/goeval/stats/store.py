@@ -36,6 +36,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.io.manifest import check_run_file
 from goeval.io.results import read_arrays, write_arrays
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -84,9 +85,39 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
     return out
 
 
-def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray]) -> tuple[dict[tuple[str, str], SweepStats], dict[str, Any]]:
-    """Statistics (sums recomputed, ``protein_steps`` attached) and the options of stored arrays."""
-    meta = json.loads(str(arrays["meta"]))
+def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[str, Any]:
+    """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite."""
+    from goeval.errors import InputFormatError
+
+    try:
+        meta = json.loads(str(arrays["meta"]))
+        blocks = [(str(m), str(ns)) for m, ns in meta["blocks"]]
+    except (KeyError, ValueError, TypeError) as exc:
+        raise InputFormatError(source, None, f"its 'meta' entry is not the list of blocks: {exc}") from None
+    for i, block in enumerate(blocks):
+        missing = [f for f in (*_FIELDS, "proteins") if f"{i}/{f}" not in arrays]
+        if missing:
+            raise InputFormatError(source, None, f"block {block} lacks the arrays {', '.join(missing)}")
+        groups = {arrays[f"{i}/{f}"].shape for f in ("rows", "bins", "cnt", "tp", "ia_pred", "ia_tp")}
+        proteins = {arrays[f"{i}/{f}"].shape for f in ("n_t", "i_t", "proteins")}
+        numbers = [arrays[f"{i}/{f}"] for f in _FIELDS]
+        if len(groups) != 1 or len(proteins) != 1 or not all(np.isfinite(a).all() for a in numbers):
+            raise InputFormatError(source, None, f"the arrays of block {block} disagree in length or hold values that "
+                                                 "are not finite (a damaged file)")
+    meta["blocks"] = blocks
+    return meta
+
+
+def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
+                              source: str | None = None) -> tuple[dict[tuple[str, str], SweepStats], dict[str, Any]]:
+    """Statistics (sums recomputed, ``protein_steps`` attached) and the options of stored arrays.
+
+    Raises
+    ------
+    InputFormatError
+        A block's arrays are missing, disagree in length or are not finite (naming ``source``).
+    """
+    meta = _checked_meta(arrays, source)
     stats: dict[tuple[str, str], SweepStats] = {}
     for i, (method, label) in enumerate(meta.pop("blocks")):
         rows_w = np.asarray(arrays[f"{i}/weighted_rows"]) if f"{i}/weighted_rows" in arrays else None
@@ -115,7 +146,11 @@ def read_protein_stats(path: str | os.PathLike[str]) -> tuple[dict[tuple[str, st
     Raises
     ------
     InputFormatError
-        If the file is missing or is not such a file.
+        If the file is missing, damaged (truncated, arrays missing or not
+        finite) or is not such a file.
+    GoevalError
+        The run that wrote its directory (``manifest.json``) did not write it.
     """
-    return protein_stats_from_arrays(read_arrays(
-        path, FORMAT, "run goeval evaluate with --bootstrap to write it"))
+    arrays = read_arrays(path, FORMAT, "run goeval evaluate with --bootstrap to write it")
+    check_run_file(path)
+    return protein_stats_from_arrays(arrays, str(path))

@@ -1,0 +1,282 @@
+"""A run owns its output directory: the manifest of what it wrote, and the check of what is read back.
+
+Every command that writes a results directory (``evaluate``, ``retrieval``,
+``benchmark cv``, ``benchmark timesplit``) writes all its files through one
+:class:`RunOutput`: they appear together, with ``manifest.json`` listing
+each file's size and SHA-256. When the directory holds the files of an
+earlier run, those listed in the earlier manifest that this run does not
+write again (a ``protein_stats.npz`` of a bootstrap, ``plots/``, a report)
+are removed once the new files are in place, so the directory never mixes
+two runs. Files no goeval manifest lists (the user's own), or changed since
+the earlier run, are never touched; the run names them on the console.
+``goeval plot`` and ``goeval report`` add their files to the manifest of
+the directory they write into.
+
+:func:`check_run_file` is what ``compare``, ``report`` and ``plot`` call on
+every file they read: a file the manifest does not list, or whose content
+differs from what the run wrote, is an error naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from goeval.errors import GoevalError, InputFormatError, OutputError
+from goeval.io.files import OutputSet, PathLike
+
+__all__ = ["MANIFEST_FILE", "FORMAT", "Manifest", "RunOutput", "read_manifest", "find_manifest", "check_run_file",
+           "check_manifest_slot", "add_to_manifest", "file_digest"]
+
+#: File name of the manifest in a results directory.
+MANIFEST_FILE = "manifest.json"
+#: Its ``format`` entry.
+FORMAT = "goeval-manifest 1"
+
+
+def file_digest(path: PathLike) -> dict[str, Any]:
+    """``{"bytes": size, "sha256": hex digest}`` of a file's bytes on disk."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+            size += len(block)
+    return {"bytes": size, "sha256": h.hexdigest()}
+
+
+@dataclass
+class Manifest:
+    """What one run wrote into a directory.
+
+    Attributes
+    ----------
+    directory : Path
+    command : list of str
+        The command line of the run (empty when called from Python).
+    files : dict of str to dict
+        Path relative to ``directory`` (``/``-separated) -> ``bytes``,
+        ``sha256`` and, for files added later, ``added_by``.
+    """
+
+    directory: Path
+    command: list[str] = field(default_factory=list)
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        from goeval import __version__
+
+        return {"format": FORMAT, "goeval": __version__, "command": self.command, "files": self.files}
+
+
+def read_manifest(directory: PathLike) -> Manifest | None:
+    """The manifest of ``directory``, or None when it has none.
+
+    Raises
+    ------
+    InputFormatError
+        ``manifest.json`` exists but is not a goeval manifest (named).
+    """
+    p = Path(directory) / MANIFEST_FILE
+    if not p.is_file():
+        return None
+    try:
+        doc = json.loads(p.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputFormatError(p, None, f"not a goeval manifest: {exc}") from None
+    files = doc.get("files") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(files, dict) or not all(
+            isinstance(v, dict) and isinstance(v.get("sha256"), str) and isinstance(v.get("bytes"), int)
+            for v in files.values()):
+        raise InputFormatError(p, None, f"not a goeval manifest (expected format {FORMAT!r} and a list of files)")
+    return Manifest(Path(directory), list(doc.get("command") or []), files)
+
+
+def find_manifest(path: PathLike) -> Manifest | None:
+    """The manifest that covers a directory: its own, else its parent's or grandparent's (a time split's ``nk/``,
+    ``plots/``, ``nk/plots/``), the nearest one."""
+    d = Path(path)
+    for candidate in (d, d.parent, d.parent.parent):
+        m = read_manifest(candidate)
+        if m is not None:
+            return m
+    return None
+
+
+def check_run_file(path: PathLike, manifest: Manifest | None = None) -> None:
+    """Check that a results file is one the run of its directory wrote, unchanged.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file about to be read.
+    manifest : Manifest, optional
+        Default: :func:`find_manifest` of its directory. Without a manifest
+        there is nothing to check against (a directory of an older goeval).
+
+    Raises
+    ------
+    GoevalError
+        The manifest does not list the file, or its size or SHA-256 differ.
+    """
+    p = Path(path)
+    m = manifest if manifest is not None else find_manifest(p.parent)
+    if m is None:
+        return
+    try:
+        name = p.resolve().relative_to(m.directory.resolve()).as_posix()
+    except ValueError:
+        return
+    entry = m.files.get(name)
+    where = m.directory / MANIFEST_FILE
+    if entry is None:
+        raise GoevalError(f"{p}: not written by the run that wrote {m.directory}/ ({where} does not list it): the "
+                          "directory mixes runs; remove the file or run the command again.")
+    if file_digest(p) != {"bytes": entry["bytes"], "sha256": entry["sha256"]}:
+        raise GoevalError(f"{p}: changed since the run that wrote {m.directory}/ (its size or SHA-256 differ from "
+                          f"{where}'s): the directory mixes runs, or the file was edited or truncated.")
+
+
+def check_manifest_slot(directory: PathLike) -> None:
+    """Before any work: ``directory/manifest.json``, when present, must be a goeval manifest (it is replaced).
+
+    Raises
+    ------
+    OutputError
+        It is another program's file.
+    """
+    try:
+        read_manifest(directory)
+    except InputFormatError:
+        raise OutputError(f"{Path(directory) / MANIFEST_FILE}: exists and is not a goeval manifest; a run would "
+                          "replace it: choose another --out.") from None
+
+
+class RunOutput(OutputSet):
+    """Every file of one run, written together with the manifest that lists them.
+
+    :meth:`commit` hashes the files, adds ``manifest.json``, moves
+    everything into place at once, then removes the files of the earlier
+    run (those its manifest lists) that this run did not write.
+
+    Parameters
+    ----------
+    directory : str or path-like
+    command : sequence of str, optional
+        The command line, kept in the manifest.
+    """
+
+    def __init__(self, directory: PathLike, command: Iterable[str] = ()) -> None:
+        super().__init__(directory)
+        self.command = [str(a) for a in command]
+        self.removed: list[str] = []
+        self.foreign: list[str] = []
+        #: Names this run replaces even without an earlier manifest (e.g. either curves table): removed after the
+        #: commit when present and not written.
+        self.replaces: set[str] = set()
+
+    def commit(self) -> dict[str, Path]:
+        previous = _previous(self.directory)
+        files = {target.relative_to(self.directory).as_posix(): file_digest(tmp) for tmp, target in self._pending}
+        manifest = Manifest(self.directory, self.command, files)
+        with self.open(MANIFEST_FILE) as fh:
+            json.dump(manifest.as_json(), fh, indent=1)
+            fh.write("\n")
+        done = super().commit()
+        self.removed = _remove_stale(self.directory, previous, set(files))
+        self.removed += _remove_replaced(self.directory, self.replaces - set(files))
+        self.foreign = _unlisted(self.directory, set(files) | {MANIFEST_FILE})
+        return done
+
+
+def _previous(directory: Path) -> Manifest | None:
+    try:
+        return read_manifest(directory)
+    except InputFormatError:
+        return None
+
+
+def _remove_stale(directory: Path, previous: Manifest | None, written: set[str]) -> list[str]:
+    """Remove the files of the earlier run that this one did not write, if they are still as that run left
+    them (and the directories they leave empty)."""
+    if previous is None:
+        return []
+    removed = []
+    for name in sorted(set(previous.files) - written):
+        p = directory / name
+        entry = previous.files[name]
+        if p.is_file() and not p.is_symlink() and file_digest(p) == {"bytes": entry["bytes"],
+                                                                      "sha256": entry["sha256"]}:
+            _unlink(p)
+            removed.append(name)
+            _remove_empty_parents(p.parent, directory)
+    return removed
+
+
+def _remove_replaced(directory: Path, names: set[str]) -> list[str]:
+    removed = []
+    for name in sorted(names):
+        p = directory / name
+        if p.is_file():
+            _unlink(p)
+            removed.append(name)
+    return removed
+
+
+def _unlink(p: Path) -> None:
+    try:
+        p.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise OutputError(f"{p}: cannot remove this file of an earlier run: {exc.strerror or exc}.") from None
+
+
+def _remove_empty_parents(d: Path, top: Path) -> None:
+    while d != top and top in d.parents:
+        try:
+            d.rmdir()
+        except OSError:
+            return
+        d = d.parent
+
+
+def _unlisted(directory: Path, written: set[str]) -> list[str]:
+    """Files in ``directory`` (one level of subdirectories) that no manifest of this run lists."""
+    out = []
+    for p in sorted(directory.iterdir()):
+        if p.is_file() and p.name not in written and not p.name.startswith("."):
+            out.append(p.name)
+        elif p.is_dir() and not p.name.startswith("."):
+            out += [f"{p.name}/{q.name}" for q in sorted(p.iterdir())
+                    if q.is_file() and f"{p.name}/{q.name}" not in written and not q.name.startswith(".")]
+    return out
+
+
+def add_to_manifest(directory: PathLike, written: dict[str, Path], added_by: str) -> bool:
+    """List files written into a results directory after its run (figures, a report) in its manifest.
+
+    ``written`` maps names to the paths written; those inside the
+    directory covered by a manifest (:func:`find_manifest`) are added with
+    their size, SHA-256 and ``added_by``. Returns whether a manifest was
+    updated (a directory without one is left as it is).
+    """
+    m = find_manifest(directory)
+    if m is None:
+        return False
+    top = m.directory.resolve()
+    for path in written.values():
+        try:
+            name = Path(path).resolve().relative_to(top).as_posix()
+        except ValueError:
+            continue
+        m.files[name] = {**file_digest(path), "added_by": added_by}
+    with OutputSet(m.directory) as out:
+        with out.open(MANIFEST_FILE) as fh:
+            json.dump(m.as_json(), fh, indent=1)
+            fh.write("\n")
+    return True

@@ -1,0 +1,188 @@
+"""The sweep of one score vector predicted for every protein, from per-term sums of the truth.
+
+When every benchmark protein receives the same propagated predicted set
+``S(tau) = {v : s(v) >= tau}`` (the naive baseline), the per-protein
+quantities of :data:`~goeval.sweep.STAT_DEFINITIONS` depend on the protein
+only through ``t_i = |T_i ∩ S|`` and ``q_i = sum_{T_i ∩ S} ia``, and both
+are sums over the terms of ``S`` of the protein's truth indicator. Every
+sum the kernel needs is therefore a sum over the terms of ``S(tau)`` of a
+per-term aggregate of the truth, computed once:
+
+.. math::
+
+    N_p(v) = \\sum_{i : v \\in T_i} i(T_i)^p, \\quad
+    R_p(v) = \\sum_{i : v \\in T_i} i(T_i)^p / |T_i|, \\quad
+    W_p(v) = \\sum_{i : v \\in T_i,\\ i(T_i) > 0} i(T_i)^{p - 1}
+
+so that, with ``C = |S|`` and ``A = sum_S ia`` (the same for every protein),
+``sum_i i(T_i)^p pr_i = sum_{v in S} N_p(v) / C``,
+``sum_i i(T_i)^p rc_i = sum_{v in S} R_p(v)``, ``sum_i i(T_i)^p q_i =
+sum_{v in S} ia(v) N_p(v)``, ``sum_i i(T_i)^p wrc_i = sum_{v in S} ia(v)
+W_p(v)``, ``sum_i i(T_i)^p wpr_i = sum_{v in S} ia(v) N_p(v) / A``, and the
+indicators (covered, covered_w) are those of ``C > 0`` and ``A > 0`` times
+``sum_i i(T_i)^p``. The cost is one pass over the truth entries and one over
+the vector, never one row per protein and term; the sums equal those of the
+materialised rows (:func:`~goeval.sweep.sweep_partial`) up to rounding
+(about 1e-13 relative; tested against it).
+
+The rule does not hold when a protein's predicted set differs from the
+vector's (its known terms removed, partial knowledge) or when per-protein
+step functions or similarity sums are asked for: the rows are then made
+(:class:`goeval.evaluation.sources.SharedScoresSource`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals
+
+__all__ = ["SHARED_QUANTITIES", "shared_supported", "shared_thresholds", "shared_partial"]
+
+
+class _Vector:
+    """Per-level sums of a shared vector and of the truth's per-term aggregates (levels ascending)."""
+
+    def __init__(self, cols: np.ndarray, inverse: np.ndarray, k: int, iav: np.ndarray, truth_indptr: np.ndarray,
+                 truth_cols: np.ndarray, n_cols: int) -> None:
+        self.cols, self.inverse, self.k, self.iav = cols, inverse, k, iav
+        self.n_t, self.i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
+        self.rows = np.repeat(np.arange(self.n_t.size), np.diff(truth_indptr))
+        self.truth_cols, self.n_cols = truth_cols, n_cols
+        self.weights = [np.ones(self.n_t.size), self.i_t, self.i_t * self.i_t]
+        self.ia_v = iav[cols]
+        self.d_count = self.level_sum(np.ones(cols.size))
+        self.d_ia = self.level_sum(self.ia_v)
+        self.count, self.ia = _from_top(self.d_count), _from_top(self.d_ia)
+        self._memo: dict[tuple[str, int], np.ndarray] = {}
+
+    def level_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of per-entry values of the vector within each level."""
+        return np.bincount(self.inverse, weights=values, minlength=self.k)
+
+    def term_sum(self, per_protein: np.ndarray) -> np.ndarray:
+        """Per term: the sum of ``per_protein`` over the proteins whose truth holds it."""
+        return np.bincount(self.truth_cols, weights=per_protein[self.rows], minlength=self.n_cols)
+
+    def total(self, p: int) -> float:
+        return float(self.weights[p].sum())
+
+    def delta(self, kind: str, p: int) -> np.ndarray:
+        """Per level, the change of ``sum_i i(T_i)^p x_i`` for x = t (``"t"``), q, t/|T| (``"r"``), q/i(T) (``"w"``)."""
+        key = (kind, p)
+        if key not in self._memo:
+            w = self.weights[p]
+            if kind == "r":
+                agg, ia = self.term_sum(w / self.n_t), False
+            elif kind == "w":
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    agg, ia = self.term_sum(np.where(self.i_t > 0, w / self.i_t, 0.0)), True
+            else:
+                agg, ia = self.term_sum(w), kind == "q"
+            self._memo[key] = self.level_sum(agg[self.cols] * self.ia_v if ia else agg[self.cols])
+        return self._memo[key]
+
+
+def _from_top(d: np.ndarray) -> np.ndarray:
+    """Accurate sums of ``d`` from each level to the highest (``running_sums``)."""
+    if not d.size:
+        return d
+    rev = d[::-1]
+    idx = np.arange(rev.size)
+    return running_sums(rev, idx, np.zeros_like(idx))[::-1]
+
+
+def _changes(values: np.ndarray) -> np.ndarray:
+    """Per level, the value there minus the value at the next higher level (0 above the highest)."""
+    return values - np.r_[values[1:], 0.0]
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
+def _indicator(on: np.ndarray, factor: float) -> np.ndarray:
+    """Per level, the change of ``factor`` times an indicator of the levels from the highest down."""
+    return _changes(on.astype(np.float64) * factor)
+
+
+#: Per base quantity of :data:`~goeval.sweep.BASE_QUANTITIES`, the change of ``sum_i i(T_i)^p x_i`` per level.
+SHARED_QUANTITIES: dict[str, Callable[[_Vector, int], np.ndarray]] = {
+    "covered": lambda v, p: _indicator(v.count > 0, v.total(p)),
+    "pr": lambda v, p: _changes(_ratio(_from_top(v.delta("t", p)), v.count)),
+    "rc": lambda v, p: v.delta("r", p),
+    "tp": lambda v, p: v.delta("t", p),
+    "npred": lambda v, p: v.d_count * v.total(p),
+    "ntrue_cov": lambda v, p: _indicator(v.count > 0, float((v.weights[p] * v.n_t).sum())),
+    "covered_w": lambda v, p: _indicator(v.ia > 0, v.total(p)),
+    "wpr": lambda v, p: _changes(_ratio(_from_top(v.delta("q", p)), v.ia)),
+    "wrc": lambda v, p: v.delta("w", p),
+    "ru": lambda v, p: -v.delta("q", p),
+    "mi": lambda v, p: v.d_ia * v.total(p) - v.delta("q", p),
+    "ia_tp": lambda v, p: v.delta("q", p),
+    "ia_pred": lambda v, p: v.d_ia * v.total(p),
+}
+
+
+def shared_supported() -> bool:
+    """Whether every sum of :data:`~goeval.sweep.STAT_NAMES` has a shared-vector rule (powers 0 to 2)."""
+    return all(base in SHARED_QUANTITIES and p in (0, 1, 2) for base, p in STAT_DEFINITIONS.values())
+
+
+def shared_thresholds(scores: np.ndarray, thresholds: np.ndarray | None) -> np.ndarray:
+    """The thresholds of a shared vector: ``thresholds``, or (exact) its distinct positive scores (``+inf`` included)."""
+    if thresholds is not None:
+        return np.asarray(thresholds, dtype=np.float64)
+    return np.unique(scores[scores > 0])
+
+
+def shared_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarray, truth_cols: np.ndarray,
+                   n_cols: int, thresholds: np.ndarray | None, ia: np.ndarray | None = None) -> SweepPartial:
+    """The unfinished sweep sums of proteins that all receive one propagated score vector.
+
+    Parameters
+    ----------
+    cols : ndarray of int, shape (k,)
+        Distinct columns of the vector, in ``[0, n_cols)``.
+    scores : ndarray of float64, shape (k,)
+        Their propagated scores (``+inf``: predicted at every threshold).
+    truth_indptr, truth_cols : ndarrays
+        The proteins' (non-empty, propagated) truth sets, CSR.
+    n_cols : int
+    thresholds : ndarray of float64, or None
+        The thresholds (a grid); None: exact, the vector's distinct
+        positive scores (the keys then include ``+inf`` for scores of
+        ``+inf``, as a leaf's partial does).
+    ia : ndarray of float64, shape (n_cols,), optional
+
+    Returns
+    -------
+    SweepPartial
+        Equal, up to rounding, to :func:`~goeval.sweep.sweep_partial` of the
+        rows made by giving every protein the vector: ``finish_partial`` of
+        it gives the same statistics.
+
+    Examples
+    --------
+    >>> part = shared_partial(np.array([0, 1]), np.array([1.0, 0.5]), np.array([0, 1, 3]),
+    ...                       np.array([0, 0, 2]), 3, None)
+    >>> part.keys.tolist(), part.values[:, STAT_NAMES.index("tp")].tolist()
+    ([0.5, 1.0], [0.0, 2.0])
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    taus = shared_thresholds(scores, thresholds)
+    level = np.searchsorted(taus, scores, side="right")
+    keep = level > 0
+    if not keep.any() or truth_indptr.size < 2:
+        return SweepPartial.empty()
+    levels, inverse = np.unique(level[keep] - 1, return_inverse=True)
+    iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
+    vec = _Vector(np.asarray(cols)[keep].astype(np.int64), inverse.ravel(), levels.size, iav, truth_indptr,
+                  truth_cols, n_cols)
+    values = np.empty((levels.size, len(STAT_NAMES)))
+    for q, (base, p) in enumerate(STAT_DEFINITIONS.values()):
+        values[:, q] = SHARED_QUANTITIES[base](vec, p)
+    return SweepPartial(taus[levels], values)
