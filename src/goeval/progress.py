@@ -30,11 +30,14 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
-__all__ = ["progress", "progress_iter", "enabled", "set_enabled", "NullBar", "stage", "Stage", "write", "silenced"]
+__all__ = ["progress", "progress_iter", "enabled", "set_enabled", "NullBar", "stage", "Stage", "write", "silenced",
+           "within", "say_stage"]
 
 _LOG = logging.getLogger("goeval.progress")
+_WITHIN: ContextVar[str] = ContextVar("goeval_progress_within", default="")
 
 T = TypeVar("T")
 
@@ -190,6 +193,24 @@ class Stage:
 
 
 @contextmanager
+def within(part: str) -> Iterator[None]:
+    """Name the part of a run the stages inside belong to ("NK", "fold 3 of 10"): their bars and lines start with it.
+
+    Examples
+    --------
+    >>> with within("NK"), stage("evaluating", quiet=True) as st:
+    ...     st.name
+    'NK: evaluating'
+    """
+    outer = _WITHIN.get()
+    token = _WITHIN.set(f"{outer}{part}: ")
+    try:
+        yield
+    finally:
+        _WITHIN.reset(token)
+
+
+@contextmanager
 def stage(name: str, *, total: float | None = None, unit: str = "it", unit_scale: bool = False,
           quiet: bool = False, min_seconds: float = 0.0) -> Iterator[Stage]:
     """One stage of a run: a live bar at a terminal, a line ``name: NOTE (S s)`` when it ends.
@@ -219,6 +240,8 @@ def stage(name: str, *, total: float | None = None, unit: str = "it", unit_scale
     ...         s.update()
     ...     s.note = "3 items"
     """
+    prefix = _WITHIN.get()
+    name = prefix + name
     bar = progress(total=total, desc=name, unit=unit, unit_scale=unit_scale)
     st = Stage(name, bar)
     try:
@@ -226,7 +249,7 @@ def stage(name: str, *, total: float | None = None, unit: str = "it", unit_scale
     finally:
         bar.close()
     if not quiet and st.seconds >= min_seconds:
-        text = st.line if st.line is not None else f"{name}{': ' + st.note if st.note else ''}"
+        text = prefix + st.line if st.line is not None else f"{name}{': ' + st.note if st.note else ''}"
         say_stage(f"{text} ({_seconds(st.seconds)})")
 
 
