@@ -150,8 +150,23 @@ def progress(iterable: Iterable[Any] | None = None, *, total: float | None = Non
         return NullBar(iterable)
     from tqdm import tqdm  # optional: tqdm (plot extra), checked by enabled()
 
-    return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr if stream is None else stream,
-                leave=False, dynamic_ncols=True, **kwargs)
+    stream = sys.stderr if stream is None else stream
+    size = {"dynamic_ncols": True} if _has_size(stream) else {"ncols": FALLBACK_SIZE[0], "nrows": FALLBACK_SIZE[1]}
+    return tqdm(iterable, total=total, desc=desc, unit=unit, file=stream, leave=False, **size, **kwargs)
+
+
+#: Columns and rows assumed on a terminal that reports no size (the pseudo-terminal of ``script`` or
+#: ``docker exec -t``), where tqdm would otherwise draw nothing.
+FALLBACK_SIZE = (100, 24)
+
+
+def _has_size(stream: Any) -> bool:
+    """Whether the terminal of ``stream`` reports its width and height."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+    return size.columns > 0 and size.lines > 0
 
 
 def progress_iter(iterable: Iterable[T], *, desc: str | None = None, total: float | None = None,

@@ -52,6 +52,7 @@ from goeval.io.hits import HitTable
 from goeval.metrics.registry import SIMILARITY_MEASURES
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
+from goeval.progress import stage, within
 from goeval.sweep import SweepStats
 
 __all__ = ["CrossValidation", "cross_validate", "table1_records", "table1_columns", "pooled_predictions",
@@ -406,7 +407,9 @@ def cross_validate(
         _benchmark_counts(s, diag)
         if not any(d["benchmark_proteins"] for d in diag["benchmark"].values()):
             diag["nothing_evaluated"] = _no_benchmark_reason(s)
-        ia = fold_ia(ontology, s.truth, s.folds, pseudocount)
+        with stage("estimating the IA of every fold (its training annotations)") as st:
+            ia = fold_ia(ontology, s.truth, s.folds, pseudocount)
+            st.note = f"{len(ia)} folds"
         ic = None if opts.similarity is None else {
             f: term_information_content(ontology, _subset(s.truth, np.flatnonzero(s.folds != f)), pseudocount).values
             for f in (int(f) for f in np.unique(s.folds))}
@@ -422,9 +425,14 @@ def _pooled_folds(s: _Setup, ia: dict[int, np.ndarray], ic: dict[int, np.ndarray
     """Every fold's leaves into one pooled block per (method, namespace): the statistics, and the predictions kept."""
     blocks: dict[str, list[FoldPredictions]] = {m: [] for m in s.methods} if keep_predictions else {}
     engine = Engine(Plan(s.options, similarity=s.options.similarity is not None), Runner(), pooled=True)
-    for f in (int(f) for f in np.unique(s.folds)):  # each fold's leaves swept at once, its predictions then dropped
-        fb = _fold_blocks(s, f, diag)
-        _run_fold(engine, s, f, fb, ia[f], None if ic is None else ic[f], diag)
+    folds = [int(f) for f in np.unique(s.folds)]
+    for i, f in enumerate(folds, 1):  # each fold's leaves swept at once, its predictions then dropped
+        with within(f"fold {f} ({i} of {len(folds)})"):
+            with stage(f"training and predicting ({', '.join(s.methods)})") as st:
+                fb = _fold_blocks(s, f, diag)
+                st.note = f"{int(((s.folds == f) & s.bench).sum()):,} benchmark proteins"
+            with stage("sweeping"):
+                _run_fold(engine, s, f, fb, ia[f], None if ic is None else ic[f], diag)
         for m in blocks:
             blocks[m].extend(fb[m])
     outcomes = engine.finish()

@@ -43,6 +43,7 @@ from goeval.information.accretion import information_accretion
 from goeval.information.content import term_information_content
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
+from goeval.progress import stage, within
 from goeval.sparse import keep_entries
 
 __all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "evaluate_time_split",
@@ -270,8 +271,10 @@ class HitPredictions:
         for label, targets in self.per_ns.items():
             if not targets.size:
                 continue
-            pred = HIT_METHODS[self.method](self.ontology, self.t0, self.hits, targets, namespaces=[label],
-                                            max_terms=self.max_terms, **self.filters)
+            with stage(f"{self.method} predicting {label}", min_seconds=1.0) as st:
+                pred = HIT_METHODS[self.method](self.ontology, self.t0, self.hits, targets, namespaces=[label],
+                                                max_terms=self.max_terms, **self.filters)
+                st.note = f"{targets.size:,} targets, {pred.matrix.nnz:,} scores"
             self.diagnostics["namespaces"][label] = {"targets": int(targets.size),
                                                      **pred.diagnostics["namespaces"][label]}
             if self.on_predictions is not None:
@@ -298,10 +301,11 @@ def _sources(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str],
 def time_split_information(ontology: Ontology, t0: Annotations, pseudocount: float = 1.0,
                            similarity: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """The IA (and, for similarity measures, the IC) of a time split: estimated on t0 only (bits per term)."""
-    ia = information_accretion(ontology, t0, pseudocount).values
-    if not similarity:
-        return ia, None
-    return ia, term_information_content(ontology, t0, pseudocount).values
+    with stage("estimating the IA" + (" and the IC" if similarity else "") + " on t0") as st:
+        ia = information_accretion(ontology, t0, pseudocount).values
+        ic = term_information_content(ontology, t0, pseudocount).values if similarity else None
+        st.note = f"{ontology.n_terms:,} terms, pseudo-count {pseudocount:g}"
+    return ia, ic
 
 
 def iter_time_split(
@@ -368,9 +372,11 @@ def iter_time_split(
             continue
         known = _restrict(split.known, per_ns) if kind == "PK" else None
         hook = None if on_predictions is None else functools.partial(on_predictions, kind)
-        sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, hook)
-        yield kind, _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, (ia, ic), opts, kind, per_ns,
-                                   sources, intervals)
+        with within(kind):  # the stages of this kind (the methods' predictions, the sweeps) are named by it
+            sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, hook)
+            result = _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, (ia, ic), opts, kind, per_ns,
+                                    sources, intervals)
+        yield kind, result
 
 
 def evaluate_time_split(ontology: Ontology, t0: Annotations, split: TimeSplit, hits: Any = None,

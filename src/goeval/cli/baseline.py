@@ -6,7 +6,8 @@ import argparse
 import time
 from typing import Any
 
-from goeval.cli.common import add_ontology, cache_arg, comma_list, non_negative_float, positive_int, say
+from goeval.cli.common import (add_ontology, comma_list, non_negative_float, positive_int, read_annotations,
+                               read_hit_table, read_ontology, say)
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -60,12 +61,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _load_training(args: argparse.Namespace, onto: Any) -> Any:
-    from goeval.api import load_annotations
-    from goeval.report.text import describe_reading
-
     from goeval.api import dropped_terms_warning
 
-    train = load_annotations(args.train, onto)
+    train = read_annotations(args, args.train, onto, "training set")
     d = dict(train.diagnostics, n_proteins=int(train.matrix.shape[0]))
     message = dropped_terms_warning(d, "training")
     if message:
@@ -74,9 +72,6 @@ def _load_training(args: argparse.Namespace, onto: Any) -> Any:
         from goeval.errors import GoevalWarning
 
         warnings.warn(message, GoevalWarning, stacklevel=2)
-    for part in d.get("parts", []):
-        say(args, describe_reading(f"  {part.get('source')}", part))
-    say(args, describe_reading("training set " + ", ".join(map(str, args.train)), d))
     if d.get("proteins_in_several_parts"):
         say(args, f"training set: {d['proteins_in_several_parts']:,} proteins found in more than one file (terms merged)")
     return train
@@ -166,12 +161,11 @@ def _check_before_work(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _check_before_work(args)
-    from goeval.api import load_ontology
     from goeval.baselines import HIT_METHODS
     from goeval.io.idlist import read_id_list
 
     t0 = time.perf_counter()
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
+    onto = read_ontology(args)
     train = _load_training(args, onto)
     targets = None
     if args.targets is not None:
@@ -180,13 +174,7 @@ def run(args: argparse.Namespace) -> int:
     if args.method == "naive":
         n = _run_naive(args, onto, train, targets)
     else:
-        from goeval.io.hits import read_hits
-
-        hits = read_hits(args.hits, args.hit_columns)
-        c = hits.counts
-        say(args, f"{args.hits}: {len(hits)} hits, {hits.queries.size} queries, {hits.ids.size} sequences"
-              + (f"; {c['comment_lines']} comment lines" if c.get("comment_lines") else "")
-              + ("; header line skipped" if c.get("header_lines") else ""))
+        hits = read_hit_table(args)
         pred = HIT_METHODS[args.method](
             onto, train, hits, targets, namespaces=args.namespaces, max_evalue=args.max_evalue,
             min_identity=args.min_identity, min_coverage=args.min_coverage, max_terms=args.max_terms)

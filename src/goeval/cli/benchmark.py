@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from goeval import __version__
-from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, comma_list, report_lines,
-                               run_output, say, say_run_output, show_warnings)
+from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, comma_list, read_annotations,
+                               read_hit_table, read_ontology, report_lines, run_output, say, say_run_output, show,
+                               show_warnings)
 from goeval.errors import InvalidParameterError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -121,19 +122,6 @@ def check_before_work(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -
     return opts
 
 
-def load_hits(args: argparse.Namespace) -> Any:
-    """The hit table of ``--hits`` (None without), said on the console."""
-    if args.hits is None:
-        return None
-    from goeval.io.hits import read_hits
-
-    hits = read_hits(args.hits, args.hit_columns)
-    c = hits.counts
-    how = " (columns from its header line)" if c.get("header_lines") else ""
-    say(args, f"{args.hits}: {len(hits):,} hits, {hits.queries.size:,} queries; columns {' '.join(c['columns'])}{how}")
-    return hits
-
-
 def readme(args: argparse.Namespace, title: str, lines: list[str]) -> str:
     """The README.md of a benchmark directory: the command, the versions, then ``lines``."""
     import platform
@@ -179,7 +167,6 @@ def write_figures(args: argparse.Namespace) -> None:
 
 # ---------------------------------------------------------------------- cv
 def _run_cv(args: argparse.Namespace) -> int:
-    from goeval.api import load_annotations, load_ontology
     from goeval.benchmarks import assign_folds, cross_validate
     from goeval.errors import GoevalError
     from goeval.io.folds import FoldTable, read_folds
@@ -188,9 +175,9 @@ def _run_cv(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     opts = check_before_work(args, [(args.ontology, "ontology"), *((a, "annotations") for a in args.annotations),
                                     (args.hits, "hits"), (args.folds, "folds"), (args.benchmark, "benchmark")])
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
-    ann = load_annotations(args.annotations, onto)
-    hits = load_hits(args)
+    onto = read_ontology(args)
+    ann = read_annotations(args, args.annotations, onto, "annotations")
+    hits = read_hit_table(args)
     if args.folds is not None:
         folds = read_folds(args.folds)
     else:
@@ -212,7 +199,8 @@ def _run_cv(args: argparse.Namespace) -> int:
     with run_output(args, args.out) as run:
         _write_cv(args, onto, cv, opts, run)
     say_run_output(args, run)
-    say(args, format_table1(cv.table1), f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s, "
+    show(args, format_table1(cv.table1))
+    say(args, f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s, "
         f"writing {time.perf_counter() - t_write:.1f} s)")
     write_figures(args)
     return 0

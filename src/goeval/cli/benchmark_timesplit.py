@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from goeval.cli.benchmark import check_before_work, format_table1, load_hits, provenance, readme, write_figures
-from goeval.cli.common import run_options_from_args, run_output, say, say_run_output, show
+from goeval.cli.benchmark import check_before_work, format_table1, provenance, readme, write_figures
+from goeval.cli.common import (read_annotations, read_hit_table, read_ontology, run_options_from_args, run_output, say,
+                               say_run_output, show)
 
 __all__ = ["run_timesplit", "targets_source", "check_snapshot_order"]
 
@@ -63,26 +64,32 @@ def _sequences(args: argparse.Namespace, hits: Any) -> Any:
     if args.sequences is None:
         return None if hits is None else hits.queries
     from goeval.io.fasta import read_fasta
+    from goeval.progress import stage
 
-    fasta = read_fasta(args.sequences, residues="check")
-    c = fasta.counts
-    stops = ", ".join(f"{n:,} {ch!r}" for ch, n in c["non_amino_acid"].items())
-    say(args, f"{args.sequences}: {c['records']:,} sequences" + (f" ({stops} kept as they are)" if stops else ""))
+    with stage(f"reading the sequences {args.sequences}") as st:
+        fasta = read_fasta(args.sequences, residues="check")
+        c = fasta.counts
+        stops = ", ".join(f"{n:,} {ch!r}" for ch, n in c["non_amino_acid"].items())
+        st.line = f"sequences {args.sequences}: {c['records']:,} sequences" + (f" ({stops} kept as they are)" if stops else "")
     return fasta.ids
 
 
 def _load(args: argparse.Namespace, opts: Any) -> tuple[Any, Any, Any, Any, Any]:
     """Ontology, t0, t1 and hits read, the split made: what the run evaluates."""
-    from goeval.api import dropped_terms_warning, load_annotations, load_ontology
+    from goeval.api import dropped_terms_warning
     from goeval.benchmarks.timesplit import time_split_targets
-    from goeval.cli.common import cache_arg
     from goeval.diagnostics import Diagnostics
+    from goeval.progress import stage
 
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
-    a0, a1 = load_annotations(args.t0, onto), load_annotations(args.t1, onto)
-    hits = load_hits(args)
-    split = time_split_targets(onto, a0, a1, namespaces=opts.namespaces, sequences=_sequences(args, hits),
-                               drop_binding_only=args.drop_binding_only)
+    onto = read_ontology(args)
+    a0, a1 = read_annotations(args, args.t0, onto, "t0"), read_annotations(args, args.t1, onto, "t1")
+    hits = read_hit_table(args)
+    sequences = _sequences(args, hits)
+    with stage("finding the targets") as st:
+        split = time_split_targets(onto, a0, a1, namespaces=opts.namespaces, sequences=sequences,
+                                   drop_binding_only=args.drop_binding_only)
+        st.note = ", ".join(f"{kind} {sum(d['targets'] for d in per.values()):,}"
+                            for kind, per in split.diagnostics["targets"].items())
     diag = Diagnostics(split.diagnostics)
     diag["t0"], diag["t1"] = a0.diagnostics, a1.diagnostics
     diag["targets_source"] = targets_source(args)

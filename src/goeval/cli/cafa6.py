@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args,
+from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, read_ontology, options_from_args,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 
 DESCRIPTION = (
@@ -71,13 +71,12 @@ def _check(args: argparse.Namespace) -> tuple[Any, dict[str, list[str]]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.api import load_ontology
     from goeval.compat.cafa6 import cafa6_eval
 
     t0 = time.perf_counter()
     show_warnings()
     opts, truths = _check(args)
-    onto = load_ontology(args.ontology, opts.relations, cache_arg(args))
+    onto = read_ontology(args, opts.relations)
     res = cafa6_eval(onto, truths, args.predictions, ia=args.ia, known=args.known,
                      terms_of_interest=args.terms_of_interest, measure=args.measure, options=opts,
                      bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence, threads=args.threads,

@@ -29,6 +29,9 @@ __all__ = [
     "run_output",
     "say_run_output",
     "say_notes",
+    "read_ontology",
+    "read_annotations",
+    "read_hit_table",
 ]
 
 
@@ -206,3 +209,63 @@ def number_arg(kind: type, minimum: float, *, strict: bool):  # noqa: ANN201 - a
 positive_int = number_arg(int, 0, strict=True)
 positive_float = number_arg(float, 0, strict=True)
 non_negative_float = number_arg(float, 0, strict=False)
+
+
+def read_ontology(args: argparse.Namespace, relations: Any = None):  # noqa: ANN201 - Ontology
+    """``--ontology`` read (or taken from the compiled cache) as a stage: ``ontology PATH: N terms, from ...``."""
+    from goeval.io.ontology_cache import load_cached_ontology
+    from goeval.progress import stage
+
+    relations = tuple(args.relations if relations is None else relations)
+    with stage(f"reading the ontology {args.ontology}") as st:
+        onto, record = load_cached_ontology(args.ontology, relations, cache_arg(args))
+        st.line = f"ontology {args.ontology}: {onto.n_terms:,} terms, {record.describe_short()}"
+    return onto
+
+
+def _files(paths: list[Any]) -> str:
+    return str(paths[0]) if len(paths) == 1 else f"{len(paths)} files"
+
+
+def read_annotations(args: argparse.Namespace, paths: Any, onto: Any, label: str):  # noqa: ANN201 - Annotations
+    """Annotation files (TSV or GAF, merged) read as a stage, file by file, its line saying what was dropped.
+
+    With several files each file's own line follows at ``-v``.
+    """
+    from goeval.annotations import merge_annotations
+    from goeval.api import load_annotations
+    from goeval.progress import stage
+    from goeval.report.text import describe_reading
+
+    paths = [paths] if not isinstance(paths, (list, tuple)) else list(paths)
+    with stage(f"reading {label}", total=len(paths), unit="file") as st:
+        parts = []
+        for path in paths:
+            parts.append(load_annotations(path, onto))
+            st.update()
+        ann = parts[0] if len(parts) == 1 else merge_annotations(parts)
+        d = {**ann.diagnostics, "n_proteins": int(ann.proteins.size)}
+        st.line = describe_reading(f"{label} {_files(paths)}", d)
+    if len(parts) > 1:
+        log = logging.getLogger("goeval.cli")
+        for part in d.get("parts", []):
+            log.debug(describe_reading(f"  {part.get('source')}", part))
+    return ann
+
+
+def read_hit_table(args: argparse.Namespace):  # noqa: ANN201 - HitTable or None
+    """The hit table of ``--hits`` (None without) read as a stage, its line saying what it holds."""
+    if getattr(args, "hits", None) is None:
+        return None
+    from goeval.io.hits import read_hits
+    from goeval.progress import stage
+
+    with stage(f"reading the hits {args.hits}") as st:
+        hits = read_hits(args.hits, args.hit_columns)
+        c = hits.counts
+        notes = [f"columns {' '.join(c['columns'])}" + (" (from its header line)" if c.get("header_lines") else "")]
+        if c.get("comment_lines"):
+            notes.append(f"{c['comment_lines']:,} comment line(s) skipped")
+        st.line = (f"hits {args.hits}: {len(hits):,} hits, {hits.queries.size:,} queries, {hits.ids.size:,} "
+                   f"sequences; " + "; ".join(notes))
+    return hits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import add_ontology, cache_arg, report_lines, say, show, show_warnings
+from goeval.cli.common import add_ontology, read_ontology, report_lines, say, show, show_warnings
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -31,13 +31,13 @@ def run(args: argparse.Namespace) -> int:
         check_input(path, "annotations")
     check_output_file(args.out)
 
-    from goeval.api import load_annotations, load_ontology
+    from goeval.api import load_annotations
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_ia
     from goeval.report.text import describe_reading, format_diagnostics
 
     show_warnings()
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
+    onto = read_ontology(args)
     ann = load_annotations(args.annotations, onto)
     est = information_accretion(onto, ann, args.pseudocount, method=args.method)
     idx = est.terms()

@@ -99,7 +99,7 @@ def suggestions(message: str, parser: argparse.ArgumentParser, argv: Sequence[st
     """
     bad = re.search(r"unrecognized arguments: (.*)", message)
     words = bad.group(1).split() if bad else list(argv)
-    hints = [_hint(w.split("=", 1)[0], parser) for w in words if w.startswith("-")]
+    hints = [_hint(w.split("=", 1)[0], parser, unrecognized=bad is not None) for w in words if w.startswith("-")]
     hints = [h for h in hints if h]
     if _looks_like_cafaeval(words, message):
         hints.append("goeval takes named options, not CAFA-evaluator's positional OBO PRED_DIR GT: "
@@ -112,14 +112,15 @@ def suggestions(message: str, parser: argparse.ArgumentParser, argv: Sequence[st
     return list(dict.fromkeys(hints))
 
 
-def _hint(flag: str, parser: argparse.ArgumentParser) -> str | None:
+def _hint(flag: str, parser: argparse.ArgumentParser, unrecognized: bool) -> str | None:
+    """A hint for ``flag`` of the command line (``unrecognized``: argparse named it as not understood)."""
     if flag in CAFAEVAL_FLAGS:
         return f"{flag} is CAFA-evaluator's spelling; goeval's is {CAFAEVAL_FLAGS[flag]}"
     known = _option_strings(parser)
     if flag in known:
         return None
-    if flag in GLOBAL_OPTIONS:
-        return f"this command has no {flag}"
+    if flag in GLOBAL_OPTIONS:  # taken before the subcommand: only wrong where argparse did not understand it
+        return f"this command has no {flag}" if unrecognized else None
     close = difflib.get_close_matches(flag, known, n=2, cutoff=0.75)
     return f"{flag}: did you mean {' or '.join(close)}?" if close else None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import add_ontology, cache_arg, say
+from goeval.cli.common import add_ontology, read_ontology, say
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -28,14 +28,13 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from goeval.annotations import map_table, propagate
-    from goeval.api import load_ontology
     from goeval.io.kinds import FileKind, sniff
     from goeval.io.predictions import read_predictions
     from goeval.io.results import write_pairs
     from goeval.io.truth import read_truth
     from goeval.report.text import describe_reading
 
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
+    onto = read_ontology(args)
     preds = args.kind == "predictions" or (args.kind == "auto" and sniff(args.input) is FileKind.PREDICTIONS)
     table = read_predictions(args.input) if preds else read_truth(args.input)
     ann = map_table(table, onto)

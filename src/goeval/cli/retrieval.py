@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import (add_ontology, cache_arg, comma_list, report_lines, run_output, say, say_run_output, show,
+from goeval.cli.common import (add_ontology, read_ontology, comma_list, report_lines, run_output, say, say_run_output, show,
                                show_warnings)
 from goeval.errors import InvalidParameterError
 
@@ -67,13 +67,13 @@ def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFi
 
 def run(args: argparse.Namespace) -> int:
     found = _check_before_work(args)
-    from goeval.api import load_annotations, load_ia, load_ontology, load_predictions, load_targets
+    from goeval.api import load_annotations, load_ia, load_predictions, load_targets
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_frames
     from goeval.report.text import format_table
 
     show_warnings()
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
+    onto = read_ontology(args)
     truth = load_annotations(args.truth, onto)
     preds = {name: load_predictions(path, onto) for name, path in found.files.items()}
     ia = None

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from goeval.cli.common import add_ontology, cache_arg, say, show
+from goeval.cli.common import add_ontology, read_ontology, say, show
 
 DESCRIPTION = (
     "Check a submission against the rules of a competition (--preset cafa6: the Kaggle CAFA 6 Submission page): "
@@ -41,7 +41,6 @@ def _targets(path: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from goeval.api import load_ontology
     from goeval.compat.submission import validate_submission
     from goeval.errors import InvalidParameterError
     from goeval.io.files import check_input
@@ -51,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     check_input(args.submission, "submission")
     if args.targets:
         check_input(args.targets, "targets")
-    onto = load_ontology(args.ontology, args.relations, cache_arg(args))
+    onto = read_ontology(args)
     targets = _targets(args.targets)
     report = validate_submission(args.submission, onto, targets, show=args.show or None)
     show(args, *_lines(report))
