@@ -64,7 +64,18 @@ def format_diagnostics(diag: dict[str, Any], keys: tuple[str, ...] = ()) -> str:
 
 # ------------------------------------------------------------ console report
 _REMAPS = (("alt_id", "alt_id -> primary id"), ("replaced_by", "obsolete -> replaced_by"))
-_DROPS = (("unknown", "unknown term"), ("obsolete", "obsolete term (no single replaced_by)"))
+#: Dropped rows by reason: (key, one, many).
+_DROPS = (("unknown", "unknown term", "unknown terms"),
+          ("obsolete", "obsolete term (no single replaced_by)", "obsolete terms (no single replaced_by)"))
+_SKIPS = (("gaf_rows_NOT_qualifier", "GAF row with a NOT qualifier", "GAF rows with a NOT qualifier"),
+          ("gaf_rows_other_evidence", "GAF row with a non-experimental evidence code",
+           "GAF rows with a non-experimental evidence code"),
+          ("zero_scores_dropped", "score of 0", "scores of 0"),
+          ("entries_of_proteins_not_in_truth", "line of a protein without truth", "lines of proteins without truth"))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -83,15 +94,10 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
     if d.get("n_proteins") is not None:
         parts[0] += f", {_plural(int(d['n_proteins']), 'protein')}"
     remapped = [f"{status[k]:,} {text}" for k, text in _REMAPS if status.get(k)]
-    dropped = [f"{status[k]:,} {text}" for k, text in _DROPS if status.get(k)]
-    for key, text in (("gaf_rows_NOT_qualifier", "GAF row with a NOT qualifier"),
-                      ("gaf_rows_other_evidence", "GAF row with a non-experimental evidence code"),
-                      ("zero_scores_dropped", "score of 0"),
-                      ("entries_of_proteins_not_in_truth", "line of a protein without truth")):
-        if d.get(key):
-            dropped.append(f"{int(d[key]):,} {text}")
+    dropped = [_count(int(status[k]), one, many) for k, one, many in _DROPS if status.get(k)]
+    dropped += [_count(int(d[k]), one, many) for k, one, many in _SKIPS if d.get(k)]
     if d.get("duplicate_pairs"):
-        dropped.append(f"{int(d['duplicate_pairs']):,} duplicate (protein, term) pair"
+        dropped.append(_count(int(d["duplicate_pairs"]), "duplicate (protein, term) pair", "duplicate (protein, term) pairs")
                        + (" (maximum score kept)" if "zero_scores_dropped" in d else ""))
     if remapped:
         parts.append("remapped: " + ", ".join(remapped))
