@@ -41,17 +41,28 @@ def _source_index(nb, text: str) -> int:
     return next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and text in c.source)
 
 
-def test_tutorial_runs(tmp_path):
-    nb = _execute(NOTEBOOKS[1], tmp_path)
+def _run_in(tmp_path: Path, monkeypatch, path: Path):
+    """The notebook run in an empty directory, its temporary files under ``tmp_path/tmp``; it leaves nothing."""
+    work, tmp = tmp_path / "work", tmp_path / "tmp"
+    work.mkdir(), tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))  # the kernel's tempfile directory
+    nb = _execute(path, work)
+    assert list(work.iterdir()) == []  # a notebook writes only under a temporary directory
+    return nb, tmp
+
+
+def test_tutorial_runs(tmp_path, monkeypatch):
+    nb, tmp = _run_in(tmp_path, monkeypatch, NOTEBOOKS[1])
     for text in ("information_content_figure", "fig4_figure", "optima_figure", "tap_curve_figure"):
         assert _source_index(nb, text) in _images(nb)
-    page = (tmp_path / "tutorial_results" / "report.html").read_text()
+    (out,) = tmp.glob("goeval_tutorial_*")
+    page = (out / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 3 and "ci_low" not in page and "CI" in page
-    assert (tmp_path / "tutorial_results" / "plots" / "fig4_MFO.png").exists()
+    assert (out / "plots" / "fig4_MFO.png").exists() and (out / "protein_stats.npz").exists()
 
 
-def test_benchmark_runs(tmp_path):
-    nb = _execute(NOTEBOOKS[0], tmp_path)
+def test_benchmark_runs(tmp_path, monkeypatch):
+    nb, _ = _run_in(tmp_path, monkeypatch, NOTEBOOKS[0])
     assert _source_index(nb, "fig4_figure") in _images(nb)
     table1 = next(o for o in nb.cells[_source_index(nb, "cv.table1")].outputs if "data" in o)["data"]["text/plain"]
     assert all(m in table1 for m in ("naive", "blast", "gotcha"))

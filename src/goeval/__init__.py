@@ -48,6 +48,8 @@ _EXPORTS = {
     "build_ontology": "goeval.ontology",
     "ontology_from_edges": "goeval.ontology",
     "evaluate_terms": "goeval.evaluation.terms",
+    "EvaluationResult": "goeval.evaluation.summary",
+    "load_results": "goeval.report.save",
 }
 
 __all__ = sorted(_EXPORTS)

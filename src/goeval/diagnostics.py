@@ -32,7 +32,7 @@ from typing import Any
 
 from goeval.errors import GoevalWarning
 
-__all__ = ["Diagnostics"]
+__all__ = ["Diagnostics", "package_versions"]
 
 
 class Diagnostics(dict):
@@ -99,3 +99,17 @@ class Diagnostics(dict):
         out = cls(d or {})
         out.timings.update(out.pop("timings_seconds", {}) or {})
         return out
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of Python, goeval and the packages a run depends on (``diagnostics["versions"]``)."""
+    import platform  # deferred: only a run that records its versions needs them
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for name in ("goeval", "numpy", "scipy", "pandas", "pyarrow", "obonet", "networkx"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            out[name] = "unknown"
+    return out

@@ -139,7 +139,7 @@ def readme(args: argparse.Namespace, title: str, lines: list[str]) -> str:
 
 def provenance(args: argparse.Namespace) -> dict[str, Any]:
     """The command line and versions a benchmark records in its diagnostics."""
-    from goeval.cli.evaluate import package_versions
+    from goeval.diagnostics import package_versions
 
     return {"command": list(getattr(args, "_argv", []) or []), "versions": package_versions()}
 

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path]:
     """``cafa6.tsv``, ``diagnostics.json`` and one results directory per kind, as one set."""
-    from goeval.cli.evaluate import package_versions
+    from goeval.diagnostics import package_versions
     from goeval.compat.cafa6 import CAFA6_COLUMNS
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.results import ResultFiles, write_result_tree

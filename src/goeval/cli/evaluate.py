@@ -114,8 +114,9 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
 
 def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  # noqa: ANN001
     from goeval.api import evaluate
-    from goeval.evaluation import SUMMARY_COLUMNS
-    from goeval.io.results import write_results
+    from goeval.diagnostics import package_versions
+    from goeval.report.save import save_results
+
     show_warnings()
     with _executor(args) as executor:
         res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
@@ -132,7 +133,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         diag.add_timing(stage, seconds)
     logging.getLogger("goeval.cli").debug(pending.record.describe())  # its stage line said where it came from
     diag["command"] = list(getattr(args, "_argv", []))
-    diag["versions"] = package_versions()
+    diag["versions"] = package_versions()  # also in an API run's save(); here before the checks below
     if diag.get("nothing_evaluated"):
         report_lines(args, diag)
         raise GoevalError(f"nothing was evaluated: {diag['nothing_evaluated']}; no result was written.")
@@ -148,17 +149,12 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
 
         df, best = cafaeval_frames(res)
         extra = cafaeval_layout_tables(df, best) if df is not None else None
-    arrays = None
-    if args.bootstrap is not None:
-        from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays
-
-        arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(res.stats, diag.get("options", {}))}
-    columns = list(getattr(res, "summary_columns", SUMMARY_COLUMNS))
+    columns = list(res.summary_columns)
     t_write = time.perf_counter()
-    with run_output(args, args.out) as run:
-        paths = write_results(args.out, res.curve_columns, records, columns, diag,
-                              {**diag.timings, "total before writing": t_write - t0}, extra, arrays,
-                              curves_gzip=getattr(args, "curves_gzip", False), files=run)
+    with run_output(args, args.out) as run:  # the files an API run's save() writes, and what the command adds
+        paths = save_results(res, args.out, records=records, extra_tables=extra, files=run,
+                             timings={**diag.timings, "total before writing": t_write - t0},
+                             curves_gzip=getattr(args, "curves_gzip", False))
     report_lines(args, diag)
     say_run_output(args, run)
     if diag.get("curves", {}).get("thinned"):
@@ -189,20 +185,6 @@ def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of 
 
     say(args, f"evaluating on Dask ({args.dask})")
     return dask_executor(args.dask)
-
-
-def package_versions() -> dict[str, str]:
-    """Versions of Python, goeval and the packages a run depends on (``diagnostics["versions"]``)."""
-    import platform
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = {"python": platform.python_version()}
-    for name in ("goeval", "numpy", "scipy", "pandas", "pyarrow", "obonet", "networkx"):
-        try:
-            out[name] = version(name)
-        except PackageNotFoundError:  # pragma: no cover - running from a source tree
-            out[name] = "unknown"
-    return out
 
 
 def write_figures(args: argparse.Namespace, out: Path) -> None:

@@ -144,6 +144,36 @@ class EvaluationResult:
         sub = self.summary[self.summary["measure"] == name]
         return sub.pivot(index="method", columns="namespace", values="value")
 
+    def save(self, directory: Any, *, curves_gzip: bool = False, plots: bool = False) -> dict[str, Any]:
+        """Write the results directory ``goeval evaluate --out DIR`` writes (read back by :func:`goeval.load_results`).
+
+        ``curves.tsv``, ``summary.tsv``, ``diagnostics.json``,
+        ``timings.json``, ``manifest.json`` and, after a bootstrap,
+        ``protein_stats.npz`` (what :func:`goeval.compare` resamples); with
+        ``plots``, the figures and ``report.html`` too. See
+        :func:`goeval.report.save.save_results`.
+
+        Returns
+        -------
+        dict of str to Path
+            What was written.
+
+        Examples
+        --------
+        >>> import tempfile, goeval
+        >>> res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+        ...                       [goeval.example_path("predictions")], ia=goeval.example_path("ia"))
+        >>> out = tempfile.mkdtemp()
+        >>> sorted(p.name for p in res.save(out).values())
+        ['curves.tsv', 'diagnostics.json', 'summary.tsv', 'timings.json']
+        >>> back = goeval.load_results(out)
+        >>> back.best("Fmax").equals(res.best("Fmax"))
+        True
+        """
+        from goeval.report.save import save_results  # deferred: the report layer sits above this module
+
+        return save_results(self, directory, curves_gzip=curves_gzip, plots=plots)
+
     def __repr__(self) -> str:
         methods = sorted({r["method"] for r in self.summary_records})
         return f"<EvaluationResult: {len(methods)} methods, {len(self.summary_records)} optima>"

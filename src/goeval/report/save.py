@@ -13,7 +13,7 @@ from typing import Any
 from goeval.errors import InvalidParameterError
 from goeval.progress import stage
 
-__all__ = ["render_figures", "save_plots", "save_report", "FORMATS"]
+__all__ = ["render_figures", "save_plots", "save_report", "save_results", "load_results", "FORMATS"]
 
 # The package goeval.report imports this module, and every command imports goeval.report for its
 # text tables (goeval info among them): the results reader, the figures and the HTML page (with
@@ -118,3 +118,101 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     if markdown:
         files[html_path.with_suffix(".md").name] = report_markdown(res, title=title)
     return write_files(html_path.parent, files, added_by="goeval report")
+
+
+def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: bool = False,
+                 records: Any = None, extra_tables: Any = None, timings: Any = None, files: Any = None) -> dict[str, Path]:
+    """Write an evaluation's results directory: the files ``goeval evaluate --out DIR`` writes.
+
+    ``curves.tsv`` (or ``curves.tsv.gz``), ``summary.tsv``,
+    ``diagnostics.json``, ``timings.json``, ``protein_stats.npz`` after a
+    bootstrap (what ``goeval compare`` resamples) and ``manifest.json``; with
+    ``plots``, the figures (``plots/``) and ``report.html``/``report.md``.
+    Files of an earlier run in ``out`` that this one does not write are
+    removed (see :mod:`goeval.io.manifest`).
+
+    Parameters
+    ----------
+    result : EvaluationResult
+    out : str or path-like
+        The directory (created).
+    curves_gzip : bool
+        Write ``curves.tsv.gz`` instead of ``curves.tsv``.
+    plots : bool
+        Also the figures and the report (needs the plot extra).
+    records, extra_tables, timings, files
+        What the command line adds: summary rows (default the result's),
+        further tables (file name -> columns), the run's timings (default the
+        diagnostics'), and the :class:`~goeval.io.manifest.RunOutput` the
+        files join (default a run of their own).
+
+    Returns
+    -------
+    dict of str to Path
+        ``curves``, ``summary``, ``diagnostics``... -> path written.
+    """
+    from goeval.diagnostics import package_versions
+    from goeval.evaluation.summary import BOOTSTRAP_COLUMNS
+    from goeval.io.results import write_results  # deferred: see the note at the top
+
+    diag = result.diagnostics
+    if "versions" not in diag:
+        diag["versions"] = package_versions()
+    columns = list(result.summary_columns)
+    arrays = None
+    if result.stats and BOOTSTRAP_COLUMNS[0] in columns:
+        from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays  # deferred: only after a bootstrap
+
+        arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(result.stats, diag.get("options", {}))}
+    spent = dict(getattr(diag, "timings", {}) if timings is None else timings)
+    paths = write_results(out, result.curve_columns, list(result.summary_records if records is None else records),
+                          columns, diag, spent, extra_tables, arrays, curves_gzip=curves_gzip, files=files)
+    if plots:
+        paths.update(save_plots(out))
+        paths.update(save_report(out))
+    return paths
+
+
+def load_results(path: Any) -> Any:
+    """Read a results directory back as the :class:`~goeval.evaluation.EvaluationResult` that wrote it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A directory written by :meth:`EvaluationResult.save`, ``goeval
+        evaluate`` or ``goeval benchmark cv``; a time split's directory gives
+        one result per kind.
+
+    Returns
+    -------
+    EvaluationResult or dict of str to EvaluationResult
+        ``summary``, ``curves`` (exact floats: the text written reads back
+        to the same doubles) and ``diagnostics`` (with its ``timings``);
+        ``stats`` is None (the per-protein statistics of a bootstrap stay in
+        ``protein_stats.npz``, read by :func:`goeval.compare`). A time split
+        gives ``{"NK": ..., "LK": ..., "PK": ...}``.
+
+    Raises
+    ------
+    GoevalError
+        Not a results directory, a file of another run, or no ``summary.tsv``.
+    """
+    res = _results(path)
+    if res.parts:
+        return {kind: _result_of(part) for kind, part in res.parts.items()}
+    return _result_of(res)
+
+
+def _result_of(res: Any) -> Any:
+    from goeval.diagnostics import Diagnostics
+    from goeval.errors import GoevalError
+    from goeval.evaluation.summary import EvaluationResult
+
+    if res.summary is None:
+        raise GoevalError(f"{res.path}: no summary.tsv: not the results of an evaluation "
+                          f"({', '.join(res.files) or 'no table'} read).")
+    curves = None if res.curves is None else {c: res.curves[c].to_numpy() for c in res.curves.columns}
+    diag = Diagnostics(res.diagnostics)
+    diag.timings.update(res.timings)
+    return EvaluationResult(curves, res.summary.to_dict("records"), diag)
+
