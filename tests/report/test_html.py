@@ -9,11 +9,15 @@ import shutil
 import socket
 import subprocess
 import threading
+import types
 
+import numpy as np
 import pytest
 
 from goeval.io.results_dir import read_results_dir
-from goeval.report.html import provenance, ranking_records, report_html, report_markdown
+from goeval.metrics.registry import get_measure
+from goeval.report.html import headline_note, headline_records, provenance, ranking_records, report_html, report_markdown
+from goeval.report.style import result_colors
 from goeval.report.save import save_report
 
 EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", re.I)
@@ -36,8 +40,75 @@ def test_ranking_is_best_first_with_intervals(two_methods):
     assert values == sorted(values)  # lower is better
     assert set(fmax[0]) == {"rank", "method", "value", "CI", "se", "threshold", "coverage", "precision", "recall"}
     row = res.summary.query("method == 'BLAST' and measure == 'fmax'").iloc[0]
-    assert fmax[0]["CI"] == f"[{row.ci_low:.4f}, {row.ci_high:.4f}]" and fmax[0]["threshold"] == "0.46"
+    assert fmax[0]["CI"] == f"[{row.ci_low:.4f}, {row.ci_high:.4f}]" and fmax[0]["threshold"] == "0.460"
     assert ranking_records(res.summary, "BPO", "fmax") == []
+
+
+def test_headline_names_the_best_method_of_each_ranked_measure(two_methods):
+    res = read_results_dir(two_methods[1])
+    s = res.summary
+    rows = headline_records(res)
+    assert [r["measure"] for r in rows] == ["Fmax", "weighted Fmax", "Smin (bits)", "weighted Smin (bits)"]
+    for r, measure in zip(rows, ("fmax", "wfmax", "smin", "wsmin")):
+        sub = s[(s.namespace == "MFO") & (s.measure == measure)]
+        best = sub.loc[sub.value.idxmin() if get_measure(measure).direction == "min" else sub.value.idxmax()]
+        other = sub[sub.method != best.method].iloc[0]
+        fmt = ".3f" if get_measure(measure).unit else ".4f"
+        assert r["best method"] == best.method and r["value"] == format(best.value, fmt)
+        assert r["CI"] == f"[{best.ci_low:{fmt}}, {best.ci_high:{fmt}}]"
+        assert r["runner-up"] == f"{other.method} {other.value:{fmt}}"
+        assert r["threshold"] == f"{best.threshold:.3f}" and r["coverage"] == f"{best.coverage:.3f}"
+    assert [r["CAFA-evaluator"] for r in rows] == ["f", "f_w", "s_w (not s)", "(none)"]
+    assert [r["best method"] for r in rows] == ["BLAST", "BLAST", "BLAST", "BLAST"]  # as the rankings say
+    assert rows[0]["best method"] == ranking_records(s, "MFO", "fmax")[0]["method"]
+    assert ranking_records(s, "MFO", "smin")[0]["method"] == rows[2]["best method"]
+
+
+def test_headline_ties_minimised_measures_and_time_split_kinds(two_methods):
+    res = read_results_dir(two_methods[1])
+    s = res.summary
+    tied = s.assign(value=np.where(s.measure == "smin", 5.0, s.value))
+    tied = tied.assign(value=np.where((tied.measure == "wsmin") & (tied.method == "naive"), 1.0, tied.value))
+    rows = {r["measure"]: r for r in headline_records(types.SimpleNamespace(summary=tied))}
+    assert rows["Smin (bits)"]["best method"] == "BLAST, naive" and rows["Smin (bits)"]["runner-up"] == ""
+    assert rows["weighted Smin (bits)"]["best method"] == "naive"  # minimised: the smallest wins
+    split = types.SimpleNamespace(parts={"NK": types.SimpleNamespace(summary=s), "LK": types.SimpleNamespace(summary=tied)})
+    rows = headline_records(split)
+    assert [r["targets"] for r in rows] == ["NK"] * 4 + ["LK"] * 4 and list(rows[0])[0] == "targets"
+    nan = s.assign(value=np.where(s.measure == "fmax", np.nan, s.value))
+    (fmax,) = [r for r in headline_records(types.SimpleNamespace(summary=nan)) if r["measure"] == "Fmax"]
+    assert fmax["value"] == "nan (undefined)" and fmax["best method"] == ""
+
+
+def test_tables_are_rounded_for_reading(two_methods):
+    res = read_results_dir(two_methods[1])
+    s = res.summary.copy()
+    s.loc[s.measure == "max_coverage", "threshold"] = 2.58e-05
+    s.loc[s.measure == "fmax_micro", "threshold"] = 0.09976
+    res.summary = s
+    md = report_markdown(res)
+    assert "2.58e-05" not in md and "<0.001" in md and "0.09976" not in md and "| 0.100 |" in md
+    for cell in re.findall(r"\| ([0-9]+\.[0-9]+) \|", md):
+        assert len(cell.split(".")[1]) <= 4
+    assert "| BLAST | MFO | Smin (terms) | s |" in md  # CAFA-evaluator's s beside goeval's smin_terms
+    smin = s[(s.method == "BLAST") & (s.measure == "smin")].value.iloc[0]
+    assert f"| 1 | BLAST | {smin:.3f} |" in md  # bits: 3 decimals
+    text = report_html(res, {})
+    assert "docs/cafaeval.md" in text and "smin_terms" in text and "0.01 grid" in text
+    assert "this run&#x27;s thresholds: grid step 0.01" in text  # the fixture's grid
+    exact = types.SimpleNamespace(summary=s, diagnostics={"options": {"thresholds": "exact"}})
+    assert any("exact thresholds (every distinct score)" in x for x in headline_note(exact))
+    assert text.index('id="headline"') < text.index("MFO: methods ranked")  # the page opens with it
+
+
+def test_methods_carry_their_figures_colour(two_methods):
+    res = read_results_dir(two_methods[1])
+    text = report_html(res, {})
+    colors = result_colors(res.summary, res.curves)
+    for m in ("BLAST", "naive"):
+        assert f'<span class="sw" style="background:{colors[m]}"></span>{m}' in text
+    from goeval.report.style import BASELINE_COLORS
+    assert colors["naive"] == BASELINE_COLORS["naive"]
 
 
 def test_page_is_self_contained(page):

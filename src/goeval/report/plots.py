@@ -31,9 +31,8 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.metrics.registry import get_measure
-from goeval.report.style import (PANELS, Panel, lower_is_better, measure_label, method_colors, new_figure,
-                                  require_matplotlib, result_colors)
+from goeval.report.style import (PANELS, Panel, coverage_column, lower_is_better, measure_label, method_colors,
+                                  new_figure, require_matplotlib, result_colors)
 
 __all__ = [
     "PANELS",
@@ -78,14 +77,6 @@ def _fmt(v: float) -> str:
     return "nan" if v != v else f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
 
 
-def _coverage_column(measure: str) -> str:
-    """The curve column of the coverage reported with ``measure`` (``coverage`` or ``coverage_w``)."""
-    try:
-        return get_measure(measure).coverage or "coverage"
-    except InvalidParameterError:
-        return "coverage"
-
-
 def optimum_label(method: str, row: Mapping[str, Any] | None, measure: str) -> str:
     """Legend text: method, optimum value (with its CI when present) and coverage at the optimum.
 
@@ -101,7 +92,7 @@ def optimum_label(method: str, row: Mapping[str, Any] | None, measure: str) -> s
         text += f" [{_fmt(float(lo))}, {_fmt(float(hi))}]"
     cov = row.get("coverage")
     if cov is not None and cov == cov:
-        word = "weighted coverage" if _coverage_column(measure) == "coverage_w" else "coverage"
+        word = "weighted coverage" if coverage_column(measure) == "coverage_w" else "coverage"
         text += f", {word} {float(cov):.2f}"
     return text
 
@@ -117,7 +108,7 @@ def drawn_rows(curve: Any, panel: Panel | str) -> Any:
     """
     p = _PANEL_BY_NAME[panel] if isinstance(panel, str) else panel
     keep = curve[p.x].notna() & curve[p.y].notna()
-    cov = _coverage_column(p.measure)
+    cov = coverage_column(p.measure)
     if p.iso == "f" and cov in curve.columns:
         keep &= curve[cov] > 0
     return curve[keep]

@@ -10,7 +10,8 @@ from goeval.errors import GoevalError, InvalidParameterError
 from goeval.metrics.registry import get_measure, measures
 
 __all__ = ["Panel", "PANELS", "PALETTE", "BASELINE_COLORS", "method_colors", "result_colors", "require_matplotlib",
-           "new_figure", "measure_label", "lower_is_better", "ranked_measures"]
+           "new_figure", "measure_label", "lower_is_better", "ranked_measures", "value_format", "cafaeval_name",
+           "coverage_column"]
 
 #: The Okabe-Ito colours (Okabe & Ito 2008, "Color Universal Design"), distinguishable with the common
 #: colour-vision deficiencies, written out so that colours never depend on rcParams. Methods take them
@@ -39,6 +40,29 @@ def measure_label(name: str, *, unit: bool = True) -> str:
     if ms is None:
         return name
     return ms.display if unit else (ms.label or ms.name)
+
+
+def coverage_column(name: str) -> str:
+    """The curve column of the coverage reported with a measure (``coverage``, or ``coverage_w`` for weighted ones)."""
+    ms = _measure(name)
+    return (ms.coverage if ms is not None else None) or "coverage"
+
+
+def value_format(name: str) -> str:
+    """How tables round a measure's values: 4 decimals for a ratio, 3 for a value with a unit (bits, terms)."""
+    ms = _measure(name)
+    return ".3f" if ms is not None and ms.unit else ".4f"
+
+
+#: CAFA-evaluator's names of goeval's measures (``evaluation_best_<name>.tsv``; docs/cafaeval.md, "Columns").
+_CAFAEVAL = {"fmax": "f", "wfmax": "f_w", "smin": "s_w (not s)", "wsmin": "(none)", "smin_terms": "s",
+             "fmax_micro": "f_micro", "wfmax_micro": "f_micro_w", "max_coverage": "cov_max",
+             "aupr": "aps (plotting notebook)", "waupr": "aps of pr_w, rc_w", "cafa5_score": "Kaggle CAFA 5 score"}
+
+
+def cafaeval_name(name: str) -> str:
+    """CAFA-evaluator's name of a summary measure (its best-row file's metric), '' when it has none to give."""
+    return _CAFAEVAL.get(name, "")
 
 
 def lower_is_better(name: str) -> bool:
