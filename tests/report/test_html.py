@@ -103,6 +103,18 @@ def test_tables_are_rounded_for_reading(two_methods):
     assert text.index('id="headline"') < text.index("MFO: methods ranked")  # the page opens with it
 
 
+def test_table1_and_retrieval_cells_are_rounded_too():
+    import pandas as pd
+
+    from goeval.report.html import _frame_records
+
+    t1 = pd.DataFrame({"namespace": ["MFO"], "method": ["naive"], "fmax": [0.45912345], "fmax_threshold": [2.58e-05],
+                       "smin": [8.554321], "smin_threshold": [0.41876], "tap_10": [0.123456789]})
+    (row,) = _frame_records(t1)
+    assert row == {"namespace": "MFO", "method": "naive", "fmax": "0.4591", "fmax_threshold": "<0.001",
+                   "smin": "8.554", "smin_threshold": "0.419", "tap_10": "0.1235"}
+
+
 def test_methods_carry_their_figures_colour(two_methods):
     res = read_results_dir(two_methods[1])
     text = report_html(res, {})

@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from goeval import __version__
+from goeval.metrics.registry import measures
 from goeval.report.style import (cafaeval_name, coverage_column, lower_is_better, measure_label, ranked_measures, result_colors,
                                   value_format)
 from goeval.report.text import format_report
@@ -224,10 +225,21 @@ def headline_note(results: Any) -> list[str]:
 
 
 def _frame_records(frame: Any, digits: int = 4) -> list[dict[str, str]]:
+    """Cells of a table read as is (Table 1, retrieval): thresholds to 3 decimals, measures as in the rankings."""
     out = []
     for r in frame.to_dict("records"):
-        out.append({str(k): (_num(v, f".{digits}g") if isinstance(v, float) else str(v)) for k, v in r.items()})
+        out.append({str(k): _frame_cell(str(k), v, digits) for k, v in r.items()})
     return out
+
+
+def _frame_cell(column: str, v: Any, digits: int) -> str:
+    if not isinstance(v, float):
+        return str(v)
+    if column == "threshold" or column.endswith("_threshold"):
+        return _threshold(v)
+    if column in {m.name for m in measures()}:  # a registered measure's value: rounded as in the rankings
+        return _value(v, column)
+    return _num(v, f".{digits}g")
 
 
 def diagnostics_lines(diagnostics: Mapping[str, Any]) -> tuple[list[str], list[str]]:
