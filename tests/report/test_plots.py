@@ -172,6 +172,12 @@ def test_legends_sit_below_the_axes_clear_of_curves_labels_and_contours(results)
         assert not box.overlaps(_extent(ax.xaxis.label, renderer))
         assert all(not box.overlaps(_extent(t, renderer)) for t in ax.get_xticklabels() if t.get_text())
         assert [t.get_text() for t in leg.get_texts()] == [ln.get_label() for ln in _by_gid(ax, "curve:").values()]
+    for one in (fig, plots.panel_figure(results.curves, results.summary, "MFO", "wrumi")):  # nothing clipped
+        renderer = _drawn(one)
+        page = one.bbox
+        for ax in one.axes:
+            box = _extent(ax.get_legend(), renderer)
+            assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0
     cov = plots.coverage_figure(results.curves)
     renderer = _drawn(cov)
     ax = cov.axes[0]

@@ -182,7 +182,7 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
             continue
         row = _optimum(summary, m, namespace, p.measure)
         (line,) = ax.plot(c[p.x].to_numpy(), c[p.y].to_numpy(), color=colors[m], lw=1.6,
-                          label=optimum_label(m, row, p.measure), zorder=10 + i)
+                          label=_wrap(optimum_label(m, row, p.measure), _legend_chars(ax)), zorder=10 + i)
         line.set_gid(f"curve:{m}")
         if row is not None and row.get(p.at_x) == row.get(p.at_x):
             (mark,) = ax.plot([row[p.at_x]], [row[p.at_y]], "o", color=colors[m], ms=7, mec="black", mew=0.8,
@@ -230,6 +230,25 @@ def _legend_below(ax: Any, ncols: int = 1) -> None:
     at = offset_copy(ax.transAxes, fig=ax.figure, y=-below, units="points")
     ax.legend(handles, labels, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=at,
               ncols=ncols, frameon=False, borderaxespad=0.0)
+
+
+def _legend_chars(ax: Any) -> int:
+    """How many characters of a 7 pt legend line fit under one panel (about 3.6 pt a character, a margin kept)."""
+    spec = ax.get_subplotspec()
+    width = ax.figure.get_figwidth() / (spec.get_gridspec().ncols if spec is not None else 1)  # inches of a panel
+    return max(24, int(width * 72 / 3.6 * 0.8))
+
+
+def _wrap(label: str, width: int) -> str:
+    """A legend label on two lines when it is longer than ``width``: broken before its coverage, else at spaces."""
+    if len(label) <= width:
+        return label
+    head, sep, tail = label.rpartition(", ")
+    if sep and len(head) < width and "coverage" in tail:
+        return f"{head},\n    {tail}"
+    import textwrap
+
+    return textwrap.fill(label, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
 
 
 def _legend_height(entries: int) -> float:
@@ -340,6 +359,9 @@ def fig4_figure(curves: Any, summary: Any, namespace: str, *, methods: Sequence[
     for ax, p in zip(axes, chosen):
         draw_panel(ax, curves, summary, p, namespace, colors=colors, methods=methods,
                    points=_points_for(points, namespace, p.name), k=k, mi_limit=mi_limit)
+    lines = max(sum(t.get_text().count("\n") + 1 for t in ax.get_legend().get_texts()) if ax.get_legend() else 0
+                for ax in axes)
+    fig.set_figheight(panel_size + _legend_height(lines))  # room for the longest legend under the panels
     return fig
 
 
