@@ -9,11 +9,17 @@ import shutil
 import socket
 import subprocess
 import threading
+import types
+import typing
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from goeval.io.results_dir import read_results_dir
-from goeval.report.html import provenance, ranking_records, report_html, report_markdown
+from goeval.metrics.registry import get_measure
+from goeval.report.html import headline_note, headline_records, provenance, ranking_records, report_html, report_markdown
+from goeval.report.style import result_colors
 from goeval.report.save import save_report
 
 EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", re.I)
@@ -36,8 +42,87 @@ def test_ranking_is_best_first_with_intervals(two_methods):
     assert values == sorted(values)  # lower is better
     assert set(fmax[0]) == {"rank", "method", "value", "CI", "se", "threshold", "coverage", "precision", "recall"}
     row = res.summary.query("method == 'BLAST' and measure == 'fmax'").iloc[0]
-    assert fmax[0]["CI"] == f"[{row.ci_low:.4f}, {row.ci_high:.4f}]" and fmax[0]["threshold"] == "0.46"
+    assert fmax[0]["CI"] == f"[{row.ci_low:.4f}, {row.ci_high:.4f}]" and fmax[0]["threshold"] == "0.460"
     assert ranking_records(res.summary, "BPO", "fmax") == []
+
+
+def test_headline_names_the_best_method_of_each_ranked_measure(two_methods):
+    res = read_results_dir(two_methods[1])
+    s = res.summary
+    rows = headline_records(res)
+    assert [r["measure"] for r in rows] == ["Fmax", "weighted Fmax", "Smin (bits)", "weighted Smin (bits)"]
+    for r, measure in zip(rows, ("fmax", "wfmax", "smin", "wsmin")):
+        sub = s[(s.namespace == "MFO") & (s.measure == measure)]
+        best = sub.loc[sub.value.idxmin() if get_measure(measure).direction == "min" else sub.value.idxmax()]
+        other = sub[sub.method != best.method].iloc[0]
+        fmt = ".3f" if get_measure(measure).unit else ".4f"
+        assert r["best method"] == best.method and r["value"] == format(best.value, fmt)
+        assert r["CI"] == f"[{best.ci_low:{fmt}}, {best.ci_high:{fmt}}]"
+        assert r["runner-up"] == f"{other.method} {other.value:{fmt}}"
+        assert r["threshold"] == f"{best.threshold:.3f}" and r["coverage"] == f"{best.coverage:.3f}"
+    assert [r["CAFA-evaluator"] for r in rows] == ["f", "f_w", "s_w (not s)", "(none)"]
+    assert [r["best method"] for r in rows] == ["BLAST", "BLAST", "BLAST", "BLAST"]  # as the rankings say
+    assert rows[0]["best method"] == ranking_records(s, "MFO", "fmax")[0]["method"]
+    assert ranking_records(s, "MFO", "smin")[0]["method"] == rows[2]["best method"]
+
+
+def test_headline_ties_minimised_measures_and_time_split_kinds(two_methods):
+    res = read_results_dir(two_methods[1])
+    s = res.summary
+    tied = s.assign(value=np.where(s.measure == "smin", 5.0, s.value))
+    tied = tied.assign(value=np.where((tied.measure == "wsmin") & (tied.method == "naive"), 1.0, tied.value))
+    rows = {r["measure"]: r for r in headline_records(types.SimpleNamespace(summary=tied))}
+    assert rows["Smin (bits)"]["best method"] == "BLAST, naive" and rows["Smin (bits)"]["runner-up"] == ""
+    assert rows["weighted Smin (bits)"]["best method"] == "naive"  # minimised: the smallest wins
+    split = types.SimpleNamespace(parts={"NK": types.SimpleNamespace(summary=s), "LK": types.SimpleNamespace(summary=tied)})
+    rows = headline_records(split)
+    assert [r["targets"] for r in rows] == ["NK"] * 4 + ["LK"] * 4 and list(rows[0])[0] == "targets"
+    nan = s.assign(value=np.where(s.measure == "fmax", np.nan, s.value))
+    (fmax,) = [r for r in headline_records(types.SimpleNamespace(summary=nan)) if r["measure"] == "Fmax"]
+    assert fmax["value"] == "nan (undefined)" and fmax["best method"] == ""
+
+
+def test_tables_are_rounded_for_reading(two_methods):
+    res = read_results_dir(two_methods[1])
+    s = res.summary.copy()
+    s.loc[s.measure == "max_coverage", "threshold"] = 2.58e-05
+    s.loc[s.measure == "fmax_micro", "threshold"] = 0.09976
+    res.summary = s
+    md = report_markdown(res)
+    assert "2.58e-05" not in md and "<0.001" in md and "0.09976" not in md and "| 0.100 |" in md
+    for cell in re.findall(r"\| ([0-9]+\.[0-9]+) \|", md):
+        assert len(cell.split(".")[1]) <= 4
+    assert "| BLAST | MFO | Smin (terms) | s |" in md  # CAFA-evaluator's s beside goeval's smin_terms
+    smin = s[(s.method == "BLAST") & (s.measure == "smin")].value.iloc[0]
+    assert f"| 1 | BLAST | {smin:.3f} |" in md  # bits: 3 decimals
+    text = report_html(res, {})
+    assert "docs/cafaeval.md" in text and "smin_terms" in text and "0.01 grid" in text
+    assert "this run&#x27;s thresholds: grid step 0.01" in text  # the fixture's grid
+    exact = types.SimpleNamespace(summary=s, diagnostics={"options": {"thresholds": "exact"}})
+    assert any("exact thresholds (every distinct score)" in x for x in headline_note(exact))
+    assert text.index('id="headline"') < text.index("MFO: methods ranked")  # the page opens with it
+
+
+def test_table1_and_retrieval_cells_are_rounded_too():
+    import pandas as pd
+
+    from goeval.report.html import _frame_records
+
+    t1 = pd.DataFrame({"namespace": ["MFO"], "method": ["naive"], "fmax": [0.45912345], "fmax_threshold": [2.58e-05],
+                       "smin": [8.554321], "smin_threshold": [0.41876], "tap_10": [0.123456789]})
+    (row,) = _frame_records(t1)
+    assert row == {"namespace": "MFO", "method": "naive", "fmax": "0.4591", "fmax_threshold": "<0.001",
+                   "smin": "8.554", "smin_threshold": "0.419", "tap_10": "0.1235"}
+
+
+def test_methods_carry_their_figures_colour(two_methods):
+    res = read_results_dir(two_methods[1])
+    text = report_html(res, {})
+    colors = result_colors(res.summary, res.curves)
+    for m in ("BLAST", "naive"):
+        assert f'<span class="sw" style="background:{colors[m]}"></span>{m}' in text
+    from goeval.report.style import BASELINE_COLORS
+    assert colors["naive"] == BASELINE_COLORS["naive"]
 
 
 def test_page_is_self_contained(page):
@@ -92,8 +177,32 @@ def _chromium() -> str:
 BROWSER_SERVICES = re.compile(rb"(?:^|\.)(?:google\.com|googleapis\.com|gstatic\.com|gvt1\.com)(?::\d+)?$")
 
 
-def _render(html_path):
-    """Load the page in headless Chromium behind a local proxy; return (DOM, requests of the page)."""
+#: The probe's own console line (proof that console messages reach the log) and the page's console lines.
+PROBE = "goeval-probe:"
+CONSOLE = re.compile(r':CONSOLE[^\]]*\] "(.*)", source: ')
+
+
+class Rendered(typing.NamedTuple):
+    """What headless Chromium saw of a page."""
+
+    dom: str
+    requests: list[bytes]  # requests of the page that reached the proxy
+    console: list[str]  # console messages (console.log/warn/error, uncaught exceptions), the probe's first
+    screenshot: Path | None  # the PNG of the window
+
+
+def _probe(html_path: Path) -> Path:
+    """A copy of the page that records, on load, how many images decoded and logs one line of its own."""
+    probe = html_path.with_name("probe_" + html_path.name)
+    probe.write_text(html_path.read_text().replace(
+        "</body>", "<script>window.addEventListener('load',()=>{const i=[...document.images];"
+                   "const ok=i.filter(x=>x.complete&&x.naturalWidth>0).length;"
+                   "document.body.setAttribute('data-images',ok+'/'+i.length);"
+                   f"console.log('{PROBE} '+ok+'/'+i.length+' images')}})</script></body>"))
+    return probe
+
+
+def _serve_proxy() -> tuple[socket.socket, list[bytes], threading.Event, threading.Thread]:
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(32)
@@ -116,35 +225,67 @@ def _render(html_path):
 
     t = threading.Thread(target=accept, daemon=True)
     t.start()
-    probe = html_path.with_name("probe_" + html_path.name)
-    probe.write_text(html_path.read_text().replace(
-        "</body>", "<script>window.addEventListener('load',()=>{const i=[...document.images];"
-                   "document.body.setAttribute('data-images',i.filter(x=>x.complete&&x.naturalWidth>0).length+'/'+"
-                   "i.length)})</script></body>"))
+    return srv, seen, done, t
+
+
+def _render(html_path, shot=None, size=(1280, 4000)) -> Rendered:
+    """Load the page in headless Chromium behind a local proxy: DOM, requests, console messages, screenshot."""
+    srv, seen, done, t = _serve_proxy()
+    probe = _probe(Path(html_path))
+    shot = Path(shot) if shot is not None else probe.with_suffix(".png")
+    shot.unlink(missing_ok=True)
     cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
            f"--proxy-server=http://127.0.0.1:{srv.getsockname()[1]}", "--proxy-bypass-list=<-loopback>",
-           "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()]
+           "--enable-logging=stderr", "--v=0", "--hide-scrollbars", f"--window-size={size[0]},{size[1]}",
+           f"--screenshot={shot}", "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()]
     try:
-        dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     finally:
         done.set()
         t.join()
         srv.close()
     hosts = [re.search(rb"(?:GET|POST|CONNECT|HEAD) (?:https?://)?([^/ ]+)", r) for r in seen]
     page_requests = [r for r, h in zip(seen, hosts) if not (h and BROWSER_SERVICES.search(h.group(1)))]
-    return dom, page_requests
+    console = [m.group(1) for m in map(CONSOLE.search, run.stderr.splitlines()) if m]
+    return Rendered(run.stdout, page_requests, console, shot if shot.exists() else None)
+
+
+def _rendered(html_path, **kwargs) -> Rendered:
+    r = _render(html_path, **kwargs)
+    if not r.dom:
+        pytest.skip("Chromium did not start in this environment")
+    return r
+
+
+def _page_messages(console: list[str]) -> list[str]:
+    """The console messages of the page itself: every one but the probe's line, which must be there."""
+    assert any(m.startswith(PROBE) for m in console), f"console messages do not reach the log: {console}"
+    return [m for m in console if not m.startswith(PROBE)]
+
+
+def _blank(png: Path) -> bool:
+    """Whether a screenshot is blank: one colour, or next to nothing but its commonest colour."""
+    import matplotlib.image as mpimg
+
+    rgb = np.round(mpimg.imread(png)[..., :3] * 255).astype(np.uint8).reshape(-1, 3)
+    colours, counts = np.unique(rgb, axis=0, return_counts=True)
+    return len(colours) < 16 or counts.max() > 0.995 * len(rgb)
 
 
 def test_chromium_renders_every_table_and_image_without_network(page, tmp_path):
     out, _ = page
-    dom, requests = _render(out)
-    if not dom:
-        pytest.skip("Chromium did not start in this environment")
-    assert requests == []
+    r = _rendered(out, shot=tmp_path / "report.png")
+    assert r.requests == []
     n_img = len(re.findall(r"<img ", out.read_text()))
-    assert f'data-images="{n_img}/{n_img}"' in dom  # every image decoded
-    assert dom.count("<table>") == out.read_text().count("<table>") and "BLAST" in dom
+    assert f'data-images="{n_img}/{n_img}"' in r.dom  # every image decoded
+    assert r.dom.count("<table>") == out.read_text().count("<table>") and "BLAST" in r.dom
+    assert 'id="headline"' in r.dom
+    assert _page_messages(r.console) == [] and f"{PROBE} {n_img}/{n_img} images" in r.console  # no console error
+    assert r.screenshot is not None and not _blank(r.screenshot)
+    import matplotlib.image as mpimg
+
+    assert mpimg.imread(r.screenshot).shape[:2] == (4000, 1280)
 
 
 def test_the_network_check_can_fail(page, tmp_path):
@@ -152,10 +293,24 @@ def test_the_network_check_can_fail(page, tmp_path):
     out, _ = page
     bad = tmp_path / "bad.html"
     bad.write_text(out.read_text().replace("</body>", '<img src="http://example.invalid/x.png"></body>'))
-    dom, requests = _render(bad)
-    if not dom:
-        pytest.skip("Chromium did not start in this environment")
-    assert any(b"example.invalid" in r for r in requests)
+    r = _rendered(bad)
+    assert any(b"example.invalid" in req for req in r.requests)
+    n_img = len(re.findall(r"<img ", bad.read_text()))
+    assert f'data-images="{n_img - 1}/{n_img}"' in r.dom  # and the image counted as not loaded
+
+
+def test_the_console_and_screenshot_checks_can_fail(page, tmp_path):
+    """Controls: an uncaught exception and a console.error are seen; a blank page is called blank."""
+    out, _ = page
+    bad = tmp_path / "bad.html"
+    bad.write_text(out.read_text().replace(
+        "</body>", "<script>console.error('drawn wrong');throw new Error('boom')</script></body>"))
+    messages = _page_messages(_rendered(bad).console)
+    assert "drawn wrong" in messages and any("Uncaught Error: boom" in m for m in messages)
+    blank = tmp_path / "blank.html"
+    blank.write_text("<!DOCTYPE html><html><head><title>x</title></head><body style=\"background:#fff\"></body></html>")
+    r = _rendered(blank, size=(400, 300))
+    assert _page_messages(r.console) == [] and r.screenshot is not None and _blank(r.screenshot)
 
 
 def test_diagnostics_say_when_curves_were_thinned_or_not_written():

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from report_fixtures import two_methods  # noqa: F401 - fixture
 
+import types
+
 import numpy as np
+import pandas as pd
 import pytest
 
 pytest.importorskip("matplotlib")
 
+import matplotlib.colors as mcolors  # noqa: E402
+
 from goeval.errors import InvalidParameterError  # noqa: E402
 from goeval.io.results_dir import read_results_dir  # noqa: E402
 from goeval.report import plots  # noqa: E402
-from goeval.report.style import PANELS, method_colors  # noqa: E402
+from goeval.report.style import BASELINE_COLORS, PALETTE, PANELS, method_colors, result_colors  # noqa: E402
 
 
 def _by_gid(ax, prefix):
@@ -32,8 +37,26 @@ def test_fig4_one_line_per_method_with_curve_data(results):
         assert sorted(curves) == ["BLAST", "naive"]
         for m, line in curves.items():
             c = results.curves[(results.curves.method == m) & (results.curves.namespace == "MFO")].sort_values("threshold")
+            if panel.iso == "f":  # precision is undefined without coverage: those rows are not drawn
+                c = c[c["coverage" if panel.name == "pr" else "coverage_w"] > 0]
             np.testing.assert_array_equal(line.get_xdata(), c[panel.x].to_numpy())
             np.testing.assert_array_equal(line.get_ydata(), c[panel.y].to_numpy())
+
+
+def test_no_line_to_the_origin_from_rows_without_coverage(results):
+    """The naive baseline's tau = 1 row has weighted coverage 0 (precision undefined, written 0): not drawn."""
+    c = results.curves
+    tau1 = c[(c.method == "naive") & (c.threshold == 1.0)].iloc[0]
+    assert tau1.coverage_w == 0 and (tau1.wrecall, tau1.wprecision) == (0, 0)
+    assert (c[c.method == "naive"].coverage_w == 0).sum() > 1  # every threshold above the naive's top weighted score
+    fig = plots.fig4_figure(c, results.summary, "MFO", panels=["pr", "wpr"])
+    for ax in fig.axes:
+        for line in _by_gid(ax, "curve:").values():
+            xy = np.column_stack([line.get_xdata(), line.get_ydata()])
+            assert len(xy) and not ((xy[:, 0] == 0) & (xy[:, 1] == 0)).any()
+    drawn = plots.drawn_rows(c[c.method == "naive"], "wpr")
+    assert drawn.coverage_w.min() > 0 and len(drawn) == (c[c.method == "naive"].coverage_w > 0).sum()
+    assert len(plots.drawn_rows(c[c.method == "naive"], "rumi")) == (c.method == "naive").sum()  # ru, mi defined
 
 
 @pytest.mark.parametrize("panel", PANELS, ids=[p.name for p in PANELS])
@@ -63,7 +86,10 @@ def test_labels_units_and_legend_text(results):
     assert all("(bits)" in t for t in xl[2:] + yl[2:])
     row = results.summary.query("method == 'BLAST' and measure == 'fmax'").iloc[0]
     label = _by_gid(fig.axes[0], "curve:")["BLAST"].get_label()
-    assert f"Fmax {row.value:.3f}" in label and f"C {row.coverage:.2f}" in label
+    assert f"Fmax {row.value:.3f}" in label and f"coverage {row.coverage:.2f}" in label
+    wrow = results.summary.query("method == 'BLAST' and measure == 'wfmax'").iloc[0]
+    wlabel = _by_gid(fig.axes[1], "curve:")["BLAST"].get_label()
+    assert f"weighted coverage {wrow.coverage:.2f}" in wlabel and ", C " not in label + wlabel
     assert f"[{row.ci_low:.3f}, {row.ci_high:.3f}]" in label
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][0] == label
 
@@ -90,7 +116,85 @@ def test_consistent_colours_and_points(results):
     assert [sorted(p) for p in pts] == [["GO vs Swiss-Prot"], [], ["GO vs Swiss-Prot"], []]
     assert (pts[0]["GO vs Swiss-Prot"].get_xdata()[0], pts[0]["GO vs Swiss-Prot"].get_ydata()[0]) == (0.7, 0.8)
     assert pts[0]["GO vs Swiss-Prot"].get_color() not in colors[0].values()
-    assert method_colors(["a", "b"], {"b": "#000000"}) == {"b": "#000000", "a": method_colors(["x", "a"])["a"]}
+    assert method_colors(["a", "b"], {"b": PALETTE[0]}) == {"b": PALETTE[0], "a": PALETTE[1]}  # fixed: never reused
+
+
+def test_okabe_ito_palette_and_baselines():
+    okabe_ito = {"#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
+    assert set(PALETTE) | set(BASELINE_COLORS.values()) == okabe_ito and len(PALETTE) == 6
+    c = method_colors(["m1", "Naive", "m2", "BLAST"])
+    assert c == {"m1": PALETTE[0], "Naive": BASELINE_COLORS["naive"], "m2": PALETTE[1], "BLAST": BASELINE_COLORS["blast"]}
+    assert method_colors([f"m{i}" for i in range(8)])["m6"] == PALETTE[0]  # cycles after six
+
+
+def test_a_method_keeps_its_colour_in_every_figure_and_subset(results):
+    """Colours come from the whole result (summary, then curves): a subset or a new order changes none."""
+    c, s = results.curves, results.summary
+    two = c.assign(method=c.method.replace({"BLAST": "mine"}))
+    extra = pd.concat([two.assign(method=two.method.replace({"mine": "other"})), two])  # 'other' first
+    summ = s.assign(method=s.method.replace({"BLAST": "mine"}))
+    whole = _by_gid(plots.fig4_figure(two, summ, "MFO").axes[0], "curve:")
+    only = _by_gid(plots.fig4_figure(two, summ, "MFO", methods=["naive", "mine"]).axes[0], "curve:")
+    alone = _by_gid(plots.fig4_figure(two, summ, "MFO", methods=["mine"]).axes[0], "curve:")
+    assert whole["mine"].get_color() == only["mine"].get_color() == alone["mine"].get_color() == PALETTE[0]
+    assert whole["naive"].get_color() == only["naive"].get_color() == BASELINE_COLORS["naive"]
+    cov = _by_gid(plots.coverage_figure(two).axes[0], "curve:")
+    bars = _by_gid(plots.optima_figure(summ).axes[0], "bar:")
+    assert cov["mine"].get_color() == PALETTE[0] and mcolors.to_hex(bars["mine"].get_facecolor()).upper() == PALETTE[0]
+    assert result_colors(summ, extra) == {"mine": PALETTE[0], "naive": BASELINE_COLORS["naive"], "other": PALETTE[1]}
+    figs = plots.results_figures(types.SimpleNamespace(curves=extra, summary=summ))
+    for name in ("fig4_MFO", "coverage"):
+        lines = _by_gid(figs[name].axes[0], "curve:")
+        assert {m: lines[m].get_color() for m in lines} == result_colors(summ, extra)
+    assert mcolors.to_hex(_by_gid(figs["optima"].axes[0], "bar:")["mine"].get_facecolor()).upper() == PALETTE[0]
+
+
+def _extent(artist, renderer):
+    return artist.get_window_extent(renderer)
+
+
+def _drawn(fig):
+    """The figure laid out (constrained layout) and drawn; its renderer."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    return renderer
+
+
+def test_legends_sit_below_the_axes_clear_of_curves_labels_and_contours(results):
+    fig = plots.fig4_figure(results.curves, results.summary, "MFO")
+    renderer = _drawn(fig)
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        box, frame = _extent(leg, renderer), ax.get_window_extent(renderer)
+        assert box.y1 <= frame.y0 and not box.overlaps(frame)  # wholly under the frame
+        assert not box.overlaps(_extent(ax.xaxis.label, renderer))
+        assert all(not box.overlaps(_extent(t, renderer)) for t in ax.get_xticklabels() if t.get_text())
+        assert [t.get_text() for t in leg.get_texts()] == [ln.get_label() for ln in _by_gid(ax, "curve:").values()]
+    for one in (fig, plots.panel_figure(results.curves, results.summary, "MFO", "wrumi")):  # nothing clipped
+        renderer = _drawn(one)
+        page = one.bbox
+        for ax in one.axes:
+            box = _extent(ax.get_legend(), renderer)
+            assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0
+    cov = plots.coverage_figure(results.curves)
+    renderer = _drawn(cov)
+    ax = cov.axes[0]
+    assert not _extent(ax.get_legend(), renderer).overlaps(ax.get_window_extent(renderer))
+
+
+def test_the_ru_mi_panels_say_what_the_axis_cuts(results):
+    fig = plots.fig4_figure(results.curves, results.summary, "MFO")
+    mi = results.curves[results.curves.namespace == "MFO"][["mi", "wmi"]].max()
+    for ax, col in zip(fig.axes[2:], ("mi", "wmi")):
+        top = ax.get_ylim()[1]
+        assert top < mi[col]
+        (note,) = [t for t in ax.texts if t.get_gid() == "cut"]
+        assert f"{col} shown up to {top:.1f} bits" in note.get_text() and f"reach {mi[col]:.1f} bits" in note.get_text()
+    full = plots.fig4_figure(results.curves, results.summary, "MFO", panels=["rumi"], mi_limit=None)
+    assert not [t for t in full.axes[0].texts if t.get_gid() == "cut"]  # the whole curve: nothing to say
+    assert not [t for t in fig.axes[0].texts if t.get_gid() == "cut"]
 
 
 def test_panels_without_ia_are_left_out(results):

@@ -5,6 +5,9 @@ The page holds everything it shows: tables as HTML, figures as
 external style sheet, script, font or image, so it opens offline and makes
 no network request. Sections:
 
+0. the headline: the best method per namespace and ranked measure, with
+   its bootstrap interval when computed, CAFA-evaluator's name of each
+   measure and the run's thresholds beside CAFA-evaluator's default;
 1. per namespace, the methods ranked by Fmax, weighted Fmax, Smin and
    weighted Smin, with the threshold, coverage and, after ``goeval evaluate
    --bootstrap``, the confidence interval and standard error;
@@ -16,7 +19,12 @@ no network request. Sections:
 5. how the results were produced: the command line and versions when the
    run recorded them, the options and the input files.
 
-The Markdown summary has sections 1, 2, 4 and 5 (no images).
+The Markdown summary has sections 0, 1, 2, 4 and 5 (no images).
+
+Tables round for reading (full precision stays in the TSV files): a
+ratio to 4 decimals, a value in bits or terms to 3, thresholds, coverage,
+precision, recall, ru and mi to 3 decimals (a threshold below 0.0005 reads
+``<0.001``).
 """
 
 from __future__ import annotations
@@ -29,10 +37,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from goeval import __version__
-from goeval.report.style import lower_is_better, measure_label, ranked_measures
+from goeval.metrics.registry import measures
+from goeval.report.style import (cafaeval_name, coverage_column, lower_is_better, measure_label, ranked_measures, result_colors,
+                                  value_format)
 from goeval.report.text import format_report
 
-__all__ = ["report_html", "report_markdown", "ranking_records", "provenance", "diagnostics_lines"]
+__all__ = ["report_html", "report_markdown", "ranking_records", "headline_records", "headline_note", "provenance",
+           "diagnostics_lines"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:2em auto;max-width:80em;
@@ -42,7 +53,8 @@ h3{font-size:1.1em}table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9
 th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}th{background:#f2f2f2}
 td.t,th.t{text-align:left}figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:.85em;color:#555}pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.8em}
-ul.diag li{margin:.15em 0}.warn{color:#a40}.tw{overflow-x:auto}
+ul.diag li{margin:.15em 0}.warn{color:#a40}.tw{overflow-x:auto}ul.note{font-size:.85em;color:#444;max-width:60em}
+.sw{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:-.05em;border:1px solid #0004}
 """.strip()
 
 
@@ -57,10 +69,17 @@ def _num(v: Any, fmt: str) -> str:
     return "" if f != f else format(f, fmt)
 
 
-def _value(v: Any) -> str:
-    """An optimum's cell: ``nan (undefined)`` for an undefined value, never an empty cell."""
-    text = _num(v, ".4f")
+def _value(v: Any, measure: str | None = None) -> str:
+    """An optimum's cell, rounded as the measure is (:func:`~goeval.report.style.value_format`);
+    ``nan (undefined)`` for an undefined value, never an empty cell."""
+    text = _num(v, value_format(measure) if measure else ".4f")
     return text if text or v is None else "nan (undefined)"
+
+
+def _threshold(v: Any) -> str:
+    """A threshold to 3 decimals; a positive one below 0.0005 reads ``<0.001``, not ``0.000``."""
+    text = _num(v, ".3f")
+    return "<0.001" if text == "0.000" and float(v) > 0 else text
 
 
 def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str, str]]:
@@ -77,15 +96,15 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
     sub = sub.assign(_v=sub["value"].astype(float)).sort_values(["_v", "method"], ascending=[ascending, True],
                                                                na_position="last")
     has_ci = {"ci_low", "ci_high"} <= set(sub.columns)
+    fmt = value_format(measure)
     out = []
     for rank, r in enumerate(sub.to_dict("records"), 1):
-        rec = {"rank": str(rank), "method": str(r["method"]), "value": _value(r["value"])}
+        rec = {"rank": str(rank), "method": str(r["method"]), "value": _value(r["value"], measure)}
         if has_ci:
-            lo, hi = _num(r["ci_low"], ".4f"), _num(r["ci_high"], ".4f")
-            rec["CI"] = f"[{lo}, {hi}]" if lo and hi else ""
+            rec["CI"] = _interval(r, fmt)
             if "se" in sub.columns:
-                rec["se"] = _num(r["se"], ".4f")
-        rec["threshold"] = _num(r["threshold"], ".4g")
+                rec["se"] = _num(r["se"], fmt)
+        rec["threshold"] = _threshold(r["threshold"])
         rec["coverage"] = _num(r["coverage"], ".3f")
         pair = ("ru", "mi") if ascending else ("precision", "recall")
         for c in pair:
@@ -94,18 +113,133 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
     return out
 
 
+def _interval(row: Mapping[str, Any], fmt: str) -> str:
+    lo, hi = _num(row.get("ci_low"), fmt), _num(row.get("ci_high"), fmt)
+    return f"[{lo}, {hi}]" if lo and hi else ""
+
+
 def _other_records(summary: Any) -> list[dict[str, str]]:
     rest = summary[~summary["measure"].isin(ranked_measures(summary["measure"]))]
     return [{"method": str(r["method"]), "namespace": str(r["namespace"]), "measure": measure_label(str(r["measure"])),
-             "value": _value(r["value"]), "threshold": _num(r["threshold"], ".4g"),
-             "coverage": _num(r["coverage"], ".3f")} for r in rest.to_dict("records")]
+             "CAFA-evaluator": cafaeval_name(str(r["measure"])), "value": _value(r["value"], str(r["measure"])),
+             "threshold": _threshold(r["threshold"]), "coverage": _num(r["coverage"], ".3f")}
+            for r in rest.to_dict("records")]
+
+
+def headline_records(results: Any) -> list[dict[str, str]]:
+    """The best method per namespace and ranked measure: the headline of the report.
+
+    Parameters
+    ----------
+    results : ResultsDir or EvaluationResult
+        Anything with a ``summary`` frame; a time split (``parts``) gives
+        each kind's rows, with a ``targets`` column first.
+
+    Returns
+    -------
+    list of dict of str to str
+        Per namespace (``all`` left out) and measure ranked in the report
+        (:func:`~goeval.report.style.ranked_measures`, in the registry's
+        order): the measure's label and CAFA-evaluator's name, the best
+        method (the largest value of a maximised measure, the smallest of a
+        minimised one, as the measure registry says; methods tied at it are
+        listed together, by name), its value and bootstrap interval (when
+        the summary has ``ci_low``/``ci_high``), threshold and coverage,
+        and the runner-up with its value. Cells are rounded as in
+        :func:`ranking_records`.
+    """
+    parts = getattr(results, "parts", None) or {}
+    if parts:
+        return [{"targets": str(kind), **rec} for kind, part in parts.items() for rec in headline_records(part)]
+    summary = getattr(results, "summary", None)
+    if summary is None or not len(summary):
+        return []
+    out = []
+    for ns in [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]:
+        for measure in ranked_measures(summary["measure"]):
+            rec = _best_record(summary, ns, measure)
+            if rec is not None:
+                out.append(rec)
+    return out
+
+
+def _best_record(summary: Any, namespace: str, measure: str) -> dict[str, str] | None:
+    sub = summary[(summary["namespace"] == namespace) & (summary["measure"] == measure)]
+    if sub.empty:
+        return None
+    values = sub["value"].astype(float)
+    best = values.min() if lower_is_better(measure) else values.max()  # nan only when every value is
+    top = sub[values == best].sort_values("method") if best == best else sub.sort_values("method")
+    rest = sub.assign(_v=values)[(values != best) & values.notna()]
+    rest = rest.sort_values(["_v", "method"], ascending=[lower_is_better(measure), True])
+    row, fmt = top.iloc[0], value_format(measure)
+    rec = {"namespace": str(namespace), "measure": measure_label(measure), "CAFA-evaluator": cafaeval_name(measure),
+           "best method": ", ".join(map(str, top["method"])) if best == best else "", "value": _value(best, measure)}
+    if {"ci_low", "ci_high"} <= set(sub.columns):
+        rec["CI"] = _interval(row, fmt) if best == best else ""
+    rec["threshold"] = _threshold(row["threshold"]) if best == best else ""
+    rec["coverage"] = _num(row["coverage"], ".3f") if best == best else ""
+    rec["runner-up"] = (f"{rest.iloc[0]['method']} {_value(rest.iloc[0]['_v'], measure)}" if len(rest) else "")
+    return rec
+
+
+def _grid_text(results: Any) -> str:
+    """The run's thresholds in words, from its options (a time split: its first kind's)."""
+    parts = getattr(results, "parts", None) or {}
+    diag = next(iter(parts.values())).diagnostics if parts else results.diagnostics
+    t = ((diag or {}).get("options") or {}).get("thresholds")
+    if t is None:
+        return "this run's thresholds are not recorded"
+    if str(t) == "exact":
+        return "this run swept the exact thresholds (every distinct score)"
+    return f"this run's thresholds: {t}"
+
+
+def _summary_measures(results: Any) -> list[str]:
+    parts = getattr(results, "parts", None) or {}
+    frames = [p.summary for p in parts.values()] if parts else [getattr(results, "summary", None)]
+    return [m for f in frames if f is not None and len(f) for m in dict.fromkeys(f["measure"].tolist())]
+
+
+def headline_note(results: Any) -> list[str]:
+    """What the headline's words mean and where goeval's names differ from CAFA-evaluator's: plain sentences.
+
+    The directions come from the measure registry; the thresholds from the
+    run's recorded options.
+    """
+    ranked = ranked_measures(_summary_measures(results))
+    most = ", ".join(measure_label(m) for m in ranked if not lower_is_better(m)) or "none here"
+    least = ", ".join(measure_label(m) for m in ranked if lower_is_better(m)) or "none here"
+    weighted = ", ".join(measure_label(m) for m in ranked if coverage_column(m) == "coverage_w") or "none here"
+    return [f"Best: the largest value of a maximised measure ({most}), the smallest of a minimised one ({least}); "
+            "methods tied at it are listed together.",
+            "CI: the bootstrap percentile interval, when computed; overlapping intervals do not settle a ranking "
+            "(goeval compare runs a paired test).",
+            "Coverage: the share of benchmark proteins with a prediction at the optimum's threshold; for "
+            f"{weighted}, the weighted coverage (the share whose predicted terms carry information).",
+            "For CAFA-evaluator users: goeval's Smin is in bits, the optimum of CAFA-evaluator's s_w; "
+            "CAFA-evaluator's s counts terms and is goeval's smin_terms (\"Smin (terms)\" under Other measures); "
+            f"{_grid_text(results)}, where CAFA-evaluator's default is a 0.01 grid (-th_step 0.01). Every "
+            "correspondence: docs/cafaeval.md in goeval's documentation.",
+            "Numbers are rounded for reading; summary.tsv and curves.tsv keep full precision."]
 
 
 def _frame_records(frame: Any, digits: int = 4) -> list[dict[str, str]]:
+    """Cells of a table read as is (Table 1, retrieval): thresholds to 3 decimals, measures as in the rankings."""
     out = []
     for r in frame.to_dict("records"):
-        out.append({str(k): (_num(v, f".{digits}g") if isinstance(v, float) else str(v)) for k, v in r.items()})
+        out.append({str(k): _frame_cell(str(k), v, digits) for k, v in r.items()})
     return out
+
+
+def _frame_cell(column: str, v: Any, digits: int) -> str:
+    if not isinstance(v, float):
+        return str(v)
+    if column == "threshold" or column.endswith("_threshold"):
+        return _threshold(v)
+    if column in {m.name for m in measures()}:  # a registered measure's value: rounded as in the rankings
+        return _value(v, column)
+    return _num(v, f".{digits}g")
 
 
 def diagnostics_lines(diagnostics: Mapping[str, Any]) -> tuple[list[str], list[str]]:
@@ -179,17 +313,42 @@ def _reader_version() -> str:
 
 
 # ------------------------------------------------------------ HTML
-def _table(records: Sequence[Mapping[str, str]], text_cols: tuple[str, ...] = ("method", "namespace", "measure",
-                                                                                "term", "name", "CI")) -> str:
+_TEXT_COLS = ("method", "namespace", "measure", "term", "name", "CI", "targets", "CAFA-evaluator", "best method",
+              "runner-up")
+#: Columns whose methods get their figures' colour as a swatch.
+_METHOD_COLS = ("method", "best method")
+
+
+def _table(records: Sequence[Mapping[str, str]], text_cols: tuple[str, ...] = _TEXT_COLS,
+           colors: Mapping[str, str] | None = None) -> str:
     if not records:
         return "<p><em>none</em></p>"
     cols = list(records[0])
     e = html.escape
     head = "".join(f'<th class="t">{e(c)}</th>' if c in text_cols else f"<th>{e(c)}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(f'<td class="t">{e(str(r.get(c, "")))}</td>' if c in text_cols
-                                    else f'<td>{e(str(r.get(c, "")))}</td>' for c in cols) + "</tr>"
-                   for r in records)
+
+    def cell(c: str, text: str) -> str:
+        inner = _methods_html(text, colors) if c in _METHOD_COLS and colors else e(text)
+        return f'<td class="t">{inner}</td>' if c in text_cols else f"<td>{inner}</td>"
+
+    body = "".join("<tr>" + "".join(cell(c, str(r.get(c, ""))) for c in cols) + "</tr>" for r in records)
     return f'<div class="tw"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _methods_html(text: str, colors: Mapping[str, str]) -> str:
+    """Method names (one, or tied ones joined by ", "), each after a swatch of its figures' colour."""
+    names = text.split(", ") if text not in colors else [text]
+    if not all(n in colors for n in names):
+        return html.escape(text)
+    return ", ".join(f'<span class="sw" style="background:{html.escape(colors[n])}"></span>{html.escape(n)}'
+                     for n in names)
+
+
+def _report_colors(results: Any) -> dict[str, str]:
+    """The figures' colour of every method (:func:`~goeval.report.style.result_colors`; a time split: its kinds')."""
+    parts = getattr(results, "parts", None) or {}
+    frames = [(p.summary, p.curves) for p in parts.values()] or [(results.summary, getattr(results, "curves", None))]
+    return result_colors(*[f for pair in frames for f in pair])
 
 
 def _figure(name: str, png: bytes, caption: str) -> str:
@@ -209,7 +368,10 @@ def _caption(name: str) -> str:
     if name.startswith("fig4_"):
         return (f"{name[5:]}: precision-recall, weighted precision-recall, ru-mi and weighted ru-mi curves "
                 "(Clark & Radivojac 2013, Fig. 4); dots: the optima (Fmax, weighted Fmax, Smin, weighted Smin); "
-                "grey lines: iso-F and iso-S contours.")
+                "grey lines: iso-F and iso-S contours. Legends: each optimum, its bootstrap interval when computed, "
+                "and the coverage at its threshold (share of benchmark proteins with a prediction; weighted: whose "
+                "predicted terms carry information). Rows without coverage, where precision is undefined, are not "
+                "drawn. A note above a ru-mi panel says where its misinformation axis cuts the curves.")
     return _CAPTIONS.get(name, name)
 
 
@@ -260,6 +422,9 @@ def _all_diagnostics(results: Any) -> list[tuple[str, Mapping[str, Any]]]:
     return [("", results.diagnostics)] + [(f"{k} targets", p.diagnostics) for k, p in parts.items()]
 
 
+_HEADLINE = "Headline: the best method per measure and namespace"
+
+
 def report_html(results: Any, figures: Mapping[str, bytes] | None = None, *, title: str | None = None) -> str:
     """The self-contained HTML page of ``results`` (a :class:`~goeval.io.results_dir.ResultsDir`).
 
@@ -287,10 +452,15 @@ def report_html(results: Any, figures: Mapping[str, bytes] | None = None, *, tit
     notes = _notes(results)
     if notes:
         parts.append('<ul class="diag">' + "".join(f'<li class="warn">{e(n)}</li>' for n in notes) + "</ul>")
+    colors = _report_colors(results)
+    headline = headline_records(results)
+    if headline:
+        parts.append(f'<h2 id="headline">{_HEADLINE}</h2>' + _table(headline, colors=colors)
+                     + '<ul class="note">' + "".join(f"<li>{e(x)}</li>" for x in headline_note(results)) + "</ul>")
     for head, tables in _sections(results):
         parts.append(f"<h2>{e(head)}</h2>")
         for sub, records in tables:
-            parts.append((f"<h3>{e(sub)}</h3>" if sub else "") + _table(records))
+            parts.append((f"<h3>{e(sub)}</h3>" if sub else "") + _table(records, colors=colors))
     parts.append("<h2>Figures</h2>")
     if figures:
         parts.extend(_figure(name, png, _caption(name)) for name, png in figures.items())
@@ -362,6 +532,10 @@ def report_markdown(results: Any, *, title: str | None = None, figure_files: Seq
     title = title or f"goeval results: {results.path.name}"
     out = [f"# {title}\n", f"Files read: {', '.join(_files_read(results))}.\n"]
     out += [f"- **{n}**\n" for n in _notes(results)]
+    headline = headline_records(results)
+    if headline:
+        out.append(f"## {_HEADLINE}\n")
+        out.append(_md_table(headline) + "\n" + "".join(f"- {x}\n" for x in headline_note(results)))
     for head, tables in _sections(results):
         out.append(f"## {head}\n")
         for sub, records in tables:

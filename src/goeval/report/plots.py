@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.report.style import (PANELS, Panel, lower_is_better, measure_label, method_colors, new_figure,
-                                  require_matplotlib)
+from goeval.report.style import (PANELS, Panel, coverage_column, lower_is_better, measure_label, method_colors,
+                                  new_figure, require_matplotlib, result_colors)
 
 __all__ = [
     "PANELS",
@@ -40,6 +40,7 @@ __all__ = [
     "fig4_figure",
     "panel_figure",
     "draw_panel",
+    "drawn_rows",
     "information_content_figure",
     "coverage_figure",
     "optima_figure",
@@ -77,7 +78,12 @@ def _fmt(v: float) -> str:
 
 
 def optimum_label(method: str, row: Mapping[str, Any] | None, measure: str) -> str:
-    """Legend text: method, optimum value (with its CI when present) and coverage."""
+    """Legend text: method, optimum value (with its CI when present) and coverage at the optimum.
+
+    The coverage is named in words: ``coverage`` (share of benchmark
+    proteins with a prediction at the optimum's threshold) or ``weighted
+    coverage`` for the measures that report ``coverage_w``.
+    """
     if row is None:
         return method
     text = f"{method}: {measure_label(measure, unit=False)} {_fmt(float(row['value']))}"
@@ -86,8 +92,26 @@ def optimum_label(method: str, row: Mapping[str, Any] | None, measure: str) -> s
         text += f" [{_fmt(float(lo))}, {_fmt(float(hi))}]"
     cov = row.get("coverage")
     if cov is not None and cov == cov:
-        text += f", C {float(cov):.2f}"
+        word = "weighted coverage" if coverage_column(measure) == "coverage_w" else "coverage"
+        text += f", {word} {float(cov):.2f}"
     return text
+
+
+def drawn_rows(curve: Any, panel: Panel | str) -> Any:
+    """The rows of one curve that a panel draws: its points where they are defined.
+
+    Precision is undefined where no protein is covered, so the
+    precision-recall panels leave out the rows whose coverage (weighted
+    coverage on the weighted panel, the coverage of the panel's measure) is
+    0, e.g. the naive baseline's τ = 1, which would otherwise draw a line to
+    (0, 0); every panel leaves out rows with a missing coordinate.
+    """
+    p = _PANEL_BY_NAME[panel] if isinstance(panel, str) else panel
+    keep = curve[p.x].notna() & curve[p.y].notna()
+    cov = coverage_column(p.measure)
+    if p.iso == "f" and cov in curve.columns:
+        keep &= curve[cov] > 0
+    return curve[keep]
 
 
 def _iso_f(ax: Any) -> None:
@@ -129,7 +153,9 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
     panel : Panel or {'pr', 'wpr', 'rumi', 'wrumi'}
     namespace : str
     colors : mapping of str to colour, optional
-        Method (and point) colours; default :func:`method_colors` in order.
+        Method (and point) colours that win; the others follow
+        :func:`~goeval.report.style.result_colors` of ``summary`` and
+        ``curves`` (so a subset of the methods keeps the result's colours).
     methods : sequence of str, optional
         The methods to draw, in order (default: all, in the curves' order).
     points : mapping of str to (x, y), optional
@@ -149,14 +175,14 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
     """
     p = _PANEL_BY_NAME[panel] if isinstance(panel, str) else panel
     methods = _methods(curves, methods)
-    colors = method_colors([*methods, *(points or {})], colors)
+    colors = _colors(curves, summary, colors, points)
     for i, m in enumerate(methods):
-        c = _rows(curves, m, namespace).sort_values("threshold")
+        c = drawn_rows(_rows(curves, m, namespace).sort_values("threshold"), p)
         if c.empty:
             continue
         row = _optimum(summary, m, namespace, p.measure)
         (line,) = ax.plot(c[p.x].to_numpy(), c[p.y].to_numpy(), color=colors[m], lw=1.6,
-                          label=optimum_label(m, row, p.measure), zorder=10 + i)
+                          label=_wrap(optimum_label(m, row, p.measure), _legend_chars(ax)), zorder=10 + i)
         line.set_gid(f"curve:{m}")
         if row is not None and row.get(p.at_x) == row.get(p.at_x):
             (mark,) = ax.plot([row[p.at_x]], [row[p.at_y]], "o", color=colors[m], ms=7, mec="black", mew=0.8,
@@ -179,9 +205,66 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
     else:
         _ru_mi_limits(ax, curves, summary, p, namespace, methods, points, mi_limit)
         _iso_s(ax, k)
+        _cut_note(ax, shown[p.y], p)
     ax.grid(False)
     if legend:
-        ax.legend(fontsize=7, loc="upper right" if p.iso == "f" else "best", framealpha=0.9)
+        _legend_below(ax)
+
+
+def _colors(curves: Any, summary: Any, fixed: Mapping[str, str] | None,
+            points: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Method colours of the result (:func:`~goeval.report.style.result_colors`), then the points' colours."""
+    return method_colors(list(points or {}), result_colors(summary, curves, fixed=fixed))
+
+
+def _legend_below(ax: Any, ncols: int = 1) -> None:
+    """The legend under the axes, outside the frame (constrained layout makes room for it)."""
+    from matplotlib.transforms import offset_copy  # deferred: matplotlib (plot extra) only when a figure is drawn
+
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    ticks = ax.xaxis.get_major_ticks()
+    tick = ticks[0].label1.get_size() + ticks[0].get_tick_padding() if ticks else 0.0
+    below = 1.3 * (tick + ax.xaxis.label.get_size()) + ax.xaxis.labelpad + 4.0  # points under the frame: ticks, label
+    at = offset_copy(ax.transAxes, fig=ax.figure, y=-below, units="points")
+    ax.legend(handles, labels, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=at,
+              ncols=ncols, frameon=False, borderaxespad=0.0)
+
+
+def _legend_chars(ax: Any) -> int:
+    """How many characters of a 7 pt legend line fit under one panel (about 3.6 pt a character, a margin kept)."""
+    spec = ax.get_subplotspec()
+    width = ax.figure.get_figwidth() / (spec.get_gridspec().ncols if spec is not None else 1)  # inches of a panel
+    return max(24, int(width * 72 / 3.6 * 0.8))
+
+
+def _wrap(label: str, width: int) -> str:
+    """A legend label on two lines when it is longer than ``width``: broken before its coverage, else at spaces."""
+    if len(label) <= width:
+        return label
+    head, sep, tail = label.rpartition(", ")
+    if sep and len(head) < width and "coverage" in tail:
+        return f"{head},\n    {tail}"
+    import textwrap
+
+    return textwrap.fill(label, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+
+
+def _legend_height(entries: int) -> float:
+    """Inches a figure grows by for a legend of ``entries`` lines under its axes."""
+    return 0.3 + 0.15 * entries
+
+
+def _cut_note(ax: Any, y: Any, p: Panel) -> None:
+    """Say above the frame when the misinformation axis cuts the curves, and how far they go."""
+    top = float(y.max()) if len(y) and y.notna().any() else float("nan")
+    limit = ax.get_ylim()[1]
+    if top == top and top > limit:
+        what = p.ylabel.split(" (")[0].split()[-1]
+        ax.text(0.5, 1.01, f"{what} shown up to {limit:.1f} bits; the curves reach {top:.1f} bits at low τ",
+                transform=ax.transAxes, ha="center", va="bottom", fontsize=7, color="0.3", gid="cut")
+        ax.set_title(ax.get_title(), pad=14)
 
 
 def _ru_mi_limits(ax: Any, curves: Any, summary: Any, p: Panel, namespace: str, methods: Sequence[str],
@@ -250,7 +333,8 @@ def fig4_figure(curves: Any, summary: Any, namespace: str, *, methods: Sequence[
         is ``'pr'``, ``'wpr'``, ``'rumi'``, ``'wrumi'`` or a
         ``(namespace, panel)`` pair; e.g. ``{"GO vs Swiss-Prot": {"pr": (0.8, 0.9)}}``.
     colors : mapping of str to colour, optional
-        Fixed colours (others follow :func:`method_colors`).
+        Fixed colours (others follow :func:`~goeval.report.style.result_colors` of
+        ``summary`` and ``curves``: the same colour for a method in every figure).
     k : float
         Order of S_k for the iso-S contours (the run's ``--k``, default 2).
     panels : sequence of str, optional
@@ -269,12 +353,15 @@ def fig4_figure(curves: Any, summary: Any, namespace: str, *, methods: Sequence[
         raise InvalidParameterError("The 'curves' parameter of fig4_figure must have the columns of at least one "
                                     "panel (recall and precision at least); got " + ", ".join(map(str, curves.columns)) + ".")
     methods = _methods(curves, methods)
-    colors = method_colors([*methods, *(points or {})], colors)
-    fig = new_figure(panel_size * len(chosen), panel_size)
+    colors = _colors(curves, summary, colors, points)
+    fig = new_figure(panel_size * len(chosen), panel_size + _legend_height(len(methods) + len(points or {})))
     axes = fig.subplots(1, len(chosen), squeeze=False)[0]
     for ax, p in zip(axes, chosen):
         draw_panel(ax, curves, summary, p, namespace, colors=colors, methods=methods,
                    points=_points_for(points, namespace, p.name), k=k, mi_limit=mi_limit)
+    lines = max(sum(t.get_text().count("\n") + 1 for t in ax.get_legend().get_texts()) if ax.get_legend() else 0
+                for ax in axes)
+    fig.set_figheight(panel_size + _legend_height(lines))  # room for the longest legend under the panels
     return fig
 
 
@@ -348,8 +435,8 @@ def coverage_figure(curves: Any, *, namespaces: Sequence[str] | None = None, met
     """Coverage (share of benchmark proteins with a prediction) against the threshold, per namespace."""
     namespaces = list(namespaces or dict.fromkeys(curves["namespace"].tolist()))
     methods = _methods(curves, methods)
-    colors = method_colors(methods, colors)
-    fig = new_figure(4.0 * max(len(namespaces), 1), 3.4)
+    colors = result_colors(curves, fixed=colors)
+    fig = new_figure(4.0 * max(len(namespaces), 1), 3.4 + _legend_height(len(methods)))
     axes = fig.subplots(1, max(len(namespaces), 1), squeeze=False)[0]
     for ax, ns in zip(axes, namespaces):
         for m in methods:
@@ -360,7 +447,7 @@ def coverage_figure(curves: Any, *, namespaces: Sequence[str] | None = None, met
                 line.set_gid(f"curve:{m}")
         ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="threshold τ (score)", ylabel="coverage (share of proteins)",
                title=f"{ns}: coverage")
-        ax.legend(fontsize=7)
+        _legend_below(ax)
     return fig
 
 
@@ -379,7 +466,7 @@ def optima_figure(summary: Any, *, measures: Sequence[str] = ("fmax", "smin"), m
                                     f"got none of {sorted(set(summary['measure']))}.")
     namespaces = [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]
     methods = _methods(summary, methods)
-    colors = method_colors(methods, colors)
+    colors = result_colors(summary, fixed=colors)
     has_ci = {"ci_low", "ci_high"} <= set(summary.columns)
     fig = new_figure(max(3.0, 0.6 * len(methods) + 1.6) * len(measures), 3.2 * len(namespaces))
     axes = fig.subplots(len(namespaces), len(measures), squeeze=False)
@@ -425,8 +512,8 @@ def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: 
     """
     namespaces = list(dict.fromkeys(tap_curve["namespace"].tolist()))
     methods = _methods(tap_curve, methods)
-    colors = method_colors(methods, colors)
-    fig = new_figure(4.2 * max(len(namespaces), 1), 3.6)
+    colors = result_colors(retrieval_summary, tap_curve, fixed=colors)
+    fig = new_figure(4.2 * max(len(namespaces), 1), 3.6 + _legend_height(2 * len(methods)))
     axes = fig.subplots(1, max(len(namespaces), 1), squeeze=False)[0]
     for ax, ns in zip(axes, namespaces):
         for m in methods:
@@ -445,7 +532,7 @@ def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: 
         ax.invert_xaxis()
         ax.set(xlabel="score cutoff (strict → lenient)", ylabel="mean TAP over term queries", title=f"{ns}: TAP vs cutoff")
         ax.set_ylim(bottom=0)
-        ax.legend(fontsize=7)
+        _legend_below(ax)
     return fig
 
 
@@ -492,9 +579,8 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
         k = float(run_k) if isinstance(run_k, (int, float)) and not isinstance(run_k, bool) and run_k >= 1 else 2.0
     figs: dict[str, Any] = {}
     if curves is not None and len(curves):
-        methods = list(dict.fromkeys((summary if summary is not None else curves)["method"].tolist()))
-        methods += [m for m in dict.fromkeys(curves["method"].tolist()) if m not in methods]
-        colors = method_colors(methods)
+        colors = result_colors(summary, curves)
+        methods = list(colors)
         for ns in dict.fromkeys(curves["namespace"].tolist()):
             figs[f"fig4_{ns}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors, k=k)
             for p in _available(curves, None) if panels else []:
@@ -502,10 +588,11 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
                                                            colors=colors, k=k)
         figs["coverage"] = coverage_figure(curves, methods=methods, colors=colors)
     if summary is not None and len(summary) and summary["measure"].isin(["fmax", "smin"]).any():
-        figs["optima"] = optima_figure(summary)
+        figs["optima"] = optima_figure(summary, colors=result_colors(summary, curves))
     tap = getattr(results, "tap_curve", None)
     if tap is not None and len(tap):
-        figs["tap_curve"] = tap_curve_figure(tap, getattr(results, "retrieval_summary", None))
+        retrieval = getattr(results, "retrieval_summary", None)
+        figs["tap_curve"] = tap_curve_figure(tap, retrieval, colors=result_colors(summary, curves, retrieval, tap))
     kind = (getattr(results, "diagnostics", None) or {}).get("kind")
     if isinstance(kind, str):  # one kind of a time split, read on its own
         for fig in figs.values():

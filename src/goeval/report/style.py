@@ -9,12 +9,21 @@ from typing import Any
 from goeval.errors import GoevalError, InvalidParameterError
 from goeval.metrics.registry import get_measure, measures
 
-__all__ = ["Panel", "PANELS", "method_colors", "require_matplotlib", "new_figure", "measure_label",
-           "lower_is_better", "ranked_measures"]
+__all__ = ["Panel", "PANELS", "PALETTE", "BASELINE_COLORS", "method_colors", "result_colors", "require_matplotlib",
+           "new_figure", "measure_label", "lower_is_better", "ranked_measures", "value_format", "cafaeval_name",
+           "coverage_column"]
 
-#: Colour cycle (matplotlib's tab10, written out so that colours never depend on rcParams).
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22", "#17becf")
+#: The Okabe-Ito colours (Okabe & Ito 2008, "Color Universal Design"), distinguishable with the common
+#: colour-vision deficiencies, written out so that colours never depend on rcParams. Methods take them
+#: in this order (yellow, the faintest on white, last); black and orange are kept for the baselines.
+OKABE_ITO = {"blue": "#0072B2", "vermillion": "#D55E00", "bluish green": "#009E73", "reddish purple": "#CC79A7",
+             "sky blue": "#56B4E9", "yellow": "#F0E442", "orange": "#E69F00", "black": "#000000"}
+
+#: goeval's reference baselines (names as its baselines write them, any case): one colour in every figure.
+BASELINE_COLORS = {"naive": OKABE_ITO["black"], "blast": OKABE_ITO["orange"]}
+
+#: Colour cycle of the other methods (and of namespaces, points): Okabe-Ito without the baselines' colours.
+PALETTE = tuple(c for c in OKABE_ITO.values() if c not in BASELINE_COLORS.values())
 
 
 def _measure(name: str) -> Any:
@@ -31,6 +40,29 @@ def measure_label(name: str, *, unit: bool = True) -> str:
     if ms is None:
         return name
     return ms.display if unit else (ms.label or ms.name)
+
+
+def coverage_column(name: str) -> str:
+    """The curve column of the coverage reported with a measure (``coverage``, or ``coverage_w`` for weighted ones)."""
+    ms = _measure(name)
+    return (ms.coverage if ms is not None else None) or "coverage"
+
+
+def value_format(name: str) -> str:
+    """How tables round a measure's values: 4 decimals for a ratio, 3 for a value with a unit (bits, terms)."""
+    ms = _measure(name)
+    return ".3f" if ms is not None and ms.unit else ".4f"
+
+
+#: CAFA-evaluator's names of goeval's measures (``evaluation_best_<name>.tsv``; docs/cafaeval.md, "Columns").
+_CAFAEVAL = {"fmax": "f", "wfmax": "f_w", "smin": "s_w (not s)", "wsmin": "(none)", "smin_terms": "s",
+             "fmax_micro": "f_micro", "wfmax_micro": "f_micro_w", "max_coverage": "cov_max",
+             "aupr": "aps (plotting notebook)", "waupr": "aps of pr_w, rc_w", "cafa5_score": "Kaggle CAFA 5 score"}
+
+
+def cafaeval_name(name: str) -> str:
+    """CAFA-evaluator's name of a summary measure (its best-row file's metric), '' when it has none to give."""
+    return _CAFAEVAL.get(name, "")
 
 
 def lower_is_better(name: str) -> bool:
@@ -91,19 +123,67 @@ PANELS: tuple[Panel, ...] = (
 
 
 def method_colors(names: Iterable[str], fixed: Mapping[str, str] | None = None) -> dict[str, str]:
-    """A colour per name, in order, cycling through :data:`PALETTE`; ``fixed`` entries win.
+    """A colour per name: ``fixed`` entries, then the baselines' colours, then :data:`PALETTE` in order.
 
-    The same list of names always gives the same colours, so every panel
-    and every figure of one result shows a method in one colour.
+    Parameters
+    ----------
+    names : iterable of str
+        Method (or point, namespace) names, in the order that assigns the
+        palette's colours.
+    fixed : mapping of str to colour, optional
+        Colours that win over every rule.
+
+    Returns
+    -------
+    dict of str to str
+        ``fixed`` and then every name, each with its colour. ``naive`` and
+        ``blast`` (any case) always get :data:`BASELINE_COLORS`; the other
+        names take the palette's colours that ``fixed`` does not use, in
+        order, cycling when they run out. The same list gives the same
+        colours, and a name's colour depends only on ``fixed`` and the
+        names before it.
     """
     out = dict(fixed or {})
-    i = len(out)
+    free = [c for c in PALETTE if c not in set(out.values())] or list(PALETTE)
+    i = 0
     for name in names:
         if name in out:
             continue
-        out[name] = PALETTE[i % len(PALETTE)]
+        base = BASELINE_COLORS.get(str(name).lower())
+        if base is not None:
+            out[name] = base
+            continue
+        out[name] = free[i % len(free)]
         i += 1
     return out
+
+
+def result_colors(*frames: Any, fixed: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The colour of every method of one result: :func:`method_colors` over its methods in order.
+
+    Parameters
+    ----------
+    *frames : pandas.DataFrame or None
+        Frames with a ``method`` column, e.g. the summary then the curves:
+        the methods in order of first appearance over all of them.
+    fixed : mapping of str to colour, optional
+
+    Returns
+    -------
+    dict of str to str
+
+    Notes
+    -----
+    Every figure function takes its colours from here, over the whole
+    frames it is given, so a figure drawn for a subset or a reordering of
+    the methods (``methods=``) shows each one in the colour it has in the
+    figures of the whole result, and the HTML report marks it so.
+    """
+    names: dict[Any, None] = {}
+    for frame in frames:
+        if frame is not None and len(frame) and "method" in frame.columns:
+            names.update(dict.fromkeys(frame["method"].tolist()))
+    return method_colors(names, fixed)
 
 
 def require_matplotlib() -> None:
