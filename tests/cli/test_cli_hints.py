@@ -1,0 +1,41 @@
+"""What the console says a number means, and hints that name the real cause of a failed run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from goeval.cli import main
+
+HERE = Path(__file__).resolve().parent.parent
+EVAL = HERE / "data" / "evaluation"
+
+
+def _evaluate(tmp_path: Path, *args: str, truth: Path = EVAL / "truth.tsv", preds: Path | None = None) -> int:
+    return main(["evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(truth),
+                 "--predictions", str(preds if preds is not None else EVAL / "cafa_format.txt"),
+                 "--out", str(tmp_path / "o"), *args])
+
+
+# ------------------------------------------------------------------ files in the wrong place
+def test_ia_file_in_a_prediction_folder_is_named_as_such(tmp_path, capsys):
+    folder = tmp_path / "preds"
+    folder.mkdir()
+    (folder / "IA.txt").write_text((EVAL / "ia.tsv").read_text())
+    assert _evaluate(tmp_path, preds=folder) == 2
+    err = capsys.readouterr().err
+    assert "IA.txt, line 1:" in err and "information-accretion file (term, bits): give it with --ia" in err
+    assert "truth file" not in err and "Traceback" not in err
+
+
+def test_result_curves_in_a_prediction_folder_is_named_as_such(tmp_path, capsys):
+    assert _evaluate(tmp_path) == 0
+    folder = tmp_path / "preds"
+    folder.mkdir()
+    (folder / "curves.tsv").write_bytes((tmp_path / "o" / "curves.tsv").read_bytes())
+    capsys.readouterr()
+    assert main(["evaluate", "--ontology", str(EVAL / "small.obo"), "--truth", str(EVAL / "truth.tsv"),
+                 "--predictions", str(folder), "--out", str(tmp_path / "o2")]) == 2
+    err = capsys.readouterr().err
+    assert "curves.tsv, line 1:" in err
+    assert "a goeval result file (curves.tsv of a result folder), not predictions" in err
+    assert "GAF" not in err and "Traceback" not in err
