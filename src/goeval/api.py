@@ -38,6 +38,7 @@ from goeval.io.truth import read_truth
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions, RunOptions
 from goeval.progress import say_stage, stage
+from goeval.hints import id_form_hint
 from goeval.report.text import describe_ia, describe_reading, describe_targets
 
 __all__ = [
@@ -700,15 +701,16 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
     _check_truth_drops(diag)
     _check_ia_coverage(diag, inputs)
     _check_known(diag, inputs)
-    methods = diag.get("methods", {})
+    methods, hints = diag.get("methods", {}), {}
     for name, d in methods.items():
         if d.get("missing_end"):
             diag.warn(f"method {name}: {d.get('source')} has CAFA header lines but no final END line; "
                       "the file may be truncated.")
         n = sum(ns.get("proteins_with_predictions", 0) for ns in d.get("namespaces", {}).values())
         if n == 0 and "nothing_evaluated" not in diag:
+            hint = hints.setdefault("ids", id_form_hint(d.get("proteins_not_in_truth_examples", ()), inputs.truth.proteins))
             diag.warn(f"method {name}: none of its {int(d.get('n_proteins', 0)):,} proteins is a benchmark protein "
-                      "of an evaluated namespace (check the protein identifiers and namespaces).")
+                      f"of an evaluated namespace ({hint or 'check the protein identifiers and namespaces'}).")
     if res.summary_records:
         return
     if "nothing_evaluated" not in diag:
@@ -718,7 +720,8 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
         elif not any(bench.values()):
             diag["nothing_evaluated"] = "no benchmark protein has a truth annotation in the evaluated namespaces"
         else:
-            diag["nothing_evaluated"] = "no method has a prediction for a benchmark protein"
+            diag["nothing_evaluated"] = "no method has a prediction for a benchmark protein" + (
+                f"; {hints['ids']}" if hints.get("ids") else "")
     diag.warn(f"nothing was evaluated: {diag['nothing_evaluated']}.")
 
 

@@ -39,3 +39,25 @@ def test_result_curves_in_a_prediction_folder_is_named_as_such(tmp_path, capsys)
     assert "curves.tsv, line 1:" in err
     assert "a goeval result file (curves.tsv of a result folder), not predictions" in err
     assert "GAF" not in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ identifiers written differently
+def test_fasta_header_ids_in_the_predictions_are_named_in_the_error(tmp_path, capsys):
+    preds = tmp_path / "sp.tsv"
+    preds.write_text("sp|P1|P1_HUMAN\tGO:0000003\t0.5\nsp|P2|P2_HUMAN\tGO:0000002\t0.4\n")
+    assert _evaluate(tmp_path, preds=preds) == 2
+    err = capsys.readouterr().err
+    error = next(ln for ln in err.splitlines() if ln.startswith("goeval evaluate: error:"))
+    assert "nothing was evaluated" in error and "UniProt FASTA headers (sp|P" in error
+    assert "write the accession alone, the part between the pipes" in error
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
+
+
+def test_fasta_header_ids_in_the_truth_are_named_in_the_error(tmp_path, capsys):
+    truth = tmp_path / "truth.tsv"
+    truth.write_text("sp|P1|P1_HUMAN\tGO:0000003\nsp|P2|P2_HUMAN\tGO:0000002\n")
+    preds = tmp_path / "p.tsv"
+    preds.write_text("P1\tGO:0000003\t0.5\n")
+    assert _evaluate(tmp_path, truth=truth, preds=preds) == 2
+    err = capsys.readouterr().err
+    assert "the truth writes protein ids as UniProt FASTA headers (sp|P1|P1_HUMAN)" in err
