@@ -61,3 +61,20 @@ def test_fasta_header_ids_in_the_truth_are_named_in_the_error(tmp_path, capsys):
     assert _evaluate(tmp_path, truth=truth, preds=preds) == 2
     err = capsys.readouterr().err
     assert "the truth writes protein ids as UniProt FASTA headers (sp|P1|P1_HUMAN)" in err
+
+
+# ------------------------------------------------------------------ an ontology older than the annotations
+def test_many_unknown_well_formed_terms_suggest_an_older_ontology(tmp_path, capsys):
+    truth = tmp_path / "truth.tsv"
+    truth.write_text("P1\tGO:0000003\nP2\tGO:0000002\n" + "".join(f"P{i}\tGO:{9000000 + i:07d}\n" for i in range(12)))
+    assert _evaluate(tmp_path, truth=truth) == 0
+    err = capsys.readouterr().err
+    warning = next(ln for ln in err.splitlines() if "may be older" in ln)
+    assert warning.startswith("goeval: warning: 12 lines of the truth name well-formed GO ids that the ontology "
+                              "does not know (e.g. GO:9000000, GO:9000001, GO:9000002)")
+    assert "small.obo (data-version goeval-tests/evaluation) may be older than the annotations" in warning
+
+
+def test_a_few_unknown_terms_suggest_nothing(tmp_path, capsys):
+    assert _evaluate(tmp_path) == 0  # truth.tsv: 2 unknown terms
+    assert "may be older" not in capsys.readouterr().err
