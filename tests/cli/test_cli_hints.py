@@ -78,3 +78,22 @@ def test_many_unknown_well_formed_terms_suggest_an_older_ontology(tmp_path, caps
 def test_a_few_unknown_terms_suggest_nothing(tmp_path, capsys):
     assert _evaluate(tmp_path) == 0  # truth.tsv: 2 unknown terms
     assert "may be older" not in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ what a number means
+def test_summary_table_says_what_smin_and_tau_mean(tmp_path, capsys):
+    assert _evaluate(tmp_path, "--ia", str(EVAL / "ia.tsv")) == 0
+    out = capsys.readouterr().out
+    table, note = out.split("\nnote: ")
+    assert " smin " in table and " smin_terms " in table
+    assert note.startswith("smin is in bits (CAFA-evaluator's s_w); CAFA-evaluator's s counts terms: smin_terms here.")
+    assert "tau: every distinct score (CAFA-evaluator: a 0.01 grid, -th_step)." in note
+    assert note.rstrip().endswith("docs/cafaeval.md")
+
+
+def test_no_threshold_note_under_a_cafaeval_preset_nor_in_tsv(tmp_path, capsys):
+    assert _evaluate(tmp_path, "--ia", str(EVAL / "ia.tsv"), "--preset", "cafa5") == 0
+    out = capsys.readouterr().out
+    assert "smin is in bits" in out and "tau:" not in out
+    assert _evaluate(tmp_path, "--ia", str(EVAL / "ia.tsv"), "--format", "tsv", "--out", str(tmp_path / "t")) == 0
+    assert "note:" not in capsys.readouterr().out

@@ -167,6 +167,10 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     if getattr(args, "plots", False):
         write_figures(args, Path(args.out))
     show(args, _printed_summary(records, args.format, columns))
+    if args.format == "table":
+        from goeval.report.text import cafaeval_note
+
+        show(args, *cafaeval_note({r["measure"] for r in records}, opts.thresholds, getattr(args, "preset", None)))
     say(args, f"results in {Path(args.out)}/ ({', '.join(Path(p).name for p in paths.values())}); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0

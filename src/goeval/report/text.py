@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-__all__ = ["format_summary", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
+__all__ = ["format_summary", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
 
 
 def format_table(rows: list[list[str]], header: list[str]) -> str:
@@ -37,6 +37,52 @@ def format_summary(summary: Any) -> str:
         ] + ([_ci(r)] if with_ci else []))
     header = ["method", "ns", "measure", "value", "tau", "cov", "pr", "rc", "ru", "mi"]
     return format_table(rows, header + (["CI"] if with_ci else []))
+
+
+#: Presets that score as CAFA-evaluator does (its thresholds, its counting): no threshold note under them.
+CAFAEVAL_PRESETS = ("cafa5", "cafa6")
+
+
+def cafaeval_note(measures: Any, thresholds: Any, preset: str | None = None) -> list[str]:
+    """Footnote lines under a summary table: CAFA-evaluator's names where goeval's mean something else.
+
+    Parameters
+    ----------
+    measures : iterable of str
+        The measures in the table.
+    thresholds : 'exact', float or str
+        The run's ``thresholds`` option (``'arange:STEP'`` is CAFA-evaluator's own grid).
+    preset : str, optional
+        The run's preset; under one of :data:`CAFAEVAL_PRESETS` the thresholds are CAFA-evaluator's.
+
+    Returns
+    -------
+    list of str
+        ``smin`` in bits against CAFA-evaluator's ``s`` (``smin_terms``),
+        when the table has either; the thresholds when they are not
+        CAFA-evaluator's; the pointer to ``docs/cafaeval.md``. Empty when
+        nothing differs.
+
+    Examples
+    --------
+    >>> cafaeval_note(["fmax"], "arange:0.001")
+    []
+    >>> cafaeval_note(["fmax"], "exact")[0]
+    'note: tau: every distinct score (CAFA-evaluator: a 0.01 grid, -th_step).'
+    """
+    parts = []
+    if {"smin", "smin_terms"} & set(measures):
+        parts.append("smin is in bits (CAFA-evaluator's s_w); CAFA-evaluator's s counts terms: smin_terms here.")
+    grid = not (preset in CAFAEVAL_PRESETS or str(thresholds).startswith("arange:"))
+    if grid and thresholds == "exact":
+        parts.append("tau: every distinct score (CAFA-evaluator: a 0.01 grid, -th_step).")
+    elif grid:
+        parts.append(f"tau: exact multiples of {float(thresholds):g} (CAFA-evaluator's np.arange has "
+                     "0.48000000000000004 for 0.48).")
+    if not parts:
+        return []
+    lines = [("note: " if i == 0 else "      ") + p for i, p in enumerate(parts)]
+    return lines + ["      CAFA-evaluator's names and every difference: docs/cafaeval.md"]
 
 
 def _ci(r: dict[str, Any]) -> str:
