@@ -65,6 +65,18 @@ def test_ia_command(tiny_obo, tmp_path, capsys):
     assert (ia["ia"] >= 0).all()
 
 
+def test_ia_command_says_its_special_cases_in_words(tmp_path, capsys):
+    obo = tmp_path / "o.obo"
+    obo.write_text("[Term]\nid: X:1\nnamespace: n\n\n[Term]\nid: X:2\nnamespace: n\nis_a: X:1\n\n"
+                   "[Term]\nid: X:3\nnamespace: n\nis_a: X:2\n")
+    ann = tmp_path / "ann.tsv"
+    ann.write_text("P1\tX:1\n")  # X:3's parent X:2 annotates no protein
+    assert main(["ia", "--ontology", str(obo), "--annotations", str(ann), "--out", str(tmp_path / "ia.tsv")]) == 0
+    text = capsys.readouterr().err
+    assert "1 term has no protein annotated with all its parents (n(Pa(v)) = 0); ia 0" in text
+    assert "zero_parent_count" not in text
+
+
 def test_propagate_command(tiny_obo, tmp_path):
     pred = tmp_path / "pred.tsv"
     pred.write_text("P1\tGO:0000004\t0.7\nP1\tGO:0000005\t0.4\n")
