@@ -151,6 +151,22 @@ def test_retrieval_command(tmp_path, capsys):
     assert {"apcp_5", "apcp_20", "ipr_auc"} <= set(terms.columns)
 
 
+def test_retrieval_table_says_when_a_tap_cutoff_fell_to_the_lowest_score(tmp_path, capsys):
+    from goeval.data import example_path
+
+    out = tmp_path / "ret"
+    assert main(["retrieval", "--ontology", str(example_path("ontology")), "--truth", str(example_path("truth")),
+                 "--predictions", str(example_path("predictions")), "-k", "1", "-k", "20", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    s = pd.read_csv(out / "retrieval_summary.tsv", sep="\t")
+    diag = json.loads((out / "diagnostics.json").read_text())
+    assert diag["tap_cutoff_fallback"] == [{"method": "BB4S_mfo_NK", "namespace": "MFO", "k": [20],
+                                            "cutoff": s.loc[0, "cutoff_20"]}]  # k = 1 has its median cutoff
+    assert ("note: BB4S_mfo_NK MFO: TAP-20: fewer than half the term queries reach k errors,\n"
+            f"      so the cutoff fell to the lowest score ({s.loc[0, 'cutoff_20']:g})") in printed
+    assert "TAP-1," not in printed
+
+
 @pytest.mark.parametrize("name,text,scored", [
     ("cafa.txt", "AUTHOR me\nMODEL 1\nKEYWORDS x.\nP1 GO:0000004 0.7\nEND\n", True),
     ("truth.tsv", "EntryID\tterm\taspect\nP1\tGO:0000004\tBPO\n", False),
