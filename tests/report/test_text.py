@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from goeval.report.text import cafaeval_note
+from goeval.report.text import cafaeval_note, format_column, format_summary
 
 
 def test_cafaeval_note_says_smin_is_bits_and_points_to_the_page():
@@ -23,3 +23,18 @@ def test_cafaeval_note_under_cafaeval_thresholds():
     assert cafaeval_note(["fmax"], "arange:0.01") == []
     lines = cafaeval_note(["wfmax", "smin"], "arange:0.001", "cafa6")  # the names still differ
     assert len(lines) == 2 and "smin is in bits" in lines[0] and "tau" not in "".join(lines)
+
+
+def test_format_column_has_one_format():
+    assert format_column([0.8, 0.419, 0.63634, 2.58e-05, 0.0, None, float("nan")]) == [
+        "0.8000", "0.4190", "0.6363", "<0.0001", "0.0000", "", ""]
+    assert format_column([-1e-9, 12.5], 2, "-") == ["-<0.01", "12.50"]
+    assert format_column([None], missing="-") == ["-"]
+
+
+def test_summary_tau_column_in_one_format():
+    records = [{"method": "m", "namespace": "MFO", "measure": ms, "value": 0.5, "threshold": tau, "coverage": 1.0,
+                "precision": 0.5, "recall": 0.5, "ru": None, "mi": None}
+               for ms, tau in (("fmax", 0.8), ("wfmax", 0.419), ("smin", 0.63634), ("max_coverage", 2.58e-05))]
+    rows = format_summary(records).splitlines()[2:]
+    assert [r.split()[4] for r in rows] == ["0.8000", "0.4190", "0.6363", "<0.0001"]
