@@ -708,7 +708,8 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
                       "the file may be truncated.")
         n = sum(ns.get("proteins_with_predictions", 0) for ns in d.get("namespaces", {}).values())
         if n == 0 and "nothing_evaluated" not in diag:
-            hint = hints.setdefault("ids", id_form_hint(d.get("proteins_not_in_truth_examples", ()), inputs.truth.proteins))
+            unmatched = d.get("proteins_not_in_truth_examples", ())
+            hint = hints.setdefault("ids", id_form_hint(unmatched, inputs.truth.proteins))
             diag.warn(f"method {name}: none of its {int(d.get('n_proteins', 0)):,} proteins is a benchmark protein "
                       f"of an evaluated namespace ({hint or 'check the protein identifiers and namespaces'}).")
     if res.summary_records:

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any
 
-__all__ = ["uniprot_accession", "id_form_hint", "id_pattern", "stale_ontology_hint", "STALE_MIN_LINES", "STALE_MIN_SHARE"]
+__all__ = ["uniprot_accession", "id_form_hint", "id_pattern", "stale_ontology_hint", "STALE_MIN_LINES",
+           "STALE_MIN_SHARE"]
 
 #: Lines of one input naming unknown terms before an older ontology is suggested (and :data:`STALE_MIN_SHARE`).
 STALE_MIN_LINES = 10

@@ -53,7 +53,8 @@ def _table(records: list[dict], columns: tuple[str, ...], fmt: str) -> str:
     from goeval.report.text import format_column
 
     if fmt == "tsv":
-        return "\n".join("\t".join(x) for x in [list(columns), *[[format_cell(r[c]) for c in columns] for r in records]])
+        rows = [[format_cell(r[c]) for c in columns] for r in records]
+        return "\n".join("\t".join(x) for x in [list(columns), *rows])
     cols = [format_column([r[c] for r in records], 3, "-") if c != "method" else [str(r[c]) for r in records]
             for c in columns]
     return _text_table(list(columns), cols)
@@ -79,7 +80,8 @@ def pairs_text(records: list[dict], measure: str) -> list[str]:
     cols = []
     for _header, col, decimals in _PAIR_VIEW:
         if col is None:
-            lo, hi = format_column([r["ci_low"] for r in records], decimals), format_column([r["ci_high"] for r in records], decimals)
+            lo = format_column([r["ci_low"] for r in records], decimals)
+            hi = format_column([r["ci_high"] for r in records], decimals)
             cols.append([f"[{a}, {b}]" if a else "" for a, b in zip(lo, hi)])
         elif decimals is None:
             cols.append([str(r[col]) for r in records])

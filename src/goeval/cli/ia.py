@@ -80,7 +80,8 @@ def special_cases(diag: dict, method: str) -> list[str]:
     lines = []
     if zero:
         lines.append(f"{zero:,} term{'s have' if zero != 1 else ' has'} no protein annotated with all "
-                     f"{'their' if zero != 1 else 'its'} parents (n(Pa(v)) = 0)" + ("; ia 0" if method == "bayesian" else ""))
+                     f"{'their' if zero != 1 else 'its'} parents (n(Pa(v)) = 0)"
+                     + ("; ia 0" if method == "bayesian" else ""))
     if negative:
         lines.append(f"{negative:,} term{'s have' if negative != 1 else ' has'} a negative ia (kept, not clamped)")
     return lines
