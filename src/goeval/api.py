@@ -23,6 +23,7 @@ import numpy as np
 from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
+from goeval.hints import id_form_hint
 from goeval.information.accretion import InformationAccretion, information_accretion
 from goeval.information.content import term_information_content
 from goeval.io.files import PathLike, check_input
@@ -38,7 +39,6 @@ from goeval.io.truth import read_truth
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions, RunOptions
 from goeval.progress import say_stage, stage
-from goeval.hints import id_form_hint
 from goeval.report.text import describe_ia, describe_reading, describe_targets
 
 __all__ = [
@@ -708,8 +708,9 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
                       "the file may be truncated.")
         n = sum(ns.get("proteins_with_predictions", 0) for ns in d.get("namespaces", {}).values())
         if n == 0 and "nothing_evaluated" not in diag:
-            unmatched = d.get("proteins_not_in_truth_examples", ())
-            hint = hints.setdefault("ids", id_form_hint(unmatched, inputs.truth.proteins))
+            hint = id_form_hint(d.get("proteins_not_in_truth_examples", ()), inputs.truth.proteins)
+            if hint:
+                hints.setdefault("ids", hint)
             diag.warn(f"method {name}: none of its {int(d.get('n_proteins', 0)):,} proteins is a benchmark protein "
                       f"of an evaluated namespace ({hint or 'check the protein identifiers and namespaces'}).")
     if res.summary_records:

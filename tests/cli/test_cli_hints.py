@@ -97,3 +97,15 @@ def test_no_threshold_note_under_a_cafaeval_preset_nor_in_tsv(tmp_path, capsys):
     assert "smin is in bits" in out and "tau:" not in out
     assert _evaluate(tmp_path, "--ia", str(EVAL / "ia.tsv"), "--format", "tsv", "--out", str(tmp_path / "t")) == 0
     assert "note:" not in capsys.readouterr().out
+
+
+def test_the_fasta_header_hint_is_that_of_the_method_it_concerns(tmp_path, capsys):
+    folder = tmp_path / "preds"
+    folder.mkdir()
+    (folder / "a_other.tsv").write_text("X1\tGO:0000003\t0.5\n")  # no hint: simply other proteins
+    (folder / "b_sp.tsv").write_text("sp|P1|P1_HUMAN\tGO:0000003\t0.5\n")
+    assert _evaluate(tmp_path, preds=folder) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert "check the protein identifiers" in next(ln for ln in err if "method a_other:" in ln)
+    assert "(sp|P1|P1_HUMAN)" in next(ln for ln in err if "method b_sp:" in ln)
+    assert "(sp|P1|P1_HUMAN)" in next(ln for ln in err if ln.startswith("goeval evaluate: error:"))
