@@ -23,6 +23,7 @@ import numpy as np
 from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
+from goeval.hints import id_form_hint
 from goeval.information.accretion import InformationAccretion, information_accretion
 from goeval.information.content import term_information_content
 from goeval.io.files import PathLike, check_input
@@ -700,15 +701,18 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
     _check_truth_drops(diag)
     _check_ia_coverage(diag, inputs)
     _check_known(diag, inputs)
-    methods = diag.get("methods", {})
+    methods, hints = diag.get("methods", {}), {}
     for name, d in methods.items():
         if d.get("missing_end"):
             diag.warn(f"method {name}: {d.get('source')} has CAFA header lines but no final END line; "
                       "the file may be truncated.")
         n = sum(ns.get("proteins_with_predictions", 0) for ns in d.get("namespaces", {}).values())
         if n == 0 and "nothing_evaluated" not in diag:
+            hint = id_form_hint(d.get("proteins_not_in_truth_examples", ()), inputs.truth.proteins)
+            if hint:
+                hints.setdefault("ids", hint)
             diag.warn(f"method {name}: none of its {int(d.get('n_proteins', 0)):,} proteins is a benchmark protein "
-                      "of an evaluated namespace (check the protein identifiers and namespaces).")
+                      f"of an evaluated namespace ({hint or 'check the protein identifiers and namespaces'}).")
     if res.summary_records:
         return
     if "nothing_evaluated" not in diag:
@@ -718,7 +722,8 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
         elif not any(bench.values()):
             diag["nothing_evaluated"] = "no benchmark protein has a truth annotation in the evaluated namespaces"
         else:
-            diag["nothing_evaluated"] = "no method has a prediction for a benchmark protein"
+            diag["nothing_evaluated"] = "no method has a prediction for a benchmark protein" + (
+                f"; {hints['ids']}" if hints.get("ids") else "")
     diag.warn(f"nothing was evaluated: {diag['nothing_evaluated']}.")
 
 

@@ -71,3 +71,21 @@ def test_a_directory_without_statistics_is_an_input_error(tmp_path, capsys):
         assert "--bootstrap" in str(exc)
         return
     assert rc != 0 and "--bootstrap" in capsys.readouterr().err
+
+
+def test_the_printed_table_is_rounded_for_reading_and_the_file_keeps_full_precision(results_dir, capsys, tmp_path):
+    out = tmp_path / "pairs.tsv"
+    assert run_compare([str(results_dir), "--methods", "A,B", "--bootstrap", "100", "--permutations", "30",
+                        "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == "fmax: difference = value_a - value_b (100 resamples, 30 permutations; full precision: " \
+                       "--format tsv or --out)"
+    assert lines[1].split() == ["ns", "method_a", "method_b", "value_a", "value_b", "difference", "CI", "se", "wins_a",
+                                "ties", "wins_b", "p", "p_holm"]
+    assert all(len(line) <= 120 for line in lines)
+    for line in lines[2:]:
+        numbers = [x.strip("[],") for x in line.split()[3:]]
+        assert all(len(x.split(".")[1]) in (3, 4) for x in numbers if "." in x), line  # 4 decimals (shares 3)
+    written = out.read_text().splitlines()
+    assert written[0].split("\t") == list(PAIR_COLUMNS)
+    assert any(len(x) > 8 for x in written[1].split("\t")[4:7])  # full precision in the file

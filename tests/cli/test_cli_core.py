@@ -65,6 +65,18 @@ def test_ia_command(tiny_obo, tmp_path, capsys):
     assert (ia["ia"] >= 0).all()
 
 
+def test_ia_command_says_its_special_cases_in_words(tmp_path, capsys):
+    obo = tmp_path / "o.obo"
+    obo.write_text("[Term]\nid: X:1\nnamespace: n\n\n[Term]\nid: X:2\nnamespace: n\nis_a: X:1\n\n"
+                   "[Term]\nid: X:3\nnamespace: n\nis_a: X:2\n")
+    ann = tmp_path / "ann.tsv"
+    ann.write_text("P1\tX:1\n")  # X:3's parent X:2 annotates no protein
+    assert main(["ia", "--ontology", str(obo), "--annotations", str(ann), "--out", str(tmp_path / "ia.tsv")]) == 0
+    text = capsys.readouterr().err
+    assert "1 term has no protein annotated with all its parents (n(Pa(v)) = 0); ia 0" in text
+    assert "zero_parent_count" not in text
+
+
 def test_propagate_command(tiny_obo, tmp_path):
     pred = tmp_path / "pred.tsv"
     pred.write_text("P1\tGO:0000004\t0.7\nP1\tGO:0000005\t0.4\n")
@@ -137,6 +149,22 @@ def test_retrieval_command(tmp_path, capsys):
     assert s.loc[0, "queries"] > 100 and 0 < s.loc[0, "tap_5"] < 1 and 0.5 < s.loc[0, "macro_roc_auc"] <= 1
     terms = pd.read_csv(out / "retrieval_terms.tsv", sep="\t")
     assert {"apcp_5", "apcp_20", "ipr_auc"} <= set(terms.columns)
+
+
+def test_retrieval_table_says_when_a_tap_cutoff_fell_to_the_lowest_score(tmp_path, capsys):
+    from goeval.data import example_path
+
+    out = tmp_path / "ret"
+    assert main(["retrieval", "--ontology", str(example_path("ontology")), "--truth", str(example_path("truth")),
+                 "--predictions", str(example_path("predictions")), "-k", "1", "-k", "20", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    s = pd.read_csv(out / "retrieval_summary.tsv", sep="\t")
+    diag = json.loads((out / "diagnostics.json").read_text())
+    assert diag["tap_cutoff_fallback"] == [{"method": "BB4S_mfo_NK", "namespace": "MFO", "k": [20],
+                                            "cutoff": s.loc[0, "cutoff_20"]}]  # k = 1 has its median cutoff
+    assert ("note: BB4S_mfo_NK MFO: TAP-20: fewer than half the term queries reach k errors,\n"
+            f"      so the cutoff fell to the lowest score ({s.loc[0, 'cutoff_20']:g})") in printed
+    assert "TAP-1," not in printed
 
 
 @pytest.mark.parametrize("name,text,scored", [

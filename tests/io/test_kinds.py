@@ -13,11 +13,14 @@ import pytest
 
 from goeval.errors import InputFormatError
 from goeval.io import files
-from goeval.io.kinds import HEAD_BYTES, FileKind, line_kind, sniff, sniff_bytes
+from goeval.io.kinds import HEAD_BYTES, FileKind, line_kind, misplaced_hint, result_table, sniff, sniff_bytes
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GAF_LINE = "\t".join(["UniProtKB", "P1", "P1_HUMAN", "", "GO:0005515", "PMID:1", "IPI", "", "F", "", "", "protein",
                       "taxon:9606", "20200101", "UniProt", "", ""])
+
+CURVES_HEAD = ("\t".join(["method", "namespace", "threshold", "n_proteins"] + ["c"] * 28) + "\n"
+               + "\t".join(["m", "MFO", "0.01", "421"] + ["0.5"] * 28) + "\n")  # 32 columns, as curves.tsv
 
 BY_CONTENT = {
     "gaf": ("!gaf-version: 2.2\n!comment\n" + GAF_LINE + "\n", FileKind.GAF),
@@ -39,6 +42,9 @@ BY_CONTENT = {
     "obo_stanza_first": ("[Term]\nid: GO:1\n", FileKind.OBO),
     "hits": ("Q1\tS1\t98.5\t100\t1\t0\t1\t100\t1\t100\t1e-50\t200\n", FileKind.HITS),
     "bom_and_blank_lines": ("\ufeff\n\n  \nP1\tGO:1\t0.5\n", FileKind.PREDICTIONS),
+    "curves": (CURVES_HEAD, FileKind.RESULTS),
+    "summary": ("method\tnamespace\tmeasure\tvalue\tthreshold\nm\tMFO\tfmax\t0.5\t0.4\n", FileKind.RESULTS),
+    "cafaeval_results": ("filename\tns\ttau\tn\ttp\nm\tMFO\t0.01\t3\t1.0\n", FileKind.RESULTS),
 }
 
 
@@ -198,3 +204,36 @@ def test_a_fifo_is_left_unread_for_its_reader(tmp_path):
             pass
         pytest.fail("sniff opened the FIFO")
     assert got == [FileKind.GAF]  # by its name
+
+
+# ------------------------------------------------------------ hints: what a misplaced file is instead
+@pytest.mark.parametrize("fields,role,says", [
+    (["GO:0000006", "3.157000"], "predictions", "information-accretion file (term, bits): give it with --ia"),
+    (["term", "ia"], "predictions", "information-accretion file"),
+    (["GO:0008150", "0"], "predictions", "information-accretion file"),
+    (["GO:0000006", "3.157000"], "truth", "information-accretion file"),
+    (["P1", "GO:0005515"], "predictions", "truth file (protein term): give it as truth"),
+    (CURVES_HEAD.split("\n")[0].split("\t"), "predictions",
+     "this is a goeval result file (curves.tsv of a result folder), not predictions"),
+    (CURVES_HEAD.split("\n")[0].split("\t"), "truth", "goeval result file (curves.tsv of a result folder), not truth"),
+    (["method", "namespace", "measure", "value", "threshold"], "predictions", "(summary.tsv of a result folder)"),
+    (["filename", "ns", "tau", "n", "tp"], "truth", "CAFA-evaluator result file"),
+    (GAF_LINE.split("\t"), "predictions", "GAF annotation file: give it as truth"),
+])
+def test_misplaced_hint_names_what_the_file_is(fields, role, says):
+    assert says in misplaced_hint(fields, True, role)
+
+
+@pytest.mark.parametrize("fields,role", [
+    (["P1", "GO:0005515", "0.5"], "predictions"), (["P1", "GO:0005515"], "truth"),
+    (["P1", "12345"], "truth"),  # an integer may be a term id: not called an IA file
+    (GAF_LINE.split("\t"), "truth"), (["P1", "GO:1", "x", "y"], "truth"),
+])
+def test_misplaced_hint_is_silent_on_files_that_fit(fields, role):
+    assert misplaced_hint(fields, True, role) == ""
+
+
+def test_result_table_needs_its_first_columns():
+    assert result_table(["method", "namespace", "threshold"]) is None  # too few columns for a result table
+    assert result_table(["Method", "Namespace", "auc", "x"]) == "a goeval result file (a table of a result folder)"
+    assert line_kind(CURVES_HEAD.split("\n")[0].split("\t"), True)[0] is FileKind.RESULTS  # not GAF (32 columns)

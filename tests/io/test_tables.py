@@ -382,3 +382,18 @@ def test_small_plain_file_is_read_like_its_gzip(tmp_path):
             except InputFormatError as exc:
                 outcomes.append(str(exc).replace(str(path), "FILE"))
         assert outcomes[0] == outcomes[1], text
+
+
+def test_ia_and_result_files_given_as_predictions_or_truth(tmp_path):
+    ia = write(tmp_path, "IA.tsv", "GO:0000006\t3.157000\nGO:0000007\t0\n")
+    curves = write(tmp_path, "curves.tsv", "\t".join(["method", "namespace", "threshold"] + ["c"] * 29) + "\n"
+                   + "\t".join(["m", "MFO", "0.01"] + ["0.5"] * 29) + "\n")
+    for read, role in ((read_predictions, "predictions"), (read_truth, "truth")):
+        with pytest.raises(InputFormatError) as e:
+            read(ia)
+        assert e.value.line == 1 and "information-accretion file (term, bits): give it with --ia" in e.value.problem
+        assert "truth file" not in e.value.problem
+        with pytest.raises(InputFormatError) as e:
+            read(curves)
+        assert e.value.line == 1 and "GAF" not in e.value.problem
+        assert f"a goeval result file (curves.tsv of a result folder), not {role}" in e.value.problem

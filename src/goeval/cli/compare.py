@@ -35,14 +35,62 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("table", "tsv"), default="table", help="format of the tables printed on stdout")
 
 
+#: The pairs as printed on a terminal: (header, column, decimals); the TSV keeps every column at full precision.
+_PAIR_VIEW = (("ns", "namespace", None), ("method_a", "method_a", None), ("method_b", "method_b", None),
+              ("value_a", "value_a", 4), ("value_b", "value_b", 4), ("difference", "difference", 4),
+              ("CI", None, 4), ("se", "se", 4), ("wins_a", "wins_a", 3), ("ties", "ties", 3),
+              ("wins_b", "wins_b", 3), ("p", "p_value", 4), ("p_holm", "p_holm", 4))
+
+
+def _text_table(header: list[str], columns: list[list[str]]) -> str:
+    rows = list(zip(*columns))
+    width = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    return "\n".join("  ".join(x.ljust(w) for x, w in zip(line, width)).rstrip() for line in [header, *rows])
+
+
 def _table(records: list[dict], columns: tuple[str, ...], fmt: str) -> str:
     from goeval.io.results import format_cell
+    from goeval.report.text import format_column
 
-    rows = [[format_cell(r[c]) for c in columns] for r in records]
     if fmt == "tsv":
+        rows = [[format_cell(r[c]) for c in columns] for r in records]
         return "\n".join("\t".join(x) for x in [list(columns), *rows])
-    width = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(columns)]
-    return "\n".join("  ".join(x.ljust(w) for x, w in zip(line, width)).rstrip() for line in [list(columns), *rows])
+    cols = [format_column([r[c] for r in records], 3, "-") if c != "method" else [str(r[c]) for r in records]
+            for c in columns]
+    return _text_table(list(columns), cols)
+
+
+def pairs_text(records: list[dict], measure: str) -> list[str]:
+    """The pairs table for a terminal: rounded for reading (4 decimals; shares 3), the interval in one column.
+
+    Parameters
+    ----------
+    records : list of dict
+        The pairs (:data:`goeval.stats.compare.PAIR_COLUMNS`).
+    measure : str
+        The measure compared, said in the title line with the resamples and permutations.
+
+    Returns
+    -------
+    list of str
+        A title line and the table (``--format tsv`` and ``--out`` keep full precision).
+    """
+    from goeval.report.text import format_column
+
+    cols = []
+    for _header, col, decimals in _PAIR_VIEW:
+        if col is None:
+            lo = format_column([r["ci_low"] for r in records], decimals)
+            hi = format_column([r["ci_high"] for r in records], decimals)
+            cols.append([f"[{a}, {b}]" if a else "" for a, b in zip(lo, hi)])
+        elif decimals is None:
+            cols.append([str(r[col]) for r in records])
+        else:
+            cols.append(format_column([r[col] for r in records], decimals, "-"))
+    counts = sorted({(r["n_resamples"], r["n_permutations"]) for r in records})
+    said = "; ".join(f"{b:,} resamples, {p:,} permutations" for b, p in counts)
+    return [f"{measure}: difference = value_a - value_b ({said}; full precision: --format tsv or --out)",
+            _text_table([h for h, _c, _d in _PAIR_VIEW], cols)]
 
 
 def _duels_text(comparison, fmt: str) -> list[str]:  # noqa: ANN001 - Comparison
@@ -156,7 +204,8 @@ def run(args: argparse.Namespace) -> int:
     if not result.pairs:
         say(args, "no namespace has two of the methods evaluated; nothing to compare")
         return 1
-    lines = [_table(result.pairs, PAIR_COLUMNS, args.format)]
+    lines = ([_table(result.pairs, PAIR_COLUMNS, "tsv")] if args.format == "tsv"
+             else pairs_text(result.pairs, result.measure))
     if len({r["method"] for r in result.duels}) > 2:
         lines += _duels_text(result, args.format)
     show(args, *lines)

@@ -132,6 +132,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     for stage, seconds in pending.record.timings.items():  # the cache's use: timings.json and the console
         diag.add_timing(stage, seconds)
     logging.getLogger("goeval.cli").debug(pending.record.describe())  # its stage line said where it came from
+    _warn_stale_ontology(diag, pending())
     diag["command"] = list(getattr(args, "_argv", []))
     diag["versions"] = package_versions()  # also in an API run's save(); here before the checks below
     if diag.get("nothing_evaluated"):
@@ -162,9 +163,22 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     if getattr(args, "plots", False):
         write_figures(args, Path(args.out))
     show(args, _printed_summary(records, args.format, columns))
+    if args.format == "table":
+        from goeval.report.text import cafaeval_note
+
+        show(args, *cafaeval_note({r["measure"] for r in records}, opts.thresholds, getattr(args, "preset", None)))
     say(args, f"results in {Path(args.out)}/ ({', '.join(Path(p).name for p in paths.values())}); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0
+
+
+def _warn_stale_ontology(diag, onto) -> None:  # noqa: ANN001 - Diagnostics, Ontology
+    """Warn when many unknown terms look like ids of a newer release of the ontology (:mod:`goeval.hints`)."""
+    from goeval.hints import stale_ontology_hint
+
+    hint = stale_ontology_hint(diag, onto.ids.tolist(), onto.source, onto.data_version)
+    if hint:
+        diag.warn(f"{hint}.")
 
 
 def _thinned_line(cur: dict) -> str:  # noqa: ANN001

@@ -9,7 +9,6 @@ from goeval.cli.common import add_ontology, read_ontology, report_lines, say, sh
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
     p.add_argument("--annotations", required=True, nargs="+", metavar="FILE",
@@ -34,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.api import load_annotations
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_ia
-    from goeval.report.text import describe_reading, format_diagnostics
+    from goeval.report.text import describe_reading
 
     show_warnings()
     onto = read_ontology(args)
@@ -52,8 +51,37 @@ def run(args: argparse.Namespace) -> int:
         v = est.values[s]
         show(args, f"{label}: {s.stop - s.start} terms, annotated {int((est.n_term[s] > 0).sum())}, "
                   f"ia mean {v.mean():.3f} max {v.max():.3f} bits")
-    extra = format_diagnostics({k: v for k, v in est.diagnostics.items() if k in ("zero_parent_count", "negative")})
-    if extra:
-        say(args, extra)
+    say(args, *special_cases(est.diagnostics, args.method))
     say(args, f"wrote {idx.size} terms to {args.out}")
     return 0
+
+
+def special_cases(diag: dict, method: str) -> list[str]:
+    """Lines naming, in words, the special cases an IA estimate counted (``zero_parent_count``, ``negative``).
+
+    Parameters
+    ----------
+    diag : dict
+        :attr:`InformationAccretion.diagnostics`.
+    method : str
+        The estimate's method (``bayesian`` gives such a term ia 0).
+
+    Returns
+    -------
+    list of str
+        One line per non-zero count.
+
+    Examples
+    --------
+    >>> special_cases({"zero_parent_count": 3, "negative": 0}, "bayesian")
+    ['3 terms have no protein annotated with all their parents (n(Pa(v)) = 0); ia 0']
+    """
+    zero, negative = int(diag.get("zero_parent_count", 0)), int(diag.get("negative", 0))
+    lines = []
+    if zero:
+        lines.append(f"{zero:,} term{'s have' if zero != 1 else ' has'} no protein annotated with all "
+                     f"{'their' if zero != 1 else 'its'} parents (n(Pa(v)) = 0)"
+                     + ("; ia 0" if method == "bayesian" else ""))
+    if negative:
+        lines.append(f"{negative:,} term{'s have' if negative != 1 else ' has'} a negative ia (kept, not clamped)")
+    return lines

@@ -102,8 +102,37 @@ def run(args: argparse.Namespace) -> int:
                        str(r["auc_terms"]), f"{r['macro_roc_auc']:.4f}", f"{r['macro_average_precision']:.4f}"])
     show(args, format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
                                    "AUC terms", "ROC AUC", "AP"]))
+    show(args, *fallback_notes(diag.get("tap_cutoff_fallback", [])))
     say(args, f"results in {args.out}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics.json)")
     return 0
+
+
+def fallback_notes(blocks: list) -> list[str]:
+    """Lines under the table for the TAP-k whose cutoff E_k fell to the lowest score (or to none).
+
+    Parameters
+    ----------
+    blocks : list of dict
+        ``diagnostics["tap_cutoff_fallback"]`` of :func:`goeval.evaluation.terms.evaluate_terms`.
+
+    Returns
+    -------
+    list of str
+        Two lines per (method, namespace): such TAP-k values count every
+        retrieved record and may be equal for several k.
+
+    Examples
+    --------
+    >>> fallback_notes([{"method": "m", "namespace": "MFO", "k": [5, 20], "cutoff": 0.1}])[1]
+    '      so the cutoff fell to the lowest score (0.1) (Carroll et al. 2010; --insufficient)'
+    """
+    lines = []
+    for b in blocks:
+        taps = ", ".join(f"TAP-{k}" for k in b["k"])
+        where = "fell to the lowest score ({:g})".format(b["cutoff"]) if b.get("cutoff") is not None else "is none"
+        lines += [f"note: {b['method']} {b['namespace']}: {taps}: fewer than half the term queries reach k errors,",
+                  f"      so the cutoff {where} (Carroll et al. 2010; --insufficient)"]
+    return lines
 
 
 def evaluate_terms_from_args(args, onto, truth, preds, ia, load_targets):  # noqa: ANN001, ANN201

@@ -57,6 +57,10 @@ class TermEvaluationResult:
     curves : pandas.DataFrame
         TAP as a function of the cutoff: method, namespace, cutoff, tap.
     diagnostics : dict
+        ``tap_cutoff_fallback``: the (method, namespace) blocks whose TAP-k
+        cutoff E_k is undefined (fewer than half the queries reach ``k``
+        errors) and fell back to the ``insufficient`` policy, with those
+        ``k`` and the cutoff used (the lowest score, or None: no cutoff).
     """
 
     summary: pd.DataFrame
@@ -125,6 +129,10 @@ def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: M
     for outcome in outcomes.values():
         row, per, cv = _evaluate_block(outcome.whole, ontology, ks, min_positives, auc_min_positives, w_all,
                                        insufficient, curve)
+        if fallback := row.pop("_fallback", None):
+            diag.setdefault("tap_cutoff_fallback", []).append(
+                {"method": row["method"], "namespace": row["namespace"], "k": fallback,
+                 "cutoff": row[f"cutoff_{fallback[0]}"]})
         summary.append(row)
         terms.append(per)
         if cv is not None:
@@ -163,6 +171,8 @@ def _evaluate_block(
             res = tap_k(lists, kk, insufficient=insufficient)
             row[f"tap_{kk}"] = res.tap
             row[f"cutoff_{kk}"] = res.cutoff
+            if res.fallback_used:
+                row.setdefault("_fallback", []).append(kk)
             per[f"apcp_{kk}"] = res.apcp
         auc = ipr_auc_segments(lists.relevance, lists.offsets, lists.n_relevant)
         per["ipr_auc"] = auc

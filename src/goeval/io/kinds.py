@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from goeval.io.text import (
     split_fields,
 )
 
-__all__ = ["FileKind", "HEAD_BYTES", "sniff", "sniff_bytes", "line_kind"]
+__all__ = ["FileKind", "HEAD_BYTES", "sniff", "sniff_bytes", "line_kind", "result_table", "misplaced_hint"]
 
 #: Decompressed bytes looked at to decide a file's kind.
 HEAD_BYTES = 1 << 16
@@ -48,6 +49,7 @@ class FileKind(enum.Enum):
     FASTA = "fasta"  #: sequences (``>`` header lines)
     OBO = "obo"  #: an ontology (``format-version:``, ``[Term]`` stanzas)
     HITS = "hits"  #: an alignment hit table (BLAST / DIAMOND ``-outfmt 6``)
+    RESULTS = "results"  #: a result table (goeval's ``curves.tsv``, ``summary.tsv``...; CAFA-evaluator's)
     UNKNOWN = "unknown"  #: neither the content nor the extension says
 
 
@@ -56,6 +58,42 @@ _EXTENSIONS = {
     ".fa": FileKind.FASTA, ".faa": FileKind.FASTA, ".fas": FileKind.FASTA, ".m8": FileKind.HITS,
 }
 _OBO_STANZAS = ("[term]", "[typedef]", "[instance]")
+
+#: The first columns of the result tables goeval and CAFA-evaluator write -> what the file is.
+_RESULT_TABLES = {
+    ("method", "namespace", "threshold"): "a goeval result file (curves.tsv of a result folder)",
+    ("method", "namespace", "measure"): "a goeval result file (summary.tsv of a result folder)",
+    ("method", "namespace", "cutoff"): "a goeval result file (tap_curve.tsv of a result folder)",
+    ("method", "namespace", "term"): "a goeval result file (retrieval_terms.tsv of a result folder)",
+    ("method", "namespace"): "a goeval result file (a table of a result folder)",
+    ("filename", "ns", "tau"): "a CAFA-evaluator result file (evaluation_all.tsv or evaluation_best_*.tsv)",
+}
+
+
+def result_table(fields: list[str]) -> str | None:
+    """What result table a header line opens (``"goeval's curves.tsv"``...), or None when it opens none.
+
+    Parameters
+    ----------
+    fields : list of str
+        A line split by the line rule.
+
+    Returns
+    -------
+    str or None
+        The file the header belongs to, for messages (``"a goeval result file (curves.tsv of a result folder)"``).
+
+    Examples
+    --------
+    >>> result_table(["method", "namespace", "threshold", "n_proteins", "coverage"])
+    'a goeval result file (curves.tsv of a result folder)'
+    >>> result_table(["P1", "GO:0005515", "0.5"]) is None
+    True
+    """
+    low = tuple(f.lower() for f in fields[:3])
+    if len(fields) < 4:
+        return None
+    return _RESULT_TABLES.get(low) or _RESULT_TABLES.get(low[:2])
 
 
 def line_kind(fields: list[str], tab: bool) -> tuple[FileKind, str]:
@@ -71,7 +109,8 @@ def line_kind(fields: list[str], tab: bool) -> tuple[FileKind, str]:
     Returns
     -------
     kind : FileKind
-        GAF (``!gaf`` or 15+ tab-separated columns), PREDICTIONS (three
+        RESULTS (the header of a result table, :func:`result_table`), GAF
+        (``!gaf`` or 15+ tab-separated columns), PREDICTIONS (three
         columns with a numeric third, or a CAFA header line), HITS (four or
         more columns, numbers from the third on), IA (a name and a number),
         ID_LIST (one column), else TRUTH.
@@ -86,6 +125,8 @@ def line_kind(fields: list[str], tab: bool) -> tuple[FileKind, str]:
     <FileKind.TRUTH: 'truth'>
     """
     n = len(fields)
+    if (table := result_table(fields)) is not None:
+        return FileKind.RESULTS, f"the header of {table}"
     if fields[0].lower().startswith("!gaf"):
         return FileKind.GAF, "a !gaf-version line"
     if tab and n >= 15:
@@ -99,6 +140,59 @@ def line_kind(fields: list[str], tab: bool) -> tuple[FileKind, str]:
     if n == 2 and is_number(fields[1]):
         return FileKind.IA, "a term and a number"
     return (FileKind.ID_LIST, "one column") if n == 1 else (FileKind.TRUTH, f"{n} columns")
+
+
+#: An ontology term id (``GO:0008150``, ``HP:0000118``).
+_TERM_ID = re.compile(r"[A-Za-z][A-Za-z_]*:[0-9]+")
+
+#: What to do with a file of each kind given in the wrong place.
+_GIVE_AS = {
+    FileKind.GAF: "looks like a GAF annotation file: give it as truth",
+    FileKind.TRUTH: "looks like a truth file (protein term): give it as truth",
+    FileKind.PREDICTIONS: "looks like a prediction file ({why}): give it as predictions",
+    FileKind.IA: "looks like an information-accretion file (term, bits): give it with --ia",
+    FileKind.RESULTS: "is {why}, not {role}",
+}
+
+
+def misplaced_hint(fields: list[str], tab: bool, role: str) -> str:
+    """What the first data line of a file given as ``role`` says the file is instead, for an error message.
+
+    Parameters
+    ----------
+    fields : list of str
+        The first data line, split by the line rule.
+    tab : bool
+        The line has a tab.
+    role : {'predictions', 'truth'}
+        What the file was given as.
+
+    Returns
+    -------
+    str
+        ``"this looks like ...: give it as ..."``, or ``""`` when the line
+        fits ``role`` or says nothing else. A two-column line is an
+        information-accretion file when its number is not an integer, its
+        first field is a term id (``GO:0000006``) or a column header says
+        so (a truth file's terms are never ``3.157``, its proteins rarely
+        ``GO:0000006``).
+
+    Examples
+    --------
+    >>> misplaced_hint(["GO:0000006", "3.157"], True, "predictions")
+    'this looks like an information-accretion file (term, bits): give it with --ia'
+    >>> misplaced_hint(["P1", "GO:0005515", "0.5"], True, "predictions")
+    ''
+    """
+    kind, why = line_kind(fields, tab)
+    if is_ia_header(fields):
+        kind = FileKind.IA
+    elif kind is FileKind.IA and fields[1].lstrip("+-").isdigit() and not _TERM_ID.match(fields[0]):
+        kind = FileKind.TRUTH
+    own = {"predictions": FileKind.PREDICTIONS, "truth": FileKind.TRUTH}[role]
+    if kind is own or kind not in _GIVE_AS or (kind is FileKind.GAF and role == "truth"):
+        return ""
+    return "this " + _GIVE_AS[kind].format(why=why.removeprefix("the header of "), role=role)
 
 
 def _first_line_kind(stripped: str) -> FileKind | None:

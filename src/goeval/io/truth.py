@@ -17,7 +17,7 @@ from goeval.errors import InputFormatError
 from goeval.io import tsv
 from goeval.io.files import PathLike, read_bytes
 from goeval.io.gaf import read_gaf
-from goeval.io.kinds import FileKind, line_kind
+from goeval.io.kinds import FileKind, line_kind, misplaced_hint
 from goeval.io.pairs import PairTable, encode_strings, has_empty
 from goeval.io.text import (
     Layout,
@@ -88,7 +88,8 @@ def read_truth(path: PathLike) -> PairTable:
     InputFormatError
         Empty file, only a header line, non-UTF-8 bytes, a line with fewer
         than two columns or an empty field, a prediction file (three columns
-        with a score, or CAFA header lines).
+        with a score, or CAFA header lines), an information-accretion file
+        (a term and a non-integer number) or a result table (its header).
     """
     data = read_bytes(path)
     lay = table_layout(data, is_truth_header)
@@ -100,6 +101,8 @@ def read_truth(path: PathLike) -> PairTable:
         return read_gaf(path, data=data)
     if kind is FileKind.PREDICTIONS:
         raise InputFormatError(path, no, f"this looks like a prediction file ({why}); give it as predictions", text)
+    if hint := misplaced_hint(fields, lay.tab, "truth"):
+        raise InputFormatError(path, no, hint, text)
     counts: dict[str, Any] = dict(lay.counts)
     if lay.header is not None:
         counts["header"] = lay.header

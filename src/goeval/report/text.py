@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-__all__ = ["format_summary", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
+__all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
 
 
 def format_table(rows: list[list[str]], header: list[str]) -> str:
@@ -13,6 +13,42 @@ def format_table(rows: list[list[str]], header: list[str]) -> str:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)] if rows else [len(h) for h in header]
     line = lambda r: "  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip()  # noqa: E731
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def format_column(values: Any, decimals: int = 4, missing: str = "") -> list[str]:
+    """A column of numbers in one format: ``decimals`` fixed decimals for every value.
+
+    A non-zero value that would print as zero is written ``<0.0001`` (with
+    ``decimals`` decimals), so a column never mixes ``0.8``, ``0.6363`` and
+    ``2.58e-05``; files keep full precision.
+
+    Parameters
+    ----------
+    values : iterable of float or None
+        The column.
+    decimals : int, default 4
+    missing : str, default ''
+        The text of None and NaN.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> format_column([0.8, 0.419, 0.63634, 2.58e-05, None])
+    ['0.8000', '0.4190', '0.6363', '<0.0001', '']
+    """
+    out = []
+    tiny = 0.5 * 10.0 ** -decimals
+    for v in values:
+        if v is None or v != v:
+            out.append(missing)
+        elif v != 0 and abs(v) < tiny:
+            out.append(f"{'-' if v < 0 else ''}<{10.0 ** -decimals:.{decimals}f}")
+        else:
+            out.append(format(v, f".{decimals}f"))
+    return out
 
 
 def _num(v: Any, fmt: str) -> str:
@@ -23,20 +59,68 @@ def format_summary(summary: Any) -> str:
     """One line per (method, namespace, measure) with the optimum and its context.
 
     ``summary``: a list of records or a DataFrame with the summary columns.
+    The threshold column has one format (:func:`format_column`, 4 decimals).
     """
     records = summary if isinstance(summary, list) else summary.to_dict("records")
     with_ci = any("ci_low" in r for r in records)
     rows = []
-    for r in records:
+    taus = format_column([r["threshold"] for r in records])
+    for r, tau in zip(records, taus):
         value = r["value"]
         rows.append([
             r["method"], r["namespace"], r["measure"], "nan" if value is not None and value != value else
-            _num(value, ".4f"), _num(r["threshold"], ".4g"),
+            _num(value, ".4f"), tau,
             _num(r["coverage"], ".3f"), _num(r["precision"], ".3f"), _num(r["recall"], ".3f"),
             _num(r["ru"], ".3f"), _num(r["mi"], ".3f"),
         ] + ([_ci(r)] if with_ci else []))
     header = ["method", "ns", "measure", "value", "tau", "cov", "pr", "rc", "ru", "mi"]
     return format_table(rows, header + (["CI"] if with_ci else []))
+
+
+#: Presets that score as CAFA-evaluator does (its thresholds, its counting): no threshold note under them.
+CAFAEVAL_PRESETS = ("cafa5", "cafa6")
+
+
+def cafaeval_note(measures: Any, thresholds: Any, preset: str | None = None) -> list[str]:
+    """Footnote lines under a summary table: CAFA-evaluator's names where goeval's mean something else.
+
+    Parameters
+    ----------
+    measures : iterable of str
+        The measures in the table.
+    thresholds : 'exact', float or str
+        The run's ``thresholds`` option (``'arange:STEP'`` is CAFA-evaluator's own grid).
+    preset : str, optional
+        The run's preset; under one of :data:`CAFAEVAL_PRESETS` the thresholds are CAFA-evaluator's.
+
+    Returns
+    -------
+    list of str
+        ``smin`` in bits against CAFA-evaluator's ``s`` (``smin_terms``),
+        when the table has either; the thresholds when they are not
+        CAFA-evaluator's; the pointer to ``docs/cafaeval.md``. Empty when
+        nothing differs.
+
+    Examples
+    --------
+    >>> cafaeval_note(["fmax"], "arange:0.001")
+    []
+    >>> cafaeval_note(["fmax"], "exact")[0]
+    'note: tau: every distinct score (CAFA-evaluator: a 0.01 grid, -th_step).'
+    """
+    parts = []
+    if {"smin", "smin_terms"} & set(measures):
+        parts.append("smin is in bits (CAFA-evaluator's s_w); CAFA-evaluator's s counts terms: smin_terms here.")
+    grid = not (preset in CAFAEVAL_PRESETS or str(thresholds).startswith("arange:"))
+    if grid and thresholds == "exact":
+        parts.append("tau: every distinct score (CAFA-evaluator: a 0.01 grid, -th_step).")
+    elif grid:
+        parts.append(f"tau: exact multiples of {float(thresholds):g} (CAFA-evaluator's np.arange has "
+                     "0.48000000000000004 for 0.48).")
+    if not parts:
+        return []
+    lines = [("note: " if i == 0 else "      ") + p for i, p in enumerate(parts)]
+    return lines + ["      CAFA-evaluator's names and every difference: docs/cafaeval.md"]
 
 
 def _ci(r: dict[str, Any]) -> str:

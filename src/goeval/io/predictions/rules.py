@@ -25,6 +25,7 @@ import pyarrow as pa
 from goeval.errors import InputFormatError
 from goeval.io import tsv
 from goeval.io.files import PathLike
+from goeval.io.kinds import misplaced_hint
 from goeval.io.pairs import encode_chunks, float_chunks, has_empty
 from goeval.io.text import (
     LINE_END,
@@ -121,15 +122,13 @@ def prediction_layout(head: bytes, path: PathLike) -> Layout:
 def check_prediction(fields: list[str], path: PathLike, no: int, line: str, first: bool) -> None:
     """Raise unless ``fields`` are 'target term score' with a score in [0, 1].
 
-    ``first``: this is the first data line (a two-column first line is said
-    to look like a truth file).
+    ``first``: this is the first data line (what else it looks like - a
+    truth, IA or result file - is said, :func:`goeval.io.kinds.misplaced_hint`;
+    a GAF line is said on any line).
     """
     if len(fields) != 3 or not fields[0] or not fields[1]:
-        hint = ""
-        if len(fields) >= 15:
-            hint = "; this looks like a GAF annotation file: give it as truth"
-        elif len(fields) == 2 and first:
-            hint = "; this looks like a truth file (protein term): give it as truth"
+        hint = misplaced_hint(fields, True, "predictions") if first or len(fields) >= 15 else ""
+        hint = f"; {hint}" if hint else ""
         got = f"got {len(fields)}" if all(fields) else "got an empty field"
         raise InputFormatError(path, no, f"expected 3 columns 'target term score', {got}{hint}", line)
     problem = None if is_number(fields[2]) else "the score is not a number"

@@ -1,0 +1,145 @@
+"""Hints that name the likely cause of a run that matched less than it should.
+
+Pure functions of what a run has already read (identifiers, diagnostics,
+the ontology): each returns one sentence for a warning or an error, or None
+when it has nothing to suggest. They never change what is evaluated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePath
+from typing import Any
+
+__all__ = ["uniprot_accession", "id_form_hint", "id_pattern", "stale_ontology_hint", "STALE_MIN_LINES",
+           "STALE_MIN_SHARE"]
+
+#: Lines of one input naming unknown terms before an older ontology is suggested (and :data:`STALE_MIN_SHARE`).
+STALE_MIN_LINES = 10
+#: Share of one input's lines naming unknown terms before an older ontology is suggested.
+STALE_MIN_SHARE = 0.01
+
+#: A UniProt FASTA header id ``sp|ACC|NAME`` (or ``tr|...``): the accession is the part between the pipes.
+_UNIPROT = re.compile(r"^(?:sp|tr)\|([^|]+)\|")
+
+
+def uniprot_accession(protein: str) -> str | None:
+    """The accession of a UniProt FASTA header id, or None when ``protein`` is not one.
+
+    Examples
+    --------
+    >>> uniprot_accession("sp|P12345|ABC_HUMAN"), uniprot_accession("P12345")
+    ('P12345', None)
+    """
+    m = _UNIPROT.match(protein)
+    return m.group(1) if m else None
+
+
+def id_form_hint(unmatched: Sequence[str], truth_proteins: Iterable[str], what: str = "predictions") -> str | None:
+    """Whether proteins that matched no truth protein would match once written as plain accessions.
+
+    Parameters
+    ----------
+    unmatched : sequence of str
+        Examples of proteins of ``what`` found in no truth line.
+    truth_proteins : iterable of str
+        The proteins of the truth.
+    what : str, default 'predictions'
+        What ``unmatched`` come from, for the sentence.
+
+    Returns
+    -------
+    str or None
+        A sentence when the accession between the pipes of ``sp|ACC|NAME``
+        ids on one side is a protein id on the other (for one of the
+        examples at least), else None.
+
+    Examples
+    --------
+    >>> id_form_hint(["sp|P1|A_HUMAN"], ["P1", "P2"])
+    'the predictions write protein ids as UniProt FASTA headers (sp|P1|A_HUMAN) where the truth has plain accessions (P1 is a truth protein): write the accession alone, the part between the pipes'
+    >>> id_form_hint(["P3"], ["P1", "P2"]) is None
+    True
+    """
+    truth = set(truth_proteins)
+    for protein in unmatched:
+        acc = uniprot_accession(protein)
+        if acc is not None and acc in truth:
+            return (f"the {what} write protein ids as UniProt FASTA headers ({protein}) where the truth has plain "
+                    f"accessions ({acc} is a truth protein): write the accession alone, the part between the pipes")
+    headers = {acc: p for p in truth if (acc := uniprot_accession(p)) is not None}
+    for protein in unmatched:
+        if protein in headers:
+            return (f"the truth writes protein ids as UniProt FASTA headers ({headers[protein]}) where the {what} "
+                    f"have plain accessions ({protein}): write the truth's accessions alone, the part between the pipes")
+    return None
+
+
+def id_pattern(ids: Iterable[str]) -> tuple[str, re.Pattern[str]] | None:
+    """The prefix and the pattern of most of an ontology's term ids (``GO`` and ``GO:[0-9]{7}``), or None.
+
+    Examples
+    --------
+    >>> prefix, pattern = id_pattern(["GO:0008150", "GO:0003674", "GO:0005575"])
+    >>> prefix, bool(pattern.fullmatch("GO:0061630")), bool(pattern.fullmatch("GO:61630"))
+    ('GO', True, False)
+    """
+    shapes = Counter((pre, len(local)) for pre, _, local in (str(t).partition(":") for t in ids) if local.isdigit())
+    if not shapes:
+        return None
+    (prefix, width), _ = shapes.most_common(1)[0]
+    return prefix, re.compile(re.escape(prefix) + ":[0-9]{%d}" % width)
+
+
+def _stale_inputs(diag: Mapping[str, Any], pattern: re.Pattern[str]) -> list[tuple[str, int, list[str]]]:
+    """(input, unknown lines, well-formed examples) of the inputs with many unknown terms that look well formed."""
+    out = []
+    sources = [("truth", diag.get("truth", {}))] + [(f"method {k}", v) for k, v in diag.get("methods", {}).items()]
+    for label, d in sources:
+        if not isinstance(d, Mapping):
+            continue
+        lost = int(d.get("rows_by_term_status", {}).get("unknown", 0))
+        examples = list(d.get("unknown_terms", {}).get("examples", []))
+        good = [t for t in examples if pattern.fullmatch(str(t))]
+        if lost >= max(STALE_MIN_LINES, STALE_MIN_SHARE * int(d.get("rows_read", 0))) and good \
+                and len(good) >= 0.8 * len(examples):
+            out.append((label, lost, good))
+    return out
+
+
+def stale_ontology_hint(diag: Mapping[str, Any], ids: Iterable[str], source: str,
+                        data_version: str | None) -> str | None:
+    """Whether many unknown terms of a run look like ids of a newer release of its ontology.
+
+    Parameters
+    ----------
+    diag : mapping
+        The run's diagnostics (``truth`` and ``methods``: ``rows_read``,
+        ``rows_by_term_status``, ``unknown_terms``).
+    ids : iterable of str
+        The ontology's term ids (their usual form: ``GO:`` and 7 digits).
+    source, data_version : str
+        The ontology's file and its header's ``data-version`` (or None).
+
+    Returns
+    -------
+    str or None
+        A sentence when an input has at least :data:`STALE_MIN_LINES`
+        lines and :data:`STALE_MIN_SHARE` of its lines naming terms unknown
+        to the ontology, most of them well-formed ids of its prefix
+        (unknown, not obsolete: an older ontology has never heard of them).
+    """
+    shape = id_pattern(ids)
+    if shape is None:
+        return None
+    stale = _stale_inputs(diag, shape[1])
+    if not stale:
+        return None
+    counts = " and ".join(f"{lost:,} lines of {'the ' if label == 'truth' else ''}{label}" for label, lost, _ in stale)
+    examples = list(dict.fromkeys(t for _, _, good in stale for t in good))[:3]
+    version = f"data-version {data_version}" if data_version else "no data-version in its header"
+    return (f"{counts} name well-formed {shape[0]} ids that the ontology does not know (e.g. {', '.join(examples)}): "
+            f"the ontology {PurePath(source).name} ({version}) may be older than the annotations; "
+            "give the release they were made with (or a later one)")
