@@ -30,7 +30,12 @@ def _goeval(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
 
 
 def _session_processes(sid: int) -> list[int]:
-    """Processes of session ``sid`` (zombies included: a child not reaped is a leak too)."""
+    """Processes of session ``sid`` (zombies included: a child not reaped is a leak too).
+
+    A zombie handed to init (parent 1: a worker's own child, orphaned when its parent ended) has ended
+    and is init's to reap, not goeval's: under load init may reap it a moment after goeval exits, so
+    it does not count. A live process, or a zombie whose parent lives on, does.
+    """
     out = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -40,7 +45,7 @@ def _session_processes(sid: int) -> list[int]:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[3]) == sid:
+        if int(fields[3]) == sid and not (fields[0] == "Z" and int(fields[1]) == 1):
             out.append(int(entry))
     return out
 
