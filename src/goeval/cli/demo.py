@@ -16,11 +16,7 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_evaluation_options(p)
-    p.set_defaults(out="goeval_demo")
-    for action in p._actions:  # the help of --out says the demo's own default
-        if "--out" in action.option_strings:
-            action.help = "output directory (default goeval_demo/)"
+    add_evaluation_options(p, out="goeval_demo")
 
 
 def run(args: argparse.Namespace) -> int:

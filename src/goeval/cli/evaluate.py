@@ -21,11 +21,11 @@ DESCRIPTION = (
 )
 
 
-def add_evaluation_options(p: argparse.ArgumentParser) -> None:
-    """The options of ``evaluate`` (and ``demo``) besides the inputs."""
+def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_results") -> None:
+    """The options of ``evaluate`` (and ``demo``, whose folder is ``out``) besides the inputs."""
     p.add_argument("--ia", metavar="IA.tsv", help="information accretion file term<TAB>ia (enables ru/mi/S and weighted measures)")
     p.add_argument("--ia-annotations", metavar="FILE", help="estimate IA from these annotations instead (pseudo-count --pseudocount)")
-    p.add_argument("--out", default="goeval_results", metavar="DIR", help="output directory (default goeval_results/)")
+    p.add_argument("--out", default=out, metavar="DIR", help=f"output directory (default {out}/)")
     add_option_fields(p)
     # the library keeps every threshold; the command line writes thin curves unless told otherwise
     p.set_defaults(curves="thin")
