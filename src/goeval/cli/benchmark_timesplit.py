@@ -183,7 +183,8 @@ class PredictionFiles:
         self.open = {}
 
 
-def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> None:
+def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> str:
+    """The kind's results directory written; its Table 1, for the console."""
     from goeval.benchmarks import table1_columns, table1_records
     from goeval.io.results import decimal_value, write_frames
 
@@ -201,7 +202,7 @@ def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> None
 
         with run.open_binary(f"{d}/{PROTEIN_STATS_FILE}") as fh:
             np.savez_compressed(fh, **protein_stats_arrays(res.stats, res.diagnostics.get("options", {})))
-    show(args, f"{kind} targets:", format_table1(table1))
+    return format_table1(table1)
 
 
 def _warn_unused_methods(kind: str, res: Any) -> None:
@@ -216,6 +217,7 @@ def _evaluate(args: argparse.Namespace, run: Any, onto: Any, a0: Any, hits: Any,
               information: tuple[Any, Any]) -> dict[str, Any]:
     """Every kind evaluated and written in turn; what each evaluated (kind -> number of summary rows)."""
     from goeval.benchmarks.timesplit import iter_time_split
+    from goeval.progress import stage, within
 
     files = PredictionFiles(run, onto, not args.no_predictions)
     done: dict[str, Any] = {}
@@ -225,11 +227,15 @@ def _evaluate(args: argparse.Namespace, run: Any, onto: Any, a0: Any, hits: Any,
                                          min_identity=args.min_identity, min_coverage=args.min_coverage,
                                          bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence,
                                          information=information, on_predictions=files):
-            files.close()
-            _warn_unused_methods(kind, res)
-            done[kind] = {"rows": len(res.summary_records), "why": res.diagnostics.get("nothing_evaluated")}
-            if res.summary_records:
-                _write_kind(run, args, kind, res)
+            table = None
+            with within(kind), stage(f"writing {kind.lower()}/", min_seconds=1.0):
+                files.close()
+                _warn_unused_methods(kind, res)
+                done[kind] = {"rows": len(res.summary_records), "why": res.diagnostics.get("nothing_evaluated")}
+                if res.summary_records:
+                    table = _write_kind(run, args, kind, res)
+            if table is not None:
+                show(args, f"{kind} targets:", table)
             del res  # one kind's results in memory at a time
     finally:
         files.close()
