@@ -93,18 +93,25 @@ def id_pattern(ids: Iterable[str]) -> tuple[str, re.Pattern[str]] | None:
     return prefix, re.compile(re.escape(prefix) + ":[0-9]{%d}" % width)
 
 
-def _stale_inputs(diag: Mapping[str, Any], pattern: re.Pattern[str]) -> list[tuple[str, int, list[str]]]:
-    """(input, unknown lines, well-formed examples) of the inputs with many unknown terms that look well formed."""
+def _many_unknown(diag: Mapping[str, Any]) -> list[tuple[str, int, list[str]]]:
+    """(input, unknown lines, examples) of the inputs with at least the minimum lines and share of unknown terms."""
     out = []
     sources = [("truth", diag.get("truth", {}))] + [(f"method {k}", v) for k, v in diag.get("methods", {}).items()]
     for label, d in sources:
         if not isinstance(d, Mapping):
             continue
         lost = int(d.get("rows_by_term_status", {}).get("unknown", 0))
-        examples = list(d.get("unknown_terms", {}).get("examples", []))
+        if lost >= max(STALE_MIN_LINES, STALE_MIN_SHARE * int(d.get("rows_read", 0))):
+            out.append((label, lost, list(d.get("unknown_terms", {}).get("examples", []))))
+    return out
+
+
+def _stale_inputs(many: list[tuple[str, int, list[str]]], pattern: re.Pattern[str]) -> list[tuple[str, int, list[str]]]:
+    """Of ``many``, the inputs whose unknown terms look well formed (at least 80 % of the examples)."""
+    out = []
+    for label, lost, examples in many:
         good = [t for t in examples if pattern.fullmatch(str(t))]
-        if lost >= max(STALE_MIN_LINES, STALE_MIN_SHARE * int(d.get("rows_read", 0))) and good \
-                and len(good) >= 0.8 * len(examples):
+        if good and len(good) >= 0.8 * len(examples):
             out.append((label, lost, good))
     return out
 
@@ -131,10 +138,11 @@ def stale_ontology_hint(diag: Mapping[str, Any], ids: Iterable[str], source: str
         to the ontology, most of them well-formed ids of its prefix
         (unknown, not obsolete: an older ontology has never heard of them).
     """
-    shape = id_pattern(ids)
+    many = _many_unknown(diag)  # first: most runs have no such input, and the ids' pattern need not be read
+    shape = id_pattern(ids) if many else None
     if shape is None:
         return None
-    stale = _stale_inputs(diag, shape[1])
+    stale = _stale_inputs(many, shape[1])
     if not stale:
         return None
     counts = " and ".join(f"{lost:,} lines of {'the ' if label == 'truth' else ''}{label}" for label, lost, _ in stale)

@@ -43,9 +43,9 @@ _PAIR_VIEW = (("ns", "namespace", None), ("method_a", "method_a", None), ("metho
 
 
 def _text_table(header: list[str], columns: list[list[str]]) -> str:
-    rows = list(zip(*columns))
-    width = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    return "\n".join("  ".join(x.ljust(w) for x, w in zip(line, width)).rstrip() for line in [header, *rows])
+    from goeval.report.text import format_table
+
+    return format_table([list(r) for r in zip(*columns)], header, rule=False)
 
 
 def _table(records: list[dict], columns: tuple[str, ...], fmt: str) -> str:

@@ -176,7 +176,7 @@ def _warn_stale_ontology(diag, onto) -> None:  # noqa: ANN001 - Diagnostics, Ont
     """Warn when many unknown terms look like ids of a newer release of the ontology (:mod:`goeval.hints`)."""
     from goeval.hints import stale_ontology_hint
 
-    hint = stale_ontology_hint(diag, onto.ids.tolist(), onto.source, onto.data_version)
+    hint = stale_ontology_hint(diag, onto.ids, onto.source, onto.data_version)
     if hint:
         diag.warn(f"{hint}.")
 

@@ -8,11 +8,11 @@ from typing import Any
 __all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
 
 
-def format_table(rows: list[list[str]], header: list[str]) -> str:
-    """Left-aligned text table."""
+def format_table(rows: list[list[str]], header: list[str], rule: bool = True) -> str:
+    """Left-aligned text table (``rule``: a line of dashes under the header)."""
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)] if rows else [len(h) for h in header]
     line = lambda r: "  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip()  # noqa: E731
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+    return "\n".join([line(header)] + ([line(["-" * w for w in widths])] if rule else []) + [line(r) for r in rows])
 
 
 def format_column(values: Any, decimals: int = 4, missing: str = "") -> list[str]:
@@ -163,7 +163,7 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+    return _count(n, word, word + "s")
 
 
 def describe_reading(label: str, d: dict[str, Any]) -> str:
