@@ -114,8 +114,7 @@ def _kind_dirs(results: Path) -> dict[str, Path]:
 
 def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: ANN202 - Comparison
     """Methods of a cafa6 directory: on the final score (an aggregate measure), or per kind."""
-    import json
-
+    from goeval.io.results_dir import read_json_document
     from goeval.metrics.registry import cell_measure, get_measure
     from goeval.stats.aggregate import compare_aggregate
     from goeval.stats.compare import Comparison, compare
@@ -129,7 +128,7 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: A
     common = dict(n_resamples=args.bootstrap, permutations=args.permutations, seed=args.seed,
                   confidence=args.confidence, threads=args.threads)
     if ms.reduce == "kind_mean":
-        top = json.loads((Path(args.results) / "diagnostics.json").read_text())
+        top = read_json_document(Path(args.results) / "diagnostics.json")
         options = next(iter(read.values()))[1]
         settings = CurveSettings.from_options(options, bool(options.get("ia")))
         pairs = compare_aggregate({k: st for k, (st, _o) in read.items()}, args.methods, cell_measure(ms), settings,

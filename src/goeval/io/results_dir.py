@@ -9,11 +9,12 @@ every file present into DataFrames with the exact floats that were written
 (shortest round-trip text reads back to the same double), and reads a time
 split's ``nk/``, ``lk/`` and ``pk/`` as the parts of one result. Every file
 read is checked: it belongs to the run that wrote the directory
-(``manifest.json``, :func:`goeval.io.manifest.check_run_file`), its lines
+(``manifest.json``, :func:`goeval.io.manifest.check_run_file`), it is not a
+symbolic link and lies in no linked folder (goeval writes none), its lines
 are complete and have the header's columns, its numbers are numbers and
 finite (``nan`` stands for an undefined value); a directory without any
-result, a file without its required columns or a damaged JSON document is
-an error naming the file (and the line).
+result, a file without its required columns or a damaged, too large or too
+deeply nested JSON document is an error naming the file (and the line).
 
 :func:`write_files` writes rendered figures and report pages (bytes or
 text) into a directory as one set: all appear, or none changes.
@@ -22,7 +23,6 @@ text) into a directory as one set: all appear, or none changes.
 from __future__ import annotations
 
 import io
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import GoevalError, InputFormatError, OutputError
-from goeval.io.files import PathLike, temporary_name, unlink_quietly, write_failed, read_bytes
+from goeval.io.files import PathLike, read_bytes, read_json, temporary_name, unlink_quietly, write_failed
 
-__all__ = ["ResultsDir", "read_results_dir", "read_table", "write_files", "TABLE_FILES", "ALTERNATIVE_FILES",
-           "REQUIRED_COLUMNS", "KIND_DIRS"]
+__all__ = ["ResultsDir", "read_results_dir", "read_table", "read_json_document", "write_files", "TABLE_FILES",
+           "ALTERNATIVE_FILES", "REQUIRED_COLUMNS", "KIND_DIRS"]
 
 #: Attribute of :class:`ResultsDir` -> file name, for the tables it may hold.
 TABLE_FILES: dict[str, str] = {
@@ -213,12 +213,26 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
     return frame
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(read_bytes(path).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise InputFormatError(path, line, f"not a valid JSON document: {exc}") from None
+def read_json_document(path: PathLike, manifest: Any = None, *, folder: PathLike | None = None) -> dict[str, Any]:
+    """A JSON document of a results folder (``diagnostics.json``, ``timings.json``): checked, bounded, an object.
+
+    The file must be its run's (:func:`goeval.io.manifest.check_run_file`:
+    listed, unchanged, not a link) and is read within the size and nesting
+    bounds of :func:`goeval.io.files.read_json`. ``manifest`` and
+    ``folder``: as for :func:`~goeval.io.manifest.check_run_file`.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the file: a link, too large, nested too deep, not JSON, not
+        an object, or a ``versions`` entry that is not names to versions.
+    GoevalError
+        The file is not the run's.
+    """
+    from goeval.io.manifest import check_run_file
+
+    check_run_file(path, manifest, folder=folder)
+    doc = read_json(path)
     if not isinstance(doc, dict):
         raise InputFormatError(path, 1, f"expected a JSON object, found a {type(doc).__name__}")
     versions = doc.get("versions")
@@ -227,24 +241,29 @@ def _read_json(path: Path) -> dict[str, Any]:
     return doc
 
 
-def _read_files(p: Path, out: ResultsDir, manifest: Any) -> None:
-    """The tables and JSON documents present in ``p``, each checked against the run's manifest."""
+def _present(p: Path) -> bool:
+    """Whether ``p`` is there to be read: a file, or a link (refused by the check of every file read)."""
+    return p.is_file() or p.is_symlink()
+
+
+def _read_files(p: Path, out: ResultsDir, manifest: Any, folder: Path) -> None:
+    """The tables and JSON documents present in ``p`` (``folder`` or a kind's folder in it), each checked against
+    the run's manifest."""
     from goeval.io.manifest import check_run_file
 
     for attr, name in TABLE_FILES.items():
-        present = [n for n in (name, *ALTERNATIVE_FILES.get(attr, ())) if (p / n).is_file()]
+        present = [n for n in (name, *ALTERNATIVE_FILES.get(attr, ())) if _present(p / n)]
         if len(present) > 1:
             raise GoevalError(f"{p}: both {' and '.join(present)} are present and may disagree; "
                               "remove the one that is not from the run of summary.tsv.")
         if present:
-            check_run_file(p / present[0], manifest)
+            check_run_file(p / present[0], manifest, folder=folder)
             setattr(out, attr, read_table(p / present[0], REQUIRED_COLUMNS[attr]))
             out.files.append(present[0])
     for attr in ("diagnostics", "timings"):
         f = p / f"{attr}.json"
-        if f.is_file():
-            check_run_file(f, manifest)
-            setattr(out, attr, _read_json(f))
+        if _present(f):
+            setattr(out, attr, read_json_document(f, manifest, folder=folder))
             out.files.append(f.name)
 
 
@@ -285,12 +304,12 @@ def read_results_dir(path: PathLike) -> ResultsDir:
     if manifest is None:
         out.notes.append(f"{p} has no manifest.json (written by an earlier goeval, or by hand): its files could not be "
                          "checked to come from one run")
-    _read_files(p, out, manifest)
+    _read_files(p, out, manifest, p)
     if not _has_results(p):
         for d in KIND_DIRS:
             if (p / d).is_dir() and _has_results(p / d):
                 part = ResultsDir(path=p / d)
-                _read_files(p / d, part, manifest)
+                _read_files(p / d, part, manifest, p)
                 _note_summary(part)
                 out.parts[d.upper()] = part
     if not any(getattr(out, a) is not None for a in TABLE_FILES) and not out.parts:
