@@ -82,6 +82,25 @@ def test_evaluate_out_removes_no_file_outside_its_folder(folder, tmp_path, capsy
     assert removed.endswith("that this run did not write: protein_stats.npz")  # the earlier run's own file goes
 
 
+# ------------------------------------------------------------ finding 3: a linked plots/ gets no figure
+def test_a_linked_plots_folder_is_refused_by_plot_and_evaluate_plots(folder, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    other = tmp_path / "other"
+    other.mkdir()
+    (folder / "plots").symlink_to(other)
+    assert main(["plot", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder}/: 'plots' is a symbolic link (to {str(other)!r})" in err and "Traceback" not in err
+    assert main(evaluate(folder, "--plots")) == 2  # before any work
+    assert "'plots' is a symbolic link" in capsys.readouterr().err
+    assert list(other.iterdir()) == []
+    (folder / "plots").unlink()  # the link removed: the figures go into a folder of its own, and are listed
+    assert main(["plot", str(folder)]) == 0
+    figures = sorted(p.name for p in (folder / "plots").iterdir())
+    listed = json.loads((folder / MANIFEST_FILE).read_text())["files"]
+    assert figures and all(f"plots/{name}" in listed for name in figures)
+
+
 # ------------------------------------------------------------ finding 6: linked result files are not read
 def test_linked_result_files_are_refused_by_report_plot_and_compare(folder, tmp_path, capsys):
     elsewhere = tmp_path / "elsewhere"

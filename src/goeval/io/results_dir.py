@@ -23,7 +23,6 @@ text) into a directory as one set: all appear, or none changes.
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from goeval.errors import GoevalError, InputFormatError, OutputError
-from goeval.io.files import PathLike, read_bytes, read_json, temporary_name, unlink_quietly, write_failed
+from goeval.errors import GoevalError, InputFormatError
+from goeval.io.files import OutputSet, PathLike, read_bytes, read_json, write_failed
 
 __all__ = ["ResultsDir", "read_results_dir", "read_table", "read_json_document", "write_files", "TABLE_FILES",
            "ALTERNATIVE_FILES", "REQUIRED_COLUMNS", "KIND_DIRS"]
@@ -331,40 +330,30 @@ def write_files(out_dir: PathLike, files: Mapping[str, bytes | str], added_by: s
 
     Each file goes to a hidden temporary name first; all are renamed into
     place only when every one is complete, so a failure leaves the
-    directory as it was. With ``added_by``, the files are added to the
-    manifest of the results directory they land in, if any
+    directory as it was (an :class:`~goeval.io.files.OutputSet`). Every name
+    is a path inside ``out_dir`` (:func:`goeval.io.files.inside_output`):
+    ``plots/fig.png`` with ``plots`` a symbolic link is refused, not written
+    through. With ``added_by``, the files are added to the manifest of the
+    results directory they land in, if any
     (:func:`goeval.io.manifest.add_to_manifest`).
 
     Raises
     ------
     OutputError
-        The directory cannot be created or a file cannot be written.
+        The directory cannot be created, a name is not inside it, or a file
+        cannot be written.
     """
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise write_failed(out, exc) from None
-    pending: list[tuple[Path, Path]] = []
-    try:
+    with OutputSet(out) as fs:
         for name, content in files.items():
-            target = out / name
-            tmp = temporary_name(target)
-            pending.append((tmp, target))
             data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with open(tmp, "wb") as fh:
-                    fh.write(data)
-            except OSError as exc:
-                raise write_failed(target, exc) from None
-        for tmp, target in pending:
-            os.replace(tmp, target)
-    except (OutputError, OSError, KeyboardInterrupt):
-        for tmp, _target in pending:
-            unlink_quietly(tmp)
-        raise
-    written = {t.name: t for _tmp, t in pending}
+            with fs.open_binary(name) as fh:
+                fh.write(data)
+        written = fs.commit()
     if added_by is not None:
         from goeval.io.manifest import add_to_manifest
 
