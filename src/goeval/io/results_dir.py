@@ -10,10 +10,11 @@ every file present into DataFrames with the exact floats that were written
 split's ``nk/``, ``lk/`` and ``pk/`` as the parts of one result. Every file
 read is checked: it belongs to the run that wrote the directory
 (``manifest.json``, :func:`goeval.io.manifest.check_run_file`), its lines
-are complete and have the header's columns, its numbers are numbers and
-finite (``nan`` stands for an undefined value); a directory without any
-result, a file without its required columns or a damaged JSON document is
-an error naming the file (and the line).
+are complete and have the header's columns, its text holds no control
+character but the tab and the line end (:mod:`goeval.io.names`), its
+numbers are numbers and finite (``nan`` stands for an undefined value); a
+directory without any result, a file without its required columns or a
+damaged JSON document is an error naming the file (and the line).
 
 :func:`write_files` writes rendered figures and report pages (bytes or
 text) into a directory as one set: all appear, or none changes.
@@ -33,6 +34,7 @@ import numpy as np
 
 from goeval.errors import GoevalError, InputFormatError, OutputError
 from goeval.io.files import PathLike, temporary_name, unlink_quietly, write_failed, read_bytes
+from goeval.io.names import check_table_text
 
 __all__ = ["ResultsDir", "read_results_dir", "read_table", "write_files", "TABLE_FILES", "ALTERNATIVE_FILES",
            "REQUIRED_COLUMNS", "KIND_DIRS"]
@@ -183,8 +185,10 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
         The file is missing, empty, not UTF-8, not a table, truncated (a
         last line without its line end), has a line with another number of
         fields than its header, lacks a ``required`` column (the message
-        names the missing columns and the header line), or holds a cell that
-        is not a number, or infinite, in a numeric column (with its line).
+        names the missing columns and the header line), holds a cell that
+        is not a number, or infinite, in a numeric column, or a control
+        character other than the tab and the line end (:mod:`goeval.io.names`)
+        (each with its line).
     """
     import pandas as pd  # deferred: pandas (~0.1 s to import) only for reading a table
 
@@ -192,6 +196,7 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
 
     data = read_bytes(path)
     text = decode_utf8(data, path)
+    check_table_text(data, text, path)
     header = text.split("\n", 1)[0].rstrip("\r").split("\t")
     missing = [c for c in required if c not in header]
     if missing:

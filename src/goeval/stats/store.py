@@ -35,8 +35,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from goeval.errors import InvalidParameterError
+from goeval.errors import InputFormatError, InvalidParameterError
 from goeval.io.manifest import check_run_file
+from goeval.io.names import check_name
 from goeval.io.results import read_arrays, write_arrays
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -85,15 +86,23 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
     return out
 
 
-def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[str, Any]:
-    """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite."""
-    from goeval.errors import InputFormatError
-
+def _listed_blocks(arrays: Mapping[str, np.ndarray],
+                   source: str | None) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The ``meta`` entry and its blocks: each (method, namespace) of valid names (:mod:`goeval.io.names`)."""
     try:
         meta = json.loads(str(arrays["meta"]))
-        blocks = [(str(m), str(ns)) for m, ns in meta["blocks"]]
+        blocks = [(m, ns) for m, ns in meta["blocks"]]
     except (KeyError, ValueError, TypeError) as exc:
         raise InputFormatError(source, None, f"its 'meta' entry is not the list of blocks: {exc}") from None
+    for m, ns in blocks:
+        check_name(m, "method", source)
+        check_name(ns, "namespace", source)
+    return meta, blocks
+
+
+def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[str, Any]:
+    """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite."""
+    meta, blocks = _listed_blocks(arrays, source)
     for i, block in enumerate(blocks):
         missing = [f for f in (*_FIELDS, "proteins") if f"{i}/{f}" not in arrays]
         if missing:
@@ -115,7 +124,8 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
     Raises
     ------
     InputFormatError
-        A block's arrays are missing, disagree in length or are not finite (naming ``source``).
+        A block's arrays are missing, disagree in length or are not finite, or a method or namespace
+        name holds a control character (:mod:`goeval.io.names`), naming ``source``.
     """
     meta = _checked_meta(arrays, source)
     stats: dict[tuple[str, str], SweepStats] = {}

@@ -1,0 +1,99 @@
+"""Names from someone else's files: refused when they hold a control character, escaped for every output.
+
+Every hostile file is made here, in the test's own temporary folder.
+"""
+
+from __future__ import annotations
+
+from report_fixtures import two_methods  # noqa: F401 - fixture
+
+import json
+
+import numpy as np
+import pytest
+from oracles import random_case
+
+from goeval.cli import main
+from goeval.errors import InputFormatError
+from goeval.evaluation import evaluate_annotations
+from goeval.io.paths import find_prediction_files
+from goeval.io.results_dir import read_results_dir
+from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays
+
+CONTROLS = ["\t", "\n", "\r", "\x1b[2J", "\x85", "\u2028", "\u202e"]
+
+
+def stats_file(path, methods=("A", "B")):
+    """A ``protein_stats.npz`` whose ``meta`` names ``methods`` (written as numpy does, not as goeval would)."""
+    case = random_case(5, n_proteins=20)
+    onto = case.ontology()
+    res = evaluate_annotations(onto, case.truth_annotations(onto), {m: case.predictions(onto) for m in ("A", "B")},
+                               ia=case.ia_array(onto), bootstrap=10)
+    arrays = protein_stats_arrays(res.stats, res.diagnostics["options"])
+    meta = json.loads(str(arrays["meta"]))
+    rename = dict(zip(("A", "B"), methods))
+    meta["blocks"] = [[rename[m], ns] for m, ns in meta["blocks"]]
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(path, **arrays)
+    return path
+
+
+def results_copy(src, dst, old="naive", new="naive"):
+    """A results folder whose tables name the method ``old`` ``new`` (no manifest: a folder made by hand)."""
+    dst.mkdir()
+    for name in ("summary.tsv", "curves.tsv"):
+        (dst / name).write_bytes((src / name).read_bytes().replace(old.encode(), new.encode()))
+    (dst / "diagnostics.json").write_bytes((src / "diagnostics.json").read_bytes())
+    return dst
+
+
+# ------------------------------------------------------------ finding 2: names from protein_stats.npz
+def test_a_newline_in_a_method_of_protein_stats_is_refused_before_the_planted_out_link_is_followed(
+        tmp_path, capsys):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    stats_file(folder / PROTEIN_STATS_FILE, ("A\ntouch /tmp/PWNED #", "B"))
+    victim = tmp_path / "bashrc"
+    victim.write_text("# mine\n")
+    (folder / "pairs.tsv").symlink_to(victim)
+    rc = main(["compare", str(folder), "--bootstrap", "10", "--permutations", "0", "--out", str(folder / "pairs.tsv")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "Traceback" not in err
+    assert str(folder / PROTEIN_STATS_FILE) in err and "'A\\ntouch /tmp/PWNED #'" in err  # escaped: one line
+    assert victim.read_text() == "# mine\n"
+
+
+@pytest.mark.parametrize("bad", CONTROLS)
+def test_method_and_namespace_names_of_protein_stats_hold_no_control_character(tmp_path, bad):
+    from goeval.stats import read_protein_stats
+
+    with pytest.raises(InputFormatError, match="method name holds the control character") as info:
+        read_protein_stats(stats_file(tmp_path / PROTEIN_STATS_FILE, (f"A{bad}x", "B")))
+    assert repr(f"A{bad}x") in str(info.value) and "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------ names from file names
+@pytest.mark.parametrize("bad", CONTROLS)
+def test_a_prediction_file_whose_name_holds_a_control_character_is_an_error_naming_it(tmp_path, bad):
+    ordinary = ["x$\\foo{", "<b>", "[a](b)", "é ü"]  # any other character is a name's own
+    for name in ordinary:
+        (tmp_path / f"{name}.tsv").write_text("T1\tGO:1\t0.5\n")
+    assert sorted(find_prediction_files([tmp_path]).files) == sorted(ordinary)
+    (tmp_path / f"te{bad}am.tsv").write_text("T1\tGO:1\t0.5\n")
+    with pytest.raises(InputFormatError, match="method name holds the control character") as info:
+        find_prediction_files([tmp_path])
+    assert repr(f"te{bad}am") in str(info.value) and "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------ names from summary.tsv rows
+@pytest.mark.parametrize("bad", ["\r", "\x1b[2J", "\x0b", "\u2028", "\u202e"])
+def test_a_results_table_with_a_control_character_in_a_cell_is_an_error_with_its_line(two_methods, tmp_path, bad):
+    windows = results_copy(two_methods[1], tmp_path / "w")  # a carriage return before the line feed is a line end
+    (windows / "summary.tsv").write_bytes((windows / "summary.tsv").read_bytes().replace(b"\n", b"\r\n"))
+    assert set(read_results_dir(windows).summary.method) == {"BLAST", "naive"}
+    folder = results_copy(two_methods[1], tmp_path / "r", "naive", f"nai{bad}ve")
+    with pytest.raises(InputFormatError, match="control character") as info:
+        read_results_dir(folder)
+    msg = str(info.value)
+    assert ("curves.tsv, line " in msg or "summary.tsv, line " in msg) and repr(bad)[1:-1] in msg
+    assert "\n" not in msg and "\r" not in msg
