@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -88,15 +89,20 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
 
 def _listed_blocks(arrays: Mapping[str, np.ndarray],
                    source: str | None) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """The ``meta`` entry and its blocks: each (method, namespace) of valid names (:mod:`goeval.io.names`)."""
+    """The ``meta`` entry and its blocks: each (method, namespace) of valid names (:mod:`goeval.io.names`),
+    listed once."""
     try:
         meta = json.loads(str(arrays["meta"]))
         blocks = [(m, ns) for m, ns in meta["blocks"]]
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, RecursionError) as exc:
         raise InputFormatError(source, None, f"its 'meta' entry is not the list of blocks: {exc}") from None
     for m, ns in blocks:
         check_name(m, "method", source)
         check_name(ns, "namespace", source)
+    twice = sorted(b for b, n in Counter(blocks).items() if n > 1)
+    if twice:  # the arrays of one would be read as the other's
+        raise InputFormatError(source, None, "its 'meta' lists the block(s) " + ", ".join(
+            f"{m} ({ns})" for m, ns in twice) + " twice (a damaged or crafted file)")
     return meta, blocks
 
 
@@ -124,8 +130,8 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
     Raises
     ------
     InputFormatError
-        A block's arrays are missing, disagree in length or are not finite, or a method or namespace
-        name holds a control character (:mod:`goeval.io.names`), naming ``source``.
+        A block's arrays are missing, disagree in length or are not finite, a block is listed twice,
+        or a method or namespace name holds a control character (:mod:`goeval.io.names`), naming ``source``.
     """
     meta = _checked_meta(arrays, source)
     stats: dict[tuple[str, str], SweepStats] = {}
