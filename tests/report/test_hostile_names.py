@@ -8,6 +8,7 @@ from __future__ import annotations
 from report_fixtures import two_methods  # noqa: F401 - fixture
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from goeval.errors import InputFormatError
 from goeval.evaluation import evaluate_annotations
 from goeval.io.paths import find_prediction_files
 from goeval.io.results_dir import read_results_dir
+from goeval.report.html import report_markdown
 from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays
 
 CONTROLS = ["\t", "\n", "\r", "\x1b[2J", "\x85", "\u2028", "\u202e"]
@@ -97,3 +99,25 @@ def test_a_results_table_with_a_control_character_in_a_cell_is_an_error_with_its
     msg = str(info.value)
     assert ("curves.tsv, line " in msg or "summary.tsv, line " in msg) and repr(bad)[1:-1] in msg
     assert "\n" not in msg and "\r" not in msg
+
+
+# ------------------------------------------------------------ finding 7: report.md
+@pytest.mark.parametrize("name, raw", [("<img src=x onerror=alert(1)>", "<img"),
+                                       ("[a](javascript:alert(1))", "](javascript:"),
+                                       ("![i](http://x/y.png)", "](http:"),
+                                       ("**bold** `code` $x$", "`code`")])
+def test_report_md_shows_a_hostile_method_name_as_its_text(two_methods, tmp_path, name, raw):
+    md = report_markdown(read_results_dir(results_copy(two_methods[1], tmp_path / "r", "naive", name)))
+    assert re.search(r"(?<!\\)" + re.escape(raw), md) is None  # only escaped: \<img, \](javascript:
+    escaped = "".join("\\" + c if c in "\\`*_[]{}<>&|~$#!" else c for c in name)
+    assert f"| {escaped} |" in md  # every markup character escaped: it renders as the name
+
+
+def test_report_md_keeps_a_command_with_backticks_in_its_code_span(two_methods, tmp_path):
+    folder = results_copy(two_methods[1], tmp_path / "r")
+    diag = json.loads((folder / "diagnostics.json").read_text())
+    diag["command"] = ["goeval", "evaluate", "`<img src=x>`", "a\nb"]
+    (folder / "diagnostics.json").write_text(json.dumps(diag))
+    md = report_markdown(read_results_dir(folder))
+    line = next(x for x in md.splitlines() if x.startswith("Command:"))
+    assert line == "Command: ``goeval evaluate '`<img src=x>`' 'a\\nb'``"  # a longer fence, the newline shown
