@@ -121,3 +121,58 @@ def test_report_md_keeps_a_command_with_backticks_in_its_code_span(two_methods, 
     md = report_markdown(read_results_dir(folder))
     line = next(x for x in md.splitlines() if x.startswith("Command:"))
     assert line == "Command: ``goeval evaluate '`<img src=x>`' 'a\\nb'``"  # a longer fence, the newline shown
+
+
+# ------------------------------------------------------------ finding 8: figures
+def _figure_texts(fig):
+    from matplotlib.text import Text
+
+    return [t for t in fig.findobj(Text) if t.get_text()]
+
+
+def test_a_dollar_in_a_method_name_is_drawn_as_a_dollar(two_methods, tmp_path):
+    pytest.importorskip("matplotlib")
+    from goeval.report.plots import figure_bytes, results_figures
+
+    name = "x$\\foo{$"
+    res = read_results_dir(results_copy(two_methods[1], tmp_path / "r", "naive", name))
+    figs = results_figures(res)
+    shown = set()
+    for fig in figs.values():
+        assert figure_bytes(fig).startswith(b"\x89PNG")
+        for t in _figure_texts(fig):
+            text, math = t._preprocess_math(t.get_text())
+            assert not math
+            shown.add(text)
+    assert name in shown and any(t.startswith(name + ": Fmax") for t in shown)  # a tick label and a legend entry
+
+
+def test_a_value_outside_its_percentile_interval_is_drawn_with_the_interval(two_methods, tmp_path):
+    pytest.importorskip("matplotlib")
+    from goeval.report.plots import figure_bytes, optima_figure
+
+    res = read_results_dir(two_methods[1])
+    s = res.summary.copy()
+    row = (s.method == "naive") & (s.measure == "fmax")
+    s.loc[row, "ci_low"] = s.loc[row, "value"] + 0.01  # a percentile interval need not hold the estimate
+    s.loc[row, "ci_high"] = s.loc[row, "value"] + 0.05
+    fig = optima_figure(s)
+    segment = [c for c in fig.axes[0].collections if c.get_gid() == "ci:naive"][0].get_segments()[0]
+    assert sorted(segment[:, 1]) == pytest.approx([s.loc[row, "ci_low"].iloc[0], s.loc[row, "ci_high"].iloc[0]])
+    assert figure_bytes(fig).startswith(b"\x89PNG")
+
+
+def test_an_interval_whose_low_end_is_above_its_high_end_is_an_error_naming_it(two_methods, tmp_path, capsys):
+    folder = results_copy(two_methods[1], tmp_path / "r")
+    lines = (folder / "summary.tsv").read_text().splitlines()
+    head = lines[0].split("\t")
+    k = next(i for i, x in enumerate(lines) if x.startswith("naive\tMFO\tfmax\t"))
+    cells = lines[k].split("\t")
+    cells[head.index("ci_low")], cells[head.index("ci_high")] = "0.6", "0.4"
+    lines[k] = "\t".join(cells)
+    (folder / "summary.tsv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputFormatError, match=f"summary.tsv, line {k + 1}: the interval of method naive, "
+                                               "namespace MFO, measure fmax runs from ci_low 0.6"):
+        read_results_dir(folder)
+    assert main(["plot", str(folder), "--out", str(tmp_path / "p")]) == 2
+    assert "Traceback" not in capsys.readouterr().err and not (tmp_path / "p").exists()
