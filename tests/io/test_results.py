@@ -57,3 +57,20 @@ def test_an_array_declaring_more_than_its_member_holds_is_refused_before_allocat
         results.read_arrays(path, "goeval-test 1", "")
     ok = _npz_with_member(tmp_path / "ok.npz", "0/rows", {"descr": "<f8", "fortran_order": False, "shape": (8,)})
     assert results.read_arrays(ok, "goeval-test 1", "")["0/rows"].tolist() == [0.0] * 8
+
+
+def test_a_member_claiming_more_than_deflate_can_give_is_refused(tmp_path):
+    import struct
+
+    import pytest
+
+    from goeval.errors import InputFormatError
+
+    path = _npz_with_member(tmp_path / "stats.npz", "0/rows", {"descr": "<f8", "fortran_order": False, "shape": (8,)})
+    data = bytearray(path.read_bytes())
+    entry = data.rindex(b"PK\x01\x02")  # the central directory entry of 0/rows.npy (the last member)
+    data[entry + 24 : entry + 28] = struct.pack("<I", 2**31)  # its uncompressed size, as a zip bomb would claim
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputFormatError, match=r"its member '0/rows.npy' claims 2,147,483,648 bytes from \d+ "
+                                               "compressed bytes, more than the compression can give"):
+        results.read_arrays(path, "goeval-test 1", "")
