@@ -176,3 +176,11 @@ def test_an_interval_whose_low_end_is_above_its_high_end_is_an_error_naming_it(t
         read_results_dir(folder)
     assert main(["plot", str(folder), "--out", str(tmp_path / "p")]) == 2
     assert "Traceback" not in capsys.readouterr().err and not (tmp_path / "p").exists()
+
+
+def test_a_namespace_that_looks_like_a_path_names_a_figure_inside_the_folder(two_methods, tmp_path):
+    pytest.importorskip("matplotlib")
+    folder = results_copy(two_methods[1], tmp_path / "r", "\tMFO\t", "\t/../../../escaped\t")
+    assert main(["plot", str(folder), "--out", str(folder / "plots"), "-q"]) == 0
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.png"))
+    assert "r/plots/fig4__.._.._.._escaped.png" in written and all(p.startswith("r/plots/") for p in written)
