@@ -11,8 +11,10 @@ split's ``nk/``, ``lk/`` and ``pk/`` as the parts of one result. Every file
 read is checked: it belongs to the run that wrote the directory
 (``manifest.json``, :func:`goeval.io.manifest.check_run_file`), it is not a
 symbolic link and lies in no linked folder (goeval writes none), its lines
-are complete and have the header's columns, its numbers are numbers and
-finite (``nan`` stands for an undefined value); a directory without any
+are complete and have the header's columns, its text holds no control
+character but the tab and the line end (:mod:`goeval.io.names`), its
+numbers are numbers and finite (``nan`` stands for an undefined value) and
+each bootstrap interval runs from low to high; a directory without any
 result, a file without its required columns or a damaged, too large or too
 deeply nested JSON document is an error naming the file (and the line).
 
@@ -32,6 +34,7 @@ import numpy as np
 
 from goeval.errors import GoevalError, InputFormatError
 from goeval.io.files import OutputSet, PathLike, read_bytes, read_json, write_failed
+from goeval.io.names import check_table_text
 
 __all__ = ["ResultsDir", "read_results_dir", "read_table", "read_json_document", "write_files", "TABLE_FILES",
            "ALTERNATIVE_FILES", "REQUIRED_COLUMNS", "KIND_DIRS"]
@@ -168,6 +171,20 @@ def _check_numbers(frame: Any, path: PathLike) -> None:
             raise InputFormatError(path, k + 2, f"the {col} column holds an infinite value (undefined is nan)")
 
 
+def _check_intervals(frame: Any, path: PathLike) -> None:
+    """Every ``ci_low`` is at most its ``ci_high`` (percentiles of one sample; the value itself may lie outside)."""
+    if not {"ci_low", "ci_high"} <= set(frame.columns):
+        return
+    with np.errstate(invalid="ignore"):
+        bad = np.flatnonzero((frame["ci_low"] > frame["ci_high"]).to_numpy())
+    if bad.size:
+        row = frame.iloc[int(bad[0])]
+        what = ", ".join(f"{c} {row[c]}" for c in ("method", "namespace", "measure") if c in frame.columns)
+        lo, hi = float(row["ci_low"]), float(row["ci_high"])
+        raise InputFormatError(path, int(bad[0]) + 2, f"the interval of {what} runs from ci_low {lo!r} down to "
+                                                      f"ci_high {hi!r} (a damaged or edited file)")
+
+
 def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
     """Read one tab-separated results table (header line) into a DataFrame.
 
@@ -182,8 +199,10 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
         The file is missing, empty, not UTF-8, not a table, truncated (a
         last line without its line end), has a line with another number of
         fields than its header, lacks a ``required`` column (the message
-        names the missing columns and the header line), or holds a cell that
-        is not a number, or infinite, in a numeric column (with its line).
+        names the missing columns and the header line), holds a cell that
+        is not a number, or infinite, in a numeric column, a control character
+        other than the tab and the line end (:mod:`goeval.io.names`), or a
+        ``ci_low`` above its ``ci_high`` (each with its line).
     """
     import pandas as pd  # deferred: pandas (~0.1 s to import) only for reading a table
 
@@ -191,6 +210,7 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
 
     data = read_bytes(path)
     text = decode_utf8(data, path)
+    check_table_text(data, text, path)
     header = text.split("\n", 1)[0].rstrip("\r").split("\t")
     missing = [c for c in required if c not in header]
     if missing:
@@ -209,6 +229,7 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
     except (ValueError, pd.errors.ParserError) as exc:
         raise InputFormatError(path, None, f"cannot read the table: {exc}") from None
     _check_numbers(frame, path)
+    _check_intervals(frame, path)
     return frame
 
 
