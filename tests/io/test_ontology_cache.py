@@ -293,7 +293,7 @@ def test_unreadable_cache_is_rebuilt(obo, tmp_path, caplog):
 
 def test_write_leaves_no_temporary_file(obo, tmp_path):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
     _onto, rec = oc.load_cached_ontology(obo, cache=d)
     assert _files(d) == [rec.path.name] and not rec.path.name.startswith(".")
     _onto, rec = oc.load_cached_ontology(obo, cache=d / "explicit.npz")
@@ -302,7 +302,7 @@ def test_write_leaves_no_temporary_file(obo, tmp_path):
 
 def test_interrupted_write_leaves_no_temporary_file(obo, tmp_path, monkeypatch):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
 
     def interrupted(fh, *args, **arrays):  # noqa: ANN001
         fh.write(b"partial")
@@ -316,7 +316,7 @@ def test_interrupted_write_leaves_no_temporary_file(obo, tmp_path, monkeypatch):
 
 def test_failed_write_is_a_notice_and_leaves_nothing(obo, tmp_path, monkeypatch, caplog):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
 
     def full(fh, *args, **arrays):  # noqa: ANN001
         fh.write(b"partial")
@@ -385,7 +385,7 @@ def test_cache_file_cannot_be_the_ontology(obo):
 
 def test_obo_changed_while_read_is_not_stored(obo, tmp_path, caplog):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
     started = oc.start_ontology(obo, cache=d)
     st = obo.stat()
     os.utime(obo, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
@@ -425,3 +425,72 @@ def test_load_time_on_go():
     oc.load_cached_ontology(GO_2019)
     _onto, rec = oc.load_cached_ontology(GO_2019)
     assert rec.status == "hit" and set(rec.timings) == {"ontology cache key", "ontology cache load"}
+
+
+# ------------------------------------------- hostile cache files (issue 25, finding 4)
+def _arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
+def _save(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    with open(path, "wb") as fh:  # the file as it was (its owner and mode kept), new bytes
+        np.savez(fh, **arrays)
+
+
+def _parents(arrays: dict[str, np.ndarray], rows: list[list[int]]) -> None:
+    """Replace the stored parent rows (a consistent CSR, as a crafted file would have)."""
+    arrays["parents_indptr"] = np.r_[0, np.cumsum([len(r) for r in rows])].astype(arrays["parents_indptr"].dtype)
+    arrays["parents_indices"] = np.array([p for r in rows for p in r], arrays["parents_indices"].dtype)
+    arrays["parents_data"] = np.ones(arrays["parents_indices"].size, bool)
+
+
+def _meta(arrays: dict[str, np.ndarray], **changes) -> None:
+    meta = json.loads(arrays["meta"].tobytes())
+    meta.update(changes)
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+
+
+def _ids(arrays: dict[str, np.ndarray], name: str, old: str, new: str) -> None:
+    arrays[name] = np.frombuffer(arrays[name].tobytes().replace(old.encode(), new.encode()), np.uint8)
+
+
+# tiny.obo: GO:0000001..5 (BPO: 1 root; 2, 3 under 1; 4 under 2; 5 part_of 3), GO:0000010 > GO:0000011 (MFO);
+# redirects GO:0000012 (alt_id of 2), GO:0000006 (replaced by 5), GO:0000007 (obsolete)
+HOSTILE = {
+    "parents form a cycle": (lambda a: _parents(a, [[3], [0], [0], [1], [2], [], [5]]), "cycle"),
+    "a term its own parent": (lambda a: _parents(a, [[0], [0], [0], [1], [2], [], [5]]), "cycle"),
+    "parent rows run backwards": (lambda a: a.update(parents_indptr=np.array([0, 2, 1, 2, 3, 4, 4, 5])), "forward"),
+    "a parent listed twice": (lambda a: _parents(a, [[], [0], [0], [1, 1], [2], [], [5]]), "twice"),
+    "an edge across namespaces": (lambda a: _parents(a, [[], [0], [0], [1], [2], [], [0]]), "across namespaces"),
+    "namespace bounds backwards": (lambda a: a.update(bounds=np.array([0, 8, 7])), "forward"),
+    "terms out of generation order": (lambda a: a.update(bounds=np.array([0, 7, 7])), "generation order"),
+    "redirect to a term out of range": (lambda a: a.update(redirect_targets=np.array([1, 99, -1])), "out of range"),
+    "redirect of an unknown kind": (lambda a: a.update(redirect_status=np.array([1, 2, 7], np.int8)), "unknown kind"),
+    "an obsolete id mapped to a term": (lambda a: a.update(redirect_targets=np.array([1, 4, 0])), "out of range"),
+    "an id stored twice": (lambda a: _ids(a, "ids", "GO:0000003", "GO:0000002"), "twice"),
+    "an id with a space": (lambda a: _ids(a, "ids", "GO:0000003", "GO:00 0003"), "space"),
+    "a live id also redirected": (lambda a: _ids(a, "redirect_ids", "GO:0000012", "GO:0000003"), "both"),
+    "float parent indices": (lambda a: a.update(parents_indices=a["parents_indices"].astype(float)), "types"),
+    "unsigned generations": (lambda a: a.update(generation=a["generation"].astype(np.uint32)), "types"),
+    "statistics of another namespace": (lambda a: _meta(a, namespaces=["molecular_function", "biological_process"]),
+                                        "statistics"),
+}
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_cache_that_no_build_can_make_is_rebuilt_with_a_notice(obo, caplog, hostile):
+    """A file with the right key (public: the OBO's SHA-256) whose arrays are not an ontology's is not used."""
+    change, reason = HOSTILE[hostile]
+    _onto, rec = oc.load_cached_ontology(obo)
+    arrays = _arrays(rec.path)
+    change(arrays)
+    _save(rec.path, arrays)
+    with caplog.at_level(logging.WARNING, logger="goeval.cache"):
+        onto, rec2 = oc.load_cached_ontology(obo)
+    notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
+    assert len(notices) == 1 and "damaged" in notices[0] and reason in notices[0] and str(rec.path) in notices[0]
+    assert rec2.status == "written"
+    assert_same_ontology(onto, _fresh(obo))
+    assert oc.load_cached_ontology(obo)[1].status == "hit"
+
