@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import goeval
 from goeval.errors import InvalidParameterError
 from goeval.io import ontology_cache as oc
 from goeval.io.obo import parse_obo_text, read_obo
-from goeval.ontology import Ontology, TermStatus, build_ontology
+from goeval.ontology import Ontology, TermStatus, build_ontology, core
 
 from conftest import DATA
 
@@ -475,6 +476,7 @@ HOSTILE = {
     "unsigned generations": (lambda a: a.update(generation=a["generation"].astype(np.uint32)), "types"),
     "statistics of another namespace": (lambda a: _meta(a, namespaces=["molecular_function", "biological_process"]),
                                         "statistics"),
+    "other relations inside": (lambda a: _meta(a, relations=["is_a"]), "its key says"),
 }
 
 
@@ -494,3 +496,89 @@ def test_cache_that_no_build_can_make_is_rebuilt_with_a_notice(obo, caplog, host
     assert_same_ontology(onto, _fresh(obo))
     assert oc.load_cached_ontology(obo)[1].status == "hit"
 
+
+def _shuffle_ids(path: Path) -> None:
+    """Finding 4: the term ids of a valid cache file shuffled (its structure intact), saved under its own name."""
+    arrays = _arrays(path)
+    ids = core._unpack_strings(arrays, "ids")
+    np.random.default_rng(0).shuffle(ids)
+    arrays.update(core._pack_strings("ids", ids))
+    _save(path, arrays)
+    assert Ontology.from_arrays(arrays).ids.tolist() == ids  # a crafted file a structural check cannot tell
+
+
+OTHER_UID = 4242
+
+
+def _other_user(path: Path) -> None:
+    if os.getuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    os.chown(path, OTHER_UID, -1)
+
+
+@pytest.mark.parametrize("how", ["another user's", "group-writable", "writable by others"])
+def test_cache_file_someone_else_can_have_written_is_not_used(obo, caplog, how):
+    _onto, rec = oc.load_cached_ontology(obo)
+    _shuffle_ids(rec.path)
+    if how == "another user's":
+        _other_user(rec.path)
+    else:
+        os.chmod(rec.path, 0o620 if how == "group-writable" else 0o602)
+    with caplog.at_level(logging.WARNING, logger="goeval.cache"):
+        onto, rec2 = oc.load_cached_ontology(obo)
+    notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
+    want = {"another user's": f"owned by user id {OTHER_UID}, not by you", "group-writable": "writable by its group",
+            "writable by others": "writable by others"}[how]
+    assert len(notices) == 1 and "not trusted" in notices[0] and want in notices[0], notices
+    assert rec2.status == "written"  # rebuilt in the user's own folder: the user's file now
+    assert_same_ontology(onto, _fresh(obo))
+    st = rec.path.stat()
+    assert st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) == 0o600
+    assert oc.load_cached_ontology(obo)[1].status == "hit"
+
+
+@pytest.mark.parametrize("how", ["another user's", "group-writable", "world-writable, sticky"])
+def test_cache_folder_someone_else_can_write_is_not_used(obo, tmp_path, monkeypatch, caplog, how):
+    """A shared cache folder (GOEVAL_CACHE_DIR or --ontology-cache): neither read nor written, the OBO parsed."""
+    own = tmp_path / "own"
+    own.mkdir(mode=0o700)
+    _onto, rec = oc.load_cached_ontology(obo, cache=own)
+    _shuffle_ids(rec.path)  # planted in the shared folder under the name goeval looks for
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    planted = shared / rec.path.name
+    os.replace(rec.path, planted)
+    if how == "another user's":
+        _other_user(shared)
+    else:
+        os.chmod(shared, 0o770 if how == "group-writable" else 0o1777)
+    before = planted.read_bytes()
+    monkeypatch.setenv("GOEVAL_CACHE_DIR", str(shared))
+    for cache in (True, planted):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="goeval.cache"):
+            onto, rec2 = oc.load_cached_ontology(obo, cache=cache)
+        notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
+        assert len(notices) == 1 and f"ontology cache folder {shared}:" in notices[0] and "\n" not in notices[0]
+        assert ("owned by user id" if how == "another user's" else "writable by") in notices[0]
+        assert rec2.status == "off" and rec2.path is None and str(shared) in rec2.reason
+        assert_same_ontology(onto, _fresh(obo))
+        assert _files(shared) == [planted.name] and planted.read_bytes() == before  # nothing written there
+
+
+def test_new_cache_folder_and_files_are_the_users_alone(obo, tmp_path, monkeypatch):
+    """Made 0700 and 0600 whatever the umask (here 0: everything writable by everyone otherwise)."""
+    folder = tmp_path / "home" / ".cache" / "goeval"
+    monkeypatch.setenv("GOEVAL_CACHE_DIR", str(folder))
+    old = os.umask(0)
+    try:
+        _onto, rec = oc.load_cached_ontology(obo)
+        _onto, explicit = oc.load_cached_ontology(obo, cache=tmp_path / "mine" / "onto.npz")
+    finally:
+        os.umask(old)
+    assert rec.status == explicit.status == "written"
+    for d in (folder, explicit.path.parent):
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700
+    for f in (rec.path, explicit.path):
+        assert stat.S_IMODE(f.stat().st_mode) == 0o600 and f.stat().st_uid == os.getuid()
+    assert oc.load_cached_ontology(obo)[1].status == "hit"
