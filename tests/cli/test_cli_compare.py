@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 import numpy as np
 import pytest
@@ -89,3 +90,54 @@ def test_the_printed_table_is_rounded_for_reading_and_the_file_keeps_full_precis
     written = out.read_text().splitlines()
     assert written[0].split("\t") == list(PAIR_COLUMNS)
     assert any(len(x) > 8 for x in written[1].split("\t")[4:7])  # full precision in the file
+
+
+def _arrays(results_dir):
+    return dict(np.load(results_dir / PROTEIN_STATS_FILE, allow_pickle=False))
+
+
+def test_a_block_listed_twice_in_the_meta_is_refused_without_a_summary(results_dir, capsys):
+    import json
+
+    arrays = _arrays(results_dir)
+    meta = json.loads(str(arrays["meta"]))
+    meta["blocks"][1] = meta["blocks"][0]  # the second block's arrays read as the first's, silently
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(results_dir / PROTEIN_STATS_FILE, **arrays)
+    assert not (results_dir / "summary.tsv").exists()
+    from goeval.cli import main
+
+    assert main(["compare", str(results_dir), "--bootstrap", "10", "--permutations", "0"]) == 2
+    assert re.search(r"its 'meta' lists the block\(s\) A \(\w+\) twice", capsys.readouterr().err)
+
+
+def test_a_meta_nested_too_deep_is_an_input_error(results_dir, capsys):
+    from goeval.cli import main
+
+    arrays = _arrays(results_dir)
+    arrays["meta"] = np.array("[" * 200_000)
+    np.savez_compressed(results_dir / PROTEIN_STATS_FILE, **arrays)
+    assert main(["compare", str(results_dir), "--bootstrap", "10", "--permutations", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "'meta' entry is not the list of blocks" in err and "Traceback" not in err
+
+
+def test_a_summary_the_run_wrote_and_that_was_removed_does_not_skip_the_check(tmp_path, capsys):
+    from goeval.cli import main
+    from goeval.io.results import write_results
+    from goeval.stats.store import protein_stats_arrays
+
+    case = random_case(5, n_proteins=20)
+    onto = case.ontology()
+    res = evaluate_annotations(onto, case.truth_annotations(onto), {"A": case.predictions(onto),
+                                                                   "B": case.predictions(onto)}, bootstrap=10)
+    run = tmp_path / "run"
+    write_results(run, res.curve_columns, res.summary_records, list(res.summary.columns), res.diagnostics,
+                  extra_arrays={PROTEIN_STATS_FILE: protein_stats_arrays(res.stats, res.diagnostics["options"])})
+    argv = ["compare", str(run), "--bootstrap", "10", "--permutations", "0"]
+    assert main(argv) == 0
+    (run / "summary.tsv").unlink()
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "summary.tsv is missing, though the run" in err and "manifest.json lists it" in err

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import goeval
@@ -96,3 +98,47 @@ def test_other_commands_take_the_flags(tmp_path, command, _private_ontology_cach
     assert main([command, "--ontology", obo, *io, "--out", str(out), "--ontology-cache", str(tmp_path / "c.npz")]) == 0
     assert main([command, "--ontology", obo, *io, "--out", str(out), "--ontology-cache", str(tmp_path / "c.npz")]) == 0
     assert (tmp_path / "c.npz").is_file() and out.read_bytes() == first
+
+
+def _shuffle_ids(path: Path) -> None:
+    """The term ids of a valid cache file shuffled, its structure intact (a crafted file with the public key)."""
+    from goeval.ontology import core
+
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    ids = core._unpack_strings(arrays, "ids")
+    np.random.default_rng(0).shuffle(ids)
+    arrays.update(core._pack_strings("ids", ids))
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+
+
+@pytest.mark.parametrize("shared", ["group-writable", "another user's"])
+def test_planted_cache_in_a_shared_folder_changes_no_result(tmp_path, monkeypatch, capsys, shared):
+    """Finding 4: a cache file with shuffled ids under the right name in a shared cache folder is not read."""
+    args = _inputs(tmp_path)
+    out = tmp_path / "res"
+    assert main(["evaluate", *args, "--out", str(out), "--thresholds", "0.01", "-q", "--no-cache"]) == 0
+    want = (out / "summary.tsv").read_bytes()
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setenv("GOEVAL_CACHE_DIR", str(folder))
+    assert main(["info", args[1]]) == 0
+    [planted] = folder.iterdir()
+    _shuffle_ids(planted)
+    if shared == "group-writable":
+        folder.chmod(0o770)
+    elif os.getuid() == 0:
+        os.chown(folder, 4242, -1)
+    else:
+        pytest.skip("giving a folder to another user needs root")
+    before = planted.read_bytes()
+    capsys.readouterr()
+    assert main(["evaluate", *args, "--out", str(out), "--thresholds", "0.01", "-q"]) == 0
+    err = capsys.readouterr().err
+    assert f"goeval: warning: ontology cache folder {folder}: it is " in err
+    assert (out / "summary.tsv").read_bytes() == want
+    assert main(["info", args[1], "--format", "json"]) == 0
+    cache = json.loads(capsys.readouterr().out)["cache"]
+    assert cache["status"] == "off" and str(folder) in cache["reason"]
+    assert [p.name for p in folder.iterdir()] == [planted.name] and planted.read_bytes() == before

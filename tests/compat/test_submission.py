@@ -3,6 +3,11 @@ fast block reader and the line-by-line one, in any block size, with the pairs in
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -146,3 +151,53 @@ def test_the_command_prints_each_violation_and_fails(tmp_path, onto, capsys):
     assert "valid (cafa6 rules)" in capsys.readouterr().out
     assert main(["validate", "--ontology", str(tmp_path / "go.obo"), str(tmp_path / "none.tsv"), "--no-cache"]) == 2
     assert "none.tsv" in capsys.readouterr().err
+
+
+_SPILL_THEN_WAIT = """
+import signal, sys, time
+from pathlib import Path
+import goeval.compat.submission as submission
+import goeval.compat.submission_pairs as pairs
+from goeval.cli import main
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal (a background job ignores it)
+spill = pairs.PairLedger._spill
+
+def spill_then_wait(self):
+    spill(self)
+    Path(sys.argv[1]).write_text("spilled")
+    time.sleep(60)
+
+pairs.PairLedger._spill = spill_then_wait
+submission.PairLedger = lambda budget: pairs.PairLedger(budget=10, parts=7)
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGKILL, -9)])
+def test_spilled_pairs_leave_nothing_in_the_temporary_folder_when_killed(tmp_path, sig, status):
+    """The spilled pairs are anonymous files: nothing named in $TMPDIR while they exist, nothing left after
+    SIGTERM, Ctrl-C or even SIGKILL."""
+    (tmp_path / "go.obo").write_text(OBO)
+    sub = _file(tmp_path, [f"P{i}\tGO:000000{2 + i % 2}\t0.5" for i in range(200)])
+    scratch, ready = tmp_path / "tmp", tmp_path / "ready"
+    scratch.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SPILL_THEN_WAIT, str(ready), "validate", "--ontology", str(tmp_path / "go.obo"),
+         str(sub), "--no-cache"], env={**os.environ, "TMPDIR": str(scratch)}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 60
+        while not ready.exists() and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.02)
+        assert ready.exists(), proc.communicate()
+        assert list(scratch.iterdir()) == []  # spilled, and no name to find or replace
+        os.kill(proc.pid, sig)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == status, err
+    assert "Traceback" not in err
+    assert list(scratch.iterdir()) == []

@@ -1,5 +1,6 @@
 """goeval.io.files: atomic replacement for regular files, writing through devices, links and FIFOs;
-the background writer (forced on tiny inputs) and the gzip files of a set."""
+the background writer (forced on tiny inputs) and the gzip files of a set; the rule of what a run may
+touch (inside its output folder) and the bounded JSON reader."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import threading
 
 import pytest
 
-from goeval.errors import OutputError
-from goeval.io.files import BackgroundWriter, OutputSet, open_text_out, replaced_atomically
+from goeval.errors import InputFormatError, OutputError
+from goeval.io.files import (BackgroundWriter, OutputSet, inside_output, open_text_out, read_json,
+                             replaced_atomically)
 
 
 def test_what_is_replaced_atomically_and_what_written_through(tmp_path):
@@ -81,3 +83,77 @@ def test_gzip_of_a_set_is_reproducible_and_removed_on_failure(tmp_path):
                 fh.write(b"x")
                 raise RuntimeError("boom")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.tsv.gz", "b.tsv.gz"]
+
+
+# ------------------------------------------------------------ a run touches only paths inside its output folder
+def _folder_with_links(tmp_path):
+    out, other = tmp_path / "out", tmp_path / "other"
+    out.mkdir()
+    other.mkdir()
+    (out / "plots").symlink_to(other)  # a folder planted as a link to elsewhere
+    (other / "victim.txt").write_text("keep\n")
+    (out / "summary.tsv").symlink_to(other / "victim.txt")  # a file planted as a link
+    return out, other
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    ("../victim", "goes up out of the folder"),
+    ("a/../../victim", "goes up out of the folder"),
+    ("/abs/victim", "is an absolute path"),
+    ("plots/fig.png", "passes through 'plots', which is a symbolic link"),
+    ("a//b", "not a plain relative path"),
+    ("", "is not a file name"),
+])
+def test_inside_output_refuses_paths_outside_the_folder(tmp_path, name, problem):
+    out, _other = _folder_with_links(tmp_path)
+    with pytest.raises(OutputError, match=f"{out}/: .* {problem}"):
+        inside_output(out, name)
+
+
+def test_inside_output_allows_a_file_link_only_where_it_is_replaced_as_a_link(tmp_path):
+    out, other = _folder_with_links(tmp_path)
+    assert inside_output(out, "summary.tsv") == out / "summary.tsv"
+    assert inside_output(out, "nk/new/curves.tsv") == out / "nk" / "new" / "curves.tsv"  # created as real folders
+    with pytest.raises(OutputError, match="'plots' is a symbolic link"):
+        inside_output(out, "plots", link_ok=False)
+    (out / "file").write_text("x")
+    with pytest.raises(OutputError, match="passes through 'file', which is not a folder"):
+        inside_output(out, "file/x")
+
+
+def test_output_set_never_writes_through_a_linked_folder(tmp_path):
+    out, other = _folder_with_links(tmp_path)
+    for name in ("plots/fig.png", "../escaped.tsv", str(other / "abs.tsv")):
+        with pytest.raises(OutputError):
+            with OutputSet(out) as files:
+                with files.open(name) as fh:
+                    fh.write("x\n")
+    assert sorted(p.name for p in other.iterdir()) == ["victim.txt"] and not (tmp_path / "escaped.tsv").exists()
+    with OutputSet(out) as files:  # a planted file link is replaced as a link: its target is untouched
+        with files.open("summary.tsv") as fh:
+            fh.write("new\n")
+    assert not (out / "summary.tsv").is_symlink() and (out / "summary.tsv").read_text() == "new\n"
+    assert (other / "victim.txt").read_text() == "keep\n"
+
+
+# ------------------------------------------------------------ the bounded JSON reader
+def test_read_json_refuses_deep_nesting_before_parsing(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000)
+    with pytest.raises(InputFormatError, match="deep.json: arrays or objects nested deeper than 64 levels"):
+        read_json(deep)
+    brackets_in_strings = tmp_path / "ok.json"
+    brackets_in_strings.write_text('{"a": ["[[[[\\"{{{{", {"b": 1}]}')
+    assert read_json(brackets_in_strings, max_depth=3) == {"a": ['[[[["{{{{', {"b": 1}]}
+
+
+def test_read_json_refuses_large_files_and_fifos_without_reading_them(tmp_path):
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate((32 << 20) + 1)  # sparse: nothing is written
+    with pytest.raises(InputFormatError, match="big.json: 33,554,433 bytes, more than the 33,554,432"):
+        read_json(big)
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)  # no writer: opening it for reading would wait forever
+    with pytest.raises(InputFormatError, match="fifo.json: not a regular file"):
+        read_json(fifo)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
-from goeval.errors import GoevalError, OutputError
+from goeval.errors import GoevalError, GoevalWarning, InputFormatError, OutputError
 from goeval.io.files import check_output_dir
 from goeval.io.manifest import (MANIFEST_FILE, RunOutput, add_to_manifest, check_run_file, file_digest,
                                 find_manifest, read_manifest)
@@ -76,3 +77,97 @@ def test_another_programs_manifest_stops_the_run_before_any_work(tmp_path):
     (tmp_path / MANIFEST_FILE).write_text(json.dumps({"files": []}))
     with pytest.raises(OutputError, match="is not a goeval manifest"):
         check_output_dir(tmp_path)
+
+
+# ------------------------------------------------------------ the manifest of someone else's folder is untrusted
+def relist(d, entries: dict[str, object]) -> None:
+    """Add ``entries`` (name -> the file whose digest it gets, or a raw entry) to ``d``'s manifest."""
+    doc = json.loads((d / MANIFEST_FILE).read_text())
+    for name, what in entries.items():
+        doc["files"][name] = file_digest(what) if hasattr(what, "read_bytes") else what
+    (d / MANIFEST_FILE).write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize("kind", ["up", "absolute", "linked folder"])
+def test_the_clean_up_removes_nothing_outside_the_folder(tmp_path, kind):
+    r, other = tmp_path / "R", tmp_path / "other"
+    other.mkdir()
+    victim = other / "fig.png"
+    victim.write_bytes(b"someone's figure")
+    run(r, {"summary.tsv": "1\n"})
+    if kind == "linked folder":
+        (r / "plots").symlink_to(other)
+    name = {"up": "../other/fig.png", "absolute": str(victim), "linked folder": "plots/fig.png"}[kind]
+    relist(r, {name: victim})
+    with pytest.warns(GoevalWarning, match=f"'{name}' .*(goes up|absolute path|symbolic link)"):
+        out = run(r, {"summary.tsv": "2\n"})
+    assert out.removed == [] and victim.read_bytes() == b"someone's figure"
+
+
+def test_bad_manifest_entries_are_refused_one_by_one_and_the_rest_used(tmp_path):
+    run(tmp_path, {"summary.tsv": "1\n"})
+    good = read_manifest(tmp_path).files["summary.tsv"]
+    relist(tmp_path, {"a.tsv": {"bytes": "12", "sha256": good["sha256"]},
+                      "b.tsv": {"bytes": 2, "sha256": "not hex"},
+                      "c.tsv": [1, 2],
+                      "d/./e.tsv": good})
+    with pytest.warns(GoevalWarning) as seen:
+        m = read_manifest(tmp_path)
+    assert sorted(m.files) == ["summary.tsv"]
+    said = " ".join(str(w.message) for w in seen)
+    for entry in ("'a.tsv' has a size", "'b.tsv' has a sha256", "'c.tsv' is not an object",
+                  "'d/./e.tsv' is not a plain"):
+        assert entry in said
+    check_run_file(tmp_path / "summary.tsv", m)  # the valid entry still checks its file
+
+
+def test_a_manifest_nested_200000_levels_is_a_named_error(tmp_path):
+    (tmp_path / MANIFEST_FILE).write_text("[" * 200_000 + "]" * 200_000)
+    with pytest.raises(InputFormatError, match="manifest.json: not a goeval manifest: arrays or objects nested deeper"):
+        read_manifest(tmp_path)
+    with pytest.raises(OutputError, match="manifest.json: exists and is not a goeval manifest .*nested deeper"):
+        check_output_dir(tmp_path)
+
+
+@pytest.mark.filterwarnings("ignore:.*entry 'nk/summary.tsv' passes through:goeval.errors.GoevalWarning")
+@pytest.mark.parametrize("with_manifest", [True, False])
+def test_linked_result_files_are_refused_by_the_read_check(tmp_path, with_manifest):
+    r, elsewhere = tmp_path / "R", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "edited.tsv").write_text("1\n")
+    run(r, {"summary.tsv": "1\n", "nk/summary.tsv": "1\n"})
+    (r / "summary.tsv").unlink()
+    (r / "summary.tsv").symlink_to(elsewhere / "edited.tsv")  # same content: the digest would match
+    shutil.rmtree(r / "nk")
+    (r / "nk").symlink_to(elsewhere)
+    (elsewhere / "summary.tsv").write_text("1\n")
+    if not with_manifest:
+        (r / MANIFEST_FILE).unlink()
+    with pytest.raises(InputFormatError, match="summary.tsv: 'summary.tsv' is a symbolic link .*edited.tsv"):
+        check_run_file(r / "summary.tsv")
+    if with_manifest:
+        with pytest.raises(InputFormatError, match="'nk/summary.tsv' passes through 'nk', which is a symbolic link"):
+            check_run_file(r / "nk" / "summary.tsv")
+
+
+def test_files_reached_through_a_linked_folder_are_not_listed(tmp_path):
+    run(tmp_path / "R", {"summary.tsv": "1\n"})
+    (tmp_path / "other").mkdir()
+    (tmp_path / "R" / "plots").symlink_to(tmp_path / "other")
+    (tmp_path / "other" / "f.png").write_bytes(b"png")
+    add_to_manifest(tmp_path / "R" / "plots", {"f.png": tmp_path / "R" / "plots" / "f.png"}, "goeval plot")
+    assert "plots/f.png" not in read_manifest(tmp_path / "R").files
+
+
+def test_a_linked_manifest_is_not_read_and_is_replaced_as_a_link(tmp_path):
+    theirs = tmp_path / "theirs.json"
+    theirs.write_text('{"another": "program"}\n')
+    r = tmp_path / "R"
+    r.mkdir()
+    (r / MANIFEST_FILE).symlink_to(theirs)
+    with pytest.raises(InputFormatError, match="manifest.json: is a symbolic link"):
+        read_manifest(r)  # what report, plot and compare read: refused
+    check_output_dir(r)  # a run may go on: the link is replaced, its target untouched
+    with pytest.warns(GoevalWarning, match="is a symbolic link .*the files of the earlier run are not removed"):
+        run(r, {"summary.tsv": "1\n"})
+    assert not (r / MANIFEST_FILE).is_symlink() and theirs.read_text() == '{"another": "program"}\n'

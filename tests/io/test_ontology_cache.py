@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import goeval
 from goeval.errors import InvalidParameterError
 from goeval.io import ontology_cache as oc
 from goeval.io.obo import parse_obo_text, read_obo
-from goeval.ontology import Ontology, TermStatus, build_ontology
+from goeval.ontology import Ontology, TermStatus, build_ontology, core
 
 from conftest import DATA
 
@@ -293,7 +294,7 @@ def test_unreadable_cache_is_rebuilt(obo, tmp_path, caplog):
 
 def test_write_leaves_no_temporary_file(obo, tmp_path):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
     _onto, rec = oc.load_cached_ontology(obo, cache=d)
     assert _files(d) == [rec.path.name] and not rec.path.name.startswith(".")
     _onto, rec = oc.load_cached_ontology(obo, cache=d / "explicit.npz")
@@ -302,7 +303,7 @@ def test_write_leaves_no_temporary_file(obo, tmp_path):
 
 def test_interrupted_write_leaves_no_temporary_file(obo, tmp_path, monkeypatch):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
 
     def interrupted(fh, *args, **arrays):  # noqa: ANN001
         fh.write(b"partial")
@@ -316,7 +317,7 @@ def test_interrupted_write_leaves_no_temporary_file(obo, tmp_path, monkeypatch):
 
 def test_failed_write_is_a_notice_and_leaves_nothing(obo, tmp_path, monkeypatch, caplog):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
 
     def full(fh, *args, **arrays):  # noqa: ANN001
         fh.write(b"partial")
@@ -385,7 +386,7 @@ def test_cache_file_cannot_be_the_ontology(obo):
 
 def test_obo_changed_while_read_is_not_stored(obo, tmp_path, caplog):
     d = tmp_path / "cache"
-    d.mkdir()
+    d.mkdir(mode=0o700)
     started = oc.start_ontology(obo, cache=d)
     st = obo.stat()
     os.utime(obo, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
@@ -425,3 +426,159 @@ def test_load_time_on_go():
     oc.load_cached_ontology(GO_2019)
     _onto, rec = oc.load_cached_ontology(GO_2019)
     assert rec.status == "hit" and set(rec.timings) == {"ontology cache key", "ontology cache load"}
+
+
+# ------------------------------------------- hostile cache files (issue 25, finding 4)
+def _arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
+def _save(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    with open(path, "wb") as fh:  # the file as it was (its owner and mode kept), new bytes
+        np.savez(fh, **arrays)
+
+
+def _parents(arrays: dict[str, np.ndarray], rows: list[list[int]]) -> None:
+    """Replace the stored parent rows (a consistent CSR, as a crafted file would have)."""
+    arrays["parents_indptr"] = np.r_[0, np.cumsum([len(r) for r in rows])].astype(arrays["parents_indptr"].dtype)
+    arrays["parents_indices"] = np.array([p for r in rows for p in r], arrays["parents_indices"].dtype)
+    arrays["parents_data"] = np.ones(arrays["parents_indices"].size, bool)
+
+
+def _meta(arrays: dict[str, np.ndarray], **changes) -> None:
+    meta = json.loads(arrays["meta"].tobytes())
+    meta.update(changes)
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+
+
+def _ids(arrays: dict[str, np.ndarray], name: str, old: str, new: str) -> None:
+    arrays[name] = np.frombuffer(arrays[name].tobytes().replace(old.encode(), new.encode()), np.uint8)
+
+
+# tiny.obo: GO:0000001..5 (BPO: 1 root; 2, 3 under 1; 4 under 2; 5 part_of 3), GO:0000010 > GO:0000011 (MFO);
+# redirects GO:0000012 (alt_id of 2), GO:0000006 (replaced by 5), GO:0000007 (obsolete)
+HOSTILE = {
+    "parents form a cycle": (lambda a: _parents(a, [[3], [0], [0], [1], [2], [], [5]]), "cycle"),
+    "a term its own parent": (lambda a: _parents(a, [[0], [0], [0], [1], [2], [], [5]]), "cycle"),
+    "parent rows run backwards": (lambda a: a.update(parents_indptr=np.array([0, 2, 1, 2, 3, 4, 4, 5])), "forward"),
+    "a parent listed twice": (lambda a: _parents(a, [[], [0], [0], [1, 1], [2], [], [5]]), "twice"),
+    "an edge across namespaces": (lambda a: _parents(a, [[], [0], [0], [1], [2], [], [0]]), "across namespaces"),
+    "namespace bounds backwards": (lambda a: a.update(bounds=np.array([0, 8, 7])), "forward"),
+    "terms out of generation order": (lambda a: a.update(bounds=np.array([0, 7, 7])), "generation order"),
+    "redirect to a term out of range": (lambda a: a.update(redirect_targets=np.array([1, 99, -1])), "out of range"),
+    "redirect of an unknown kind": (lambda a: a.update(redirect_status=np.array([1, 2, 7], np.int8)), "unknown kind"),
+    "an obsolete id mapped to a term": (lambda a: a.update(redirect_targets=np.array([1, 4, 0])), "out of range"),
+    "an id stored twice": (lambda a: _ids(a, "ids", "GO:0000003", "GO:0000002"), "twice"),
+    "an id with a space": (lambda a: _ids(a, "ids", "GO:0000003", "GO:00 0003"), "space"),
+    "a live id also redirected": (lambda a: _ids(a, "redirect_ids", "GO:0000012", "GO:0000003"), "both"),
+    "float parent indices": (lambda a: a.update(parents_indices=a["parents_indices"].astype(float)), "types"),
+    "unsigned generations": (lambda a: a.update(generation=a["generation"].astype(np.uint32)), "types"),
+    "statistics of another namespace": (lambda a: _meta(a, namespaces=["molecular_function", "biological_process"]),
+                                        "statistics"),
+    "other relations inside": (lambda a: _meta(a, relations=["is_a"]), "its key says"),
+}
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_cache_that_no_build_can_make_is_rebuilt_with_a_notice(obo, caplog, hostile):
+    """A file with the right key (public: the OBO's SHA-256) whose arrays are not an ontology's is not used."""
+    change, reason = HOSTILE[hostile]
+    _onto, rec = oc.load_cached_ontology(obo)
+    arrays = _arrays(rec.path)
+    change(arrays)
+    _save(rec.path, arrays)
+    with caplog.at_level(logging.WARNING, logger="goeval.cache"):
+        onto, rec2 = oc.load_cached_ontology(obo)
+    notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
+    assert len(notices) == 1 and "damaged" in notices[0] and reason in notices[0] and str(rec.path) in notices[0]
+    assert rec2.status == "written"
+    assert_same_ontology(onto, _fresh(obo))
+    assert oc.load_cached_ontology(obo)[1].status == "hit"
+
+
+def _shuffle_ids(path: Path) -> None:
+    """Finding 4: the term ids of a valid cache file shuffled (its structure intact), saved under its own name."""
+    arrays = _arrays(path)
+    ids = core._unpack_strings(arrays, "ids")
+    np.random.default_rng(0).shuffle(ids)
+    arrays.update(core._pack_strings("ids", ids))
+    _save(path, arrays)
+    assert Ontology.from_arrays(arrays).ids.tolist() == ids  # a crafted file a structural check cannot tell
+
+
+OTHER_UID = 4242
+
+
+def _other_user(path: Path) -> None:
+    if os.getuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    os.chown(path, OTHER_UID, -1)
+
+
+@pytest.mark.parametrize("how", ["another user's", "group-writable", "writable by others"])
+def test_cache_file_someone_else_can_have_written_is_not_used(obo, caplog, how):
+    _onto, rec = oc.load_cached_ontology(obo)
+    _shuffle_ids(rec.path)
+    if how == "another user's":
+        _other_user(rec.path)
+    else:
+        os.chmod(rec.path, 0o620 if how == "group-writable" else 0o602)
+    with caplog.at_level(logging.WARNING, logger="goeval.cache"):
+        onto, rec2 = oc.load_cached_ontology(obo)
+    notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
+    want = {"another user's": f"owned by user id {OTHER_UID}, not by you", "group-writable": "writable by its group",
+            "writable by others": "writable by others"}[how]
+    assert len(notices) == 1 and "not trusted" in notices[0] and want in notices[0], notices
+    assert rec2.status == "written"  # rebuilt in the user's own folder: the user's file now
+    assert_same_ontology(onto, _fresh(obo))
+    st = rec.path.stat()
+    assert st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) == 0o600
+    assert oc.load_cached_ontology(obo)[1].status == "hit"
+
+
+@pytest.mark.parametrize("how", ["another user's", "group-writable", "world-writable, sticky"])
+def test_cache_folder_someone_else_can_write_is_not_used(obo, tmp_path, monkeypatch, caplog, how):
+    """A shared cache folder (GOEVAL_CACHE_DIR or --ontology-cache): neither read nor written, the OBO parsed."""
+    own = tmp_path / "own"
+    own.mkdir(mode=0o700)
+    _onto, rec = oc.load_cached_ontology(obo, cache=own)
+    _shuffle_ids(rec.path)  # planted in the shared folder under the name goeval looks for
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    planted = shared / rec.path.name
+    os.replace(rec.path, planted)
+    if how == "another user's":
+        _other_user(shared)
+    else:
+        os.chmod(shared, 0o770 if how == "group-writable" else 0o1777)
+    before = planted.read_bytes()
+    monkeypatch.setenv("GOEVAL_CACHE_DIR", str(shared))
+    for cache in (True, planted):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="goeval.cache"):
+            onto, rec2 = oc.load_cached_ontology(obo, cache=cache)
+        notices = [r.getMessage() for r in caplog.records if r.name == "goeval.cache"]
+        assert len(notices) == 1 and f"ontology cache folder {shared}:" in notices[0] and "\n" not in notices[0]
+        assert ("owned by user id" if how == "another user's" else "writable by") in notices[0]
+        assert rec2.status == "off" and rec2.path is None and str(shared) in rec2.reason
+        assert_same_ontology(onto, _fresh(obo))
+        assert _files(shared) == [planted.name] and planted.read_bytes() == before  # nothing written there
+
+
+def test_new_cache_folder_and_files_are_the_users_alone(obo, tmp_path, monkeypatch):
+    """Made 0700 and 0600 whatever the umask (here 0: everything writable by everyone otherwise)."""
+    folder = tmp_path / "home" / ".cache" / "goeval"
+    monkeypatch.setenv("GOEVAL_CACHE_DIR", str(folder))
+    old = os.umask(0)
+    try:
+        _onto, rec = oc.load_cached_ontology(obo)
+        _onto, explicit = oc.load_cached_ontology(obo, cache=tmp_path / "mine" / "onto.npz")
+    finally:
+        os.umask(old)
+    assert rec.status == explicit.status == "written"
+    for d in (folder, explicit.path.parent):
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700
+    for f in (rec.path, explicit.path):
+        assert stat.S_IMODE(f.stat().st_mode) == 0o600 and f.stat().st_uid == os.getuid()
+    assert oc.load_cached_ontology(obo)[1].status == "hit"

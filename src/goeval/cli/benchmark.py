@@ -118,7 +118,7 @@ def check_before_work(args: argparse.Namespace, inputs: list[tuple[Any, str]]) -
         from goeval.io.hits import hit_table_columns
 
         hit_table_columns(args.hits, args.hit_columns)  # its layout, from the first lines, before any work
-    check_output_dir(args.out)
+    check_output_dir(args.out, ("plots",) if getattr(args, "plots", False) else ())
     return opts
 
 

@@ -114,8 +114,7 @@ def _kind_dirs(results: Path) -> dict[str, Path]:
 
 def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: ANN202 - Comparison
     """Methods of a cafa6 directory: on the final score (an aggregate measure), or per kind."""
-    import json
-
+    from goeval.io.results_dir import read_json_document
     from goeval.metrics.registry import cell_measure, get_measure
     from goeval.stats.aggregate import compare_aggregate
     from goeval.stats.compare import Comparison, compare
@@ -129,7 +128,7 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: A
     common = dict(n_resamples=args.bootstrap, permutations=args.permutations, seed=args.seed,
                   confidence=args.confidence, threads=args.threads)
     if ms.reduce == "kind_mean":
-        top = json.loads((Path(args.results) / "diagnostics.json").read_text())
+        top = read_json_document(Path(args.results) / "diagnostics.json")
         options = next(iter(read.values()))[1]
         settings = CurveSettings.from_options(options, bool(options.get("ia")))
         pairs = compare_aggregate({k: st for k, (st, _o) in read.items()}, args.methods, cell_measure(ms), settings,
@@ -162,14 +161,26 @@ def _stats_path(results: str) -> Path:
     return p / PROTEIN_STATS_FILE
 
 
-def check_blocks_against_summary(stats: dict, path) -> None:  # noqa: ANN001 - mapping, Path
-    """The (method, namespace) blocks of ``protein_stats.npz`` are those of the ``summary.tsv`` beside it, if any."""
+def check_blocks_against_summary(stats: dict, path: Path) -> None:
+    """The (method, namespace) blocks of ``protein_stats.npz`` are those of the ``summary.tsv`` beside it.
+
+    Without a ``summary.tsv``, the file was checked on its own when it was read (names, every block listed once,
+    its arrays; :func:`goeval.stats.read_protein_stats`), which is all there is to check for a file written
+    from Python; but when the directory's ``manifest.json`` lists a ``summary.tsv`` (the run wrote one), its
+    absence is an error: a removed summary does not skip the check.
+
+    Raises
+    ------
+    GoevalError
+        A block the summary does not list, or a summary the run wrote that is missing.
+    """
     from goeval.errors import GoevalError
     from goeval.io.manifest import check_run_file
     from goeval.io.results_dir import REQUIRED_COLUMNS, read_table
 
     summary_path = path.parent / "summary.tsv"
     if not summary_path.is_file():
+        _check_summary_not_removed(summary_path)
         return
     check_run_file(summary_path)
     summary = read_table(summary_path, REQUIRED_COLUMNS["summary"])
@@ -178,6 +189,25 @@ def check_blocks_against_summary(stats: dict, path) -> None:  # noqa: ANN001 - m
     if stray:
         raise GoevalError(f"{path}: holds {', '.join(f'{m} ({ns})' for m, ns in stray)}, which {summary_path} does not "
                           "list: the two files come from different runs; run goeval evaluate --bootstrap again.")
+
+
+def _check_summary_not_removed(summary_path: Path) -> None:
+    """Refuse when the manifest of the directory lists ``summary_path`` (absent): the run wrote it."""
+    from goeval.errors import GoevalError
+    from goeval.io.manifest import MANIFEST_FILE, find_manifest
+    from goeval.stats.store import PROTEIN_STATS_FILE
+
+    m = find_manifest(summary_path.parent)
+    if m is None:
+        return
+    try:
+        name = (summary_path.parent.resolve() / summary_path.name).relative_to(m.directory.resolve()).as_posix()
+    except ValueError:
+        return
+    if name in m.files:
+        raise GoevalError(f"{summary_path} is missing, though the run that wrote {m.directory}/ wrote it "
+                          f"({m.directory / MANIFEST_FILE} lists it): the methods of {PROTEIN_STATS_FILE} cannot be "
+                          "checked against the run's summary; restore it or run goeval evaluate --bootstrap again.")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -82,7 +82,7 @@ def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # 
     found = find_prediction_files(args.predictions, args.pattern)
     for path in found.files.values():
         check_input(path, "prediction")
-    check_output_dir(args.out)
+    check_output_dir(args.out, ("plots",) if getattr(args, "plots", False) else ())
     return opts, found
 
 

@@ -39,10 +39,10 @@ def run(args: argparse.Namespace) -> int:
     res = read_results_dir(args.results)
     say_notes(res)
     out = Path(args.out) if args.out else res.path / "plots"
-    check_output_dir(out)
+    check_output_dir(Path(args.out) if args.out else res.path, () if args.out else ("plots",))
 
     from goeval.report.save import save_plots
 
-    written = save_plots(res, out, args.format, panels=args.panels)
+    written = save_plots(res, args.out, args.format, panels=args.panels)
     say(args, f"wrote {len(written)} figures to {out}/ ({', '.join(sorted(written))})")
     return 0

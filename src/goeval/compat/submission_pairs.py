@@ -9,6 +9,12 @@ files partitioned by protein (``protein % parts``), each part later checked
 alone - memory is about ``max(budget, rows / parts)`` triples of 20 bytes,
 however long the file.
 
+The temporary files have no name: each is opened in the temporary folder
+(``$TMPDIR``, else the system's) already unlinked (``O_TMPFILE`` on Linux;
+elsewhere removed the moment it is made, under a random name), so nothing
+can be found or replaced there under a predictable name, and the system
+frees them when the process ends, however it ends (SIGKILL included).
+
 Checking a part: sorting by (protein, term, line) puts each pair's lines
 together, the first one being the pair's own and every later one a repeat;
 sorting the pairs' first lines by (protein, line) numbers each protein's
@@ -18,10 +24,10 @@ is the line where the protein goes over.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import IO
 
 import numpy as np
 
@@ -55,14 +61,15 @@ class PairLedger:
     budget : int, default 2**22
         Triples held in memory before they are spilled to disk.
     parts : int, default 64
-        Temporary files the spilled triples are partitioned into (by protein).
+        Temporary files the spilled triples are partitioned into (by protein),
+        each made when it first gets triples (anonymous: see the module).
     """
 
     def __init__(self, budget: int = 1 << 22, parts: int = 64) -> None:
         self.budget, self.parts = int(budget), int(parts)
         self.pending: list[np.ndarray] = []
         self.n_pending = 0
-        self.dir: tempfile.TemporaryDirectory | None = None
+        self.files: list[IO[bytes] | None] | None = None
 
     def add(self, proteins: np.ndarray, terms: np.ndarray, lines: np.ndarray) -> None:
         """Add the triples of some lines (in file order)."""
@@ -74,8 +81,8 @@ class PairLedger:
             self._spill()
 
     def _spill(self) -> None:
-        if self.dir is None:
-            self.dir = tempfile.TemporaryDirectory(prefix="goeval-pairs-")
+        if self.files is None:
+            self.files = [None] * self.parts
         rec = np.concatenate(self.pending)
         self.pending, self.n_pending = [], 0
         part = rec["p"] % self.parts
@@ -83,20 +90,21 @@ class PairLedger:
         bounds = np.searchsorted(part[order], np.arange(self.parts + 1))
         for k in range(self.parts):
             if bounds[k + 1] > bounds[k]:
-                with open(os.path.join(self.dir.name, f"{k}.bin"), "ab") as fh:
-                    rec[order[bounds[k]:bounds[k + 1]]].tofile(fh)
+                if self.files[k] is None:  # unbuffered: read back through its descriptor
+                    self.files[k] = tempfile.TemporaryFile(prefix="goeval-pairs-", buffering=0)
+                rec[order[bounds[k]:bounds[k + 1]]].tofile(self.files[k])
 
     def _chunks(self) -> Iterator[np.ndarray]:
-        if self.dir is None:
+        if self.files is None:
             if self.pending:
                 yield np.concatenate(self.pending)
             return
         if self.pending:
             self._spill()
-        for k in range(self.parts):
-            path = os.path.join(self.dir.name, f"{k}.bin")
-            if os.path.exists(path):
-                yield np.fromfile(path, _DTYPE)
+        for fh in self.files:
+            if fh is not None:
+                fh.seek(0)
+                yield np.fromfile(fh, _DTYPE)
 
     def findings(self, max_terms: int) -> Iterator[PairFindings]:
         """Every repeated pair and every protein with more than ``max_terms`` distinct terms, part by part;
@@ -108,11 +116,12 @@ class PairLedger:
             self.close()
 
     def close(self) -> None:
-        """Remove the temporary files (idempotent)."""
+        """Close (and so free) the temporary files (idempotent)."""
         self.pending, self.n_pending = [], 0
-        if self.dir is not None:
-            self.dir.cleanup()
-            self.dir = None
+        files, self.files = self.files or [], None
+        for fh in files:
+            if fh is not None:
+                fh.close()
 
 
 _DUP = np.dtype([("line", "<i8"), ("p", "<i8"), ("t", "<i4"), ("first", "<i8")])

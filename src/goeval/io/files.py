@@ -1,7 +1,10 @@
 """Opening files: compression by extension, strict UTF-8 with line numbers.
 
 This module and its siblings in :mod:`goeval.io` are the only code of goeval
-that touches the file system.
+that touches the file system. :func:`inside_output` is the one rule of what a
+run may touch: it creates, replaces and removes only paths inside its output
+folder (see SECURITY.md); :func:`read_json` is the one reader of the JSON
+documents of a results folder, bounded in size and nesting.
 """
 
 from __future__ import annotations
@@ -9,15 +12,17 @@ from __future__ import annotations
 import bz2
 import errno
 import gzip
+import json
 import lzma
 import os
+import re
 import secrets
 import signal
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import IO, Union
+from pathlib import Path, PureWindowsPath
+from typing import IO, Any, Union
 
 from goeval.errors import InputFormatError, OutputError
 
@@ -27,7 +32,7 @@ __all__ = [
     "PathLike", "COMPRESSED_SUFFIXES", "is_compressed", "strip_compression", "open_binary", "read_bytes", "read_head", "read_failure",
     "decode_utf8", "read_text", "check_input", "check_output_dir", "check_output_file", "temporary_name",
     "write_failed", "unlink_quietly", "open_text_out", "text_out", "replaced_atomically", "BackgroundWriter",
-    "OutputSet",
+    "OutputSet", "inside_output", "outside_problem", "read_json", "JSON_MAX_BYTES", "JSON_MAX_DEPTH",
 ]
 
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
@@ -157,6 +162,95 @@ def read_text(path: PathLike) -> str:
     return decode_utf8(read_bytes(path), path)
 
 
+#: Largest JSON document of a results folder that goeval reads (``manifest.json``, ``diagnostics.json``...).
+JSON_MAX_BYTES = 32 << 20
+#: Deepest nesting of arrays and objects in it (goeval writes fewer than ten levels).
+JSON_MAX_DEPTH = 64
+
+# An escaped character (so that \" is not a quote), a quote or a bracket: the tokens that decide nesting.
+_JSON_TOKENS = re.compile(rb'\\.|["\[\]{}]', re.S)
+
+
+def _json_too_deep(data: bytes, limit: int) -> bool:
+    """Whether arrays and objects nest deeper than ``limit`` in ``data`` (brackets in strings skipped).
+
+    A linear scan without recursion, so that a document nested 200,000
+    levels is refused before the parser would recurse into it.
+    """
+    depth, in_string = 0, False
+    for m in _JSON_TOKENS.finditer(data):
+        c = data[m.start()]
+        if c == 0x22:  # "
+            in_string = not in_string
+        elif in_string or c == 0x5C:  # a bracket in a string, or an escape
+            continue
+        elif c in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _read_bounded(p: Path, max_bytes: int) -> bytes:
+    """The bytes of regular file ``p``, refused past ``max_bytes`` (a FIFO or device is refused unopened-for-long)."""
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise read_failure(p, exc) from None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputFormatError(p, None, "not a regular file")
+        if st.st_size > max_bytes:
+            raise InputFormatError(p, None, f"{st.st_size:,} bytes, more than the {max_bytes:,} a goeval JSON "
+                                            "document may have: not read")
+        try:
+            data = fh.read(max_bytes + 1)
+        except OSError as exc:
+            raise read_failure(p, exc) from None
+    if len(data) > max_bytes:
+        raise InputFormatError(p, None, f"more than the {max_bytes:,} bytes a goeval JSON document may have: not read")
+    return data
+
+
+def read_json(path: PathLike, *, max_bytes: int | None = None, max_depth: int | None = None) -> Any:
+    """The JSON document in file ``path``, read within bounds: the one reader of a results folder's JSON.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A regular file (a FIFO or device is refused, not waited on).
+    max_bytes : int, optional
+        Largest size read (default :data:`JSON_MAX_BYTES`), checked before reading.
+    max_depth : int, optional
+        Deepest nesting of arrays and objects (default :data:`JSON_MAX_DEPTH`),
+        checked before parsing: a document nested 200,000 levels is an error,
+        not a ``RecursionError``.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the file (and the line): unreadable, too large, nested too
+        deep, not UTF-8 or not JSON.
+    """
+    p = Path(path)
+    max_bytes = JSON_MAX_BYTES if max_bytes is None else max_bytes
+    max_depth = JSON_MAX_DEPTH if max_depth is None else max_depth
+    data = _read_bounded(p, max_bytes)
+    if _json_too_deep(data, max_depth):
+        raise InputFormatError(p, None, f"arrays or objects nested deeper than {max_depth} levels: not a document "
+                                        "goeval wrote, not read")
+    text = decode_utf8(data, p)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputFormatError(p, exc.lineno, f"not a valid JSON document: {exc}") from None
+    except RecursionError:  # pragma: no cover - refused by the depth scan above
+        raise InputFormatError(p, None, "nested too deep to read") from None
+
+
 def check_input(path: PathLike, what: str = "input") -> Path:
     """Check, before any work, that ``path`` is an existing readable file.
 
@@ -175,18 +269,124 @@ def check_input(path: PathLike, what: str = "input") -> Path:
     return p
 
 
-def check_output_dir(path: PathLike) -> Path:
+def _name_problem(name: object) -> str | None:
+    """What makes ``name`` other than a plain ``/``-separated relative path, or None."""
+    if not isinstance(name, str) or not name:
+        return "is not a file name"
+    if "\0" in name:
+        return "holds a NUL character"
+    if name.startswith("/") or os.path.isabs(name) or PureWindowsPath(name).anchor:
+        return "is an absolute path"
+    parts = name.split("/")
+    if ".." in parts:
+        return "goes up out of the folder ('..')"
+    if any(part in ("", ".") for part in parts):
+        return "is not a plain relative path (an empty or '.' component)"
+    return None
+
+
+def outside_problem(directory: PathLike, name: object, *, link_ok: bool = True) -> str | None:
+    """Why ``directory/name`` is not a path a run may touch inside ``directory``, or None when it is.
+
+    The rule (:func:`inside_output`): ``name`` is a ``/``-separated relative
+    path without ``..``, ``.`` or empty components, and none of the folders
+    it passes through inside ``directory`` is a symbolic link (or not a
+    folder). Its last component may be a symbolic link only with
+    ``link_ok`` (a file written there replaces the link itself, not the
+    file it points to). ``directory`` itself is not checked: it is the
+    folder the user named. Nothing is created.
+
+    Returns
+    -------
+    str or None
+        A phrase to follow the name (``"is a symbolic link (to '/x')"``).
+    """
+    problem = _name_problem(name)
+    if problem is not None:
+        return problem
+    parts = str(name).split("/")
+    here = Path(directory)
+    for i, part in enumerate(parts):
+        here = here / part
+        last = i == len(parts) - 1
+        try:
+            mode = os.lstat(here).st_mode
+        except FileNotFoundError:
+            return None  # nothing below exists: the folders are created as real folders
+        except OSError as exc:
+            return f"cannot be checked ({exc.strerror or exc})"
+        through = "" if last else f"passes through {'/'.join(parts[: i + 1])!r}, which "
+        if stat.S_ISLNK(mode) and not (last and link_ok):
+            try:
+                target = os.readlink(here)
+            except OSError:
+                target = "?"
+            return f"{through}is a symbolic link (to {target!r})"
+        if not last and not stat.S_ISDIR(mode):
+            return f"{through}is not a folder"
+    return None
+
+
+def inside_output(directory: PathLike, name: str, *, link_ok: bool = True) -> Path:
+    """The path of ``name`` inside output folder ``directory``, checked by the one rule of what a run touches.
+
+    A run creates, replaces and removes only paths inside its output folder:
+    ``name`` is relative, without ``..``, and no folder it passes through is
+    a symbolic link (:func:`outside_problem`). A symbolic link as the last
+    component is replaced as a link (``link_ok``, the default); give
+    ``link_ok=False`` for a folder the run writes into (``plots``). The
+    folder the user named (``directory``), and a single ``--out FILE``, may
+    themselves be links.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        The output folder.
+    name : str
+        A ``/``-separated path relative to it.
+    link_ok : bool
+        Whether the last component may be a symbolic link.
+
+    Returns
+    -------
+    Path
+        ``directory/name``.
+
+    Raises
+    ------
+    OutputError
+        Naming the folder, the entry and what is wrong with it.
+
+    Examples
+    --------
+    >>> str(inside_output("out", "plots/fig.png"))
+    'out/plots/fig.png'
+    >>> inside_output("out", "../victim")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    goeval.errors.OutputError: out/: '../victim' goes up out of the folder ('..'): a run creates, replaces and ...
+    """
+    problem = outside_problem(directory, name, link_ok=link_ok)
+    if problem is not None:
+        raise OutputError(f"{directory}/: {name!r} {problem}: a run creates, replaces and removes files only inside "
+                          "its output folder, never through a link to elsewhere.")
+    return Path(directory).joinpath(*name.split("/"))
+
+
+def check_output_dir(path: PathLike, inside: tuple[str, ...] = ()) -> Path:
     """Check, before any work, that results can be written into directory ``path``.
 
     The directory may not exist yet (it is created when the results are
     written); its nearest existing ancestor must then be a writable
     directory. An existing ``manifest.json`` must be goeval's (a run
-    replaces it).
+    replaces it). ``inside`` names folders inside ``path`` the run will
+    write into (``plots``), each checked by :func:`inside_output`.
 
     Raises
     ------
     OutputError
-        ``path`` exists and is not a directory, or cannot be written.
+        ``path`` exists and is not a directory, or cannot be written, or a
+        folder of ``inside`` is a symbolic link.
     """
     p = Path(path)
     if p.exists() and not p.is_dir():
@@ -202,6 +402,8 @@ def check_output_dir(path: PathLike) -> Path:
         from goeval.io.manifest import check_manifest_slot
 
         check_manifest_slot(p)
+    for name in inside:
+        inside_output(p, name, link_ok=False)
     return p
 
 
@@ -394,7 +596,10 @@ class OutputSet:
     Each file is written to a temporary name; :meth:`commit` then replaces
     the targets with signals blocked, so an interrupted run never leaves a
     new ``curves.tsv`` beside an old ``summary.tsv``. Used as a context
-    manager, a failure removes every temporary file.
+    manager, a failure removes every temporary file. Every name is a path
+    inside the directory (:func:`inside_output`: no ``..``, no absolute
+    path, no linked folder); a symbolic link planted at a name is replaced
+    as a link, the file it points to untouched.
 
     Examples
     --------
@@ -413,8 +618,9 @@ class OutputSet:
         self._made: list[Path] = []  # directories this set created (removed again by discard when empty)
 
     def _target(self, name: str) -> Path:
-        """The path of ``name``, noting the directories its writing will create."""
-        target = self.directory / name
+        """The path of ``name`` (``/``-separated, inside the directory by :func:`inside_output`), noting the
+        directories its writing will create."""
+        target = inside_output(self.directory, name)
         missing = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
         self._made.extend(d for d in missing if d not in self._made)
         return target

@@ -16,9 +16,18 @@ explicit file (``cache=PATH``; an existing directory is used as the cache
 directory).
 
 A cache file is never trusted: one that cannot be read (truncated, damaged,
-not a cache) or was made for another key is reported with a one-line
-warning and rebuilt. Writing is atomic (a hidden temporary file in the same
-directory, renamed into place); a failed or interrupted write removes it,
+not a cache), was made for another key, or whose arrays are not a graph a
+build can make (:meth:`Ontology.from_arrays
+<goeval.ontology.Ontology.from_arrays>` checks index ranges, acyclic
+parents, redirects) is reported with a one-line warning and rebuilt. The key
+is public (anyone can hash the OBO file), so the bytes of a cache file are
+used only when nobody else can have written them, as ssh asks of
+``~/.ssh``: the folder and the file must be owned by the user and writable
+by neither group nor others. A folder that is not is not used at all (a
+warning, the OBO is parsed, nothing is written there); a file that is not
+is rebuilt. A new folder is made with mode 0700, a file written 0600.
+Writing is atomic (a hidden temporary file in the same directory, created
+exclusively, renamed into place); a failed or interrupted write removes it,
 and a directory that cannot be written is a warning, not an error. Only
 regular files are cached (a FIFO or ``/dev/stdin`` is read as before).
 
@@ -152,21 +161,70 @@ def _cache_file(obo: Path, key: dict[str, Any], cache: bool | PathLike) -> Path:
     return Path(cache)  # type: ignore[arg-type]
 
 
-def _read(path: Path, key: dict[str, Any]) -> tuple[dict[str, np.ndarray] | None, str]:
-    """The arrays of a cache file made for ``key``, or None and why not ('' when absent)."""
+def _current_uid() -> int | None:
+    """The user's id (None where files have no owner to check)."""
+    return os.getuid() if hasattr(os, "getuid") else None
+
+
+def _untrusted(st: os.stat_result) -> str:
+    """Why a cache folder or file with status ``st`` may hold someone else's bytes ('' when only the user's).
+
+    Trusted: owned by the current user and writable by neither its group nor
+    others (as ssh asks of ``~/.ssh``); nobody else (but root) can then have
+    written it. Said as ``owned by user id 1001, not by you (user id 1000)``
+    or ``writable by its group and others``.
+    """
+    uid = _current_uid()
+    if uid is None:
+        return ""
+    if st.st_uid != uid:
+        return f"owned by user id {st.st_uid}, not by you (user id {uid})"
+    writers = [who for who, bit in (("its group", stat.S_IWGRP), ("others", stat.S_IWOTH)) if st.st_mode & bit]
+    return f"writable by {' and '.join(writers)}" if writers else ""
+
+
+def _folder_problem(folder: Path) -> str:
+    """Why the cache ``folder`` is not used ('' when it is the user's own, or not there yet: it is made 0700)."""
     try:
-        with np.load(path, allow_pickle=False) as z:
-            if _KEY_ENTRY not in z.files:
-                return None, "not a goeval ontology cache"
-            stored = json.loads(z[_KEY_ENTRY].tobytes().decode("utf-8"))
-            if stored != key:
-                changed = [_KEY_NAMES.get(k, k) for k in key if not isinstance(stored, dict) or stored.get(k) != key[k]]
-                return None, f"made for another {' and '.join(changed) or 'key'}"
-            return {k: z[k] for k in z.files}, ""
+        st = os.stat(folder)
+    except OSError:  # not there yet, or not a folder: writing makes it, or fails with its own notice
+        return ""
+    return _untrusted(st) if stat.S_ISDIR(st.st_mode) else ""
+
+
+def _read(path: Path, key: dict[str, Any]) -> tuple[dict[str, np.ndarray] | None, str]:
+    """The arrays of a cache file made for ``key``, or None and why not ('' when absent).
+
+    The file is checked on the open descriptor: a regular file that only
+    the user can have written (:func:`_untrusted`).
+    """
+    try:
+        fh = os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
     except (FileNotFoundError, NotADirectoryError):  # no cache file yet
         return None, ""
-    except Exception as exc:  # noqa: BLE001 - a cache file that cannot be read is rebuilt, never trusted
-        return None, f"unreadable ({type(exc).__name__}: {exc})"
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror or exc})"
+    with fh:
+        st = os.fstat(fh.fileno())
+        distrust = _untrusted(st) if stat.S_ISREG(st.st_mode) else "not a regular file"
+        if distrust:
+            return None, f"not trusted: it is {distrust}"
+        try:
+            return _read_arrays(fh, key)
+        except Exception as exc:  # noqa: BLE001 - a cache file that cannot be read is rebuilt, never trusted
+            return None, f"unreadable ({type(exc).__name__}: {exc})"
+
+
+def _read_arrays(fh: Any, key: dict[str, Any]) -> tuple[dict[str, np.ndarray] | None, str]:
+    """The arrays of the open cache file ``fh`` if it was made for ``key`` (see :func:`_read`)."""
+    with np.load(fh, allow_pickle=False) as z:
+        if _KEY_ENTRY not in z.files:
+            return None, "not a goeval ontology cache"
+        stored = json.loads(z[_KEY_ENTRY].tobytes().decode("utf-8"))
+        if stored != key:
+            changed = [_KEY_NAMES.get(k, k) for k in key if not isinstance(stored, dict) or stored.get(k) != key[k]]
+            return None, f"made for another {' and '.join(changed) or 'key'}"
+        return {k: z[k] for k in z.files}, ""
 
 
 def _write(path: Path, tmp: Path, key: dict[str, Any], onto: Ontology) -> str:
@@ -176,8 +234,11 @@ def _write(path: Path, tmp: Path, key: dict[str, Any], onto: Ontology) -> str:
         arrays[_KEY_ENTRY] = np.frombuffer(json.dumps(key).encode("utf-8"), dtype=np.uint8)
         if any(a.dtype.hasobject for a in arrays.values()):  # read back with allow_pickle=False
             raise TypeError("an array of Python objects")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if problem := _folder_problem(path.parent):  # it changed since it was looked at
+            return f"not writing into its folder, now {problem}"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        with os.fdopen(os.open(tmp, flags, 0o600), "wb") as fh:
             np.savez(fh, **arrays)
         os.replace(tmp, path)
     except OSError as exc:
@@ -281,26 +342,48 @@ def start_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of"
         if record.path.exists() and os.path.samefile(record.path, path):
             raise InvalidParameterError(f"The ontology cache file must not be the ontology itself; got {str(path)!r}.")
         record.timings["ontology cache key"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        arrays, problem = _read(record.path, key)
-        spent = time.perf_counter() - clock
-        if arrays is not None:
-            from goeval.ontology import Ontology  # only now: on a miss the OBO parse starts first
-
-            clock = time.perf_counter()  # the import is not the cache's cost (a parse needs it too)
-            try:
-                onto = Ontology.from_arrays(arrays, source=str(path))
-            except Exception as exc:  # noqa: BLE001 - a damaged cache is rebuilt, never trusted
-                problem = f"damaged ({type(exc).__name__}: {exc})"
-            else:
-                record.status = "hit"
-                record.timings["ontology cache load"] = spent + time.perf_counter() - clock
-                return StartedOntology(path, relations, record, ontology=onto)
+        if problem := _folder_problem(record.path.parent):
+            _refuse_folder(record, problem)
+            return StartedOntology(path, relations, record, pending=start_read_obo(path))
+        onto, problem = _look_up(path, relations, key, record)
+        if onto is not None:
+            return StartedOntology(path, relations, record, ontology=onto)
         if problem:
             _log.warning(f"ontology cache {record.path}: {problem}; rebuilding it.")
         record.status = "miss"
     return StartedOntology(path, relations, record, pending=start_read_obo(path), key=key,
                            stamp=stamp)
+
+
+def _look_up(path: PathLike, relations: tuple[str, ...], key: dict[str, Any],
+             record: CacheRecord) -> tuple[Ontology | None, str]:
+    """The ontology stored in ``record.path`` for ``key`` (a hit recorded), or None and why not ('' when absent)."""
+    clock = time.perf_counter()
+    arrays, problem = _read(record.path, key)  # type: ignore[arg-type]
+    spent = time.perf_counter() - clock
+    if arrays is None:
+        return None, problem
+    from goeval.ontology import Ontology  # only now: on a miss the OBO parse starts first
+
+    clock = time.perf_counter()  # the import is not the cache's cost (a parse needs it too)
+    try:
+        onto = Ontology.from_arrays(arrays, source=str(path))
+        if onto.relations != relations:
+            raise ValueError(f"it follows {', '.join(onto.relations)}, its key says {', '.join(relations)}")
+    except Exception as exc:  # noqa: BLE001 - a damaged cache is rebuilt, never trusted
+        return None, f"damaged ({type(exc).__name__}: {exc})"
+    record.status = "hit"
+    record.timings["ontology cache load"] = spent + time.perf_counter() - clock
+    return onto, ""
+
+
+def _refuse_folder(record: CacheRecord, problem: str) -> None:
+    """Turn the cache off for a folder someone else may write into, with a warning naming it and why."""
+    folder = record.path.parent  # type: ignore[union-attr]
+    fix = "use a folder of your own" if problem.startswith("owned") else f"'chmod go-w {folder}', or choose a folder"
+    record.path, record.reason = None, f"the cache folder {folder} is {problem}"
+    _log.warning(f"ontology cache folder {folder}: it is {problem}, so others may have put files in it; neither "
+                 f"reading nor writing the cache there ({fix} with GOEVAL_CACHE_DIR or --ontology-cache).")
 
 
 def _is_regular_file(path: PathLike) -> bool:

@@ -22,7 +22,9 @@ taken):
 The method name is the path relative to the directory without extensions,
 ``/``-separated: ``blast.tsv.gz`` -> ``blast``, ``teamA/model1.txt`` ->
 ``teamA/model1``, so one stem in two subfolders gives two methods (a
-numeric extension is kept: ``model_1.9606``).
+numeric extension is kept: ``model_1.9606``). A method name follows
+:mod:`goeval.io.names` (no tab, line end or other control character): a file
+whose name gives another is an error naming it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pathlib import Path, PurePosixPath
 
 from goeval.errors import InvalidParameterError
 from goeval.io.files import PathLike, strip_compression
+from goeval.io.names import check_name
 
 __all__ = ["PREDICTION_EXTENSIONS", "PredictionFiles", "find_prediction_files", "prediction_files"]
 
@@ -123,6 +126,8 @@ def find_prediction_files(paths: Sequence[PathLike], pattern: str | None = None)
     InvalidParameterError
         A path that does not exist, a directory without any prediction file,
         or two files giving the same method name.
+    InputFormatError
+        A file whose name gives a method name with a control character (a tab, a line end...).
     """
     out = PredictionFiles()
     for p in map(Path, paths):
@@ -138,6 +143,7 @@ def find_prediction_files(paths: Sequence[PathLike], pattern: str | None = None)
         else:
             raise InvalidParameterError(f"{p}: no such prediction file or directory.")
         for name, f in found:
+            check_name(name, "method", f)
             if name in out.files and out.files[name] != f:
                 raise InvalidParameterError(
                     f"Two prediction files give the method name {name!r}: {out.files[name]} and {f}; rename one.")

@@ -425,13 +425,82 @@ def write_arrays(path: PathLike, arrays: Mapping[str, np.ndarray]) -> Path:
     return p
 
 
-def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
-    """Named arrays of an ``.npz`` file written by goeval, checked by its ``format`` entry.
+#: The most that deflate expands (RFC 1951: a 258-byte match from as little as two bits, about 1032 times).
+_DEFLATE_MAX_RATIO = 1032
+
+
+def _member_problem(zf: Any, info: Any) -> str | None:
+    """What is wrong with one member of an ``.npz`` archive, before it is read (None: nothing).
+
+    A member's uncompressed size must be one its compressed bytes can give (stored: equal; deflated: at most
+    :data:`_DEFLATE_MAX_RATIO` times), and an array's header must declare a shape and dtype that fill exactly
+    the rest of the member, so that no array is allocated larger than the data that backs it.
+    """
+    import math
+    import zipfile
+
+    name = repr(info.filename)
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        return f"its member {name} is compressed with method {info.compress_type}, not stored or deflated as numpy does"
+    limit = info.compress_size * (1 if info.compress_type == zipfile.ZIP_STORED else _DEFLATE_MAX_RATIO) + 64
+    if info.file_size > limit:
+        return (f"its member {name} claims {info.file_size:,} bytes from {info.compress_size:,} compressed bytes, "
+                "more than the compression can give")
+    if not info.filename.endswith(".npy"):
+        return None
+    fmt = np.lib.format
+    with zf.open(info) as fh:
+        version = fmt.read_magic(fh)
+        if version not in ((1, 0), (2, 0)):
+            return f"its array {name} is in .npy format version {version}, which goeval does not write"
+        read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+        shape, _fortran, dtype = read_header(fh)
+        header = fh.tell()
+    if dtype.hasobject:
+        return None  # refused by np.load(allow_pickle=False)
+    declared = math.prod(shape) * dtype.itemsize
+    if header + declared != info.file_size:
+        return (f"its array {name} declares shape {shape} of {dtype} ({declared:,} bytes) but its member holds "
+                f"{info.file_size - header:,} bytes")
+    return None
+
+
+def _check_npz(p: Path) -> None:
+    """Every member of the ``.npz`` file ``p`` is what it says it is (:func:`_member_problem`), and no two members
+    share compressed bytes (their compressed sizes add up to at most the file's size).
 
     Raises
     ------
     InputFormatError
-        If the file is missing, unreadable, or not a ``fmt`` file.
+        Naming the file and the member: a damaged or crafted file.
+    """
+    import zipfile
+
+    with zipfile.ZipFile(p) as zf:
+        infos = zf.infolist()
+        if sum(i.compress_size for i in infos) > p.stat().st_size:
+            raise InputFormatError(p, None, "its members overlap (their compressed sizes add up to more than the "
+                                            "file): a crafted file")
+        for info in infos:
+            problem = _member_problem(zf, info)
+            if problem is not None:
+                raise InputFormatError(p, None, f"{problem}: a damaged or crafted file")
+
+
+def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
+    """Named arrays of an ``.npz`` file written by goeval, checked by its ``format`` entry.
+
+    Before any array is read, each member's declared shape and dtype are
+    checked against the member's size, and that size against its compressed
+    size (:func:`_check_npz`): an array is never allocated larger than the
+    data in the file can fill, and memory stays within what deflate can
+    expand the file to (about 1000 times its size).
+
+    Raises
+    ------
+    InputFormatError
+        If the file is missing, unreadable, not a ``fmt`` file, or holds an
+        array whose declared shape its member cannot fill.
     """
     import zipfile
 
@@ -439,6 +508,7 @@ def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
     if not p.is_file():
         raise InputFormatError(p, None, f"no such file; {what}")
     try:
+        _check_npz(p)
         with np.load(p, allow_pickle=False) as z:
             if "format" not in z.files or str(z["format"]) != fmt:
                 found = str(z["format"]) if "format" in z.files else "no format entry"
@@ -446,6 +516,9 @@ def read_arrays(path: PathLike, fmt: str, what: str) -> dict[str, np.ndarray]:
             return {k: z[k] for k in z.files}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
         raise InputFormatError(p, None, f"cannot read the file (truncated or damaged?): {exc}") from None
+    except MemoryError:
+        raise InputFormatError(p, None, "its arrays do not fit in memory (a crafted file, or too large for this "
+                                        "machine)") from None
 
 
 def write_ia(path: PathLike | IO[str], terms: np.ndarray, values: np.ndarray) -> None:

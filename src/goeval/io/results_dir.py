@@ -9,11 +9,14 @@ every file present into DataFrames with the exact floats that were written
 (shortest round-trip text reads back to the same double), and reads a time
 split's ``nk/``, ``lk/`` and ``pk/`` as the parts of one result. Every file
 read is checked: it belongs to the run that wrote the directory
-(``manifest.json``, :func:`goeval.io.manifest.check_run_file`), its lines
-are complete and have the header's columns, its numbers are numbers and
-finite (``nan`` stands for an undefined value); a directory without any
-result, a file without its required columns or a damaged JSON document is
-an error naming the file (and the line).
+(``manifest.json``, :func:`goeval.io.manifest.check_run_file`), it is not a
+symbolic link and lies in no linked folder (goeval writes none), its lines
+are complete and have the header's columns, its text holds no control
+character but the tab and the line end (:mod:`goeval.io.names`), its
+numbers are numbers and finite (``nan`` stands for an undefined value) and
+each bootstrap interval runs from low to high; a directory without any
+result, a file without its required columns or a damaged, too large or too
+deeply nested JSON document is an error naming the file (and the line).
 
 :func:`write_files` writes rendered figures and report pages (bytes or
 text) into a directory as one set: all appear, or none changes.
@@ -22,8 +25,6 @@ text) into a directory as one set: all appear, or none changes.
 from __future__ import annotations
 
 import io
-import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,11 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from goeval.errors import GoevalError, InputFormatError, OutputError
-from goeval.io.files import PathLike, temporary_name, unlink_quietly, write_failed, read_bytes
+from goeval.errors import GoevalError, InputFormatError
+from goeval.io.files import OutputSet, PathLike, read_bytes, read_json, write_failed
+from goeval.io.names import check_table_text
 
-__all__ = ["ResultsDir", "read_results_dir", "read_table", "write_files", "TABLE_FILES", "ALTERNATIVE_FILES",
-           "REQUIRED_COLUMNS", "KIND_DIRS"]
+__all__ = ["ResultsDir", "read_results_dir", "read_table", "read_json_document", "write_files", "TABLE_FILES",
+           "ALTERNATIVE_FILES", "REQUIRED_COLUMNS", "KIND_DIRS"]
 
 #: Attribute of :class:`ResultsDir` -> file name, for the tables it may hold.
 TABLE_FILES: dict[str, str] = {
@@ -169,6 +171,20 @@ def _check_numbers(frame: Any, path: PathLike) -> None:
             raise InputFormatError(path, k + 2, f"the {col} column holds an infinite value (undefined is nan)")
 
 
+def _check_intervals(frame: Any, path: PathLike) -> None:
+    """Every ``ci_low`` is at most its ``ci_high`` (percentiles of one sample; the value itself may lie outside)."""
+    if not {"ci_low", "ci_high"} <= set(frame.columns):
+        return
+    with np.errstate(invalid="ignore"):
+        bad = np.flatnonzero((frame["ci_low"] > frame["ci_high"]).to_numpy())
+    if bad.size:
+        row = frame.iloc[int(bad[0])]
+        what = ", ".join(f"{c} {row[c]}" for c in ("method", "namespace", "measure") if c in frame.columns)
+        lo, hi = float(row["ci_low"]), float(row["ci_high"])
+        raise InputFormatError(path, int(bad[0]) + 2, f"the interval of {what} runs from ci_low {lo!r} down to "
+                                                      f"ci_high {hi!r} (a damaged or edited file)")
+
+
 def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
     """Read one tab-separated results table (header line) into a DataFrame.
 
@@ -183,8 +199,10 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
         The file is missing, empty, not UTF-8, not a table, truncated (a
         last line without its line end), has a line with another number of
         fields than its header, lacks a ``required`` column (the message
-        names the missing columns and the header line), or holds a cell that
-        is not a number, or infinite, in a numeric column (with its line).
+        names the missing columns and the header line), holds a cell that
+        is not a number, or infinite, in a numeric column, a control character
+        other than the tab and the line end (:mod:`goeval.io.names`), or a
+        ``ci_low`` above its ``ci_high`` (each with its line).
     """
     import pandas as pd  # deferred: pandas (~0.1 s to import) only for reading a table
 
@@ -192,6 +210,7 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
 
     data = read_bytes(path)
     text = decode_utf8(data, path)
+    check_table_text(data, text, path)
     header = text.split("\n", 1)[0].rstrip("\r").split("\t")
     missing = [c for c in required if c not in header]
     if missing:
@@ -210,15 +229,30 @@ def read_table(path: PathLike, required: tuple[str, ...] = ()) -> Any:
     except (ValueError, pd.errors.ParserError) as exc:
         raise InputFormatError(path, None, f"cannot read the table: {exc}") from None
     _check_numbers(frame, path)
+    _check_intervals(frame, path)
     return frame
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(read_bytes(path).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise InputFormatError(path, line, f"not a valid JSON document: {exc}") from None
+def read_json_document(path: PathLike, manifest: Any = None, *, folder: PathLike | None = None) -> dict[str, Any]:
+    """A JSON document of a results folder (``diagnostics.json``, ``timings.json``): checked, bounded, an object.
+
+    The file must be its run's (:func:`goeval.io.manifest.check_run_file`:
+    listed, unchanged, not a link) and is read within the size and nesting
+    bounds of :func:`goeval.io.files.read_json`. ``manifest`` and
+    ``folder``: as for :func:`~goeval.io.manifest.check_run_file`.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the file: a link, too large, nested too deep, not JSON, not
+        an object, or a ``versions`` entry that is not names to versions.
+    GoevalError
+        The file is not the run's.
+    """
+    from goeval.io.manifest import check_run_file
+
+    check_run_file(path, manifest, folder=folder)
+    doc = read_json(path)
     if not isinstance(doc, dict):
         raise InputFormatError(path, 1, f"expected a JSON object, found a {type(doc).__name__}")
     versions = doc.get("versions")
@@ -227,24 +261,29 @@ def _read_json(path: Path) -> dict[str, Any]:
     return doc
 
 
-def _read_files(p: Path, out: ResultsDir, manifest: Any) -> None:
-    """The tables and JSON documents present in ``p``, each checked against the run's manifest."""
+def _present(p: Path) -> bool:
+    """Whether ``p`` is there to be read: a file, or a link (refused by the check of every file read)."""
+    return p.is_file() or p.is_symlink()
+
+
+def _read_files(p: Path, out: ResultsDir, manifest: Any, folder: Path) -> None:
+    """The tables and JSON documents present in ``p`` (``folder`` or a kind's folder in it), each checked against
+    the run's manifest."""
     from goeval.io.manifest import check_run_file
 
     for attr, name in TABLE_FILES.items():
-        present = [n for n in (name, *ALTERNATIVE_FILES.get(attr, ())) if (p / n).is_file()]
+        present = [n for n in (name, *ALTERNATIVE_FILES.get(attr, ())) if _present(p / n)]
         if len(present) > 1:
             raise GoevalError(f"{p}: both {' and '.join(present)} are present and may disagree; "
                               "remove the one that is not from the run of summary.tsv.")
         if present:
-            check_run_file(p / present[0], manifest)
+            check_run_file(p / present[0], manifest, folder=folder)
             setattr(out, attr, read_table(p / present[0], REQUIRED_COLUMNS[attr]))
             out.files.append(present[0])
     for attr in ("diagnostics", "timings"):
         f = p / f"{attr}.json"
-        if f.is_file():
-            check_run_file(f, manifest)
-            setattr(out, attr, _read_json(f))
+        if _present(f):
+            setattr(out, attr, read_json_document(f, manifest, folder=folder))
             out.files.append(f.name)
 
 
@@ -285,12 +324,12 @@ def read_results_dir(path: PathLike) -> ResultsDir:
     if manifest is None:
         out.notes.append(f"{p} has no manifest.json (written by an earlier goeval, or by hand): its files could not be "
                          "checked to come from one run")
-    _read_files(p, out, manifest)
+    _read_files(p, out, manifest, p)
     if not _has_results(p):
         for d in KIND_DIRS:
             if (p / d).is_dir() and _has_results(p / d):
                 part = ResultsDir(path=p / d)
-                _read_files(p / d, part, manifest)
+                _read_files(p / d, part, manifest, p)
                 _note_summary(part)
                 out.parts[d.upper()] = part
     if not any(getattr(out, a) is not None for a in TABLE_FILES) and not out.parts:
@@ -312,40 +351,30 @@ def write_files(out_dir: PathLike, files: Mapping[str, bytes | str], added_by: s
 
     Each file goes to a hidden temporary name first; all are renamed into
     place only when every one is complete, so a failure leaves the
-    directory as it was. With ``added_by``, the files are added to the
-    manifest of the results directory they land in, if any
+    directory as it was (an :class:`~goeval.io.files.OutputSet`). Every name
+    is a path inside ``out_dir`` (:func:`goeval.io.files.inside_output`):
+    ``plots/fig.png`` with ``plots`` a symbolic link is refused, not written
+    through. With ``added_by``, the files are added to the manifest of the
+    results directory they land in, if any
     (:func:`goeval.io.manifest.add_to_manifest`).
 
     Raises
     ------
     OutputError
-        The directory cannot be created or a file cannot be written.
+        The directory cannot be created, a name is not inside it, or a file
+        cannot be written.
     """
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise write_failed(out, exc) from None
-    pending: list[tuple[Path, Path]] = []
-    try:
+    with OutputSet(out) as fs:
         for name, content in files.items():
-            target = out / name
-            tmp = temporary_name(target)
-            pending.append((tmp, target))
             data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with open(tmp, "wb") as fh:
-                    fh.write(data)
-            except OSError as exc:
-                raise write_failed(target, exc) from None
-        for tmp, target in pending:
-            os.replace(tmp, target)
-    except (OutputError, OSError, KeyboardInterrupt):
-        for tmp, _target in pending:
-            unlink_quietly(tmp)
-        raise
-    written = {t.name: t for _tmp, t in pending}
+            with fs.open_binary(name) as fh:
+                fh.write(data)
+        written = fs.commit()
     if added_by is not None:
         from goeval.io.manifest import add_to_manifest
 

@@ -7,6 +7,7 @@ itself as plain arrays (:meth:`Ontology.to_arrays`) for the compiled cache.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -337,6 +338,10 @@ class Ontology:
                 or len(meta["labels"]) != n_ns or len(meta["stats"]) != n_ns
                 or (indices.size and (int(indices.min()) < 0 or int(indices.max()) >= n))):
             raise ValueError("ontology arrays of inconsistent shapes")
+        _check_graph(bounds, generation, data, indices, indptr)
+        index = dict(zip(ids, range(n)))
+        redirect = dict(zip(redirect_ids, zip(targets.tolist(), status.tolist())))
+        _check_terms(arrays, index, redirect, targets, status, meta)
         parents = sp.csr_array((n, n), dtype=data.dtype)
         parents.data, parents.indices, parents.indptr = data, indices, indptr  # dtypes kept as stored
         ids_array = np.array(ids, dtype=object)
@@ -352,13 +357,94 @@ class Ontology:
             diagnostics=meta["diagnostics"],
             source=meta["source"] if source is None else source,
             data_version=meta["data_version"],
-            _index=dict(zip(ids, range(n))),
-            _redirect=dict(zip(redirect_ids, zip(targets.tolist(), status.tolist()))),
+            _index=index,
+            _redirect=redirect,
             _raw=name_source,
         )
         if names is not None:
             onto._cache["names"] = np.array(names, dtype=object)
         return onto
+
+
+# ------------------------------------------------------ checking stored arrays
+def _check_graph(bounds: np.ndarray, generation: np.ndarray, data: np.ndarray, indices: np.ndarray,
+                 indptr: np.ndarray) -> None:
+    """Check stored arrays (shapes already checked) are a graph a build can make.
+
+    The namespace bounds and the parents' CSR rows run from 0 and never go
+    back; each row lists distinct parents in increasing order, all in the
+    term's namespace; every term's generation is 0 for a root and one more
+    than its parents' largest otherwise, so every edge goes to a lower
+    generation and the parents form no cycle; and the terms of a namespace
+    are in generation order (the ancestor closure relies on it).
+
+    Raises
+    ------
+    ValueError
+        The first of these that does not hold.
+    """
+    if (any(a.dtype.kind != "i" for a in (bounds, generation, indices, indptr)) or data.dtype != np.bool_
+            or indices.ndim != 1):
+        raise ValueError("ontology arrays of unexpected types (signed integer indices and boolean parents expected)")
+    counts, sizes = np.diff(indptr), np.diff(bounds)
+    if int(indptr[0]) != 0 or (counts < 0).any() or int(bounds[0]) != 0 or (sizes < 0).any() or not data.all():
+        raise ValueError("the parent rows or the namespace bounds do not run forward from 0")
+    rows = np.repeat(np.arange(counts.size), counts)
+    namespace = np.repeat(np.arange(sizes.size), sizes)
+    if (np.diff(indices) <= 0)[rows[1:] == rows[:-1]].any():
+        raise ValueError("a term lists a parent twice, or its parents out of order")
+    if (namespace[indices] != namespace[rows]).any():
+        raise ValueError("an edge goes across namespaces")
+    expected = np.zeros(counts.size, np.int64)
+    if indices.size:
+        has = counts > 0
+        expected[has] = np.maximum.reduceat(generation[indices].astype(np.int64), indptr[:-1][has]) + 1
+    if not np.array_equal(expected, generation):
+        raise ValueError("the generations do not fit the parents (the parents form a cycle, or the generations "
+                         "are another graph's)")
+    if ((np.diff(generation) < 0) & (namespace[1:] == namespace[:-1])).any():
+        raise ValueError("the terms of a namespace are not in generation order")
+
+
+def _check_terms(arrays: Any, index: dict[str, int], redirect: dict[str, Any], targets: np.ndarray,
+                 status: np.ndarray, meta: dict[str, Any]) -> None:
+    """Check the stored ids, redirects and namespaces are what a build makes (shapes already checked).
+
+    Ids are distinct, non-empty and without white space (as the OBO reader
+    reads them); a redirected id is no live id, and it leads to a term
+    (alt_id, replaced_by) or to a drop (obsolete, target -1); namespaces are
+    distinct names, and each one's statistics are for its own terms.
+
+    Raises
+    ------
+    ValueError
+        The first of these that does not hold.
+    """
+    if targets.dtype.kind != "i" or status.dtype.kind != "i":
+        raise ValueError("ontology arrays of unexpected types (signed integer redirects expected)")
+    for name, values in (("ids", index), ("redirect_ids", redirect)):
+        lengths = arrays[f"{name}_lengths"]
+        if len(values) != lengths.size:
+            raise ValueError(f"a term id is stored twice ({name})")
+        if (lengths.size and int(lengths.min()) == 0) or _NOT_IN_AN_ID.search(_unpack_text(arrays[name])):
+            raise ValueError(f"an empty term id, or one with a space ({name})")
+    if not index.keys().isdisjoint(redirect):
+        raise ValueError("an id is both a live term and redirected")
+    to_term = (status == TermStatus.ALT_ID) | (status == TermStatus.REPLACED)
+    dropped = status == TermStatus.OBSOLETE
+    if not (to_term | dropped).all() or (targets[dropped] != -1).any() or (
+            targets[to_term].size and (int(targets[to_term].min()) < 0 or int(targets[to_term].max()) >= len(index))):
+        raise ValueError("a redirect of an unknown kind or to a term out of range")
+    names, bounds = meta["namespaces"], arrays["bounds"]
+    if len(set(names)) != len(names) or not all(isinstance(x, str) for x in [*names, *meta["labels"]]):
+        raise ValueError("namespaces that are not distinct names")
+    for j, s in enumerate(meta["stats"]):
+        terms = int(bounds[j + 1] - bounds[j])
+        if not isinstance(s, dict) or s.get("namespace") != names[j] or s.get("terms") != terms:
+            raise ValueError(f"the statistics of namespace {j} are not its own")
+
+
+_NOT_IN_AN_ID = re.compile(r"\s")  # what the OBO reader refuses in an id (it splits values as str.split)
 
 
 # -------------------------------------------------------------- serialization

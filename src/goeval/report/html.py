@@ -32,11 +32,14 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from goeval import __version__
+from goeval.io.names import shown
 from goeval.metrics.registry import measures
 from goeval.report.style import (cafaeval_name, coverage_column, lower_is_better, measure_label, ranked_measures, result_colors,
                                   value_format)
@@ -513,13 +516,40 @@ def _provenance_html(prov: Mapping[str, Any]) -> str:
 
 
 # ------------------------------------------------------------ Markdown
+#: Characters that mean something to Markdown renderers anywhere in a line (emphasis, code, links, raw HTML
+#: and entities, table cells, strikethrough, math, attribute lists, heading ends), each escaped with a
+#: backslash; CommonMark renders any backslash-escaped ASCII punctuation as the character itself.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]{}<>&|~$#!])")
+#: What makes a list item's text a block of its own: a leading ``-`` or ``+`` (a list, a rule) or an ordered
+#: list marker (``1.``); quotes, headings and ``*`` are escaped anywhere.
+_MD_BLOCK_START = re.compile(r"^(\s*)([-+]|\d{1,9}(?=[.)](?:\s|$)))")
+
+
+def _md(text: Any, *, block: bool = False) -> str:
+    """``text`` as Markdown that renders as the text itself (no link, image, HTML, emphasis or code).
+
+    Control characters are shown escaped (:func:`goeval.io.names.shown`), so the text stays on its line;
+    ``block``: the text starts a list item, so a leading list marker is escaped too.
+    """
+    out = _MD_SPECIAL.sub(r"\\\1", shown(str(text)))
+    return _MD_BLOCK_START.sub(lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2)[0].isdigit()
+                                                       else "\\" + m.group(2)), out) if block else out
+
+
+def _md_code(text: str) -> str:
+    """``text`` as a Markdown code span: fenced by more backticks than it holds in a row (CommonMark 6.1)."""
+    text = shown(text)
+    fence = "`" * (1 + max((len(run) for run in re.findall("`+", text)), default=0))
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _md_table(records: Sequence[Mapping[str, str]]) -> str:
     if not records:
         return "_none_\n"
     cols = list(records[0])
-    esc = lambda s: str(s).replace("|", "\\|")  # noqa: E731
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    lines += ["| " + " | ".join(esc(r.get(c, "")) for c in cols) + " |" for r in records]
+    lines = ["| " + " | ".join(_md(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    lines += ["| " + " | ".join(_md(r.get(c, "")) for c in cols) + " |" for r in records]
     return "\n".join(lines) + "\n"
 
 
@@ -527,36 +557,48 @@ def report_markdown(results: Any, *, title: str | None = None, figure_files: Seq
     """The Markdown summary of ``results``: rankings, other tables, diagnostics, provenance.
 
     ``figure_files`` (names relative to the Markdown file) are linked as
-    images when given.
+    images when given. Every text read from the results (names, paths,
+    diagnostics, the command line) is escaped so that it renders as itself:
+    a method called ``<img src=x onerror=...>`` or ``[a](javascript:...)``
+    is shown as those characters, never as HTML, a link or an image.
     """
     title = title or f"goeval results: {results.path.name}"
-    out = [f"# {title}\n", f"Files read: {', '.join(_files_read(results))}.\n"]
-    out += [f"- **{n}**\n" for n in _notes(results)]
+    out = [f"# {_md(title)}\n", f"Files read: {_md(', '.join(_files_read(results)))}.\n"]
+    out += [f"- **{_md(n)}**\n" for n in _notes(results)]
     headline = headline_records(results)
     if headline:
         out.append(f"## {_HEADLINE}\n")
-        out.append(_md_table(headline) + "\n" + "".join(f"- {x}\n" for x in headline_note(results)))
+        out.append(_md_table(headline) + "\n" + _md_items(headline_note(results)))
     for head, tables in _sections(results):
-        out.append(f"## {head}\n")
+        out.append(f"## {_md(head)}\n")
         for sub, records in tables:
-            out.append((f"### {sub}\n\n" if sub else "") + _md_table(records))
+            out.append((f"### {_md(sub)}\n\n" if sub else "") + _md_table(records))
     if figure_files:
         out.append("## Figures\n")
-        out += [f"![{f}]({f})\n" for f in figure_files]
+        out += [f"![{_md(f)}]({quote(f)})\n" for f in figure_files]
     out.append("## Diagnostics: what was read, remapped and dropped\n")
     for head, diag in _all_diagnostics(results):
         lines, warnings = diagnostics_lines(diag)
-        out.append((f"### {head}\n\n" if head else "") + ("".join(f"- {x}\n" for x in lines)
-                                                         or "_No diagnostics recorded._\n"))
+        out.append((f"### {_md(head)}\n\n" if head else "") + (_md_items(lines) or "_No diagnostics recorded._\n"))
         if warnings:
-            out.append("\nWarnings:\n\n" + "".join(f"- {w}\n" for w in warnings))
-    prov = provenance(results.diagnostics, results.timings)
-    out.append("## How these results were produced\n")
-    out.append(f"Command: `{prov['command']}`\n" if prov["command"] else "Command: not recorded in diagnostics.json\n")
+            out.append("\nWarnings:\n\n" + _md_items(warnings))
+    out += _md_provenance(provenance(results.diagnostics, results.timings))
+    return "\n".join(out)
+
+
+def _md_items(items: Sequence[str]) -> str:
+    """A Markdown list of texts, each escaped."""
+    return "".join(f"- {_md(x, block=True)}\n" for x in items)
+
+
+def _md_provenance(prov: Mapping[str, Any]) -> list[str]:
+    out = ["## How these results were produced\n"]
+    out.append(f"Command: {_md_code(prov['command'])}\n" if prov["command"] else
+               "Command: not recorded in diagnostics.json\n")
     versions = ", ".join(f"{k} {v}" for k, v in prov["versions"].items()) or "not recorded"
-    out.append(f"\nVersions: {versions}; this report: goeval {_reader_version()}.\n")
+    out.append(f"\nVersions: {_md(versions)}; this report: goeval {_md(_reader_version())}.\n")
     if prov["inputs"]:
         out.append("\n" + _md_table([{"input": k, "file": v} for k, v in prov["inputs"].items()]))
     if prov["options"]:
         out.append("\n" + _md_table([{"option": k, "value": json.dumps(v)} for k, v in prov["options"].items()]))
-    return "\n".join(out)
+    return out

@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.report.style import (PANELS, Panel, coverage_column, lower_is_better, measure_label, method_colors,
-                                  new_figure, require_matplotlib, result_colors)
+from goeval.report.style import (PANELS, Panel, coverage_column, figure_text, lower_is_better, measure_label,
+                                  method_colors, new_figure, require_matplotlib, result_colors)
 
 __all__ = [
     "PANELS",
@@ -181,19 +181,20 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
         if c.empty:
             continue
         row = _optimum(summary, m, namespace, p.measure)
-        (line,) = ax.plot(c[p.x].to_numpy(), c[p.y].to_numpy(), color=colors[m], lw=1.6,
-                          label=_wrap(optimum_label(m, row, p.measure), _legend_chars(ax)), zorder=10 + i)
+        label = figure_text(_wrap(optimum_label(m, row, p.measure), _legend_chars(ax)))
+        (line,) = ax.plot(c[p.x].to_numpy(), c[p.y].to_numpy(), color=colors[m], lw=1.6, label=label, zorder=10 + i)
         line.set_gid(f"curve:{m}")
         if row is not None and row.get(p.at_x) == row.get(p.at_x):
             (mark,) = ax.plot([row[p.at_x]], [row[p.at_y]], "o", color=colors[m], ms=7, mec="black", mew=0.8,
                               zorder=100 + i)
             mark.set_gid(f"optimum:{m}")
     for name, (x, y) in (points or {}).items():
-        (pt,) = ax.plot([x], [y], "*", color=colors[name], ms=12, mec="black", mew=0.6, label=name, zorder=200)
+        (pt,) = ax.plot([x], [y], "*", color=colors[name], ms=12, mec="black", mew=0.6, label=figure_text(name),
+                        zorder=200)
         pt.set_gid(f"point:{name}")
     ax.set_xlabel(p.xlabel)
     ax.set_ylabel(p.ylabel)
-    ax.set_title(f"{namespace}: {p.title}")
+    ax.set_title(f"{figure_text(namespace)}: {p.title}")
     shown = curves[(curves["namespace"] == namespace) & curves["method"].isin(list(methods))]
     if len(shown) and shown[[p.x, p.y]].isna().all().all():  # e.g. ru, mi without any information in the truth
         ax.text(0.5, 0.5, "undefined (nan): the truth carries no\ninformation under this IA", ha="center",
@@ -407,7 +408,8 @@ def information_content_figure(annotations: Any, ia: Any = None, *, bins: int = 
             ax.set_xscale("log", base=2)
         ax.set_xlabel("information content i(T) (bits)")
         ax.set_ylabel("proteins")
-        ax.set_title(f"{ns}: mean {v.mean():.1f}, std {v.std():.1f} bits (n = {v.size:,})" if v.size else ns)
+        title = figure_text(ns)
+        ax.set_title(f"{title}: mean {v.mean():.1f}, std {v.std():.1f} bits (n = {v.size:,})" if v.size else title)
     return fig
 
 
@@ -443,10 +445,10 @@ def coverage_figure(curves: Any, *, namespaces: Sequence[str] | None = None, met
             c = _rows(curves, m, ns).sort_values("threshold")
             if not c.empty:
                 (line,) = ax.plot(c["threshold"].to_numpy(), c["coverage"].to_numpy(), color=colors[m], lw=1.5,
-                                  drawstyle="steps-post", label=m)
+                                  drawstyle="steps-post", label=figure_text(m))
                 line.set_gid(f"curve:{m}")
         ax.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="threshold τ (score)", ylabel="coverage (share of proteins)",
-               title=f"{ns}: coverage")
+               title=f"{figure_text(ns)}: coverage")
         _legend_below(ax)
     return fig
 
@@ -475,7 +477,8 @@ def optima_figure(summary: Any, *, measures: Sequence[str] = ("fmax", "smin"), m
             ax = axes[r][c]
             _bars(ax, summary, measure, ns, methods, colors, has_ci)
             ax.set_ylabel(measure_label(measure))
-            ax.set_title(f"{ns}: {measure_label(measure, unit=False)}" + (" (bootstrap CI)" if has_ci else ""))
+            ax.set_title(f"{figure_text(ns)}: {measure_label(measure, unit=False)}"
+                         + (" (bootstrap CI)" if has_ci else ""))
     return fig
 
 
@@ -491,14 +494,22 @@ def _bars(ax: Any, summary: Any, measure: str, ns: str, methods: list[str], colo
             ax.text(x[i], 0.0, "undefined\n(nan)", ha="center", va="bottom", fontsize=7, color=colors[m],
                     gid=f"undefined:{m}")
             continue
-        err = None
-        if has_ci and row["ci_low"] == row["ci_low"] and row["ci_high"] == row["ci_high"]:
-            err = [[v - float(row["ci_low"])], [float(row["ci_high"]) - v]]
-        bars = ax.bar([x[i]], [v], color=colors[m], yerr=err, capsize=4, width=0.7)
+        bars = ax.bar([x[i]], [v], color=colors[m], width=0.7)
         bars.patches[0].set_gid(f"bar:{m}")
-    ax.set_xticks(x, methods, rotation=30, ha="right", fontsize=8)
+        if has_ci and row["ci_low"] == row["ci_low"] and row["ci_high"] == row["ci_high"]:
+            _interval_bar(ax, x[i], float(row["ci_low"]), float(row["ci_high"]), m)
+    ax.set_xticks(x, [figure_text(m) for m in methods], rotation=30, ha="right", fontsize=8)
     if not lower_is_better(measure) and measure_label(measure) == measure_label(measure, unit=False):
         ax.set_ylim(0, 1)  # a ratio maximised (F, coverage, Lin...): its whole range
+
+
+def _interval_bar(ax: Any, x: float, low: float, high: float, method: str) -> None:
+    """The bootstrap interval ``[low, high]`` as an error bar at ``x``, drawn on its own: a percentile interval
+    need not contain the point estimate (a narrow ``--confidence``, a skewed resampling distribution), so the
+    bar spans the interval, wherever the value lies (gid ``ci:<method>``)."""
+    mid, half = (low + high) / 2, (high - low) / 2
+    _line, _caps, (segments,) = ax.errorbar([x], [mid], yerr=[[half], [half]], fmt="none", ecolor="black", capsize=4)
+    segments.set_gid(f"ci:{method}")
 
 
 def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: Sequence[str] | None = None,
@@ -521,7 +532,7 @@ def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: 
             if c.empty:
                 continue
             (line,) = ax.plot(c["cutoff"].to_numpy(), c["tap"].to_numpy(), color=colors[m], lw=1.5,
-                              drawstyle="steps-post", label=m)
+                              drawstyle="steps-post", label=figure_text(m))
             line.set_gid(f"curve:{m}")
             peak = None if retrieval_summary is None else _rows(retrieval_summary, m, ns)
             if peak is not None and not peak.empty and {"peak_tap", "peak_cutoff"} <= set(peak.columns):
@@ -530,7 +541,8 @@ def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: 
                                   label=f"peak TAP {pk['peak_tap']:.3f} at {pk['peak_cutoff']:.3g}")
                 mark.set_gid(f"optimum:{m}")
         ax.invert_xaxis()
-        ax.set(xlabel="score cutoff (strict → lenient)", ylabel="mean TAP over term queries", title=f"{ns}: TAP vs cutoff")
+        ax.set(xlabel="score cutoff (strict → lenient)", ylabel="mean TAP over term queries",
+               title=f"{figure_text(ns)}: TAP vs cutoff")
         ax.set_ylim(bottom=0)
         _legend_below(ax)
     return fig
@@ -557,7 +569,7 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     Returns
     -------
     dict of str to Figure
-        ``fig4_<NS>`` per namespace (and its panels), ``coverage``,
+        ``fig4_<NS>`` per namespace (``/`` and ``\\`` in it replaced by ``_``) and its panels, ``coverage``,
         ``optima`` (Fmax and Smin bars, with bootstrap intervals when the
         summary has them; an undefined optimum is written "undefined (nan)"
         in place of its bar), ``tap_curve`` when retrieval curves are
@@ -570,7 +582,7 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
         figs = {}
         for kind, part in parts.items():
             for name, fig in results_figures(part, points=points, panels=panels, k=k).items():
-                fig.suptitle(f"{kind} targets", fontsize=10)
+                fig.suptitle(f"{figure_text(kind)} targets", fontsize=10)
                 figs[f"{kind.lower()}_{name}"] = fig
         return figs
     curves, summary = getattr(results, "curves", None), getattr(results, "summary", None)
@@ -582,9 +594,10 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
         colors = result_colors(summary, curves)
         methods = list(colors)
         for ns in dict.fromkeys(curves["namespace"].tolist()):
-            figs[f"fig4_{ns}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors, k=k)
+            figs[f"fig4_{_stem(ns)}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors,
+                                                    k=k)
             for p in _available(curves, None) if panels else []:
-                figs[f"fig4_{ns}_{p.name}"] = panel_figure(curves, summary, ns, p.name, methods=methods, points=points,
+                figs[f"fig4_{_stem(ns)}_{p.name}"] = panel_figure(curves, summary, ns, p.name, methods=methods, points=points,
                                                            colors=colors, k=k)
         figs["coverage"] = coverage_figure(curves, methods=methods, colors=colors)
     if summary is not None and len(summary) and summary["measure"].isin(["fmax", "smin"]).any():
@@ -596,8 +609,20 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     kind = (getattr(results, "diagnostics", None) or {}).get("kind")
     if isinstance(kind, str):  # one kind of a time split, read on its own
         for fig in figs.values():
-            fig.suptitle(f"{kind} targets", fontsize=10)
+            fig.suptitle(f"{figure_text(kind)} targets", fontsize=10)
     return figs
+
+
+def _stem(name: str) -> str:
+    """A namespace as part of a figure's file name: ``/`` and ``\\`` replaced by ``_`` (a name is not a path; a
+    namespace ``/../../x`` read from someone else's curves must not put a figure outside the folder).
+
+    Examples
+    --------
+    >>> _stem("MFO"), _stem("/../../x")
+    ('MFO', '_.._.._x')
+    """
+    return name.replace("/", "_").replace("\\", "_")
 
 
 def figure_bytes(fig: Any, format: str = "png", dpi: int = 110) -> bytes:

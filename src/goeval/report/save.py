@@ -61,7 +61,8 @@ def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels
     results : str, path-like or ResultsDir
         The results directory (``goeval evaluate``/``retrieval``/``benchmark cv`` output).
     out_dir : str or path-like, optional
-        Where the figures go (default ``<results>/plots``).
+        Where the figures go (default ``<results>/plots``: refused, before
+        any figure is drawn, when ``plots`` is a symbolic link there).
     format : {'png', 'svg', 'pdf'}
     panels : bool
         Also one file per Fig. 4 panel.
@@ -73,11 +74,16 @@ def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels
     dict of str to Path
         File name -> path written.
     """
+    from goeval.io.files import inside_output
     from goeval.io.results_dir import write_files  # deferred: see the note at the top
 
     res = _results(results)
-    out = Path(out_dir) if out_dir is not None else res.path / "plots"
-    return write_files(out, render_figures(res, format, panels=panels, points=points), added_by="goeval plot")
+    if out_dir is not None:  # a folder the user named: written as named
+        return write_files(out_dir, render_figures(res, format, panels=panels, points=points), added_by="goeval plot")
+    # plots/ inside the results folder: never through a link planted there (goeval.io.files.inside_output)
+    inside_output(res.path, "plots", link_ok=False)
+    figures = render_figures(res, format, panels=panels, points=points)
+    return write_files(res.path, {f"plots/{name}": data for name, data in figures.items()}, added_by="goeval plot")
 
 
 def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: str | None = None) -> dict[str, Path]:

@@ -11,7 +11,7 @@ from goeval.metrics.registry import get_measure, measures
 
 __all__ = ["Panel", "PANELS", "PALETTE", "BASELINE_COLORS", "method_colors", "result_colors", "require_matplotlib",
            "new_figure", "measure_label", "lower_is_better", "ranked_measures", "value_format", "cafaeval_name",
-           "coverage_column"]
+           "coverage_column", "figure_text"]
 
 #: The Okabe-Ito colours (Okabe & Ito 2008, "Color Universal Design"), distinguishable with the common
 #: colour-vision deficiencies, written out so that colours never depend on rcParams. Methods take them
@@ -192,6 +192,21 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401 - optional (plot extra): only whether it is installed
     except ImportError:
         raise GoevalError("plots need matplotlib: install it with pip install 'goeval[plot]'") from None
+
+
+def figure_text(text: str) -> str:
+    r"""``text`` (a method, namespace or kind read from a result) as matplotlib shows it literally.
+
+    Matplotlib reads the text between two ``$`` as mathtext (``$\alpha$`` is a Greek letter, ``$\foo{$`` an
+    error that stops the figure); each ``$`` escaped as ``\$`` leaves no math to parse and is drawn as ``$``,
+    whatever the rest of the text holds (a backslash before it included).
+
+    Examples
+    --------
+    >>> figure_text("x$\\foo{$"), figure_text("BLAST")
+    ('x\\$\\foo{\\$', 'BLAST')
+    """
+    return text.replace("$", "\\$")
 
 
 def new_figure(width: float, height: float):  # noqa: ANN201 - matplotlib.figure.Figure

@@ -30,13 +30,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
-from goeval.errors import InvalidParameterError
+from goeval.errors import InputFormatError, InvalidParameterError
 from goeval.io.manifest import check_run_file
+from goeval.io.names import check_name
 from goeval.io.results import read_arrays, write_arrays
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -85,15 +87,28 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
     return out
 
 
-def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[str, Any]:
-    """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite."""
-    from goeval.errors import InputFormatError
-
+def _listed_blocks(arrays: Mapping[str, np.ndarray],
+                   source: str | None) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The ``meta`` entry and its blocks: each (method, namespace) of valid names (:mod:`goeval.io.names`),
+    listed once."""
     try:
         meta = json.loads(str(arrays["meta"]))
-        blocks = [(str(m), str(ns)) for m, ns in meta["blocks"]]
-    except (KeyError, ValueError, TypeError) as exc:
+        blocks = [(m, ns) for m, ns in meta["blocks"]]
+    except (KeyError, ValueError, TypeError, RecursionError) as exc:
         raise InputFormatError(source, None, f"its 'meta' entry is not the list of blocks: {exc}") from None
+    for m, ns in blocks:
+        check_name(m, "method", source)
+        check_name(ns, "namespace", source)
+    twice = sorted(b for b, n in Counter(blocks).items() if n > 1)
+    if twice:  # the arrays of one would be read as the other's
+        raise InputFormatError(source, None, "its 'meta' lists the block(s) " + ", ".join(
+            f"{m} ({ns})" for m, ns in twice) + " twice (a damaged or crafted file)")
+    return meta, blocks
+
+
+def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[str, Any]:
+    """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite."""
+    meta, blocks = _listed_blocks(arrays, source)
     for i, block in enumerate(blocks):
         missing = [f for f in (*_FIELDS, "proteins") if f"{i}/{f}" not in arrays]
         if missing:
@@ -115,7 +130,8 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
     Raises
     ------
     InputFormatError
-        A block's arrays are missing, disagree in length or are not finite (naming ``source``).
+        A block's arrays are missing, disagree in length or are not finite, a block is listed twice,
+        or a method or namespace name holds a control character (:mod:`goeval.io.names`), naming ``source``.
     """
     meta = _checked_meta(arrays, source)
     stats: dict[tuple[str, str], SweepStats] = {}
