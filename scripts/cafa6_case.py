@@ -112,8 +112,9 @@ def full_size(src: Path, dst: Path, n_padding: int, per: int, terms: np.ndarray,
     """``src`` (a grouped submission) spread among ``n_padding`` proteins without truth; see the module text."""
     rng = np.random.default_rng(seed)
     blocks = _protein_blocks(src)
-    slots = np.sort(rng.integers(0, n_padding + 1, len(blocks)))  # target k goes before padding protein slots[k]
-    order = rng.permutation(len(blocks))
+    # target k goes before padding protein slots[k]: the targets keep their order (so the sums of the
+    # evaluation, added in file order, are those of the small submission, bit for bit)
+    slots = np.sort(rng.integers(0, n_padding + 1, len(blocks)))
     terms = rng.permutation(np.asarray(terms, dtype="S10"))
     k, step = 0, 2000
     with open(dst, "wb") as fh:
@@ -121,11 +122,11 @@ def full_size(src: Path, dst: Path, n_padding: int, per: int, terms: np.ndarray,
             n = min(step, n_padding - first)
             for i, row in enumerate(_padding(rng, first, n, terms, per) if n > 0 else []):
                 while k < len(blocks) and slots[k] <= first + i:
-                    fh.write(blocks[order[k]])
+                    fh.write(blocks[k])
                     k += 1
                 fh.write(row)
         for j in range(k, len(blocks)):
-            fh.write(blocks[order[j]])
+            fh.write(blocks[j])
     return {"padding_proteins": n_padding, "target_proteins": len(blocks), "bytes": dst.stat().st_size}
 
 

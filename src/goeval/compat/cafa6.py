@@ -238,12 +238,13 @@ def _method_rows(kinds: Mapping[str, Any], method: str, agg: Measure) -> list[di
 
 
 def _load_predictions(predictions: Any, ontology: Any, pattern: str | None, stream: bool,
-                      threads: int | None, diag: Diagnostics) -> dict[str, Any]:
-    """Method -> Annotations (files read once, in threads, and mapped), or -> path when streamed."""
+                      threads: int | None, diag: Diagnostics, keep: Any) -> dict[str, Any]:
+    """Method -> Annotations (each file read once for every kind, in threads, only the lines of the
+    proteins of some kind's truth parsed, and mapped), or -> path when streamed."""
     from goeval.annotations import Annotations, map_table
+    from goeval.api import PredictionReads
     from goeval.io.files import check_input
     from goeval.io.paths import find_prediction_files
-    from goeval.io.predictions import read_predictions
 
     if isinstance(predictions, Mapping):
         files = {n: p for n, p in predictions.items() if not isinstance(p, Annotations)}
@@ -258,12 +259,21 @@ def _load_predictions(predictions: Any, ontology: Any, pattern: str | None, stre
         check_input(path, "prediction")
     if stream:
         return {**given, **files}
-    workers = max(1, min(threads or os.cpu_count() or 1, len(files) or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        tables = dict(zip(files, pool.map(read_predictions, files.values())))
+    tables = PredictionReads(files, keep, threads).tables()
     read = {name: map_table(tables.pop(name), ontology) for name in list(tables)}
     return {name: given[name] if name in given else read[name] for name in predictions} if \
         isinstance(predictions, Mapping) else read
+
+
+def _truth_proteins(truths: Mapping[str, Any]) -> Any:
+    """The proteins of every kind's truth (files read as tables, not mapped): the prediction reader's filter."""
+    from goeval.annotations import Annotations
+    from goeval.api import _annotation_tables, truth_filter
+
+    parts: list[Any] = []
+    for value in truths.values():
+        parts += [value] if isinstance(value, Annotations) else _annotation_tables(value)
+    return truth_filter(parts)
 
 
 def _kind_truths(truth: Mapping[str, Any]) -> dict[str, Any]:
@@ -335,7 +345,8 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
                  ia=ia, known=known, terms_of_interest=terms_of_interest)
     diag = Diagnostics(measure=agg.name, kinds=list(truths))
     onto = ontology if not isinstance(ontology, (str, Path)) else load_ontology(ontology, opts.relations)
-    preds = _load_predictions(predictions, onto, pattern, stream, threads, diag)
+    preds = _load_predictions(predictions, onto, pattern, stream, threads, diag, None if stream else
+                              _truth_proteins(truths))
     results = {kind: evaluate(onto, t, preds, options=opts, ia=ia, known=known if kind == "PK" else None,
                               terms_of_interest=terms_of_interest, bootstrap=bootstrap, seed=seed,
                               confidence=confidence, threads=threads, executor=executor, stream=stream)

@@ -29,9 +29,10 @@ import pyarrow as pa
 
 from goeval.errors import InputFormatError
 from goeval.io import tsv
+from goeval.io.files import MAX_LINE_BYTES as FILES_MAX_LINE
 from goeval.io.files import PathLike, decode_utf8, is_compressed, open_binary, read_failure
 from goeval.io.pairs import encode_strings
-from goeval.io.predictions.keep import FILTERED_TYPES, ProteinFilter, Unread, filtered_table
+from goeval.io.predictions.keep import EXAMPLES, FILTERED_TYPES, ProteinFilter, Unread, filtered_table
 from goeval.io.predictions.rules import (
     COLUMN_TYPES,
     COLUMNS,
@@ -51,9 +52,8 @@ __all__ = ["BLOCK_BYTES", "MAX_LINE_BYTES", "ParsedBlock", "BlockReader", "line_
 BLOCK_BYTES = 1 << 23
 _ARROW_BLOCK = 1 << 20  # Arrow's own block inside ours (its unit of parallel parsing)
 _READ = 1 << 20  # bytes read from the file at a time
-#: The longest line a reader takes, in bytes (or the block size, when larger): a longer one is an error as soon
-#: as it is read, so a file without line ends, or a small file that decompresses to one huge line, costs no more.
-MAX_LINE_BYTES = 1 << 24
+#: The longest line a reader takes (or the block size, when larger): :data:`goeval.io.files.MAX_LINE_BYTES`.
+MAX_LINE_BYTES = FILES_MAX_LINE
 
 
 @dataclass
@@ -233,6 +233,18 @@ def _from_lists(p: list[str], t: list[str], s: list[float], nos: list[int], line
                        lines=np.asarray(nos, dtype=np.int64))
 
 
+def _unread_names(block: bytearray, tab: bool, keep: ProteinFilter | None, n: int) -> list[str]:
+    """The first ``n`` distinct proteins of a block's unread lines, in file order."""
+    names: dict[str, None] = {}
+    for raw in block.split(b"\n"):
+        fields = line_fields(raw.decode("utf-8", "replace").rstrip("\r"), tab)[0]
+        if fields and fields[0] and not is_end(fields) and not is_text_line(fields) and fields[0] not in keep:
+            names[fields[0]] = None
+            if len(names) == n:
+                break
+    return list(names)
+
+
 class _Skip:
     """The ``skip`` of the fast reader: free-text lines, and with a filter the lines of other proteins.
 
@@ -399,7 +411,7 @@ class BlockReader:
             if end is None or not is_end(end[1]):
                 return self._by_line(block, line0), n_newlines
             self.parser.end_line = end[0]
-        self._count(skip)
+        self._count(skip, block)
         exact = len(cols[0]) == n_lines
         span = None if exact else _Span(self.path, self.bytes_read, len(block))
         return ParsedBlock(*cols, line0=line0, source=span, tab=tab, keep=self.keep), n_newlines
@@ -412,11 +424,13 @@ class BlockReader:
                 return None
         return _table_columns(table)
 
-    def _count(self, skip: _Skip) -> None:
-        """Add a block's counts from the fast reader."""
+    def _count(self, skip: _Skip, block: bytearray) -> None:
+        """Add a block's counts from the fast reader (the first proteins of unread lines in file order)."""
         self.parser.text_lines += skip.parser.text_lines
         self.parser.mixed += skip.parser.mixed
         self.parser.spaced += skip.parser.spaced
+        if len(self.unread.examples) < EXAMPLES and skip.unread.proteins:
+            skip.unread.examples = _unread_names(block, self.lay.tab, self.keep, 2 * EXAMPLES)
         self.unread.merge(skip.unread)
 
     def _by_line(self, block: bytes, line0: int) -> ParsedBlock | None:

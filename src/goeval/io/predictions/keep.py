@@ -129,7 +129,8 @@ def filtered_table(table: pa.Table, keep: ProteinFilter, unread: Unread) -> pa.T
         scores = pc.cast(text, pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    return pa.table({"p": kept.column("p"), "t": pc.dictionary_encode(kept.column("t")), "s": scores})
+    proteins = pc.dictionary_encode(pc.cast(kept.column("p"), pa.string()))  # only the kept proteins' names
+    return pa.table({"p": proteins, "t": pc.dictionary_encode(kept.column("t")), "s": scores})
 
 
 #: A score by the line rule (:func:`goeval.io.text.is_number`), whole field.

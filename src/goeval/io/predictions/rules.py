@@ -192,11 +192,12 @@ class LineParser:
     def unread(self, fields: list[str], line: str, keep: Any, unread: Any) -> bool:
         """Whether a line belongs to a protein outside ``keep`` (a :class:`~goeval.io.predictions.keep.ProteinFilter`):
         then it is counted in ``unread`` (or as a free-text line) and not parsed further."""
-        if is_end(fields) or fields[0] in keep:
+        if is_end(fields) or fields[0] in keep or not fields[0]:
             return False
-        if is_text_line(fields):
+        if is_text_line(fields):  # counted as every free-text line is (its protein is not a protein of the table)
             self.text_lines += 1
-        elif len(fields) == 3:
+            return True
+        if len(fields) == 3:
             unread.rows += 1
             self.spaced += self.tab and "\t" not in line
         else:
