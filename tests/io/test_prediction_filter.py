@@ -54,9 +54,11 @@ def test_kept_rows_are_the_whole_reads_rows_of_those_proteins(tmp_path_factory, 
     if not any(line.strip() for line in lines):
         assert got == ("error", None, "the file is empty")
         return
-    first_bad = next((k + 1 for k, line in enumerate(lines) if line in {b for _, b in bad} and line[:2] in keep),
-                     None)
-    if first_bad is not None:  # a malformed line of a kept protein: the error of the whole read, at that line
+    bad_lines = {b for _, b in bad}
+    first = next((k for k, line in enumerate(lines) if line.strip()), None)  # the file's first line is checked
+    first_bad = 1 + first if first is not None and lines[first] in bad_lines else next(
+        (k + 1 for k, line in enumerate(lines) if line in bad_lines and line[:2] in keep), None)
+    if first_bad is not None:  # a malformed first data line, or line of a kept protein: an error at that line
         assert got[0] == "error" and got[1] == first_bad
         return
     assert not isinstance(got, tuple)
@@ -87,14 +89,14 @@ def test_without_bad_lines_the_filter_equals_the_whole_read_filtered(tmp_path):
 
 def test_a_malformed_line_of_a_kept_protein_is_named_and_of_another_counted(tmp_path):
     path = tmp_path / "p.tsv"
-    path.write_text("Q1\tGO:1\tnot a score\nP1\tGO:1\t0.5\nQ2\tGO:1\nP1\tGO:2\n")
+    path.write_text("Q0\tGO:1\t0.5\nQ1\tGO:1\tnot a score\nP1\tGO:1\t0.5\nQ2\tGO:1\nP1\tGO:2\n")
     with pytest.raises(InputFormatError) as exc:
         read_predictions(path, keep=["P1"])
-    assert exc.value.line == 4 and "expected 3 columns" in exc.value.problem
-    path.write_text("Q1\tGO:1\tnot a score\nP1\tGO:1\t0.5\nQ2\tGO:1\n")
+    assert exc.value.line == 5 and "expected 3 columns" in exc.value.problem
+    path.write_text("Q1\tGO:1\t0.5\nQ1\tGO:1\tnot a score\nP1\tGO:1\t0.5\nQ2\tGO:1\n")
     got = read_predictions(path, keep=ProteinFilter(["P1"]))
     assert rows(got) == [("P1", "GO:1", 0.5)]
-    assert got.counts["unread"] == {"rows": 1, "other_lines": 1, "proteins": 2, "examples": ["Q1", "Q2"]}
+    assert got.counts["unread"] == {"rows": 2, "other_lines": 1, "proteins": 2, "examples": ["Q1", "Q2"]}
 
 
 def test_an_empty_protein_field_is_still_an_error_with_a_filter(tmp_path):
@@ -182,3 +184,12 @@ def test_a_truth_that_decompresses_to_one_huge_line_stops_at_the_line_limit(tmp_
     with pytest.raises(InputFormatError) as exc:
         read_truth(path)
     assert exc.value.line == 2 and "longer than" in exc.value.problem
+
+
+def test_the_first_data_line_is_checked_whatever_its_protein(tmp_path):
+    """A file that is something else (an IA file among the predictions) is named as such with a filter too."""
+    path = tmp_path / "IA.txt"
+    path.write_text("GO:0000001\t3.5\nGO:0000002\t0.25\n")
+    with pytest.raises(InputFormatError) as exc:
+        read_predictions(path, keep=["P1"])
+    assert exc.value.line == 1 and "--ia" in str(exc.value)

@@ -39,6 +39,7 @@ from goeval.io.predictions.rules import (
     HEAD_BYTES,
     LineParser,
     arrow_columns,
+    check_prediction,
     is_text_line,
     line_counts,
     line_fields,
@@ -363,6 +364,12 @@ class BlockReader:
             raise InputFormatError(self.path, None, "the file is empty")
         self.lay = prediction_layout(head, self.path)
         self.parser = LineParser(self.path, self.lay.tab)
+        if self.keep is not None and self.lay.first is not None and head.find(b"\n", self.lay.offset) >= 0:
+            # the first data line is checked whosever it is (a file of another kind is named as such)
+            no, text, _ = self.lay.first
+            fields = line_fields(text, self.lay.tab)[0]
+            if not is_end(fields) and not is_text_line(fields):
+                check_prediction(fields, self.path, no, text, True)
         header = head[: self.lay.offset]
         decode_utf8(header, self.path)
         if has_lone_cr(header):
