@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
@@ -26,7 +27,7 @@ from goeval.errors import InvalidParameterError
 from goeval.hints import id_form_hint
 from goeval.information.accretion import InformationAccretion, information_accretion
 from goeval.information.content import term_information_content
-from goeval.io.files import PathLike, check_input
+from goeval.io.files import PathLike, check_input, is_compressed
 from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
 from goeval.io.ia import read_ia
 from goeval.io.idlist import read_id_list
@@ -35,6 +36,7 @@ from goeval.io.ontology_cache import StartedOntology, load_cached_ontology, star
 from goeval.io.pairs import PairTable
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.predictions import read_predictions
+from goeval.io.predictions.keep import ProteinFilter
 from goeval.io.truth import read_truth
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions, RunOptions
@@ -119,10 +121,27 @@ def load_annotations(
         Not propagated; ``diagnostics`` counts every remapped or dropped row
         (per file under ``"parts"`` when there are several).
     """
+    return _annotations_of(_annotation_tables(path, evidence, gaf), ontology)
+
+
+def _annotation_tables(path: PathLike | Sequence[PathLike], evidence: Sequence[str] | None = DEFAULT_EVIDENCE,
+                       gaf: bool | None = None) -> list[PairTable]:
+    """The tables of one or several annotation files, read (not mapped)."""
     paths = [path] if isinstance(path, (str, Path)) else list(path)
     if not paths:
         raise InvalidParameterError("The 'path' parameter of load_annotations must name at least one file.")
-    parts = [map_table(_read_annotation_table(p, evidence, gaf), ontology) for p in paths]
+    return [_read_annotation_table(p, evidence, gaf) for p in paths]
+
+
+def truth_filter(truth: Annotations | Sequence[PairTable | Annotations]) -> ProteinFilter:
+    """The proteins of a truth (annotations, or tables read and not yet mapped): a prediction reader's filter."""
+    parts = [truth] if isinstance(truth, Annotations) else list(truth)
+    return ProteinFilter(p for part in parts for p in part.proteins.tolist())
+
+
+def _annotations_of(tables: list[PairTable], ontology: Ontology) -> Annotations:
+    """Annotation tables mapped on ``ontology`` and merged."""
+    parts = [map_table(t, ontology) for t in tables]
     return parts[0] if len(parts) == 1 else merge_annotations(parts)
 
 
@@ -351,32 +370,88 @@ def _read_ontology(ontology: Any, opts: EvaluationOptions) -> Ontology:
     return onto
 
 
-def _read_truth(truth: Any, onto: Ontology, diag: Diagnostics) -> Annotations:
-    """The truth read and mapped on the ontology (a stage whose line says what was read and dropped)."""
+def _read_truth(truth: Any, onto: Ontology, diag: Diagnostics, tables: list[PairTable] | None = None) -> Annotations:
+    """The truth read (or its ``tables`` already read) and mapped on the ontology (a stage whose line says what
+    was read and dropped)."""
     with stage("reading the truth") as st:
-        tr = load_annotations(truth, onto)
+        tr = load_annotations(truth, onto) if tables is None else _annotations_of(tables, onto)
         st.line = describe_reading(f"truth {truth}", {**tr.diagnostics, "n_proteins": int(tr.proteins.size)})
     diag.said.add("truth")
     return tr
 
 
-def _read_predictions(predictions: dict[str, Any], futures: dict[str, Any], onto: Ontology) -> dict[str, Annotations]:
-    """Every method's predictions mapped on the ontology, in file order (a stage; its bar in bytes of files)."""
-    sizes = {name: _file_size(value) for name, value in predictions.items() if not isinstance(value, Annotations)}
-    preds: dict[str, Annotations] = {}
-    with stage(f"reading {_plural_files(len(sizes))}", total=sum(sizes.values()) or None, unit="B",
-               unit_scale=True, quiet=not sizes) as st:
-        for name, value in predictions.items():
-            if isinstance(value, Annotations):
-                preds[name] = value
-                continue
-            table = futures.pop(name).result() if name in futures else _finish(value)
-            preds[name] = map_table(table, onto)
-            del table
-            st.update(sizes[name])
-        st.line = (f"predictions: {_plural_files(len(sizes))}, {_bytes(sum(sizes.values()))}, "
-                   f"{sum(p.diagnostics.get('rows_read', 0) for p in preds.values()):,} lines")
-    return preds
+class PredictionReads:
+    """Prediction files read in threads, only the kept proteins' lines parsed (started at once).
+
+    :meth:`tables` waits for them in a stage whose bar counts the bytes of text read (lines/s on a
+    terminal) and whose line says what was read.
+
+    Parameters
+    ----------
+    files : mapping of str to path
+        Method -> prediction file.
+    keep : ProteinFilter or None
+        The proteins whose lines are parsed (the others are counted).
+    threads : int, optional
+        Files read at once (default: all cores).
+    """
+
+    def __init__(self, files: Mapping[str, Any], keep: ProteinFilter | None, threads: int | None = None) -> None:
+        self.files = dict(files)
+        self.done = dict.fromkeys(self.files, 0)
+        self.pool = ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(files) or 1)))
+        self.futures = {name: self.pool.submit(read_predictions, path, keep=keep, progress=self._noter(name))
+                        for name, path in self.files.items()}
+
+    def _noter(self, name: str) -> Callable[[int], None]:
+        def note(n: int) -> None:
+            self.done[name] = n
+        return note
+
+    def cancel(self) -> None:
+        """Stop the reads not started (those under way end with their file)."""
+        for f in self.futures.values():
+            f.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def tables(self) -> dict[str, PairTable]:
+        """Every file's table, in file order (a stage)."""
+        sizes = {name: _file_size(p) for name, p in self.files.items()}
+        plain = not any(is_compressed(p) for p in self.files.values())
+        out: dict[str, PairTable] = {}
+        with stage(f"reading {_plural_files(len(self.files))}", total=sum(sizes.values()) if plain else None,
+                   unit="B", unit_scale=True, quiet=not self.files) as st:
+            shown = 0
+            for name, fut in self.futures.items():
+                while True:
+                    try:
+                        out[name] = fut.result(timeout=0.25)
+                        break
+                    except FuturesTimeout:
+                        shown = self._show(st, shown)
+            self._show(st, shown)
+            lines = sum(int(t.counts.get("rows", 0)) + int(t.counts.get("unread", {}).get("rows", 0))
+                        for t in out.values())
+            st.line = f"predictions: {_plural_files(len(out))}, {_bytes(sum(sizes.values()))}, {lines:,} lines"
+        self.pool.shutdown()
+        return out
+
+    def _show(self, st: Any, shown: int) -> int:
+        now = sum(self.done.values())
+        st.update(now - shown)
+        return now
+
+
+def _read_predictions(predictions: dict[str, Any], reads: PredictionReads, onto: Ontology) -> dict[str, Annotations]:
+    """Every method's predictions mapped on the ontology, in the methods' order."""
+    tables = reads.tables()
+    out = {}
+    for name, value in predictions.items():
+        if isinstance(value, Annotations):
+            out[name] = value
+        else:  # read here, or a read started by the caller (a Background)
+            out[name] = map_table(tables.pop(name) if name in tables else _finish(value), onto)
+    return out
 
 
 def _file_size(value: Any) -> int:
@@ -411,17 +486,16 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     """
     clock = perf_counter()
     paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
-    with ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(paths) or 1))) as pool:
-        futures = {name: pool.submit(read_predictions, p) for name, p in paths.items()}
-        try:
-            onto = _read_ontology(ontology, opts)
-            diag.add_timing("ontology", perf_counter() - clock)
-            tr = truth if isinstance(truth, Annotations) else _read_truth(truth, onto, diag)
-            preds = _read_predictions(predictions, futures, onto)
-        except BaseException:
-            for f in futures.values():
-                f.cancel()
-            raise
+    tables = None if isinstance(truth, Annotations) else _annotation_tables(truth)
+    reads = PredictionReads(paths, truth_filter(truth if tables is None else tables), threads)
+    try:
+        onto = _read_ontology(ontology, opts)
+        diag.add_timing("ontology", perf_counter() - clock)
+        tr = truth if tables is None else _read_truth(truth, onto, diag, tables)
+        preds = _read_predictions(predictions, reads, onto)
+    except BaseException:
+        reads.cancel()
+        raise
     diag.add_timing("truth and predictions", perf_counter() - clock - diag.timings["ontology"])
     tg = None
     if targets is not None:

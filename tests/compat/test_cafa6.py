@@ -200,3 +200,54 @@ def test_max_terms_total_is_the_same_whole_and_streamed(tmp_path):
     assert runs[0].summary_records == runs[1].summary_records
     d = runs[0].diagnostics["methods"]["p"]
     assert d["max_terms_total"] == 2 and d["max_terms_total_dropped"] == 6
+
+
+def _same_records(a: list[dict], b: list[dict]) -> bool:
+    """Records equal, NaN equal to NaN."""
+    same = lambda x, y: x == y or (isinstance(x, float) and isinstance(y, float) and x != x and y != y)  # noqa: E731
+    return len(a) == len(b) and all(r.keys() == s.keys() and all(same(r[k], s[k]) for k in r) for r, s in zip(a, b))
+
+
+def _submissions(tmp_path: Path, n: int) -> list[Path]:
+    rng = np.random.default_rng(3)
+    lines = (TINY / "pred" / "m.tsv").read_text().splitlines()
+    paths = []
+    for k in range(n):
+        path = tmp_path / f"s{k}.tsv"
+        path.write_text("".join(f"{p}\t{t}\t{min(1.0, float(s) * rng.uniform(0.5, 1.5)):.3f}\n"
+                                for p, t, s in (line.split() for line in lines)))
+        paths.append(path)
+    return paths
+
+
+def test_many_submissions_a_group_at_a_time_give_the_scores_of_one_run(tmp_path):
+    """Read and evaluated two at a time (threads=2) or all at once: the same bits, bootstrap intervals included;
+    the leaderboard is one row per submission, best first."""
+    from goeval.compat.cafa6 import cafa6_leaderboard
+
+    paths = _submissions(tmp_path, 5)
+    truths = {"NK": TINY / "gt.tsv", "LK": TINY / "gt.tsv", "PK": TINY / "gt.tsv"}
+    kw = dict(ia=TINY / "ia.tsv", known=TINY / "known.tsv", bootstrap=30, thresholds="arange:0.1")
+    grouped = cafa6_eval(TINY / "ont.obo", truths, paths, threads=2, **kw)
+    whole = cafa6_eval(TINY / "ont.obo", truths, paths, threads=8, **kw)
+    assert _same_records(grouped.records, whole.records)
+    for kind in truths:
+        assert _same_records(grouped.kinds[kind].summary_records, whole.kinds[kind].summary_records)
+        assert list(grouped.kinds[kind].diagnostics["methods"]) == [p.stem for p in paths]
+    board = cafa6_leaderboard(grouped.records)
+    assert [r["method"] for r in board] == sorted((p.stem for p in paths), key=lambda m: -grouped.score(m))
+    assert [r["value"] for r in board] == sorted((grouped.score(p.stem) for p in paths), reverse=True)
+    assert all(r["ci_low"] <= r["value"] <= r["ci_high"] for r in board)
+
+
+def test_the_command_writes_a_leaderboard_and_shows_it_for_many_submissions(tmp_path, capsys):
+    paths = _submissions(tmp_path, 4)
+    out = tmp_path / "c6"
+    assert main(["cafa6", "--ontology", str(TINY / "ont.obo"), "--ia", str(TINY / "ia.tsv"), "--truth-nk",
+                 str(TINY / "gt.tsv"), "--truth-pk", str(TINY / "gt.tsv"), "--known", str(TINY / "known.tsv"),
+                 "--predictions", *map(str, paths), "--thresholds", "arange:0.1", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("4 submissions by cafa6_metric_final") and "rank" in printed
+    board = _read(out / "leaderboard.tsv")
+    assert [r["rank"] for r in board][0] == "1" and len(board) == 4
+    assert list(board[0]) == ["rank", "method", "measure", "value", "NK", "PK"]

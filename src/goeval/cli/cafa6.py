@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         say(args, *(f"{kind}: {line}" for line in format_report(kres.diagnostics)))
     paths = _write(args, res, time.perf_counter() - t0)
     show(args, _printed(res, args.format))
-    say(args, f"results in {Path(args.out)}/ (cafa6.tsv, diagnostics.json, {', '.join(k + '/' for k in res.kinds)}); "
+    say(args, f"results in {Path(args.out)}/ (cafa6.tsv, leaderboard.tsv, diagnostics.json, "
+        f"{', '.join(k + '/' for k in res.kinds)}); "
         f"{time.perf_counter() - t0:.2f} s")
     return 0 if paths else 1
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path]:
     """``cafa6.tsv``, ``diagnostics.json`` and one results directory per kind, as one set."""
     from goeval.diagnostics import package_versions
-    from goeval.compat.cafa6 import CAFA6_COLUMNS
+    from goeval.compat.cafa6 import CAFA6_COLUMNS, cafa6_leaderboard
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.results import ResultFiles, write_result_tree
     from goeval.stats.bootstrap import BOOTSTRAP_COLUMNS
@@ -115,8 +116,9 @@ def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path
     columns = list(CAFA6_COLUMNS) + (list(BOOTSTRAP_COLUMNS) if args.bootstrap is not None else [])
     table = [{c: r.get(c) for c in columns} for r in res.records]
     top = dict(res.diagnostics, command=list(getattr(args, "_argv", [])), versions=package_versions())
+    tables = {"cafa6.tsv": table, "leaderboard.tsv": cafa6_leaderboard(res.records)}
     with run_output(args, args.out) as run:
-        paths = write_result_tree(args.out, parts, {"cafa6.tsv": table}, {"diagnostics.json": top}, files=run)
+        paths = write_result_tree(args.out, parts, tables, {"diagnostics.json": top}, files=run)
     say_run_output(args, run)
     return paths
 
@@ -130,6 +132,8 @@ def _printed(res: Any, fmt: str) -> str:
         return "\n".join(["\t".join(cols)] + ["\t".join(format_cell(r[c]) for c in cols) for r in res.records])
     from goeval.report.text import format_table
 
+    if len(res.methods) > _GRIDS:
+        return _leaderboard_text(res)
     blocks = []
     for method in res.methods:
         rows = [r for r in res.records if r["method"] == method]
@@ -144,6 +148,24 @@ def _printed(res: Any, fmt: str) -> str:
         blocks.append(f"{method}: {final['measure']} = {final['value']:.4f} (mean over kinds of the mean {cell} "
                       "over namespaces)\n" + format_table(lines, ["kind", *labels, "mean"]))
     return "\n\n".join(blocks)
+
+
+#: Methods shown each as a grid of kinds x namespaces; with more, the leaderboard (every grid is in cafa6.tsv).
+_GRIDS = 3
+
+
+def _leaderboard_text(res: Any) -> str:
+    """One line per submission, best first (``leaderboard.tsv``)."""
+    from goeval.compat.cafa6 import cafa6_leaderboard
+    from goeval.report.text import format_table
+
+    board = cafa6_leaderboard(res.records)
+    kinds = list(res.kinds)
+    lines = [[str(r["rank"]), r["method"], _cell(r), *(f"{r[k]:.4f}" if r[k] == r[k] else "" for k in kinds)]
+             for r in board]
+    measure = board[0]["measure"] if board else ""
+    return (f"{len(board)} submissions by {measure} (the grids of each are in cafa6.tsv):\n"
+            + format_table(lines, ["rank", "method", measure, *kinds]))
 
 
 def _cell(r: dict[str, Any] | None) -> str:

@@ -90,18 +90,12 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     t0 = time.perf_counter()
     args.predictions = predictions
     opts, found = _check_before_work(args, ontology, truth)
-    # While this process is still small, start the first prediction file's read and
-    # the ontology's parse (forked children for large inputs); then import the rest.
-    from goeval.io.predictions import start_read_predictions
-
+    # While this process is still small, start the ontology's parse (a forked child for a large OBO; a
+    # compiled-cache hit skips it); the prediction files are read meanwhile, only the truth proteins' lines
+    # parsed (goeval.api.evaluate).
     files: dict = dict(found.files)
     started = []
     try:
-        first = next(iter(files), None)
-        if first is not None and not getattr(args, "stream", False):
-            files[first] = start_read_predictions(files[first])
-            started.append(files[first])
-        # after the fork: the reader child stays smaller. A compiled-cache hit skips the OBO parse.
         from goeval.io.ontology_cache import start_ontology
 
         pending = start_ontology(ontology, opts.relations, cache_arg(args))

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,9 +44,11 @@ from goeval.benchmarks.timesplit import KINDS
 from goeval.compat.cafaeval import benchmark_namespaces
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
+from goeval.evaluation.summary import merge_results
 from goeval.metrics.registry import Measure, cell_measure, get_measure
 
-__all__ = ["KINDS", "CAFA6_COLUMNS", "Cafa6Result", "cafa6_eval", "cafa6_score", "cafa6_records", "cafa6_measure"]
+__all__ = ["KINDS", "CAFA6_COLUMNS", "Cafa6Result", "cafa6_eval", "cafa6_score", "cafa6_records", "cafa6_measure",
+           "cafa6_leaderboard"]
 
 #: Columns of the score table (``cafa6.tsv``); ``ci_low ci_high se`` follow with a bootstrap.
 CAFA6_COLUMNS: tuple[str, ...] = ("method", "kind", "namespace", "measure", "value", "threshold", "coverage",
@@ -212,6 +213,33 @@ def cafa6_records(kinds: Mapping[str, Any], measure: str = "cafa6_metric_final",
     return rows
 
 
+def cafa6_leaderboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per submission, best first: ``rank``, ``method``, the final score (``value``, and ``ci_low``,
+    ``ci_high``, ``se`` with a bootstrap), then each kind's mean.
+
+    Ties share the better rank (``1, 2, 2, 4``); equal scores are listed by method name.
+
+    Examples
+    --------
+    >>> rows = [{"method": m, "kind": "all", "namespace": "all", "measure": "f", "value": v}
+    ...         for m, v in (("a", 0.2), ("b", 0.3), ("c", 0.2))]
+    >>> [(r["rank"], r["method"]) for r in cafa6_leaderboard(rows)]
+    [(1, 'b'), (2, 'a'), (2, 'c')]
+    """
+    finals = [r for r in records if r["kind"] == "all"]
+    means = {(r["method"], r["kind"]): r["value"] for r in records if r["namespace"] == "mean"}
+    kinds = list(dict.fromkeys(k for _, k in means))
+    rows = []
+    for r in sorted(finals, key=lambda r: (-r["value"], r["method"])):
+        row = {"rank": 0, "method": r["method"], "measure": r["measure"], "value": r["value"]}
+        row.update({c: r[c] for c in ("ci_low", "ci_high", "se") if c in r})
+        row.update({kind: means.get((r["method"], kind), float("nan")) for kind in kinds})
+        rows.append(row)
+    for k, row in enumerate(rows):
+        row["rank"] = rows[k - 1]["rank"] if k and row["value"] == rows[k - 1]["value"] else k + 1
+    return rows
+
+
 def _replicate_key(row: Mapping[str, Any]) -> str:
     """The replicates of a score-table row: ``all``, a kind, or ``kind/namespace``."""
     if row["kind"] == "all":
@@ -237,33 +265,51 @@ def _method_rows(kinds: Mapping[str, Any], method: str, agg: Measure) -> list[di
     return rows
 
 
-def _load_predictions(predictions: Any, ontology: Any, pattern: str | None, stream: bool,
-                      threads: int | None, diag: Diagnostics) -> dict[str, Any]:
-    """Method -> Annotations (files read once, in threads, and mapped), or -> path when streamed."""
-    from goeval.annotations import Annotations, map_table
+def _prediction_inputs(predictions: Any, pattern: str | None, diag: Diagnostics) -> dict[str, Any]:
+    """Method -> prediction file (checked) or Annotations given, in order (directories walked)."""
     from goeval.io.files import check_input
     from goeval.io.paths import find_prediction_files
-    from goeval.io.predictions import read_predictions
 
     if isinstance(predictions, Mapping):
-        files = {n: p for n, p in predictions.items() if not isinstance(p, Annotations)}
-        given = {n: p for n, p in predictions.items() if isinstance(p, Annotations)}
+        inputs = dict(predictions)
     else:
         found = find_prediction_files([predictions] if isinstance(predictions, (str, Path)) else list(predictions),
                                       pattern)
         if found.skipped:
             diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
-        files, given = dict(found.files), {}
-    for path in files.values():
-        check_input(path, "prediction")
-    if stream:
-        return {**given, **files}
-    workers = max(1, min(threads or os.cpu_count() or 1, len(files) or 1))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        tables = dict(zip(files, pool.map(read_predictions, files.values())))
-    read = {name: map_table(tables.pop(name), ontology) for name in list(tables)}
-    return {name: given[name] if name in given else read[name] for name in predictions} if \
-        isinstance(predictions, Mapping) else read
+        inputs = dict(found.files)
+    for path in inputs.values():
+        if isinstance(path, (str, Path)):
+            check_input(path, "prediction")
+    return inputs
+
+
+def _read_group(inputs: Mapping[str, Any], ontology: Any, keep: Any, threads: int | None) -> dict[str, Any]:
+    """Method -> Annotations: the files read at once in threads, each once for every kind (only the lines of
+    the proteins of some kind's truth parsed), and mapped."""
+    from goeval.annotations import map_table
+    from goeval.api import PredictionReads
+
+    files = {n: p for n, p in inputs.items() if isinstance(p, (str, Path))}
+    tables = PredictionReads(files, keep, threads).tables()
+    return {name: map_table(tables.pop(name), ontology) if name in files else value for name, value in inputs.items()}
+
+
+def _groups(inputs: Mapping[str, Any], size: int) -> list[dict[str, Any]]:
+    """The methods in groups of ``size``, in order: read and evaluated a group at a time."""
+    items = list(inputs.items())
+    return [dict(items[k : k + size]) for k in range(0, len(items), size)] or [{}]
+
+
+def _truth_proteins(truths: Mapping[str, Any]) -> Any:
+    """The proteins of every kind's truth (files read as tables, not mapped): the prediction reader's filter."""
+    from goeval.annotations import Annotations
+    from goeval.api import _annotation_tables, truth_filter
+
+    parts: list[Any] = []
+    for value in truths.values():
+        parts += [value] if isinstance(value, Annotations) else _annotation_tables(value)
+    return truth_filter(parts)
 
 
 def _kind_truths(truth: Mapping[str, Any]) -> dict[str, Any]:
@@ -310,8 +356,10 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
         B resamples of every (kind, namespace)'s targets: intervals of every
         cell, kind mean and the final score (and of each kind's usual measures).
     threads, executor, stream, pattern
-        As for :func:`goeval.evaluate`; the prediction files are read once
-        (streamed once per kind with ``stream``).
+        As for :func:`goeval.evaluate`. The prediction files are read once for every kind (streamed once per
+        kind with ``stream``), ``threads`` (default: all cores) at a time: a group of that many submissions is
+        read in parallel, evaluated for every kind and released before the next, so memory does not grow
+        with the number of submissions.
 
     Returns
     -------
@@ -335,11 +383,17 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
                  ia=ia, known=known, terms_of_interest=terms_of_interest)
     diag = Diagnostics(measure=agg.name, kinds=list(truths))
     onto = ontology if not isinstance(ontology, (str, Path)) else load_ontology(ontology, opts.relations)
-    preds = _load_predictions(predictions, onto, pattern, stream, threads, diag)
-    results = {kind: evaluate(onto, t, preds, options=opts, ia=ia, known=known if kind == "PK" else None,
-                              terms_of_interest=terms_of_interest, bootstrap=bootstrap, seed=seed,
-                              confidence=confidence, threads=threads, executor=executor, stream=stream)
-               for kind, t in truths.items()}
+    inputs = _prediction_inputs(predictions, pattern, diag)
+    keep = None if stream else _truth_proteins(truths)
+    parts = []
+    for group in _groups(inputs, max(1, threads or os.cpu_count() or 1)):
+        preds = group if stream else _read_group(group, onto, keep, threads)
+        parts.append({kind: evaluate(onto, t, preds, options=opts, ia=ia, known=known if kind == "PK" else None,
+                                     terms_of_interest=terms_of_interest, bootstrap=bootstrap, seed=seed,
+                                     confidence=confidence, threads=threads, executor=executor, stream=stream)
+                      for kind, t in truths.items()})
+        del preds
+    results = {kind: merge_results([part[kind] for part in parts]) for kind in truths}
     return _finish(results, agg, diag, (bootstrap, seed, confidence), threads)
 
 

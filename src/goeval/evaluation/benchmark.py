@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from goeval.annotations import Annotations, drop_pairs, pair_keys, propagate
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
+from goeval.io.predictions.keep import ProteinFilter
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.sparse import column_block, select_columns
@@ -137,6 +138,14 @@ class Benchmark:
 
     def __post_init__(self) -> None:
         self._row_of = {p: i for i, p in enumerate(self.proteins.tolist())}
+        self._keep: ProteinFilter | None = None
+
+    @property
+    def keep(self) -> ProteinFilter:
+        """The truth proteins as a reader's filter: only their prediction lines are parsed."""
+        if self._keep is None:
+            self._keep = ProteinFilter(self._row_of)
+        return self._keep
 
     def truth_rows(self, proteins: np.ndarray) -> np.ndarray:
         """The truth row of each protein (-1 for a protein without truth)."""

@@ -362,7 +362,7 @@ def stream_file_task(method: str, path: Any, plan: Plan, benchmark: Benchmark, b
     """
     engine = Engine(plan, Runner())
     feed = MethodFeed.of(benchmark, plan.options)
-    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows), feed)
+    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows, keep=benchmark.keep), feed)
     try:
         engine.run(source, method, benchmark)
     except UngroupedPredictionsError as exc:

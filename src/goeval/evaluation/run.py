@@ -78,7 +78,7 @@ def method_diagnostics(counts: dict[str, Any], namespaces: dict[str, dict[str, A
 def _whole_file(method: str, path: Any, engine: Engine, benchmark: Benchmark,
                 opts: EvaluationOptions) -> tuple[dict[str, Any], dict[str, Any], int]:
     """A prediction file read whole (one batch) and submitted: its counts."""
-    return _run(AnnotationsSource(method, map_table(read_predictions(path), benchmark.ontology),
+    return _run(AnnotationsSource(method, map_table(read_predictions(path, keep=benchmark.keep), benchmark.ontology),
                                   MethodFeed.of(benchmark, opts)), engine, benchmark)
 
 
@@ -91,7 +91,7 @@ def _run(source: Any, engine: Engine, benchmark: Benchmark) -> tuple[dict[str, A
 def _run_streamed(method: str, path: Any, engine: Engine, benchmark: Benchmark, opts: EvaluationOptions,
                   batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
     """A file streamed in batches; read whole instead when a protein comes back in a later batch."""
-    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows),
+    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows, keep=benchmark.keep),
                         MethodFeed.of(benchmark, opts))
     try:
         out = _run(source, engine, benchmark)

@@ -64,10 +64,25 @@ class MethodCounts:
         self.n_proteins = 0
         self.not_in_truth = 0
         self.not_in_truth_entries = 0
+        self.unread_rows = 0
+        self.unread_other = 0
         self.examples: list[str] = []
+
+    def add_unread(self, unread: dict[str, Any]) -> None:
+        """Count the lines a filtered reader did not parse (proteins outside the benchmark:
+        :class:`~goeval.io.predictions.keep.Unread`) as the proteins without truth they are."""
+        self.n_proteins += int(unread["proteins"])
+        self.not_in_truth += int(unread["proteins"])
+        self.not_in_truth_entries += int(unread["rows"])
+        self.unread_rows += int(unread["rows"])
+        self.unread_other += int(unread["other_lines"])
+        self.examples = (list(unread["examples"]) + self.examples)[:10]
 
     def add_mapping(self, diag: dict[str, Any]) -> None:
         """Add a batch's mapping diagnostics (:func:`~goeval.annotations.map_table`, ``keep_top_terms``)."""
+        if "unread" in diag:
+            diag = dict(diag)
+            self.add_unread(diag.pop("unread"))
         if self.diag is None:
             self.diag = dict(diag)
             return
@@ -98,6 +113,9 @@ class MethodCounts:
         src = dict(self.diag or {})
         head = {k: src.pop(k) for k in ("source", "rows_read") if k in src}
         if reader_counts is not None:
+            reader_counts = dict(reader_counts)
+            if "unread" in reader_counts:  # a streamed file's: counted once, at its end
+                self.add_unread(reader_counts.pop("unread"))
             head.update(reader_counts)
         else:  # one batch: its reader's counts are still in place
             while src and next(iter(src)) != "rows_by_term_status":
@@ -106,7 +124,11 @@ class MethodCounts:
         if "rows_by_term_status" in src:
             head["rows_by_term_status"] = src.pop("rows_by_term_status")
         head.update({k: src.pop(k) for k in self._TALLY if k in src})
+        if self.unread_rows:
+            head["rows_read"] = int(head.get("rows_read", 0)) + self.unread_rows
         d = {**head, **src, "proteins_not_in_truth": self.not_in_truth}
+        if self.unread_rows or self.unread_other:
+            d["lines_not_parsed"] = {"rows": self.unread_rows, "other_lines": self.unread_other}
         if self.not_in_truth:
             d["proteins_not_in_truth_examples"] = self.examples
             d["entries_of_proteins_not_in_truth"] = self.not_in_truth_entries

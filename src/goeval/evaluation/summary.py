@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from goeval.diagnostics import Diagnostics
 from goeval.errors import GoevalWarning
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
 from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
@@ -22,7 +23,7 @@ from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
 
-__all__ = ["EvaluationResult", "summarize", "optimum_records", "area_records", "SUMMARY_COLUMNS",
+__all__ = ["EvaluationResult", "merge_results", "summarize", "optimum_records", "area_records", "SUMMARY_COLUMNS",
            "BOOTSTRAP_COLUMNS", "BlockKey"]
 
 #: Key of the statistics of one method in one namespace: (method, namespace label).
@@ -330,3 +331,73 @@ def summarize(
 
 def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:
     return similarity_curves(stats, normalization)
+
+
+def merge_results(results: list[EvaluationResult]) -> EvaluationResult:
+    """Evaluations of disjoint methods on one benchmark as one, in the order a single run gives.
+
+    Curves, summary rows and statistics come in namespace order, then
+    method order (the methods of ``results[0]`` first); per-method
+    diagnostics are put together and the curve counts added. Every number
+    is the one of its own evaluation: the blocks of a method do not depend
+    on the other methods of its run, nor do bootstrap resamples (keyed by
+    seed, namespace and benchmark proteins).
+
+    Raises
+    ------
+    InvalidParameterError
+        Two results share a method.
+    """
+    if len(results) == 1:
+        return results[0]
+    methods = [m for r in results for m in r.diagnostics.get("methods", {})]
+    if len(set(methods)) != len(methods):
+        raise InvalidParameterError("merge_results takes evaluations of different methods; "
+                                    f"got {methods} (a method twice).")
+    ns_rank = {label: i for i, label in enumerate(results[0].diagnostics.get("namespaces", {}))}
+    m_rank = {m: i for i, m in enumerate(methods)}
+
+    def rank(method: str, namespace: str) -> tuple[int, int]:
+        return ns_rank.get(namespace, len(ns_rank)), m_rank.get(method, len(m_rank))
+
+    records = sorted((r for res in results for r in res.summary_records), key=lambda r: rank(r["method"],
+                                                                                            r["namespace"]))
+    stats = None if any(r.stats is None for r in results) else dict(sorted(
+        ((k, v) for r in results for k, v in r.stats.items()), key=lambda kv: rank(*kv[0])))
+    return EvaluationResult(_merged_curves([r.curve_columns for r in results], rank), records,
+                            _merged_diagnostics(results, rank), stats)
+
+
+def _merged_curves(columns: list[dict[str, np.ndarray] | None], rank: Any) -> dict[str, np.ndarray] | None:
+    """Curve columns put together, rows ordered by (namespace, method), each curve's rows in their order."""
+    if any(c is None for c in columns):
+        return None
+    cat = {name: np.concatenate([c[name] for c in columns]) for name in columns[0]}
+    keys = np.array([rank(m, ns) for m, ns in zip(cat["method"].tolist(), cat["namespace"].tolist())],
+                    dtype=np.int64).reshape(-1, 2)
+    order = np.lexsort((np.arange(keys.shape[0]), keys[:, 1], keys[:, 0]))
+    return {name: values[order] for name, values in cat.items()}
+
+
+def _merged_diagnostics(results: list[EvaluationResult], rank: Any) -> dict[str, Any]:
+    """The first result's diagnostics with every method's counts, every warning, the curves' counts and the
+    timings of all."""
+    diag = Diagnostics(results[0].diagnostics)
+    diag["methods"] = {m: d for r in results for m, d in r.diagnostics.get("methods", {}).items()}
+    warned = [w for r in results for w in r.diagnostics.get("warnings", [])]
+    if warned:
+        diag["warnings"] = list(dict.fromkeys(warned))
+    for r in results:
+        for stage, seconds in getattr(r.diagnostics, "timings", {}).items():
+            diag.add_timing(stage, seconds)
+        diag.said |= getattr(r.diagnostics, "said", set())
+    curves = [r.diagnostics.get("curves") for r in results]
+    if all(isinstance(c, dict) for c in curves):
+        merged = dict(curves[0])
+        for key in ("rows", "written", "thinned", "capped"):
+            if key in merged:
+                merged[key] = sum(int(c.get(key, 0)) for c in curves)
+        merged["blocks"] = sorted((b for c in curves for b in c.get("blocks", [])),
+                                  key=lambda b: rank(b["method"], b["namespace"]))
+        diag["curves"] = merged
+    return diag

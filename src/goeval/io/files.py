@@ -95,17 +95,41 @@ def read_failure(path: PathLike, exc: BaseException) -> InputFormatError:
     return InputFormatError(path, None, f"cannot decompress the file: {exc}")
 
 
+#: The longest line a text reader takes, in bytes: a longer one is an error as soon as that much is read, so a
+#: file without line ends, or a small file that decompresses to one huge line, costs no more memory than this.
+MAX_LINE_BYTES = 1 << 24
+
+
+def _read_lines_bounded(fh: IO[bytes], path: PathLike) -> bytes:
+    """All of ``fh``, read 8 MiB at a time; a line longer than :data:`MAX_LINE_BYTES` is an error at once."""
+    pieces, since, lines = [], 0, 0
+    while chunk := fh.read(1 << 23):
+        first = chunk.find(b"\n")
+        if since + (len(chunk) if first < 0 else first) > MAX_LINE_BYTES:
+            raise InputFormatError(path, lines + 1, f"a line longer than {MAX_LINE_BYTES:,} bytes without a line "
+                                   "end: this is not a text table (a binary file, or a stream that decompresses to "
+                                   "one huge line)")
+        if first >= 0:
+            lines += chunk.count(b"\n")
+            since = len(chunk) - chunk.rfind(b"\n") - 1
+        else:
+            since += len(chunk)
+        pieces.append(chunk)
+    return b"".join(pieces)
+
+
 def read_bytes(path: PathLike) -> bytes:
     """Return the whole (decompressed) content of ``path``.
 
     Raises
     ------
     InputFormatError
-        If the file is missing, empty, or its compressed stream is corrupt.
+        If the file is missing, empty, or its compressed stream is corrupt, or
+        a line is longer than :data:`MAX_LINE_BYTES` (said as soon as it is read).
     """
     try:
         with open_binary(path) as fh:
-            data = fh.read()
+            data = _read_lines_bounded(fh, path)
     except (OSError, EOFError, lzma.LZMAError) as exc:
         raise read_failure(path, exc) from None
     if not data.removeprefix(b"\xef\xbb\xbf").strip():

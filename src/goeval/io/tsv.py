@@ -31,7 +31,8 @@ MAX_SET_ASIDE = 100
 
 def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], include: list[str],
               tab: bool, block_size: int = 1 << 24,
-              skip: Callable[[list[str]], bool] | None = None) -> tuple[pa.Table, list[list[str]]] | None:
+              skip: Callable[[list[str], str], bool] | None = None,
+              empty_lines: bool = False) -> tuple[pa.Table, list[list[str]]] | None:
     """Parse tab-separated text with Arrow; (table, fields of the rows set aside) or None if Arrow failed.
 
     Parameters
@@ -49,10 +50,14 @@ def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], incl
     block_size : int, default 16 MiB
         Arrow's block size, its unit of parallel parsing.
     skip : callable, optional
-        ``skip(fields)`` is True for a row with another number of columns
-        that is dropped without being set aside (e.g. CAFA 6 free-text
-        lines; the callable counts them); it is never called for rows with
-        ``len(names)`` columns.
+        ``skip(fields, text)`` (the row's fields by the line rule and its
+        text) is True for a row with another number of columns that is
+        dropped without being set aside (e.g. CAFA 6 free-text lines, or the
+        lines of proteins a reader does not parse; the callable counts
+        them); it is never called for rows with ``len(names)`` columns.
+    empty_lines : bool, default False
+        Empty lines are rows too (given to ``skip`` with no fields), so that
+        the rows and ``skip``'s calls add up to the lines of ``source``.
 
     Returns
     -------
@@ -64,26 +69,29 @@ def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], incl
     aside: list[list[str]] = []
 
     def handler(row: Any) -> str:
-        fields = split_fields(row.text.rstrip("\r"), tab)
-        if fields and not (skip is not None and skip(fields)):
+        text = row.text.rstrip("\r")
+        fields = split_fields(text, tab)
+        if (fields or empty_lines) and skip is not None and skip(fields, text):
+            return "skip"
+        if fields:
             aside.append(fields)
         return "skip" if len(aside) <= MAX_SET_ASIDE else "error"
 
     try:
         with _quiet_invalid_utf8():
-            table = _read_csv(source, names, types, include, block_size, handler)
+            table = _read_csv(source, names, types, include, block_size, handler, empty_lines)
     except (pa.ArrowException, OSError, ValueError, UnicodeDecodeError):
         return None
     return table, aside
 
 
 def _read_csv(source: Any, names: list[str], types: dict[str, pa.DataType], include: list[str],
-              block_size: int, handler: Callable[[Any], str]) -> pa.Table:
+              block_size: int, handler: Callable[[Any], str], empty_lines: bool = False) -> pa.Table:
     return pacsv.read_csv(
         source,
         read_options=pacsv.ReadOptions(column_names=names, use_threads=True, block_size=block_size),
         parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
-                                         invalid_row_handler=handler),
+                                         invalid_row_handler=handler, ignore_empty_lines=not empty_lines),
         convert_options=pacsv.ConvertOptions(column_types=types, include_columns=include,
                                              strings_can_be_null=False, quoted_strings_can_be_null=False),
     )

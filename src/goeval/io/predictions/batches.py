@@ -34,6 +34,7 @@ from goeval.errors import InvalidParameterError, UngroupedPredictionsError
 from goeval.io.files import PathLike
 from goeval.io.pairs import PairTable, encode_chunks
 from goeval.io.predictions.blocks import BLOCK_BYTES, BlockReader, ParsedBlock
+from goeval.io.predictions.keep import ProteinFilter
 
 __all__ = ["PredictionScan", "scan_predictions", "iter_prediction_batches", "PredictionBatches",
            "UngroupedPredictionsError"]
@@ -287,8 +288,8 @@ class _Batcher:
         self.emitted.update(names)
 
 
-def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20,
-                            block_size: int = BLOCK_BYTES) -> Iterator[PairTable]:
+def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20, block_size: int = BLOCK_BYTES,
+                            keep: Any = None) -> Iterator[PairTable]:
     """The rows of a prediction file in file order, in batches ending at protein boundaries.
 
     The file is validated as it is read, by the rules and with the errors of
@@ -306,6 +307,9 @@ def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20,
         rows, which is one batch of its own.
     block_size : int, default 8 MiB
         Bytes of text parsed at a time. Memory is a few batches and blocks.
+    keep : iterable of str or ProteinFilter, optional
+        Only these proteins' lines are parsed (see
+        :func:`~goeval.io.predictions.read_predictions`); the others are counted.
 
     Yields
     ------
@@ -332,7 +336,7 @@ def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20,
     """
     _check_size(batch_rows, "batch_rows", "iter_prediction_batches")
     _check_size(block_size, "block_size", "iter_prediction_batches")
-    yield from PredictionBatches(path, batch_rows=batch_rows, block_size=block_size)
+    yield from PredictionBatches(path, batch_rows=batch_rows, block_size=block_size, keep=keep)
 
 
 class PredictionBatches:
@@ -348,23 +352,30 @@ class PredictionBatches:
 
     Parameters
     ----------
-    path, batch_rows, block_size
+    path, batch_rows, block_size, keep
         As for :func:`iter_prediction_batches`.
+    progress : callable, optional
+        Called with the bytes (of text) read after each block.
     """
 
-    def __init__(self, path: PathLike, *, batch_rows: int = 1 << 20, block_size: int = BLOCK_BYTES) -> None:
+    def __init__(self, path: PathLike, *, batch_rows: int = 1 << 20, block_size: int = BLOCK_BYTES,
+                 keep: Any = None, progress: Any = None) -> None:
         _check_size(batch_rows, "batch_rows", "PredictionBatches")
         _check_size(block_size, "block_size", "PredictionBatches")
         self.path, self.batch_rows, self.block_size = path, batch_rows, block_size
+        self.keep = keep if keep is None or isinstance(keep, ProteinFilter) else ProteinFilter(keep)
+        self.progress = progress
         self.scan: PredictionScan | None = None
 
     def __iter__(self) -> Iterator[PairTable]:
-        reader, groups = BlockReader(self.path, self.block_size), _Grouping()
+        reader, groups = BlockReader(self.path, self.block_size, self.keep), _Grouping()
         batcher = _Batcher(self.path, self.batch_rows)
         zeros = 0
         for part in reader.parts():
             groups.add(part)
             zeros += int((part.scores == 0).sum())
+            if self.progress is not None:
+                self.progress(reader.bytes_read)
             yield from batcher.add(part)
         yield from batcher.flush()
         again = groups.reappearing or (None, None)

@@ -6,13 +6,15 @@ parses a whole file; a block that it cannot vouch for (a lone carriage
 return, an Arrow error, a row with another number of columns, an empty
 field, a score outside [0, 1]) is read by the reference
 :class:`~goeval.io.predictions.rules.LineParser` instead, with absolute line
-numbers. The precedence of errors is that of ``read_predictions``'s
-reference reader, which looks at the whole file before it names a line:
-bytes that are not UTF-8 anywhere come first, then a lone carriage return
-anywhere, then the first malformed line; so after the first error the rest
-of the file is still read (not parsed) before the error is raised. A corrupt
-compressed stream is reported before everything else, as
-``read_predictions`` does.
+numbers. Errors are raised as soon as they are met, in file order (a
+malformed line, bytes that are not UTF-8, a carriage return inside a line, a
+line longer than :data:`MAX_LINE_BYTES`, a corrupt compressed stream): a bad
+first line is an error at once, and memory stays within a few blocks
+whatever the file holds (a decompression bomb of one long line included).
+
+Given a :class:`~goeval.io.predictions.keep.ProteinFilter`, the reader
+parses the protein of every line and the rest only for the proteins kept;
+the others' lines are counted (:class:`~goeval.io.predictions.keep.Unread`).
 """
 
 from __future__ import annotations
@@ -27,27 +29,32 @@ import pyarrow as pa
 
 from goeval.errors import InputFormatError
 from goeval.io import tsv
+from goeval.io.files import MAX_LINE_BYTES as FILES_MAX_LINE
 from goeval.io.files import PathLike, decode_utf8, is_compressed, open_binary, read_failure
 from goeval.io.pairs import encode_strings
+from goeval.io.predictions.keep import EXAMPLES, FILTERED_TYPES, ProteinFilter, Unread, filtered_table
 from goeval.io.predictions.rules import (
     COLUMN_TYPES,
     COLUMNS,
     HEAD_BYTES,
     LineParser,
-    TextLines,
     arrow_columns,
+    check_prediction,
     is_text_line,
     line_counts,
+    line_fields,
     prediction_layout,
 )
 from goeval.io.text import BOM, LONE_CR, Layout, has_lone_cr, is_end, split_fields, whitespace_to_tab
 
-__all__ = ["BLOCK_BYTES", "ParsedBlock", "BlockReader", "line_blocks"]
+__all__ = ["BLOCK_BYTES", "MAX_LINE_BYTES", "ParsedBlock", "BlockReader", "line_blocks"]
 
 #: Bytes of text parsed at a time, by default.
 BLOCK_BYTES = 1 << 23
 _ARROW_BLOCK = 1 << 20  # Arrow's own block inside ours (its unit of parallel parsing)
 _READ = 1 << 20  # bytes read from the file at a time
+#: The longest line a reader takes (or the block size, when larger): :data:`goeval.io.files.MAX_LINE_BYTES`.
+MAX_LINE_BYTES = FILES_MAX_LINE
 
 
 @dataclass
@@ -62,10 +69,13 @@ class ParsedBlock:
         Line number of the block's first line.
     lines : ndarray of int64 or None
         The line of every row, when known.
-    text : bytes or None
-        The block, kept when rows are not one per line (to find their lines).
+    source : _Span or None
+        Where the block lies in the file, to find the lines of its rows when
+        they are not one per line (it is read again, only then).
     tab : bool
         The file is tab-separated.
+    keep : ProteinFilter or None
+        The proteins whose lines were parsed.
     starts : ndarray of int64
         Rows where a protein run starts (set by the reader of the blocks).
     """
@@ -77,69 +87,131 @@ class ParsedBlock:
     scores: np.ndarray
     line0: int
     lines: np.ndarray | None = None
-    text: bytes | None = None
+    source: "_Span | None" = None
     tab: bool = True
+    keep: ProteinFilter | None = None
     starts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def __len__(self) -> int:
         return int(self.pcodes.shape[0])
 
     def line_of(self, row: int) -> int:
-        """The line number of row ``row`` (the block is re-read when rows skip lines)."""
-        if self.lines is None and self.text is not None:
-            self.lines = _row_lines(self.text, self.line0, self.tab)
-            self.text = None
+        """The line number of row ``row`` (the block is read again when rows skip lines)."""
+        if self.lines is None and self.source is not None:
+            self.lines = _row_lines(self.source.read(), self.line0, self.tab, self.keep)
+            self.source = None
         return int(self.lines[row]) if self.lines is not None else self.line0 + row
 
 
-def _row_lines(block: bytes, line0: int, tab: bool) -> np.ndarray:
-    """Line numbers of the data lines of a block that Arrow read (blank, END and free-text lines skipped)."""
+@dataclass(frozen=True)
+class _Span:
+    """Bytes ``offset`` to ``offset + size`` of a file's (decompressed) text, read again on demand."""
+
+    path: PathLike
+    offset: int
+    size: int
+
+    def read(self) -> bytes:
+        with open_binary(self.path) as fh:
+            if self.offset and not is_compressed(self.path):
+                fh.seek(self.offset)
+            else:
+                left = self.offset
+                while left and (chunk := fh.read(min(left, _READ))):
+                    left -= len(chunk)
+            return fh.read(self.size)
+
+
+def _row_lines(block: bytes, line0: int, tab: bool, keep: ProteinFilter | None = None) -> np.ndarray:
+    """Line numbers of the data lines of a block that Arrow read (blank, END, free-text lines and the lines of
+    proteins outside ``keep`` skipped)."""
     out = []
     for k, raw in enumerate(block.split(b"\n")):
-        fields = split_fields(raw.decode("utf-8", "replace").rstrip("\r"), tab)
-        if fields and not is_end(fields) and not is_text_line(fields):
+        fields = line_fields(raw.decode("utf-8", "replace").rstrip("\r"), tab)[0]
+        if fields and not is_end(fields) and not is_text_line(fields) and (keep is None or fields[0] in keep):
             out.append(line0 + k)
     return np.asarray(out, dtype=np.int64)
 
 
-def _whole_lines(read: Callable[[int], bytes], buf: bytearray, line: int,
-                 size: int) -> Iterator[tuple[bytes, int, int]]:
-    """(block, number of its first line, its ``\\n`` count): ``buf`` and then the rest of the
-    stream in blocks of whole lines, each the lines that start within ``size``
-    bytes (at least one line; the last block ends at the end of the stream)."""
-    eof, step = False, min(size, _READ) + 1
-    while buf or not eof:
-        while not eof and (len(buf) <= size or buf.find(b"\n", size) < 0):
-            chunk = read(step)
+def _long_line(path: PathLike, line: int | None, limit: int) -> InputFormatError:
+    return InputFormatError(path, line, f"a line longer than {limit:,} bytes without a line end: this is not a "
+                                        "text table (a binary file, or a stream that decompresses to one huge line)")
+
+
+def _text_blocks(read: Callable[[int], bytes], head: bytes, size: int, path: PathLike,
+                 limit: int | None = None) -> Iterator[bytearray]:
+    """``head`` and then the rest of the stream in blocks of whole lines: each the lines that end within
+    ``size`` bytes (at least one line; the last block ends at the end of the stream).
+
+    Each block is a buffer of its own, filled by the reads with no further
+    copy. A line longer than ``limit`` bytes (default ``max(size,
+    MAX_LINE_BYTES)``) is an error as soon as that many bytes are read, so
+    memory stays within a few blocks whatever the stream holds; its line
+    number is the caller's to give (``InputFormatError.line`` is None).
+    """
+    limit = max(size, MAX_LINE_BYTES) if limit is None else limit
+    carry, eof = head, False
+    while carry or not eof:
+        buf = bytearray(carry)
+        while not eof and len(buf) < size:
+            chunk = read(max(size - len(buf), _READ))
             eof = not chunk
             buf += chunk
-        if eof and len(buf) <= size:
-            cut = len(buf)
-        else:
-            cut = buf.rfind(b"\n", 0, size) + 1 or buf.find(b"\n", size) + 1 or len(buf)
-        with memoryview(buf) as view:
-            block = bytes(view[:cut])
-        del buf[:cut]
-        if block:
+        cut = len(buf) if eof else buf.rfind(b"\n", 0, size) + 1
+        if cut == 0:  # one line longer than the block: read on to its end, within the limit
+            cut = _line_end(read, buf, size, limit, path)
+            eof = eof or cut == len(buf) and not buf.endswith(b"\n")
+        carry = bytes(buf[cut:])
+        del buf[cut:]
+        if buf:
+            yield buf
+
+
+def _line_end(read: Callable[[int], bytes], buf: bytearray, start: int, limit: int, path: PathLike) -> int:
+    """The end of the first line of ``buf`` (reading on), or an error past ``limit`` bytes."""
+    while (end := buf.find(b"\n", start)) < 0:
+        if len(buf) > limit:
+            raise _long_line(path, None, limit)
+        start = len(buf)
+        chunk = read(_READ)
+        if not chunk:
+            return len(buf)
+        buf += chunk
+    if end >= limit:
+        raise _long_line(path, None, limit)
+    return end + 1
+
+
+def _whole_lines(read: Callable[[int], bytes], head: bytes, line: int, size: int,
+                 path: PathLike = "<stream>") -> Iterator[tuple[bytearray, int, int]]:
+    """(block, number of its first line, its ``\\n`` count) of :func:`_text_blocks`."""
+    try:
+        for block in _text_blocks(read, head, size, path):
             n_newlines = block.count(b"\n")
             yield block, line, n_newlines
             line += n_newlines
+    except InputFormatError as exc:
+        if exc.line is None and exc.problem.startswith("a line longer"):
+            raise InputFormatError(path, line, exc.problem) from None
+        raise
 
 
 def line_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator[tuple[bytes, int, int]]:
     """A file (plain or compressed) in blocks of whole lines: (block, number of its first line, its ``\\n`` count).
 
     Each block holds the lines that start within ``block_size`` bytes (at
-    least one line). Memory is a few blocks, whatever the file's size.
+    least one line). Memory is a few blocks, whatever the file's size: a line
+    longer than :data:`MAX_LINE_BYTES` (or the block size) is an error.
 
     Raises
     ------
     InputFormatError
-        A file that cannot be read or decompressed (as the prediction readers say it).
+        A file that cannot be read or decompressed (as the prediction readers
+        say it), or a line too long.
     """
     reader = BlockReader(path, block_size)
     with reader._open() as fh:
-        yield from _whole_lines(reader._reader(fh), bytearray(), 1, block_size)
+        yield from _whole_lines(reader._reader(fh), b"", 1, block_size, path)
 
 
 def _last_data_line(block: bytes, line0: int) -> tuple[int, list[str]] | None:
@@ -162,13 +234,50 @@ def _from_lists(p: list[str], t: list[str], s: list[float], nos: list[int], line
                        lines=np.asarray(nos, dtype=np.int64))
 
 
+def _unread_names(block: bytearray, tab: bool, keep: ProteinFilter | None, n: int) -> list[str]:
+    """The first ``n`` distinct proteins of a block's unread lines, in file order."""
+    names: dict[str, None] = {}
+    for raw in block.split(b"\n"):
+        fields = line_fields(raw.decode("utf-8", "replace").rstrip("\r"), tab)[0]
+        if fields and fields[0] and not is_end(fields) and not is_text_line(fields) and fields[0] not in keep:
+            names[fields[0]] = None
+            if len(names) == n:
+                break
+    return list(names)
+
+
+class _Skip:
+    """The ``skip`` of the fast reader: free-text lines, and with a filter the lines of other proteins.
+
+    Its counts are the block's own, added to the reader's only when the fast
+    reader's result is used (else the line rule reads the block and counts).
+    """
+
+    def __init__(self, tab: bool, keep: ProteinFilter | None) -> None:
+        self.tab, self.keep = tab, keep
+        self.parser = LineParser("<block>", tab)
+        self.unread = Unread()
+        self.calls = 0  # rows of another number of columns (blank lines included), set aside or not
+
+    def __call__(self, fields: list[str], text: str) -> bool:
+        self.calls += 1
+        if not fields:
+            return True
+        fields, loose = line_fields(text, self.tab)
+        if is_text_line(fields):
+            self.parser.text_lines += 1
+        elif self.keep is None or not fields[0] or not self.parser.unread(fields, text, self.keep, self.unread):
+            return False
+        self.parser.mixed += loose
+        return True
+
+
 class BlockReader:
     """One pass over a prediction file: validated rows block by block, then the counts.
 
-    The outcome of ``read_predictions`` is kept in the first error of each
-    kind (UTF-8, lone carriage return, line) and in ``fallback`` (whether it
-    would have read the file with its line-by-line reader, which also decodes
-    the header lines strictly).
+    Errors are raised as soon as they are met, in file order: a malformed
+    line, bytes that are not UTF-8, a carriage return inside a line or a line
+    too long, each with its file and line number.
 
     Parameters
     ----------
@@ -176,6 +285,10 @@ class BlockReader:
         A prediction file, plain or compressed.
     block_size : int
         Bytes of text parsed at a time (rounded up to whole lines).
+    keep : ProteinFilter, optional
+        Parse only the lines of these proteins; the other lines are counted
+        (``counts['unread']``, :class:`~goeval.io.predictions.keep.Unread`)
+        after their protein field is read.
 
     Attributes
     ----------
@@ -185,46 +298,41 @@ class BlockReader:
         After the pass: the ``counts`` of ``read_predictions`` for the file.
     """
 
-    def __init__(self, path: PathLike, block_size: int) -> None:
+    def __init__(self, path: PathLike, block_size: int, keep: ProteinFilter | None = None) -> None:
         self.path = path
         self.block_size = block_size
+        self.keep = keep
         self.compressed = is_compressed(path)
         self.lay = Layout()
         self.parser = LineParser(path, True)
-        self.header_utf8: InputFormatError | None = None
-        self.utf8: InputFormatError | None = None
-        self.cr: InputFormatError | None = None
-        self.line_error: InputFormatError | None = None
-        self.fallback = False
+        self.unread = Unread()
         self.rows = 0
-        self.fast_text_lines = 0  # free-text lines the fast reader skipped
+        self.bytes_read = 0
         self.counts: dict[str, Any] = {}
-
-    @property
-    def failed(self) -> bool:
-        """Whether an error was met (the rest of the file is read, not parsed)."""
-        return bool(self.utf8 or self.cr or self.line_error)
+        self._types = COLUMN_TYPES if keep is None else FILTERED_TYPES
+        self._pending_error: InputFormatError | None = None
 
     def parts(self) -> Iterator[ParsedBlock]:
-        """The parsed blocks in file order; raises the file's first error at the end."""
+        """The parsed blocks in file order; the first error is raised when it is met."""
         with self._open() as fh:
             read = self._reader(fh)
             buf = bytearray()
             while len(buf) < HEAD_BYTES and (chunk := read(HEAD_BYTES - len(buf))):
                 buf += chunk
             self._layout(bytes(buf), read)
-            del buf[: self.lay.offset]
-            n_blocks = 0
-            for block, line0, n_newlines in _whole_lines(read, buf, self.lay.start, self.block_size):
-                n_blocks += 1
-                if self.failed:
-                    self._text(block, line0)
-                    continue
-                part = self._block(block, line0, n_newlines + (not block.endswith(b"\n")))
-                if part is not None and len(part):
-                    self.rows += len(part)
-                    yield part
-        self.fallback |= n_blocks == 0  # Arrow refuses an empty body
+            self.bytes_read, line0 = self.lay.offset, self.lay.start
+            try:
+                for block in _text_blocks(read, bytes(buf[self.lay.offset :]), self.block_size, self.path):
+                    part, n_newlines = self._block(block, line0)
+                    self.bytes_read += len(block)
+                    line0 += n_newlines
+                    if part is not None and len(part):
+                        self.rows += len(part)
+                        yield part
+            except InputFormatError as exc:
+                if exc.line is None and exc.problem.startswith("a line longer"):
+                    raise InputFormatError(self.path, line0, exc.problem) from None
+                raise
         self._finish()
 
     def _open(self) -> IO[bytes]:
@@ -251,95 +359,105 @@ class BlockReader:
         return read
 
     def _layout(self, head: bytes, read: Callable[[int], bytes]) -> None:
-        """Header lines and separator from the first bytes; the empty-file and GAF errors.
-
-        A compressed file is first read to its end (``read_predictions``
-        decompresses it whole before looking at it).
-        """
-        try:
-            if not head.replace(BOM, b"").strip():
-                raise InputFormatError(self.path, None, "the file is empty")
-            self.lay = prediction_layout(head, self.path)
-        except InputFormatError:
-            while self.compressed and read(1 << 20):
-                pass
-            raise
+        """Header lines and separator from the first bytes; the empty-file and GAF errors."""
+        if not head.replace(BOM, b"").strip():
+            raise InputFormatError(self.path, None, "the file is empty")
+        self.lay = prediction_layout(head, self.path)
         self.parser = LineParser(self.path, self.lay.tab)
+        if self.keep is not None and self.lay.first is not None and head.find(b"\n", self.lay.offset) >= 0:
+            # the first data line is checked whosever it is (a file of another kind is named as such)
+            no, text, _ = self.lay.first
+            fields = line_fields(text, self.lay.tab)[0]
+            if not is_end(fields) and not is_text_line(fields):
+                check_prediction(fields, self.path, no, text, True)
         header = head[: self.lay.offset]
-        try:
-            decode_utf8(header, self.path)
-        except InputFormatError as exc:
-            self.header_utf8 = exc
-            return
+        decode_utf8(header, self.path)
         if has_lone_cr(header):
-            self._text(header, 1)
+            self._lines(header, 1)
+            if self._pending_error is not None:
+                raise self._pending_error
 
-    def _text(self, block: bytes, line0: int) -> list[str] | None:
-        """The lines of ``block`` (one trailing ``\\r`` removed), or None after
-        recording its first UTF-8 or lone carriage return error."""
-        if self.utf8 is not None:
-            return None
+    def _lines(self, block: bytes, line0: int) -> list[str]:
+        """The lines of ``block`` (one trailing ``\\r`` removed); the first line that is not UTF-8 or holds a
+        carriage return is an error, raised after the lines before it are parsed (:meth:`_by_line`)."""
+        bad = None
         try:
-            lines = decode_utf8(block, self.path).split("\n")
-        except InputFormatError as exc:
-            self.utf8 = InputFormatError(self.path, exc.line + line0 - 1, exc.problem, exc.text)  # type: ignore[operator]
-            return None
-        if self.cr is None and b"\r" in block and has_lone_cr(block):
+            text = block.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            try:
+                decode_utf8(block, self.path)
+            except InputFormatError as err:
+                bad = InputFormatError(self.path, err.line + line0 - 1, err.problem, err.text)  # type: ignore[operator]
+            text = block[: block.rfind(b"\n", 0, exc.start) + 1].decode("utf-8")
+        lines = text.split("\n")
+        if "\r" in text:
             for k, line in enumerate(lines):
-                line = line[:-1] if line.endswith("\r") else line
+                line = lines[k] = line[:-1] if line.endswith("\r") else line
                 if "\r" in line:
-                    self.cr = InputFormatError(self.path, line0 + k, LONE_CR, line)
-                    return None
-        if self.cr is not None:
-            return None
-        return [line[:-1] if line.endswith("\r") else line for line in lines]
+                    self._pending_error = InputFormatError(self.path, line0 + k, LONE_CR, line)
+                    return lines[:k]
+        self._pending_error = bad
+        return lines
 
-    def _block(self, block: bytes, line0: int, n_lines: int) -> ParsedBlock | None:
-        """Arrow over one block of ``n_lines`` lines; the line-by-line rule when Arrow cannot vouch for it."""
+    def _block(self, block: bytearray, line0: int) -> tuple[ParsedBlock | None, int]:
+        """Arrow over one block; the line-by-line rule when Arrow cannot vouch for it. (rows, its ``\\n`` count)"""
         tab = self.lay.tab
         if self.parser.end_line is not None or has_lone_cr(block):
-            self.fallback |= self.parser.end_line is None
-            return self._by_line(block, line0)
+            return self._by_line(block, line0), block.count(b"\n")
         body = block if tab else whitespace_to_tab(block)
-        texts = TextLines()
-        got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, COLUMN_TYPES, COLUMNS, tab,
-                            min(_ARROW_BLOCK, max(len(body), 1)), skip=texts)
-        cols = None if got is None or not all(is_end(f) for f in got[1]) else _table_columns(got[0])
+        skip = _Skip(tab, self.keep)
+        got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, self._types, COLUMNS, tab,
+                            min(_ARROW_BLOCK, max(len(body), 1)), skip=skip, empty_lines=True)
+        n_lines = 0 if got is None else got[0].num_rows + skip.calls
+        cols = None if got is None or not all(is_end(f) for f in got[1]) else self._columns(got[0], skip)
         if cols is None:
-            self.fallback = True
-            return self._by_line(block, line0)
+            return self._by_line(block, line0), block.count(b"\n")
+        n_newlines = n_lines - (not block.endswith(b"\n"))
         if got[1]:  # an END closing the block (lines after it go to the line rule), or the line rule decides
             end = _last_data_line(block, line0) if len(got[1]) == 1 else None
             if end is None or not is_end(end[1]):
-                return self._by_line(block, line0)
+                return self._by_line(block, line0), n_newlines
             self.parser.end_line = end[0]
-        text = None if len(cols[0]) == n_lines else block
-        self.fast_text_lines += texts.n
-        return ParsedBlock(*cols, line0=line0, text=text, tab=tab)
+        self._count(skip, block)
+        exact = len(cols[0]) == n_lines
+        span = None if exact else _Span(self.path, self.bytes_read, len(block))
+        return ParsedBlock(*cols, line0=line0, source=span, tab=tab, keep=self.keep), n_newlines
+
+    def _columns(self, table: pa.Table, skip: _Skip) -> tuple[np.ndarray, ...] | None:
+        """The fast reader's columns (only the kept proteins' rows with a filter), or None."""
+        if self.keep is not None:
+            table = filtered_table(table, self.keep, skip.unread)
+            if table is None:
+                return None
+        return _table_columns(table)
+
+    def _count(self, skip: _Skip, block: bytearray) -> None:
+        """Add a block's counts from the fast reader (the first proteins of unread lines in file order)."""
+        self.parser.text_lines += skip.parser.text_lines
+        self.parser.mixed += skip.parser.mixed
+        self.parser.spaced += skip.parser.spaced
+        if len(self.unread.examples) < EXAMPLES and skip.unread.proteins:
+            skip.unread.examples = _unread_names(block, self.lay.tab, self.keep, 2 * EXAMPLES)
+        self.unread.merge(skip.unread)
 
     def _by_line(self, block: bytes, line0: int) -> ParsedBlock | None:
         """The reference rule of ``read_predictions`` over one block, with absolute line numbers."""
-        lines = self._text(block, line0)
-        if lines is None:
-            return None
-        try:
-            p, t, s, nos = self.parser.parse(lines, line0, rows_before=self.rows, numbers=True)
-        except InputFormatError as exc:
-            self.line_error = exc
-            return None
+        lines = self._lines(block, line0)
+        p, t, s, nos = self.parser.parse(lines, line0, rows_before=self.rows, numbers=True, keep=self.keep,
+                                         unread=self.unread)
+        if self._pending_error is not None:
+            raise self._pending_error
         return _from_lists(p, t, s, nos, line0)
 
     def _finish(self) -> None:
-        """Raise the error ``read_predictions`` would raise, or set the counts."""
-        if self.fallback or self.failed:
-            for error in (self.header_utf8, self.utf8, self.cr, self.line_error):
-                if error is not None:
-                    raise error
+        """Set the counts of the whole file."""
         end_line = self.parser.end_line is not None
         counts = dict(self.lay.counts, end_line=end_line, space_separated_lines=self.parser.spaced,
-                      **line_counts(self.parser, self.fast_text_lines))
+                      **line_counts(self.parser))
         counts["missing_end"] = int(counts["cafa_header_lines"] > 0 and not end_line)
         counts["rows"] = self.rows
+        if self.keep is not None:
+            counts["unread"] = self.unread.counts()
         self.counts = counts
 
 

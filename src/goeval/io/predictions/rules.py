@@ -18,6 +18,7 @@ line, and counted (``mixed_separator_lines``).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -40,7 +41,7 @@ from goeval.io.text import (
 )
 
 __all__ = ["HEAD_BYTES", "COLUMNS", "COLUMN_TYPES", "TEXT_TAG", "prediction_layout", "check_prediction",
-           "is_text_line", "TextLines", "LineParser", "arrow_columns", "line_counts"]
+           "is_text_line", "TextLines", "line_fields", "LineParser", "arrow_columns", "line_counts"]
 
 #: Bytes looked at to find the layout of a prediction file.
 HEAD_BYTES = 1 << 16
@@ -69,11 +70,30 @@ class TextLines:
     def __init__(self) -> None:
         self.n = 0
 
-    def __call__(self, fields: list[str]) -> bool:
+    def __call__(self, fields: list[str], text: str = "") -> bool:
         if is_text_line(fields):
             self.n += 1
             return True
         return False
+
+
+def line_fields(line: str, tab: bool) -> tuple[list[str], bool]:
+    """(fields, split on any whitespace?) of a data line by the line rule.
+
+    In a tab-separated file, a line whose tabs do not give three fields is
+    split on any whitespace when that gives three fields or a free-text line.
+
+    Examples
+    --------
+    >>> line_fields("P1 GO:1\\t0.5", True)
+    (['P1', 'GO:1', '0.5'], True)
+    """
+    fields = split_fields(line, tab)
+    if tab and len(fields) != 3 and not is_text_line(fields) and "\t" in line:
+        loose = split_fields(line, False)
+        if len(loose) == 3 or is_text_line(loose):
+            return loose, True
+    return fields, False
 
 
 def prediction_layout(head: bytes, path: PathLike) -> Layout:
@@ -163,16 +183,27 @@ class LineParser:
         self.text_lines = 0
 
     def fields(self, line: str) -> list[str]:
-        """The fields of a line by the line rule; in a tab-separated file, a line whose tabs do not give
-        three fields is split on any whitespace when that gives three fields or a free-text line
-        (counted in :attr:`mixed`)."""
-        fields = split_fields(line, self.tab)
-        if self.tab and len(fields) != 3 and not is_text_line(fields) and "\t" in line:
-            loose = split_fields(line, False)
-            if len(loose) == 3 or is_text_line(loose):
-                self.mixed += 1
-                return loose
+        """The fields of a line by the line rule (:func:`line_fields`; a line split on any whitespace is
+        counted in :attr:`mixed`)."""
+        fields, loose = line_fields(line, self.tab)
+        self.mixed += loose
         return fields
+
+    def unread(self, fields: list[str], line: str, keep: Any, unread: Any) -> bool:
+        """Whether a line belongs to a protein outside ``keep`` (a :class:`~goeval.io.predictions.keep.ProteinFilter`):
+        then it is counted in ``unread`` (or as a free-text line) and not parsed further."""
+        if is_end(fields) or fields[0] in keep or not fields[0]:
+            return False
+        if is_text_line(fields):  # counted as every free-text line is (its protein is not a protein of the table)
+            self.text_lines += 1
+            return True
+        if len(fields) == 3:
+            unread.rows += 1
+            self.spaced += self.tab and "\t" not in line
+        else:
+            unread.other_lines += 1
+        unread.add_proteins([fields[0]])
+        return True
 
     def end_problem(self, fields: list[str], no: int) -> str | None:
         """The problem with line ``no`` given the END seen so far (a first END is recorded)."""
@@ -186,7 +217,8 @@ class LineParser:
         return None
 
     def parse(self, lines: list[str], line0: int, *, skip: int = 0, rows_before: int = 0,
-              numbers: bool = False) -> tuple[list[str], list[str], list[float], list[int]]:
+              numbers: bool = False, keep: Any = None,
+              unread: Any = None) -> tuple[list[str], list[str], list[float], list[int]]:
         """(targets, terms, scores, line numbers) of ``lines[skip:]``, line ``k`` being number ``line0 + k``.
 
         Parameters
@@ -201,6 +233,9 @@ class LineParser:
             Data rows read before these lines.
         numbers : bool, default False
             Also return the line number of every row (else the list is empty).
+        keep, unread : ProteinFilter and Unread, optional
+            Only the lines of the proteins in ``keep`` are parsed; the others
+            are counted in ``unread`` (:meth:`unread`).
 
         Raises
         ------
@@ -217,7 +252,7 @@ class LineParser:
                 continue
             if (problem := self.end_problem(fields, no := line0 + k)) is not None:
                 raise InputFormatError(self.path, no, problem, line)
-            if is_end(fields):
+            if is_end(fields) or (keep is not None and self.unread(fields, line, keep, unread)):
                 continue
             if is_text_line(fields):
                 self.text_lines += 1
