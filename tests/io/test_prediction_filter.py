@@ -193,3 +193,11 @@ def test_the_first_data_line_is_checked_whatever_its_protein(tmp_path):
     with pytest.raises(InputFormatError) as exc:
         read_predictions(path, keep=["P1"])
     assert exc.value.line == 1 and "--ia" in str(exc.value)
+
+
+def test_a_protein_field_with_spaces_or_a_byte_order_mark_is_its_trimmed_name(tmp_path):
+    path = tmp_path / "p.tsv"
+    path.write_text("Q1\tGO:1\t0.5\n P1 \tGO:1\t0.5\n\ufeffP2\tGO:2\t0.25\nQ2 \tGO:3\t1\n")
+    got = read_predictions(path, keep=["P1", "P2"])
+    assert rows(got) == [("P1", "GO:1", 0.5), ("P2", "GO:2", 0.25)]
+    assert got.counts["unread"]["examples"] == ["Q1", "Q2"]

@@ -30,13 +30,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import queue
-import threading
 
 import numpy as np
 
 from goeval.annotations import Annotations, TermTally, map_table
 from goeval.annotations.top_terms import keep_top_terms
+from goeval.io.background import prefetched
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Leaf, LeafCutter, SharedLeaf
 from goeval.sparse import column_block, gather_rows
@@ -378,47 +377,3 @@ def _top_of_vector(benchmark: Benchmark, cols: np.ndarray, scores: np.ndarray,
     m = sp.csr_array((scores[order], cols[order], np.array([0, cols.size])), shape=(1, onto.n_terms))
     top = keep_top_terms(Annotations(np.asarray(["*"], dtype=object), m, onto, True, {}), max_terms).matrix
     return top.indices.astype(np.int64), np.asarray(top.data, np.float64)
-
-
-def prefetched(iterable: Any, depth: int = 1) -> Iterator[Any]:
-    """The items of ``iterable``, the next ones read ahead in a thread (the CSV reader releases the GIL).
-
-    At most ``depth`` items wait beyond the one being used. An exception of
-    the reader is raised here, in order; when the consumer stops early the
-    reader thread stops at its next item.
-    """
-    q: queue.Queue = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-    done = object()
-
-    def put(item: Any) -> bool:
-        while not stop.is_set():
-            try:
-                q.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def produce() -> None:
-        try:
-            for item in iterable:
-                if not put((None, item)):
-                    return
-            put((None, done))
-        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
-            put((exc, None))
-
-    thread = threading.Thread(target=produce, name="goeval-batch-reader", daemon=True)
-    thread.start()
-    try:
-        while True:
-            exc, item = q.get()
-            if exc is not None:
-                raise exc
-            if item is done:
-                return
-            yield item
-    finally:
-        stop.set()
-        thread.join()

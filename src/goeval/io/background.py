@@ -32,16 +32,19 @@ import ctypes
 import mmap
 import os
 import pickle
+import queue
 import signal
 import socket
 import struct
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from goeval.errors import GoevalError, InvalidParameterError
 
-__all__ = ["Background", "start", "should_fork", "fork_mode", "fork_supported", "cancel_all", "live_children"]
+__all__ = ["Background", "start", "should_fork", "fork_mode", "fork_supported", "cancel_all", "live_children",
+           "prefetched", "ordered_map"]
 
 _MODES = ("auto", "always", "never")
 _HEADER = struct.Struct("!QQ")  # length of the pickled metadata, number of out-of-band buffers
@@ -318,3 +321,85 @@ def _recv_message(sock: socket.socket) -> tuple[str, Any] | None:
         for fd in fds:
             os.close(fd)
     return pickle.loads(inner, buffers=buffers)
+
+
+def prefetched(iterable: Any, depth: int = 1) -> Iterator[Any]:
+    """The items of ``iterable``, the next ones read ahead in a thread (the CSV reader releases the GIL).
+
+    At most ``depth`` items wait beyond the one being used. An exception of
+    the reader is raised here, in order; when the consumer stops early the
+    reader thread stops at its next item.
+    """
+    q: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    done = object()
+
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in iterable:
+                if not put((None, item)):
+                    return
+            put((None, done))
+        except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+            put((exc, None))
+
+    thread = threading.Thread(target=produce, name="goeval-batch-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            exc, item = q.get()
+            if exc is not None:
+                raise exc
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
+
+
+def ordered_map(fn: Callable[[Any], Any], iterable: Any, workers: int, depth: int | None = None) -> Iterator[Any]:
+    """``fn`` of each item of ``iterable``, computed ``workers`` at a time in threads, given in order.
+
+    At most ``depth`` (default ``2 * workers``) items are in flight. An
+    exception of ``fn`` is raised here, at its item, and one of ``iterable``
+    after the results of the items before it; when the consumer stops early,
+    the items not started are dropped.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    if workers <= 1:
+        yield from map(fn, iterable)
+        return
+    depth = depth or 2 * workers
+    pending: list[Any] = []
+    items, error = iter(iterable), None
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="goeval-parse") as pool:
+        try:
+            while True:
+                try:
+                    item = next(items)
+                except StopIteration:
+                    break
+                except Exception as exc:  # noqa: BLE001 - raised after the items before it
+                    error = exc
+                    break
+                pending.append(pool.submit(fn, item))
+                if len(pending) >= depth:
+                    yield pending.pop(0).result()
+            while pending:
+                yield pending.pop(0).result()
+        finally:
+            for fut in pending:
+                fut.cancel()
+    if error is not None:
+        raise error

@@ -32,7 +32,7 @@ MAX_SET_ASIDE = 100
 def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], include: list[str],
               tab: bool, block_size: int = 1 << 24,
               skip: Callable[[list[str], str], bool] | None = None,
-              empty_lines: bool = False) -> tuple[pa.Table, list[list[str]]] | None:
+              empty_lines: bool = False, threads: bool = True) -> tuple[pa.Table, list[list[str]]] | None:
     """Parse tab-separated text with Arrow; (table, fields of the rows set aside) or None if Arrow failed.
 
     Parameters
@@ -58,6 +58,9 @@ def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], incl
     empty_lines : bool, default False
         Empty lines are rows too (given to ``skip`` with no fields), so that
         the rows and ``skip``'s calls add up to the lines of ``source``.
+    threads : bool, default True
+        Arrow parses ``source`` on several threads (False: on this one, for a
+        caller that parses several sources at once).
 
     Returns
     -------
@@ -79,17 +82,18 @@ def parse_tsv(source: Any, names: list[str], types: dict[str, pa.DataType], incl
 
     try:
         with _quiet_invalid_utf8():
-            table = _read_csv(source, names, types, include, block_size, handler, empty_lines)
+            table = _read_csv(source, names, types, include, block_size, handler, empty_lines, threads)
     except (pa.ArrowException, OSError, ValueError, UnicodeDecodeError):
         return None
     return table, aside
 
 
 def _read_csv(source: Any, names: list[str], types: dict[str, pa.DataType], include: list[str],
-              block_size: int, handler: Callable[[Any], str], empty_lines: bool = False) -> pa.Table:
+              block_size: int, handler: Callable[[Any], str], empty_lines: bool = False,
+              threads: bool = True) -> pa.Table:
     return pacsv.read_csv(
         source,
-        read_options=pacsv.ReadOptions(column_names=names, use_threads=True, block_size=block_size),
+        read_options=pacsv.ReadOptions(column_names=names, use_threads=threads, block_size=block_size),
         parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
                                          invalid_row_handler=handler, ignore_empty_lines=not empty_lines),
         convert_options=pacsv.ConvertOptions(column_types=types, include_columns=include,

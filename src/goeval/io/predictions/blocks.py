@@ -20,6 +20,7 @@ the others' lines are counted (:class:`~goeval.io.predictions.keep.Unread`).
 from __future__ import annotations
 
 import lzma
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -29,6 +30,7 @@ import pyarrow as pa
 
 from goeval.errors import InputFormatError
 from goeval.io import tsv
+from goeval.io.background import ordered_map, prefetched
 from goeval.io.files import MAX_LINE_BYTES as FILES_MAX_LINE
 from goeval.io.files import PathLike, decode_utf8, is_compressed, open_binary, read_failure
 from goeval.io.pairs import encode_strings
@@ -51,7 +53,9 @@ __all__ = ["BLOCK_BYTES", "MAX_LINE_BYTES", "ParsedBlock", "BlockReader", "line_
 
 #: Bytes of text parsed at a time, by default.
 BLOCK_BYTES = 1 << 23
-_ARROW_BLOCK = 1 << 20  # Arrow's own block inside ours (its unit of parallel parsing)
+_ARROW_BLOCK = 1 << 20  # Arrow's own block inside ours
+#: Blocks parsed at once, each by one thread (Arrow and the compute kernels release the GIL).
+PARSERS = max(1, min(4, os.cpu_count() or 1))
 _READ = 1 << 20  # bytes read from the file at a time
 #: The longest line a reader takes (or the block size, when larger): :data:`goeval.io.files.MAX_LINE_BYTES`.
 MAX_LINE_BYTES = FILES_MAX_LINE
@@ -139,7 +143,7 @@ def _long_line(path: PathLike, line: int | None, limit: int) -> InputFormatError
 
 
 def _text_blocks(read: Callable[[int], bytes], head: bytes, size: int, path: PathLike,
-                 limit: int | None = None) -> Iterator[bytearray]:
+                 limit: int | None = None, readinto: Callable[[memoryview], int] | None = None) -> Iterator[bytearray]:
     """``head`` and then the rest of the stream in blocks of whole lines: each the lines that end within
     ``size`` bytes (at least one line; the last block ends at the end of the stream).
 
@@ -152,11 +156,14 @@ def _text_blocks(read: Callable[[int], bytes], head: bytes, size: int, path: Pat
     limit = max(size, MAX_LINE_BYTES) if limit is None else limit
     carry, eof = head, False
     while carry or not eof:
-        buf = bytearray(carry)
-        while not eof and len(buf) < size:
-            chunk = read(max(size - len(buf), _READ))
-            eof = not chunk
-            buf += chunk
+        if readinto is None:
+            buf = bytearray(carry)
+            while not eof and len(buf) < size:
+                chunk = read(max(size - len(buf), _READ))
+                eof = not chunk
+                buf += chunk
+        else:
+            buf, eof = _filled(readinto, carry, size)
         cut = len(buf) if eof else buf.rfind(b"\n", 0, size) + 1
         if cut == 0:  # one line longer than the block: read on to its end, within the limit
             cut = _line_end(read, buf, size, limit, path)
@@ -165,6 +172,22 @@ def _text_blocks(read: Callable[[int], bytes], head: bytes, size: int, path: Pat
         del buf[cut:]
         if buf:
             yield buf
+
+
+def _filled(readinto: Callable[[memoryview], int], carry: bytes, size: int) -> tuple[bytearray, bool]:
+    """A new buffer of ``carry`` and then up to ``size`` bytes in all read straight into it; (buffer, at the end?)."""
+    buf = bytearray(max(size, len(carry)))
+    n, eof = len(carry), False
+    buf[:n] = carry
+    with memoryview(buf) as view:
+        while n < size:
+            got = readinto(view[n:size])
+            if not got:
+                eof = True
+                break
+            n += got
+    del buf[n:]
+    return buf, eof
 
 
 def _line_end(read: Callable[[int], bytes], buf: bytearray, start: int, limit: int, path: PathLike) -> int:
@@ -246,6 +269,17 @@ def _unread_names(block: bytearray, tab: bool, keep: ProteinFilter | None, n: in
     return list(names)
 
 
+@dataclass
+class _Parsed:
+    """What the fast reader made of one block: its columns, or None (the line rule decides)."""
+
+    block: bytearray
+    cols: tuple[np.ndarray, ...] | None = None
+    aside: list[list[str]] = field(default_factory=list)
+    n_lines: int = 0
+    skip: "_Skip | None" = None
+
+
 class _Skip:
     """The ``skip`` of the fast reader: free-text lines, and with a filter the lines of other proteins.
 
@@ -322,8 +356,16 @@ class BlockReader:
             self._layout(bytes(buf), read)
             self.bytes_read, line0 = self.lay.offset, self.lay.start
             try:
-                for block in _text_blocks(read, bytes(buf[self.lay.offset :]), self.block_size, self.path):
-                    part, n_newlines = self._block(block, line0)
+                blocks = _text_blocks(read, bytes(buf[self.lay.offset :]), self.block_size, self.path,
+                                      readinto=self._reader_into(fh))
+                # a large file: the next blocks read and parsed (each by one thread) while this one is put in order
+                if self._large():
+                    blocks = ordered_map(self._parse, prefetched(blocks, depth=2), PARSERS)
+                else:
+                    blocks = map(self._parse, blocks)
+                for parsed in blocks:
+                    block = parsed.block
+                    part, n_newlines = self._block(parsed, line0)
                     self.bytes_read += len(block)
                     line0 += n_newlines
                     if part is not None and len(part):
@@ -334,6 +376,15 @@ class BlockReader:
                     raise InputFormatError(self.path, line0, exc.problem) from None
                 raise
         self._finish()
+
+    def _large(self) -> bool:
+        """Whether the file is worth threads: several blocks of at least 1 MiB (a compressed file: any)."""
+        if self.block_size < 1 << 20:
+            return False
+        try:
+            return self.compressed or os.path.getsize(self.path) > 2 * self.block_size
+        except OSError:
+            return False
 
     def _open(self) -> IO[bytes]:
         try:
@@ -357,6 +408,17 @@ class BlockReader:
                 raise self._read_error(exc) from None
 
         return read
+
+    def _reader_into(self, fh: IO[bytes]) -> Callable[[memoryview], int]:
+        """``fh.readinto``, raising :meth:`_read_error` for unreadable or corrupt files."""
+
+        def readinto(view: memoryview) -> int:
+            try:
+                return fh.readinto(view)  # type: ignore[attr-defined]
+            except (OSError, EOFError, lzma.LZMAError) as exc:
+                raise self._read_error(exc) from None
+
+        return readinto
 
     def _layout(self, head: bytes, read: Callable[[int], bytes]) -> None:
         """Header lines and separator from the first bytes; the empty-file and GAF errors."""
@@ -399,29 +461,36 @@ class BlockReader:
         self._pending_error = bad
         return lines
 
-    def _block(self, block: bytearray, line0: int) -> tuple[ParsedBlock | None, int]:
-        """Arrow over one block; the line-by-line rule when Arrow cannot vouch for it. (rows, its ``\\n`` count)"""
+    def _parse(self, block: bytearray) -> "_Parsed":
+        """The fast reader over one block, on its own (blocks are parsed in parallel): Arrow, then the kept rows'
+        columns; what it cannot vouch for is left to :meth:`_block`."""
         tab = self.lay.tab
-        if self.parser.end_line is not None or has_lone_cr(block):
-            return self._by_line(block, line0), block.count(b"\n")
+        if has_lone_cr(block):
+            return _Parsed(block)
         body = block if tab else whitespace_to_tab(block)
         skip = _Skip(tab, self.keep)
         got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, self._types, COLUMNS, tab,
-                            min(_ARROW_BLOCK, max(len(body), 1)), skip=skip, empty_lines=True)
-        n_lines = 0 if got is None else got[0].num_rows + skip.calls
-        cols = None if got is None or not all(is_end(f) for f in got[1]) else self._columns(got[0], skip)
-        if cols is None:
+                            min(_ARROW_BLOCK, max(len(body), 1)), skip=skip, empty_lines=True, threads=False)
+        if got is None or not all(is_end(f) for f in got[1]):
+            return _Parsed(block)
+        return _Parsed(block, self._columns(got[0], skip), got[1], got[0].num_rows + skip.calls, skip)
+
+    def _block(self, parsed: "_Parsed", line0: int) -> tuple[ParsedBlock | None, int]:
+        """One block's rows in file order: the fast reader's, or the line-by-line rule's where Arrow could not
+        vouch for it. (rows, the block's ``\\n`` count)"""
+        block, cols = parsed.block, parsed.cols
+        if self.parser.end_line is not None or cols is None:
             return self._by_line(block, line0), block.count(b"\n")
-        n_newlines = n_lines - (not block.endswith(b"\n"))
-        if got[1]:  # an END closing the block (lines after it go to the line rule), or the line rule decides
-            end = _last_data_line(block, line0) if len(got[1]) == 1 else None
+        n_newlines = parsed.n_lines - (not block.endswith(b"\n"))
+        if parsed.aside:  # an END closing the block (lines after it go to the line rule), or the line rule decides
+            end = _last_data_line(block, line0) if len(parsed.aside) == 1 else None
             if end is None or not is_end(end[1]):
                 return self._by_line(block, line0), n_newlines
             self.parser.end_line = end[0]
-        self._count(skip, block)
-        exact = len(cols[0]) == n_lines
+        self._count(parsed.skip, block)
+        exact = len(cols[0]) == parsed.n_lines
         span = None if exact else _Span(self.path, self.bytes_read, len(block))
-        return ParsedBlock(*cols, line0=line0, source=span, tab=tab, keep=self.keep), n_newlines
+        return ParsedBlock(*cols, line0=line0, source=span, tab=self.lay.tab, keep=self.keep), n_newlines
 
     def _columns(self, table: pa.Table, skip: _Skip) -> tuple[np.ndarray, ...] | None:
         """The fast reader's columns (only the kept proteins' rows with a filter), or None."""

@@ -56,13 +56,25 @@ class ProteinFilter:
     def __len__(self) -> int:
         return len(self.names)
 
-    def rows(self, chunk: pa.DictionaryArray, unread: "Unread") -> pa.BooleanArray:
-        """Which rows of a dictionary-encoded protein column are kept; the others' proteins counted in ``unread``."""
-        names = pc.utf8_trim(chunk.dictionary, STRIP)
-        kept = pc.or_(pc.is_in(names, value_set=self.values), pc.equal(names, ""))  # an empty id: an error
-        if not pc.all(kept).as_py():
-            unread.add_proteins(names.filter(pc.invert(kept)).to_pylist())
-        return pc.take(kept, chunk.indices)
+    def rows(self, column: pa.ChunkedArray, unread: "Unread") -> np.ndarray:
+        """Which rows of a dictionary-encoded protein column are kept (bool); the others' proteins counted in
+        ``unread``. An empty name is kept (it is an error the line rule names)."""
+        chunks = column.chunks
+        if not chunks:
+            return np.zeros(0, bool)
+        names = pa.concat_arrays([c.dictionary for c in chunks])
+        kept = pc.is_in(names, value_set=self.values)
+        others = names.filter(pc.invert(kept)).to_pylist()
+        if any(not n or n != n.strip(STRIP) for n in others):  # a name to trim, or empty: decided one by one
+            kept = pa.array([n.strip(STRIP) in self.names or not n.strip(STRIP) for n in names.to_pylist()])
+            others = [n.strip(STRIP) for n, k in zip(names.to_pylist(), kept.to_pylist()) if not k]
+        unread.add_proteins(others)
+        out, offset = [], 0
+        for c in chunks:
+            n = len(c.dictionary)
+            out.append(pc.take(kept.slice(offset, n), c.indices).to_numpy(zero_copy_only=False))
+            offset += n
+        return np.concatenate(out)
 
 
 @dataclass
@@ -118,8 +130,7 @@ FILTERED_TYPES = {"p": pa.dictionary(pa.int32(), pa.string()), "t": pa.string(),
 def filtered_table(table: pa.Table, keep: ProteinFilter, unread: Unread) -> pa.Table | None:
     """The kept rows of a block read with :data:`FILTERED_TYPES`, their scores as float64; the others
     counted in ``unread``. None when a kept score is not a number (the line rule decides)."""
-    masks = [keep.rows(chunk, unread).to_numpy(zero_copy_only=False) for chunk in table.column("p").chunks]
-    mask = np.concatenate(masks) if masks else np.zeros(0, bool)
+    mask = keep.rows(table.column("p"), unread)
     unread.rows += int(mask.size - np.count_nonzero(mask))
     kept = table.filter(pa.array(mask, pa.bool_())) if not mask.all() else table
     text = pc.utf8_trim(kept.column("s"), STRIP)
