@@ -121,12 +121,12 @@ def load_annotations(
         Not propagated; ``diagnostics`` counts every remapped or dropped row
         (per file under ``"parts"`` when there are several).
     """
-    return _annotations_of(_annotation_tables(path, evidence, gaf), ontology)
+    return _annotations_of(truth_tables(path, evidence, gaf), ontology)
 
 
-def _annotation_tables(path: PathLike | Sequence[PathLike], evidence: Sequence[str] | None = DEFAULT_EVIDENCE,
+def truth_tables(path: PathLike | Sequence[PathLike], evidence: Sequence[str] | None = DEFAULT_EVIDENCE,
                        gaf: bool | None = None) -> list[PairTable]:
-    """The tables of one or several annotation files, read (not mapped)."""
+    """The tables of one or several annotation files (truth, GAF), read and not mapped."""
     paths = [path] if isinstance(path, (str, Path)) else list(path)
     if not paths:
         raise InvalidParameterError("The 'path' parameter of load_annotations must name at least one file.")
@@ -486,7 +486,7 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     """
     clock = perf_counter()
     paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
-    tables = None if isinstance(truth, Annotations) else _annotation_tables(truth)
+    tables = None if isinstance(truth, Annotations) else truth_tables(truth)
     reads = PredictionReads(paths, truth_filter(truth if tables is None else tables), threads)
     try:
         onto = _read_ontology(ontology, opts)

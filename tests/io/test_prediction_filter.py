@@ -201,3 +201,15 @@ def test_a_protein_field_with_spaces_or_a_byte_order_mark_is_its_trimmed_name(tm
     got = read_predictions(path, keep=["P1", "P2"])
     assert rows(got) == [("P1", "GO:1", 0.5), ("P2", "GO:2", 0.25)]
     assert got.counts["unread"]["examples"] == ["Q1", "Q2"]
+
+
+def test_a_filter_that_keeps_most_rows_reads_the_same_rows(tmp_path):
+    """When most rows are kept, the next blocks are converted as without a filter: the same rows and counts."""
+    lines = [f"{'PQ'[i % 10 == 0]}{i // 5}\tGO:{i % 7}\t{(i % 997 + 1) / 1000}" for i in range(5000)]
+    lines[4000] = "Q800\tGO:1\tnot a score"  # an unread line that fails Arrow's float column: the line rule decides
+    path = tmp_path / "p.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    keep = {line.split("\t")[0] for line in lines if line.startswith("P")}
+    got = read_predictions(path, keep=keep, block_size=2048)
+    assert rows(got) == [(p, t, float(s)) for p, t, s in (line.split("\t") for line in lines) if p in keep]
+    assert got.counts["unread"]["rows"] == sum(not line.startswith("P") for line in lines)

@@ -304,11 +304,11 @@ def _groups(inputs: Mapping[str, Any], size: int) -> list[dict[str, Any]]:
 def _truth_proteins(truths: Mapping[str, Any]) -> Any:
     """The proteins of every kind's truth (files read as tables, not mapped): the prediction reader's filter."""
     from goeval.annotations import Annotations
-    from goeval.api import _annotation_tables, truth_filter
+    from goeval.api import truth_filter, truth_tables
 
     parts: list[Any] = []
     for value in truths.values():
-        parts += [value] if isinstance(value, Annotations) else _annotation_tables(value)
+        parts += [value] if isinstance(value, Annotations) else truth_tables(value)
     return truth_filter(parts)
 
 

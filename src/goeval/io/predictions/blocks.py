@@ -343,7 +343,7 @@ class BlockReader:
         self.rows = 0
         self.bytes_read = 0
         self.counts: dict[str, Any] = {}
-        self._types = COLUMN_TYPES if keep is None else FILTERED_TYPES
+        self._kept = 0.0  # the share of the last block's rows kept (it chooses the next blocks' column types)
         self._pending_error: InputFormatError | None = None
 
     def parts(self) -> Iterator[ParsedBlock]:
@@ -469,7 +469,10 @@ class BlockReader:
             return _Parsed(block)
         body = block if tab else whitespace_to_tab(block)
         skip = _Skip(tab, self.keep)
-        got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, self._types, COLUMNS, tab,
+        # with a filter that keeps most rows (a benchmark-sized file), terms and scores are converted by
+        # Arrow as without one; with one that keeps few, only the kept rows' are, after the lookup
+        types = COLUMN_TYPES if self.keep is None or self._kept > 0.5 else FILTERED_TYPES
+        got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, types, COLUMNS, tab,
                             min(_ARROW_BLOCK, max(len(body), 1)), skip=skip, empty_lines=True, threads=False)
         if got is None or not all(is_end(f) for f in got[1]):
             return _Parsed(block)
@@ -488,6 +491,7 @@ class BlockReader:
                 return self._by_line(block, line0), n_newlines
             self.parser.end_line = end[0]
         self._count(parsed.skip, block)
+        self._kept = len(cols[0]) / max(1, parsed.n_lines)
         exact = len(cols[0]) == parsed.n_lines
         span = None if exact else _Span(self.path, self.bytes_read, len(block))
         return ParsedBlock(*cols, line0=line0, source=span, tab=self.lay.tab, keep=self.keep), n_newlines

@@ -128,20 +128,27 @@ FILTERED_TYPES = {"p": pa.dictionary(pa.int32(), pa.string()), "t": pa.string(),
 
 
 def filtered_table(table: pa.Table, keep: ProteinFilter, unread: Unread) -> pa.Table | None:
-    """The kept rows of a block read with :data:`FILTERED_TYPES`, their scores as float64; the others
-    counted in ``unread``. None when a kept score is not a number (the line rule decides)."""
+    """The kept rows of a block read with :data:`FILTERED_TYPES` (or, when most rows are kept, with the
+    unfiltered reader's types), their scores as float64; the others counted in ``unread``. None when a kept
+    score is not a number (the line rule decides)."""
     mask = keep.rows(table.column("p"), unread)
     unread.rows += int(mask.size - np.count_nonzero(mask))
     kept = table.filter(pa.array(mask, pa.bool_())) if not mask.all() else table
-    text = pc.utf8_trim(kept.column("s"), STRIP)
-    if len(kept) and not pc.all(pc.match_substring_regex(text, _NUMBER)).as_py():
-        return None
-    try:
-        scores = pc.cast(text, pa.float64())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
+    scores, terms = kept.column("s"), kept.column("t")
+    if not pa.types.is_floating(scores.type):  # read as text (the usual case: few rows kept): converted here
+        text = pc.utf8_trim(scores, STRIP)
+        if len(kept) and not pc.all(pc.match_substring_regex(text, _NUMBER)).as_py():
+            return None
+        try:
+            scores = pc.cast(text, pa.float64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+    if not pa.types.is_dictionary(terms.type):
+        terms = pc.dictionary_encode(terms)
+    if mask.all():
+        return pa.table({"p": kept.column("p"), "t": terms, "s": scores})
     proteins = pc.dictionary_encode(pc.cast(kept.column("p"), pa.string()))  # only the kept proteins' names
-    return pa.table({"p": proteins, "t": pc.dictionary_encode(kept.column("t")), "s": scores})
+    return pa.table({"p": proteins, "t": terms, "s": scores})
 
 
 #: A score by the line rule (:func:`goeval.io.text.is_number`), whole field.

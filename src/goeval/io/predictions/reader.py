@@ -118,7 +118,7 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
     Its ``result()`` is the :class:`~goeval.io.pairs.PairTable` (arrays
     read-only) and ``cancel()`` stops the read. With ``fork`` None the
     policy of :func:`~goeval.io.background.should_fork` decides (a file of
-    64 MiB or more read without ``keep`` is large): the file is parsed in a
+    64 MiB or more is large): the file is parsed in a
     child process forked now, which sends back only the final arrays, so the
     reader's working memory never counts against the caller and the caller
     goes on meanwhile. Call it early, while the caller is still small.
@@ -140,7 +140,7 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
     """
     if fork is None:
         try:
-            large = keep is None and os.path.getsize(path) >= 1 << 26
+            large = os.path.getsize(path) >= 1 << 26
         except OSError:
             large = False
         fork = should_fork(large=large)
