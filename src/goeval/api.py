@@ -28,16 +28,15 @@ from goeval.hints import id_form_hint
 from goeval.information.accretion import InformationAccretion, information_accretion
 from goeval.information.content import term_information_content
 from goeval.io.files import PathLike, check_input, is_compressed
-from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
+from goeval.io.gaf import DEFAULT_EVIDENCE
 from goeval.io.ia import read_ia
 from goeval.io.idlist import read_id_list
-from goeval.io.kinds import FileKind, sniff
 from goeval.io.ontology_cache import StartedOntology, load_cached_ontology, start_ontology
 from goeval.io.pairs import PairTable
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.predictions import read_predictions
 from goeval.io.predictions.keep import ProteinFilter
-from goeval.io.truth import read_truth
+from goeval.io.truth import read_annotation_tables
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions, RunOptions
 from goeval.progress import say_stage, stage
@@ -89,13 +88,6 @@ def load_ontology(path: PathLike, relations: Sequence[str] = ("is_a", "part_of")
     return load_cached_ontology(path, tuple(relations), cache)[0]
 
 
-def _read_annotation_table(path: PathLike, evidence: Sequence[str] | None, gaf: bool | None) -> PairTable:
-    """GAF or ``protein<TAB>term`` pairs: as ``gaf`` says, else as the file's kind is sniffed."""
-    if gaf or (gaf is None and sniff(path) is FileKind.GAF):
-        return read_gaf(path, None if evidence is None else tuple(evidence))
-    return read_truth(path)
-
-
 def load_annotations(
     path: PathLike | Sequence[PathLike], ontology: Ontology, *,
     evidence: Sequence[str] | None = DEFAULT_EVIDENCE, gaf: bool | None = None,
@@ -125,12 +117,10 @@ def load_annotations(
 
 
 def truth_tables(path: PathLike | Sequence[PathLike], evidence: Sequence[str] | None = DEFAULT_EVIDENCE,
-                       gaf: bool | None = None) -> list[PairTable]:
+                 gaf: bool | None = None) -> list[PairTable]:
     """The tables of one or several annotation files (truth, GAF), read and not mapped."""
-    paths = [path] if isinstance(path, (str, Path)) else list(path)
-    if not paths:
-        raise InvalidParameterError("The 'path' parameter of load_annotations must name at least one file.")
-    return [_read_annotation_table(p, evidence, gaf) for p in paths]
+    return read_annotation_tables(path if isinstance(path, (str, Path)) else list(path),
+                                  None if evidence is None else tuple(evidence), gaf)
 
 
 def truth_filter(truth: Annotations | Sequence[PairTable | Annotations]) -> ProteinFilter:
@@ -401,7 +391,7 @@ class PredictionReads:
         self.done = dict.fromkeys(self.files, 0)
         self.pool = ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(files) or 1)))
         self.futures = {name: self.pool.submit(read_predictions, path, keep=keep, progress=self._noter(name))
-                        for name, path in self.files.items()}
+                        if isinstance(path, (str, Path)) else _Started(path) for name, path in self.files.items()}
 
     def _noter(self, name: str) -> Callable[[int], None]:
         def note(n: int) -> None:
@@ -417,7 +407,7 @@ class PredictionReads:
     def tables(self) -> dict[str, PairTable]:
         """Every file's table, in file order (a stage)."""
         sizes = {name: _file_size(p) for name, p in self.files.items()}
-        plain = not any(is_compressed(p) for p in self.files.values())
+        plain = not any(is_compressed(p) for p in self.files.values() if isinstance(p, (str, Path)))
         out: dict[str, PairTable] = {}
         with stage(f"reading {_plural_files(len(self.files))}", total=sum(sizes.values()) if plain else None,
                    unit="B", unit_scale=True, quiet=not self.files) as st:
@@ -440,6 +430,20 @@ class PredictionReads:
         now = sum(self.done.values())
         st.update(now - shown)
         return now
+
+
+class _Started:
+    """A read started by the caller (a :class:`~goeval.io.background.Background`), waited for as a future."""
+
+    def __init__(self, pending: Any) -> None:
+        self.pending = pending
+
+    def result(self, timeout: float | None = None) -> Any:
+        return _finish(self.pending)
+
+    def cancel(self) -> bool:
+        _cancel(self.pending)
+        return True
 
 
 def _read_predictions(predictions: dict[str, Any], reads: PredictionReads, onto: Ontology) -> dict[str, Annotations]:
@@ -485,7 +489,7 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     depend on the number of threads.
     """
     clock = perf_counter()
-    paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
+    paths = {n: p for n, p in predictions.items() if not isinstance(p, Annotations)}  # files, or reads started
     tables = None if isinstance(truth, Annotations) else truth_tables(truth)
     reads = PredictionReads(paths, truth_filter(truth if tables is None else tables), threads)
     try:

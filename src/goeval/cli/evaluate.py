@@ -90,12 +90,18 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     t0 = time.perf_counter()
     args.predictions = predictions
     opts, found = _check_before_work(args, ontology, truth)
-    # While this process is still small, start the ontology's parse (a forked child for a large OBO; a
-    # compiled-cache hit skips it); the prediction files are read meanwhile, only the truth proteins' lines
-    # parsed (goeval.api.evaluate).
+    # While this process is still small, start the first prediction file's read and the ontology's parse
+    # (forked children for large inputs; a compiled-cache hit skips the parse). The reader reads the truth
+    # first and parses only its proteins' lines; the other files are read meanwhile (goeval.api.evaluate).
+    from goeval.io.predictions import start_read_predictions
+
     files: dict = dict(found.files)
     started = []
     try:
+        first = next(iter(files), None)
+        if first is not None and not getattr(args, "stream", False):
+            files[first] = start_read_predictions(files[first], truth=truth)
+            started.append(files[first])
         from goeval.io.ontology_cache import start_ontology
 
         pending = start_ontology(ontology, opts.relations, cache_arg(args))

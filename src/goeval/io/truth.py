@@ -9,6 +9,7 @@ returns the same table.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from goeval.errors import InputFormatError
 from goeval.io import tsv
 from goeval.io.files import PathLike, read_bytes
-from goeval.io.gaf import read_gaf
+from goeval.io.gaf import DEFAULT_EVIDENCE, read_gaf
 from goeval.io.kinds import FileKind, line_kind, misplaced_hint
 from goeval.io.pairs import PairTable, encode_strings, has_empty
 from goeval.io.text import (
@@ -30,7 +31,7 @@ from goeval.io.text import (
     whitespace_to_tab,
 )
 
-__all__ = ["read_truth"]
+__all__ = ["read_truth", "read_annotation_tables"]
 
 
 def _pairs_fast(data: bytes, lay: Layout, first: tuple[int, str, list[str]]) -> tuple[np.ndarray, ...] | None:
@@ -114,3 +115,31 @@ def read_truth(path: PathLike) -> PairTable:
     counts["rows"] = len(table)
     table.counts = counts
     return table
+
+
+def read_annotation_tables(path: PathLike | list[PathLike] | tuple[PathLike, ...],
+                           evidence: tuple[str, ...] | None = DEFAULT_EVIDENCE,
+                           gaf: bool | None = None) -> list[PairTable]:
+    """The tables of one or several annotation files, read and not mapped: GAF or ``protein<TAB>term`` pairs,
+    as ``gaf`` says, else as each file's kind is sniffed (:func:`goeval.io.kinds.sniff`).
+
+    Raises
+    ------
+    InvalidParameterError
+        No file named.
+    InputFormatError
+        As :func:`read_truth` and :func:`~goeval.io.gaf.read_gaf`.
+    """
+    from goeval.errors import InvalidParameterError
+    from goeval.io.kinds import sniff
+
+    paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
+    if not paths:
+        raise InvalidParameterError("The 'path' parameter of load_annotations must name at least one file.")
+    out = []
+    for p in paths:
+        if gaf or (gaf is None and sniff(p) is FileKind.GAF):
+            out.append(read_gaf(p, None if evidence is None else tuple(evidence)))
+        else:
+            out.append(read_truth(p))
+    return out

@@ -112,7 +112,7 @@ def read_predictions(path: PathLike, *, keep: Iterable[str] | ProteinFilter | No
 
 
 def start_read_predictions(path: PathLike, *, fork: bool | None = None,
-                           keep: Iterable[str] | ProteinFilter | None = None) -> Background:
+                           keep: Iterable[str] | ProteinFilter | None = None, truth: Any = None) -> Background:
     """Start reading a prediction file; return a :class:`~goeval.io.background.Background`.
 
     Its ``result()`` is the :class:`~goeval.io.pairs.PairTable` (arrays
@@ -132,6 +132,9 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
         asked for (False), or as the policy says (None).
     keep : iterable of str or ProteinFilter, optional
         As for :func:`read_predictions`.
+    truth : path or list of paths, optional
+        Instead of ``keep``: the truth files whose proteins are kept, read by
+        the reader itself first (in the forked child, so the caller goes on).
 
     Returns
     -------
@@ -144,17 +147,22 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
         except OSError:
             large = False
         fork = should_fork(large=large)
-    read = read_predictions if keep is None else _ReadKept(keep)
+    read = read_predictions if keep is None and truth is None else _ReadKept(keep, truth)
     pending = start(read, str(path), name="prediction reader", fork=fork)
     pending.path = str(path)  # what it reads (a caller's progress counts its bytes)
     return pending
 
 
 class _ReadKept:
-    """``read_predictions`` with a filter, as a picklable callable."""
+    """``read_predictions`` with a filter (or the truth files that make it, read first), as a callable."""
 
-    def __init__(self, keep: Iterable[str] | ProteinFilter) -> None:
-        self.keep = keep
+    def __init__(self, keep: Iterable[str] | ProteinFilter | None, truth: Any = None) -> None:
+        self.keep, self.truth = keep, truth
 
     def __call__(self, path: str) -> PairTable:
-        return read_predictions(path, keep=self.keep)
+        keep = self.keep
+        if self.truth is not None:
+            from goeval.io.truth import read_annotation_tables
+
+            keep = ProteinFilter(p for t in read_annotation_tables(self.truth) for p in t.proteins.tolist())
+        return read_predictions(path, keep=keep)
