@@ -113,20 +113,13 @@ def load_annotations(
         Not propagated; ``diagnostics`` counts every remapped or dropped row
         (per file under ``"parts"`` when there are several).
     """
-    return _annotations_of(truth_tables(path, evidence, gaf), ontology)
+    return _annotations_of(_truth_tables(path, evidence, gaf), ontology)
 
 
-def truth_tables(path: PathLike | Sequence[PathLike], evidence: Sequence[str] | None = DEFAULT_EVIDENCE,
-                 gaf: bool | None = None) -> list[PairTable]:
-    """The tables of one or several annotation files (truth, GAF), read and not mapped."""
+def _truth_tables(path: PathLike | Sequence[PathLike], evidence: Sequence[str] | None = DEFAULT_EVIDENCE,
+                  gaf: bool | None = None) -> list[PairTable]:
     return read_annotation_tables(path if isinstance(path, (str, Path)) else list(path),
                                   None if evidence is None else tuple(evidence), gaf)
-
-
-def truth_filter(truth: Annotations | Sequence[PairTable | Annotations]) -> ProteinFilter:
-    """The proteins of a truth (annotations, or tables read and not yet mapped): a prediction reader's filter."""
-    parts = [truth] if isinstance(truth, Annotations) else list(truth)
-    return ProteinFilter(p for part in parts for p in part.proteins.tolist())
 
 
 def _annotations_of(tables: list[PairTable], ontology: Ontology) -> Annotations:
@@ -453,8 +446,8 @@ def _read_predictions(predictions: dict[str, Any], reads: PredictionReads, onto:
     for name, value in predictions.items():
         if isinstance(value, Annotations):
             out[name] = value
-        else:  # read here, or a read started by the caller (a Background)
-            out[name] = map_table(tables.pop(name) if name in tables else _finish(value), onto)
+        else:  # read by ``reads`` (or a read the caller started, waited for there)
+            out[name] = map_table(tables.pop(name), onto)
     return out
 
 
@@ -490,8 +483,8 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     """
     clock = perf_counter()
     paths = {n: p for n, p in predictions.items() if not isinstance(p, Annotations)}  # files, or reads started
-    tables = None if isinstance(truth, Annotations) else truth_tables(truth)
-    reads = PredictionReads(paths, truth_filter(truth if tables is None else tables), threads)
+    tables = None if isinstance(truth, Annotations) else _truth_tables(truth)
+    reads = PredictionReads(paths, ProteinFilter.of([truth] if tables is None else tables), threads)
     try:
         onto = _read_ontology(ontology, opts)
         diag.add_timing("ontology", perf_counter() - clock)

@@ -304,12 +304,13 @@ def _groups(inputs: Mapping[str, Any], size: int) -> list[dict[str, Any]]:
 def _truth_proteins(truths: Mapping[str, Any]) -> Any:
     """The proteins of every kind's truth (files read as tables, not mapped): the prediction reader's filter."""
     from goeval.annotations import Annotations
-    from goeval.api import truth_filter, truth_tables
+    from goeval.io.predictions.keep import ProteinFilter
+    from goeval.io.truth import read_annotation_tables
 
     parts: list[Any] = []
     for value in truths.values():
-        parts += [value] if isinstance(value, Annotations) else truth_tables(value)
-    return truth_filter(parts)
+        parts += [value] if isinstance(value, Annotations) else read_annotation_tables(value)
+    return ProteinFilter.of(parts)
 
 
 def _kind_truths(truth: Mapping[str, Any]) -> dict[str, Any]:

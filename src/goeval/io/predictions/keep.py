@@ -50,6 +50,11 @@ class ProteinFilter:
         self.names = frozenset(str(p) for p in proteins)
         self.values = pa.array(sorted(self.names), pa.string())
 
+    @classmethod
+    def of(cls, parts: Iterable[Any]) -> "ProteinFilter":
+        """The proteins of annotation tables or annotations (anything with ``proteins``): a truth's."""
+        return cls(p for part in parts for p in part.proteins.tolist())
+
     def __contains__(self, name: object) -> bool:
         return name in self.names
 

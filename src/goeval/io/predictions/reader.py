@@ -164,5 +164,5 @@ class _ReadKept:
         if self.truth is not None:
             from goeval.io.truth import read_annotation_tables
 
-            keep = ProteinFilter(p for t in read_annotation_tables(self.truth) for p in t.proteins.tolist())
+            keep = ProteinFilter.of(read_annotation_tables(self.truth))
         return read_predictions(path, keep=keep)
