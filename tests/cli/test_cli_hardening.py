@@ -496,3 +496,21 @@ def test_failed_streamed_dask_run_leaves_no_process(tmp_path):
     assert "Traceback" not in stderr and "line 2001" in stderr
     assert _session_processes(proc.pid) == []
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_truth_given_as_a_fifo_is_read_once_and_whole(tmp_path):
+    """`--truth <(zcat truth.gz)`: the truth is a FIFO, which only one reader can drain; the early reader of the
+    predictions (which reads a regular truth file itself, for its filter) leaves it to the evaluation."""
+    import threading
+
+    truth = (EVAL / "truth.tsv").read_bytes()
+    fifo = tmp_path / "truth_fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(truth), daemon=True)
+    writer.start()
+    args = ["evaluate", "--ontology", str(EVAL / "small.obo"), "--predictions", str(EVAL / "cafa_format.txt"), "-q"]
+    assert main([*args, "--truth", str(fifo), "--out", str(tmp_path / "a")]) == 0
+    writer.join(5)
+    assert main([*args, "--truth", str(EVAL / "truth.tsv"), "--out", str(tmp_path / "b")]) == 0
+    assert (tmp_path / "a" / "summary.tsv").read_text() == (tmp_path / "b" / "summary.tsv").read_text()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import time
+from typing import Any
 from pathlib import Path
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
@@ -99,7 +101,8 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     started = []
     try:
         first = next(iter(files), None)
-        if first is not None and not getattr(args, "stream", False):
+        truths = [truth] if isinstance(truth, (str, Path)) else list(truth)
+        if first is not None and not getattr(args, "stream", False) and all(map(_regular, truths)):
             files[first] = start_read_predictions(files[first], truth=truth)
             started.append(files[first])
         from goeval.io.ontology_cache import start_ontology
@@ -110,6 +113,16 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     finally:
         for s in started:
             s.cancel()
+
+
+def _regular(path: Any) -> bool:
+    """Whether ``path`` is a regular file: one that two readers can both read (not a FIFO such as ``<(zcat ...)``)."""
+    import stat
+
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  # noqa: ANN001
