@@ -29,7 +29,8 @@ from goeval.errors import InputFormatError, OutputError
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = [
-    "PathLike", "COMPRESSED_SUFFIXES", "is_compressed", "strip_compression", "open_binary", "read_bytes", "read_head", "read_failure",
+    "PathLike", "COMPRESSED_SUFFIXES", "MAX_LINE_BYTES", "is_compressed", "strip_compression", "open_binary", "read_bytes",
+    "read_head", "read_failure", "long_line_error",
     "decode_utf8", "read_text", "check_input", "check_output_dir", "check_output_file", "temporary_name",
     "write_failed", "unlink_quietly", "open_text_out", "text_out", "replaced_atomically", "BackgroundWriter",
     "OutputSet", "inside_output", "outside_problem", "read_json", "JSON_MAX_BYTES", "JSON_MAX_DEPTH",
@@ -100,15 +101,19 @@ def read_failure(path: PathLike, exc: BaseException) -> InputFormatError:
 MAX_LINE_BYTES = 1 << 24
 
 
+def long_line_error(path: PathLike, line: int, limit: int) -> InputFormatError:
+    """The error of a line longer than ``limit`` bytes (:data:`MAX_LINE_BYTES`), said as soon as it is read."""
+    return InputFormatError(path, line, f"a line longer than {limit:,} bytes without a line end: this is not a "
+                                        "text table (a binary file, or a stream that decompresses to one huge line)")
+
+
 def _read_lines_bounded(fh: IO[bytes], path: PathLike) -> bytes:
     """All of ``fh``, read 8 MiB at a time; a line longer than :data:`MAX_LINE_BYTES` is an error at once."""
     pieces, since, lines = [], 0, 0
     while chunk := fh.read(1 << 23):
         first = chunk.find(b"\n")
         if since + (len(chunk) if first < 0 else first) > MAX_LINE_BYTES:
-            raise InputFormatError(path, lines + 1, f"a line longer than {MAX_LINE_BYTES:,} bytes without a line "
-                                   "end: this is not a text table (a binary file, or a stream that decompresses to "
-                                   "one huge line)")
+            raise long_line_error(path, lines + 1, MAX_LINE_BYTES)
         if first >= 0:
             lines += chunk.count(b"\n")
             since = len(chunk) - chunk.rfind(b"\n") - 1

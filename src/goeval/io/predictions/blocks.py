@@ -32,7 +32,7 @@ from goeval.errors import InputFormatError
 from goeval.io import tsv
 from goeval.io.background import ordered_map, prefetched
 from goeval.io.files import MAX_LINE_BYTES as FILES_MAX_LINE
-from goeval.io.files import PathLike, decode_utf8, is_compressed, open_binary, read_failure
+from goeval.io.files import PathLike, decode_utf8, is_compressed, long_line_error, open_binary, read_failure
 from goeval.io.pairs import encode_strings
 from goeval.io.predictions.keep import EXAMPLES, FILTERED_TYPES, ProteinFilter, Unread, filtered_table
 from goeval.io.predictions.rules import (
@@ -137,36 +137,31 @@ def _row_lines(block: bytes, line0: int, tab: bool, keep: ProteinFilter | None =
     return np.asarray(out, dtype=np.int64)
 
 
-def _long_line(path: PathLike, line: int | None, limit: int) -> InputFormatError:
-    return InputFormatError(path, line, f"a line longer than {limit:,} bytes without a line end: this is not a "
-                                        "text table (a binary file, or a stream that decompresses to one huge line)")
+class _LongLine(Exception):
+    """A line longer than the limit: the caller, who knows the line number, says it (:func:`_long_line`)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
 
 
-def _text_blocks(read: Callable[[int], bytes], head: bytes, size: int, path: PathLike,
-                 limit: int | None = None, readinto: Callable[[memoryview], int] | None = None) -> Iterator[bytearray]:
+def _text_blocks(read: Callable[[int], bytes], readinto: Callable[[memoryview], int], head: bytes, size: int,
+                 limit: int | None = None) -> Iterator[bytearray]:
     """``head`` and then the rest of the stream in blocks of whole lines: each the lines that end within
     ``size`` bytes (at least one line; the last block ends at the end of the stream).
 
-    Each block is a buffer of its own, filled by the reads with no further
-    copy. A line longer than ``limit`` bytes (default ``max(size,
-    MAX_LINE_BYTES)``) is an error as soon as that many bytes are read, so
-    memory stays within a few blocks whatever the stream holds; its line
-    number is the caller's to give (``InputFormatError.line`` is None).
+    Each block is a buffer of its own, filled by ``readinto`` with no
+    further copy. A line longer than ``limit`` bytes (default ``max(size,
+    MAX_LINE_BYTES)``) raises :class:`_LongLine` as soon as that many bytes
+    are read, so memory stays within a few blocks whatever the stream holds.
     """
     limit = max(size, MAX_LINE_BYTES) if limit is None else limit
     carry, eof = head, False
     while carry or not eof:
-        if readinto is None:
-            buf = bytearray(carry)
-            while not eof and len(buf) < size:
-                chunk = read(max(size - len(buf), _READ))
-                eof = not chunk
-                buf += chunk
-        else:
-            buf, eof = _filled(readinto, carry, size)
+        buf, eof = _filled(readinto, carry, size)
         cut = len(buf) if eof else buf.rfind(b"\n", 0, size) + 1
         if cut == 0:  # one line longer than the block: read on to its end, within the limit
-            cut = _line_end(read, buf, size, limit, path)
+            cut = _line_end(read, buf, size, limit)
             eof = eof or cut == len(buf) and not buf.endswith(b"\n")
         carry = bytes(buf[cut:])
         del buf[cut:]
@@ -190,33 +185,31 @@ def _filled(readinto: Callable[[memoryview], int], carry: bytes, size: int) -> t
     return buf, eof
 
 
-def _line_end(read: Callable[[int], bytes], buf: bytearray, start: int, limit: int, path: PathLike) -> int:
-    """The end of the first line of ``buf`` (reading on), or an error past ``limit`` bytes."""
+def _line_end(read: Callable[[int], bytes], buf: bytearray, start: int, limit: int) -> int:
+    """The end of the first line of ``buf`` (reading on), or :class:`_LongLine` past ``limit`` bytes."""
     while (end := buf.find(b"\n", start)) < 0:
         if len(buf) > limit:
-            raise _long_line(path, None, limit)
+            raise _LongLine(limit)
         start = len(buf)
         chunk = read(_READ)
         if not chunk:
             return len(buf)
         buf += chunk
     if end >= limit:
-        raise _long_line(path, None, limit)
+        raise _LongLine(limit)
     return end + 1
 
 
-def _whole_lines(read: Callable[[int], bytes], head: bytes, line: int, size: int,
-                 path: PathLike = "<stream>") -> Iterator[tuple[bytearray, int, int]]:
+def _whole_lines(read: Callable[[int], bytes], readinto: Callable[[memoryview], int], line: int, size: int,
+                 path: PathLike) -> Iterator[tuple[bytearray, int, int]]:
     """(block, number of its first line, its ``\\n`` count) of :func:`_text_blocks`."""
     try:
-        for block in _text_blocks(read, head, size, path):
+        for block in _text_blocks(read, readinto, b"", size):
             n_newlines = block.count(b"\n")
             yield block, line, n_newlines
             line += n_newlines
-    except InputFormatError as exc:
-        if exc.line is None and exc.problem.startswith("a line longer"):
-            raise InputFormatError(path, line, exc.problem) from None
-        raise
+    except _LongLine as exc:
+        raise long_line_error(path, line, exc.limit) from None
 
 
 def line_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator[tuple[bytes, int, int]]:
@@ -234,7 +227,7 @@ def line_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator[tuple
     """
     reader = BlockReader(path, block_size)
     with reader._open() as fh:
-        yield from _whole_lines(reader._reader(fh), b"", 1, block_size, path)
+        yield from _whole_lines(reader._reader(fh), reader._reader_into(fh), 1, block_size, path)
 
 
 def _last_data_line(block: bytes, line0: int) -> tuple[int, list[str]] | None:
@@ -356,8 +349,7 @@ class BlockReader:
             self._layout(bytes(buf), read)
             self.bytes_read, line0 = self.lay.offset, self.lay.start
             try:
-                blocks = _text_blocks(read, bytes(buf[self.lay.offset :]), self.block_size, self.path,
-                                      readinto=self._reader_into(fh))
+                blocks = _text_blocks(read, self._reader_into(fh), bytes(buf[self.lay.offset :]), self.block_size)
                 # a large file: the next blocks read and parsed (each by one thread) while this one is put in order
                 if self._large():
                     blocks = ordered_map(self._parse, prefetched(blocks, depth=2), PARSERS)
@@ -371,10 +363,8 @@ class BlockReader:
                     if part is not None and len(part):
                         self.rows += len(part)
                         yield part
-            except InputFormatError as exc:
-                if exc.line is None and exc.problem.startswith("a line longer"):
-                    raise InputFormatError(self.path, line0, exc.problem) from None
-                raise
+            except _LongLine as exc:
+                raise long_line_error(self.path, line0, exc.limit) from None
         self._finish()
 
     def _large(self) -> bool:
