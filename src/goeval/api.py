@@ -34,7 +34,7 @@ from goeval.io.idlist import read_id_list
 from goeval.io.ontology_cache import StartedOntology, load_cached_ontology, start_ontology
 from goeval.io.pairs import PairTable
 from goeval.io.paths import find_prediction_files, prediction_files
-from goeval.io.predictions import read_predictions
+from goeval.io.readers import PredictionInput, SpilledPredictions, prediction_file
 from goeval.io.predictions.keep import ProteinFilter
 from goeval.io.truth import read_annotation_tables
 from goeval.ontology import Ontology, build_ontology
@@ -130,7 +130,7 @@ def _annotations_of(tables: list[PairTable], ontology: Ontology) -> Annotations:
 
 def load_predictions(path: PathLike, ontology: Ontology) -> Annotations:
     """Load one prediction file (CAFA format or 3-column TSV) mapped on ``ontology``."""
-    return map_table(read_predictions(path), ontology)
+    return map_table(prediction_file(path).read(), ontology)
 
 
 def load_ia(path: PathLike, ontology: Ontology, namespaces: Sequence[str] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -371,20 +371,26 @@ class PredictionReads:
 
     Parameters
     ----------
-    files : mapping of str to path
+    files : mapping of str to path or PredictionInput
         Method -> prediction file.
     keep : ProteinFilter or None
         The proteins whose lines are parsed (the others are counted).
     threads : int, optional
         Files read at once (default: all cores).
+    spill : int, optional
+        Instead of tables, each file's kept batches of ``spill`` rows in a
+        :class:`~goeval.io.readers.SpilledPredictions` (bounded memory,
+        replayed by every evaluation that streams them).
     """
 
-    def __init__(self, files: Mapping[str, Any], keep: ProteinFilter | None, threads: int | None = None) -> None:
+    def __init__(self, files: Mapping[str, Any], keep: ProteinFilter | None, threads: int | None = None,
+                 spill: int | None = None) -> None:
         self.files = dict(files)
         self.done = dict.fromkeys(self.files, 0)
         self.pool = ThreadPoolExecutor(max_workers=max(1, min(threads or os.cpu_count() or 1, len(files) or 1)))
-        self.futures = {name: self.pool.submit(read_predictions, path, keep=keep, progress=self._noter(name))
-                        if isinstance(path, (str, Path)) else _Started(path) for name, path in self.files.items()}
+        self.futures = {name: self.pool.submit(_read, path, keep, self._noter(name), spill)
+                        if isinstance(path, (str, Path, PredictionInput)) else _Started(path)
+                        for name, path in self.files.items()}
 
     def _noter(self, name: str) -> Callable[[int], None]:
         def note(n: int) -> None:
@@ -400,7 +406,7 @@ class PredictionReads:
     def tables(self) -> dict[str, PairTable]:
         """Every file's table, in file order (a stage)."""
         sizes = {name: _file_size(p) for name, p in self.files.items()}
-        plain = not any(is_compressed(p) for p in self.files.values() if isinstance(p, (str, Path)))
+        plain = not any(is_compressed(str(p)) for p in self.files.values() if isinstance(p, (str, Path, PredictionInput)))
         out: dict[str, PairTable] = {}
         with stage(f"reading {_plural_files(len(self.files))}", total=sum(sizes.values()) if plain else None,
                    unit="B", unit_scale=True, quiet=not self.files) as st:
@@ -413,8 +419,7 @@ class PredictionReads:
                     except FuturesTimeout:
                         shown = self._show(st, shown)
             self._show(st, shown)
-            lines = sum(int(t.counts.get("rows", 0)) + int(t.counts.get("unread", {}).get("rows", 0))
-                        for t in out.values())
+            lines = sum(_lines(t) for t in out.values())
             st.line = f"predictions: {_plural_files(len(out))}, {_bytes(sum(sizes.values()))}, {lines:,} lines"
         self.pool.shutdown()
         return out
@@ -423,6 +428,22 @@ class PredictionReads:
         now = sum(self.done.values())
         st.update(now - shown)
         return now
+
+
+def _read(path: Any, keep: ProteinFilter | None, progress: Callable[[int], None],
+          spill: int | None = None) -> PairTable | SpilledPredictions:
+    """One prediction file read whole through the reader of its kind (only the kept proteins' lines parsed),
+    or its kept batches spilled."""
+    pred = prediction_file(path) if isinstance(path, (str, Path)) else path
+    if spill is not None:
+        return SpilledPredictions(pred, keep, spill, progress)
+    return pred.read(keep=keep, progress=progress)
+
+
+def _lines(read: PairTable | SpilledPredictions) -> int:
+    """The lines of a file read (rows kept and rows not parsed)."""
+    counts = read.counts if isinstance(read, PairTable) else (read.scan.counts if read.scan is not None else {})
+    return int(counts.get("rows", 0)) + int(counts.get("unread", {}).get("rows", 0))
 
 
 class _Started:
@@ -637,7 +658,7 @@ def evaluate(
                  ic_annotations=ic_annotations)
     with diag.capture():  # what lower-level functions warn about is a fact of this run
         preds = _resolve_predictions(predictions, pattern, diag)
-        preds, stream_files = _streamed_files(preds, stream, diag)
+        preds, stream_files = _deferred_files(preds, stream, executor, diag)
         started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
         if isinstance(ontology, (str, Path)):
             ontology = start_ontology(ontology, opts.relations)
@@ -651,18 +672,27 @@ def evaluate(
                 _cancel(s)
         _load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
             ia_annotations if opts.similarity else None), opts)
-        return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files)
+        return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files, stream)
 
 
-def _streamed_files(preds: dict[str, Any], stream: bool,
+def _deferred_files(preds: dict[str, Any], stream: bool, executor: Any,
                     diag: Diagnostics) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """(predictions read whole, predictions streamed): all streamed when asked and they are files."""
-    if not stream:
+    """(predictions read now, prediction files read by the evaluation): the files are left to the evaluation when
+    they are streamed, or when an executor has no more workers than files (each file is then one task, read
+    and evaluated on a worker)."""
+    files = all(isinstance(p, (str, Path, PredictionInput)) for p in preds.values())
+    if not stream and not (files and preds and executor is not None and _per_file_tasks(executor, len(preds))):
         return preds, None
-    if not all(isinstance(p, (str, Path)) for p in preds.values()):
+    if not files:
         diag.warn("the prediction files are read whole, not streamed: predictions were given in memory.")
         return preds, None
-    return {}, preds
+    return {}, {n: prediction_file(p) if isinstance(p, (str, Path)) else p for n, p in preds.items()}
+
+
+def _per_file_tasks(executor: Any, n_files: int) -> bool:
+    from goeval.evaluation.engine import executor_workers  # deferred: as _evaluate_inputs
+
+    return n_files >= executor_workers(executor)
 
 
 def _load_extra(inputs: _Inputs, known: Any, ic_annotations: Any, opts: EvaluationOptions) -> None:
@@ -702,7 +732,7 @@ def _leaf_executor(executor: Any, threads: int | None, parallel: bool) -> Any:
 
 def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | None = None,
                      boot: tuple[int | None, int, float] = (None, 0, 0.95), executor: Any = None,
-                     stream_files: dict[str, Any] | None = None):  # noqa: ANN202
+                     stream_files: dict[str, Any] | None = None, stream: bool = False):  # noqa: ANN202
     """The loaded inputs through the engine (:mod:`goeval.evaluation`), then summarized and checked."""
     # deferred: the engine and the bootstrap (~40 ms) load after the command line has forked its readers
     # (goeval evaluate imports this module to check its inputs first); goeval ia and propagate never need them
@@ -721,7 +751,7 @@ def _evaluate_inputs(inputs: _Inputs, opts: EvaluationOptions, threads: int | No
     plan = Plan(opts, None, boot[0] is not None, opts.similarity is not None)
     preds = inputs.predictions if stream_files is None else stream_files
     with _leaf_executor(executor, threads, stream_files is not None or len(preds) > 1) as ex:
-        stats = evaluated(evaluate_blocks(bench, preds, plan, diag, executor=ex, stream=stream_files is not None))
+        stats = evaluated(evaluate_blocks(bench, preds, plan, diag, executor=ex, stream=stream and stream_files is not None))
     for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
         diag.warn(f"method {name}: {stream_files[name]} is read whole, not streamed ({why}).")
     _say_methods(diag)

@@ -251,3 +251,62 @@ def test_the_command_writes_a_leaderboard_and_shows_it_for_many_submissions(tmp_
     board = _read(out / "leaderboard.tsv")
     assert [r["rank"] for r in board][0] == "1" and len(board) == 4
     assert list(board[0]) == ["rank", "method", "measure", "value", "NK", "PK"]
+
+
+def test_streamed_each_submission_is_read_once_for_every_kind(tmp_path, monkeypatch):
+    """--stream parses each file once (its kept batches spilled and replayed per kind): the same bits as read
+    whole, and one pass of the reader per file."""
+    from goeval.io import readers
+
+    paths = _submissions(tmp_path, 3)
+    truths = {"NK": TINY / "gt.tsv", "LK": TINY / "gt.tsv", "PK": TINY / "gt.tsv"}
+    kw = dict(ia=TINY / "ia.tsv", known=TINY / "known.tsv", bootstrap=20, thresholds="arange:0.1")
+    whole = cafa6_eval(TINY / "ont.obo", truths, paths, **kw)
+    passes = []
+    real = readers.PredictionFile.batches
+    monkeypatch.setattr(readers.PredictionFile, "batches",
+                        lambda self, *a, **k: passes.append(self.path) or real(self, *a, **k))
+    streamed = cafa6_eval(TINY / "ont.obo", truths, paths, stream=True, **kw)
+    assert sorted(passes) == sorted(map(str, paths))  # once per file, not once per kind
+    assert _same_records(streamed.records, whole.records)
+    for kind in truths:
+        assert _same_records(streamed.kinds[kind].summary_records, whole.kinds[kind].summary_records)
+        assert streamed.kinds[kind].diagnostics["streaming"]["streamed"] == [p.stem for p in paths]
+
+
+def test_on_an_executor_each_submission_is_one_task_with_the_same_scores(tmp_path):
+    """executor= (what --dask gives): one task per submission file, read and scored on a worker process."""
+    from concurrent.futures import ProcessPoolExecutor
+    from goeval.compat.cafa6 import cafa6_leaderboard
+
+    paths = _submissions(tmp_path, 3)
+    truths = {"NK": TINY / "gt.tsv", "PK": TINY / "gt.tsv"}
+    kw = dict(ia=TINY / "ia.tsv", known=TINY / "known.tsv", bootstrap=20, thresholds="arange:0.1")
+    here = cafa6_eval(TINY / "ont.obo", truths, paths, **kw)
+
+    class Counting(ProcessPoolExecutor):
+        tasks = 0
+
+        def submit(self, fn, *args, **kwargs):
+            Counting.tasks += 1
+            return super().submit(fn, *args, **kwargs)
+
+    with Counting(2) as pool:
+        there = cafa6_eval(TINY / "ont.obo", truths, paths, executor=pool, **kw)
+    assert Counting.tasks == len(paths)
+    assert _same_records(there.records, here.records)
+    assert cafa6_leaderboard(there.records) == cafa6_leaderboard(here.records)
+    for kind in truths:
+        assert list(there.kinds[kind].diagnostics["methods"]) == [p.stem for p in paths]
+
+
+def test_the_command_on_dask_writes_the_same_leaderboard(tmp_path):
+    pytest.importorskip("distributed")
+    paths = _submissions(tmp_path, 3)
+    common = ["cafa6", "--ontology", str(TINY / "ont.obo"), "--ia", str(TINY / "ia.tsv"), "--truth-nk",
+              str(TINY / "gt.tsv"), "--truth-pk", str(TINY / "gt.tsv"), "--known", str(TINY / "known.tsv"),
+              "--predictions", *map(str, paths), "--thresholds", "arange:0.1", "-q"]
+    assert main([*common, "--out", str(tmp_path / "a")]) == 0
+    assert main([*common, "--out", str(tmp_path / "b"), "--dask", "local:2"]) == 0
+    for name in ("leaderboard.tsv", "cafa6.tsv"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()

@@ -46,6 +46,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_option_fields(p)
     p.set_defaults(curves="thin", preset="cafa6")
     add_run_fields(p, ("stream", "threads", "bootstrap", "seed", "confidence", "pattern"))
+    p.add_argument("--dask", metavar="local:N|tcp://HOST:PORT",
+                   help="score the submissions on Dask, one submission per task (read and scored for every kind on "
+                        "a worker): local:N starts a local cluster of N worker processes, an address uses a running "
+                        "scheduler; the same scores as without (needs the dask extra: pip install 'goeval[dask]')")
 
 
 def _check(args: argparse.Namespace) -> tuple[Any, dict[str, list[str]]]:
@@ -76,11 +80,14 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     show_warnings()
     opts, truths = _check(args)
-    onto = read_ontology(args, opts.relations)
-    res = cafa6_eval(onto, truths, args.predictions, ia=args.ia, known=args.known,
-                     terms_of_interest=args.terms_of_interest, measure=args.measure, options=opts,
-                     bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence, threads=args.threads,
-                     stream=args.stream, pattern=args.pattern)
+    from goeval.cli.evaluate import dask_context
+
+    with dask_context(args) as executor:  # one submission per task, the ontology loaded on the workers
+        onto = args.ontology if executor is not None else read_ontology(args, opts.relations)
+        res = cafa6_eval(onto, truths, args.predictions, ia=args.ia, known=args.known,
+                         terms_of_interest=args.terms_of_interest, measure=args.measure, options=opts,
+                         bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence, threads=args.threads,
+                         stream=args.stream, pattern=args.pattern, executor=executor)
     from goeval.report.text import format_report
 
     for kind, kres in res.kinds.items():

@@ -102,7 +102,9 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     try:
         first = next(iter(files), None)
         truths = [truth] if isinstance(truth, (str, Path)) else list(truth)
-        if first is not None and not getattr(args, "stream", False) and all(map(_regular, truths)):
+        # (not with --dask: with enough workers each file is read by the worker that evaluates it)
+        if first is not None and not getattr(args, "stream", False) and not getattr(args, "dask", None) \
+                and all(map(_regular, truths)):
             files[first] = start_read_predictions(files[first], truth=truth)
             started.append(files[first])
         from goeval.io.ontology_cache import start_ontology
@@ -131,7 +133,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     from goeval.report.save import save_results
 
     show_warnings()
-    with _executor(args) as executor:
+    with dask_context(args) as executor:
         res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
                        targets=args.targets, terms_of_interest=args.terms_of_interest,
                        excluded_terms=args.exclude_terms, threads=args.threads, bootstrap=args.bootstrap,
@@ -204,7 +206,7 @@ def _thinned_line(cur: dict) -> str:  # noqa: ANN001
             f"column's range; optima and end points kept){capped}; --curves full writes every threshold")
 
 
-def _executor(args: argparse.Namespace):  # noqa: ANN202 - a context manager of an executor or None
+def dask_context(args: argparse.Namespace):  # noqa: ANN202 - a context manager of an executor or None
     """The Dask executor of ``--dask`` (closed, cluster stopped, when the run ends), or None."""
     if not getattr(args, "dask", None):
         return contextlib.nullcontext(None)

@@ -28,15 +28,15 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from goeval.annotations import map_table, propagate
-    from goeval.io.kinds import FileKind, sniff
-    from goeval.io.predictions import read_predictions
+    from goeval.io.kinds import sniff
+    from goeval.io.readers import prediction_file
     from goeval.io.results import write_pairs
     from goeval.io.truth import read_truth
     from goeval.report.text import describe_reading
 
     onto = read_ontology(args)
-    preds = args.kind == "predictions" or (args.kind == "auto" and sniff(args.input) is FileKind.PREDICTIONS)
-    table = read_predictions(args.input) if preds else read_truth(args.input)
+    preds = args.kind == "predictions" or (args.kind == "auto" and sniff(args.input).predictions)
+    table = prediction_file(args.input).read() if preds else read_truth(args.input)
     ann = map_table(table, onto)
     out = propagate(ann, args.mode)
     m = out.matrix.tocsr()

@@ -284,15 +284,93 @@ def _prediction_inputs(predictions: Any, pattern: str | None, diag: Diagnostics)
     return inputs
 
 
-def _read_group(inputs: Mapping[str, Any], ontology: Any, keep: Any, threads: int | None) -> dict[str, Any]:
-    """Method -> Annotations: the files read at once in threads, each once for every kind (only the lines of
-    the proteins of some kind's truth parsed), and mapped."""
+def _read_group(inputs: Mapping[str, Any], ontology: Any, keep: Any, threads: int | None,
+                stream: bool) -> dict[str, Any]:
+    """Method -> Annotations (or, with ``stream``, its kept batches spilled): the files read at once in threads,
+    each once for every kind (only the lines of the proteins of some kind's truth parsed)."""
     from goeval.annotations import map_table
     from goeval.api import PredictionReads
+    from goeval.io.readers import BATCH_ROWS
 
     files = {n: p for n, p in inputs.items() if isinstance(p, (str, Path))}
-    tables = PredictionReads(files, keep, threads).tables()
+    tables = PredictionReads(files, keep, threads, spill=BATCH_ROWS if stream else None).tables()
+    if stream:
+        return {name: tables.pop(name) if name in files else value for name, value in inputs.items()}
     return {name: map_table(tables.pop(name), ontology) if name in files else value for name, value in inputs.items()}
+
+
+class _Submissions:
+    """Submissions scored for every kind: read once (only the truth proteins' lines), evaluated per kind.
+
+    Called here with a group of submissions read in threads, or on an executor's worker with one
+    submission (the worker reads its file; an ontology given as a path is loaded there, once per worker).
+    """
+
+    def __init__(self, ontology: Any, truths: Mapping[str, Any], inputs: dict[str, Any], options: Any,
+                 stream: bool) -> None:
+        self.ontology, self.truths, self.inputs, self.options, self.stream = ontology, truths, inputs, options, stream
+
+    def __call__(self, group: Mapping[str, Any], threads: int | None, executor: Any = None) -> dict[str, Any]:
+        from goeval.api import evaluate
+
+        onto = _worker_ontology(self.ontology, self.options.relations)
+        preds = _read_group(group, onto, _truth_proteins(self.truths), threads, self.stream)
+        kw = self.inputs
+        try:
+            return {kind: evaluate(onto, t, preds, options=self.options, ia=kw["ia"],
+                                   known=kw["known"] if kind == "PK" else None, terms_of_interest=kw["terms_of_interest"],
+                                   bootstrap=kw["bootstrap"], seed=kw["seed"], confidence=kw["confidence"],
+                                   threads=threads, executor=executor, stream=self.stream)
+                    for kind, t in self.truths.items()}
+        finally:
+            for p in preds.values():
+                getattr(p, "close", lambda: None)()
+
+
+_WORKER_ONTOLOGIES: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+
+def _worker_ontology(ontology: Any, relations: Any) -> Any:
+    """The ontology object, or the one loaded from a path (once per process: a worker scores many files)."""
+    if not isinstance(ontology, (str, Path)):
+        return ontology
+    from goeval.api import load_ontology
+
+    key = (str(ontology), tuple(relations))
+    if key not in _WORKER_ONTOLOGIES:
+        _WORKER_ONTOLOGIES[key] = load_ontology(ontology, relations)
+    return _WORKER_ONTOLOGIES[key]
+
+
+def _quiet_task(job: _Submissions, group: dict[str, Any]) -> dict[str, Any]:
+    """A submission scored as a task: its stages not said (a worker's console is not the user's)."""
+    from goeval.progress import _STATE, set_enabled
+
+    before = _STATE["enabled"]
+    set_enabled(False)
+    try:
+        return job(group, 1)
+    finally:
+        set_enabled(before)
+
+
+def _on_executor(executor: Any, job: _Submissions, files: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One task per submission file on the executor (a Dask cluster: ``--dask``); results in the files' order."""
+    from goeval.progress import stage
+
+    futures = {name: executor.submit(_quiet_task, job, {name: path}) for name, path in files.items()}
+    parts = []
+    with stage(f"scoring {len(files)} submission{'s' if len(files) != 1 else ''} on the executor",
+               total=len(files), unit="file") as st:
+        try:
+            for fut in futures.values():
+                parts.append(fut.result())
+                st.update(1)
+        except BaseException:
+            for fut in futures.values():
+                fut.cancel()
+            raise
+    return parts
 
 
 def _groups(inputs: Mapping[str, Any], size: int) -> list[dict[str, Any]]:
@@ -357,10 +435,14 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
         B resamples of every (kind, namespace)'s targets: intervals of every
         cell, kind mean and the final score (and of each kind's usual measures).
     threads, executor, stream, pattern
-        As for :func:`goeval.evaluate`. The prediction files are read once for every kind (streamed once per
-        kind with ``stream``), ``threads`` (default: all cores) at a time: a group of that many submissions is
-        read in parallel, evaluated for every kind and released before the next, so memory does not grow
-        with the number of submissions.
+        As for :func:`goeval.evaluate`, but with an ``executor`` (a Dask cluster: ``--dask``) and
+        submissions given as files, every submission is one task, read and scored for every kind on a
+        worker (an ontology given as a path is loaded there, once per worker), the results merged in the
+        submissions' order. Otherwise the prediction files are read once for every kind, ``threads``
+        (default: all cores) at a time: a group of that many submissions is read in parallel, evaluated for
+        every kind and released before the next, so memory does not grow with the number of submissions.
+        With ``stream`` the kept lines of each file are not held but spilled, in batches, to an anonymous
+        temporary file that every kind streams (:class:`~goeval.io.readers.SpilledPredictions`).
 
     Returns
     -------
@@ -383,17 +465,16 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
     check_inputs(ontology=ontology, truth=[t for v in truths.values() for t in (v if isinstance(v, list) else [v])],
                  ia=ia, known=known, terms_of_interest=terms_of_interest)
     diag = Diagnostics(measure=agg.name, kinds=list(truths))
-    onto = ontology if not isinstance(ontology, (str, Path)) else load_ontology(ontology, opts.relations)
     inputs = _prediction_inputs(predictions, pattern, diag)
-    keep = None if stream else _truth_proteins(truths)
-    parts = []
-    for group in _groups(inputs, max(1, threads or os.cpu_count() or 1)):
-        preds = group if stream else _read_group(group, onto, keep, threads)
-        parts.append({kind: evaluate(onto, t, preds, options=opts, ia=ia, known=known if kind == "PK" else None,
-                                     terms_of_interest=terms_of_interest, bootstrap=bootstrap, seed=seed,
-                                     confidence=confidence, threads=threads, executor=executor, stream=stream)
-                      for kind, t in truths.items()})
-        del preds
+    per_task = executor is not None and bool(inputs) and all(isinstance(p, (str, Path)) for p in inputs.values())
+    if not per_task and isinstance(ontology, (str, Path)):
+        ontology = load_ontology(ontology, opts.relations)
+    job = _Submissions(ontology, truths, dict(ia=ia, known=known, terms_of_interest=terms_of_interest,
+                                              bootstrap=bootstrap, seed=seed, confidence=confidence), opts, stream)
+    if per_task:
+        parts = _on_executor(executor, job, inputs)
+    else:
+        parts = [job(group, threads) for group in _groups(inputs, max(1, threads or os.cpu_count() or 1))]
     results = {kind: merge_results([part[kind] for part in parts]) for kind in truths}
     return _finish(results, agg, diag, (bootstrap, seed, confidence), threads)
 

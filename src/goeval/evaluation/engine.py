@@ -9,7 +9,7 @@ Two things vary, and nothing else:
 * **where they run** - a :class:`Runner`: in this thread, or on any
   ``concurrent.futures`` executor (threads, a process pool, a Dask
   client), at most a bounded window of leaves in flight; or, for streamed
-  files, whole files on the executor's workers (:func:`stream_file_task`).
+  files, whole files on the executor's workers (:func:`file_task`).
 
 The engine keeps one :class:`Pool` per output block (method, namespace):
 the leaves' results are added in submission order into its fixed pairwise
@@ -31,15 +31,14 @@ import numpy as np
 from goeval.errors import UngroupedPredictionsError
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Block, Leaf, LeafResult, leaf_task
-from goeval.evaluation.sources import FileSource, MethodFeed
-from goeval.io.predictions import PredictionBatches
+from goeval.evaluation.sources import source_for
 from goeval.metrics.similarity import SimilaritySpec, similarity_stats
 from goeval.options import EvaluationOptions
 from goeval.sparse import gather_rows
 from goeval.sweep import STAT_NAMES, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
 
 __all__ = ["BlockKey", "Plan", "Pool", "PropagatedBlock", "Runner", "Engine", "executor_workers",
-           "stream_file_task"]
+           "file_task"]
 
 #: Key of one block: (method, namespace label).
 BlockKey = tuple[str, str]
@@ -352,8 +351,10 @@ class Engine:
         return self.done
 
 
-def stream_file_task(method: str, path: Any, plan: Plan, benchmark: Benchmark, batch_rows: int) -> tuple[Any, Any]:
-    """Stream one prediction file through an engine of its own (the task of a worker that reads the file).
+def file_task(method: str, pred: Any, plan: Plan, benchmark: Benchmark, batch_rows: int,
+              stream: bool = True) -> tuple[Any, Any]:
+    """One prediction file through an engine of its own, streamed or read whole (the task of a worker that
+    reads the file).
 
     Returns
     -------
@@ -361,8 +362,8 @@ def stream_file_task(method: str, path: Any, plan: Plan, benchmark: Benchmark, b
     comes back in a later batch (the file must then be read whole).
     """
     engine = Engine(plan, Runner())
-    feed = MethodFeed.of(benchmark, plan.options)
-    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows, keep=benchmark.keep), feed)
+    source = source_for(method, pred, benchmark, plan.options, stream=stream, batch_rows=batch_rows)
+    feed = source.feed
     try:
         engine.run(source, method, benchmark)
     except UngroupedPredictionsError as exc:

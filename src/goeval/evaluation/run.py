@@ -11,20 +11,19 @@ engine on their own sources (:mod:`goeval.benchmarks`).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
-from goeval.annotations import Annotations, map_table, propagate
+from goeval.annotations import Annotations, propagate
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError, UngroupedPredictionsError
 from goeval.evaluation.benchmark import Benchmark, check_term_values, make_benchmark, term_mask
 from goeval.evaluation.engine import BlockKey, BlockOutcome, Engine, Plan, Runner, executor_workers, shippable, \
-    stream_file_task
-from goeval.evaluation.sources import AnnotationsSource, FileSource, MethodFeed
+    file_task
+from goeval.evaluation.sources import source_for
 from goeval.information.content import term_information_content
-from goeval.io.predictions import PredictionBatches, read_predictions
+from goeval.io.readers import BATCH_ROWS, PredictionInput
 from goeval.metrics.similarity import similarity_columns
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
@@ -32,10 +31,6 @@ from goeval.progress import Stage, stage
 from goeval.sweep import SweepStats
 
 __all__ = ["BATCH_ROWS", "similarity_ic", "evaluate_blocks", "evaluated", "prepare_benchmark", "namespace_stats", "method_diagnostics"]
-
-#: Rows of a prediction file read at a time when it is streamed.
-BATCH_ROWS = 1 << 20
-
 
 def similarity_ic(ontology: Ontology, truth: Annotations, ic: Any, ia: np.ndarray | None,
                   opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
@@ -75,40 +70,32 @@ def method_diagnostics(counts: dict[str, Any], namespaces: dict[str, dict[str, A
     return {**counts, "namespaces": per, "n_proteins": n_proteins}
 
 
-def _whole_file(method: str, path: Any, engine: Engine, benchmark: Benchmark,
-                opts: EvaluationOptions) -> tuple[dict[str, Any], dict[str, Any], int]:
-    """A prediction file read whole (one batch) and submitted: its counts."""
-    return _run(AnnotationsSource(method, map_table(read_predictions(path, keep=benchmark.keep), benchmark.ontology),
-                                  MethodFeed.of(benchmark, opts)), engine, benchmark)
-
-
 def _run(source: Any, engine: Engine, benchmark: Benchmark) -> tuple[dict[str, Any], dict[str, Any], int]:
     """Submit a source's leaves: the method's counts, its namespaces' counts and its proteins."""
     engine.run(source, source.method, benchmark)
     return source.diagnostics(), source.feed.namespace_counts(), source.feed.counts.n_proteins
 
 
-def _run_streamed(method: str, path: Any, engine: Engine, benchmark: Benchmark, opts: EvaluationOptions,
+def _run_streamed(method: str, pred: PredictionInput, engine: Engine, benchmark: Benchmark, opts: EvaluationOptions,
                   batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
     """A file streamed in batches; read whole instead when a protein comes back in a later batch."""
-    source = FileSource(method, PredictionBatches(path, batch_rows=batch_rows, keep=benchmark.keep),
-                        MethodFeed.of(benchmark, opts))
     try:
-        out = _run(source, engine, benchmark)
+        out = _run(source_for(method, pred, benchmark, opts, stream=True, batch_rows=batch_rows), engine, benchmark)
     except UngroupedPredictionsError as exc:
         engine.discard(method)
         streaming["in_memory"][method] = f"not grouped by protein: {exc.protein} comes back at line {exc.line}"
-        return _whole_file(method, path, engine, benchmark, opts)
+        return _run(source_for(method, pred, benchmark, opts), engine, benchmark)
     streaming["streamed"].append(method)
     return out
 
 
 def _remote_files(files: Mapping[str, Any], engine: Engine, benchmark: Benchmark, batch_rows: int,
-                  streaming: dict[str, Any]) -> dict[str, Any]:
-    """Whole files streamed on the executor's workers (each reads its own file); an ungrouped one is left out."""
+                  streaming: dict[str, Any], stream: bool) -> dict[str, Any]:
+    """Whole files on the executor's workers, one task each (each reads its own file, streamed or whole); an
+    ungrouped streamed one is left out (to be read whole here)."""
     executor = engine.runner.executor
     setup = shippable(benchmark)
-    futures = {name: executor.submit(stream_file_task, name, path, engine.plan, setup, batch_rows)
+    futures = {name: executor.submit(file_task, name, path, engine.plan, setup, batch_rows, stream)
                for name, path in files.items()}
     out = {}
     for name, fut in futures.items():
@@ -116,7 +103,8 @@ def _remote_files(files: Mapping[str, Any], engine: Engine, benchmark: Benchmark
         if counts is None:
             streaming["in_memory"][name] = f"not grouped by protein: {outcomes[0]} comes back at line {outcomes[1]}"
             continue
-        streaming["streamed"].append(name)
+        if stream:
+            streaming["streamed"].append(name)
         engine.done.update(outcomes)
         out[name] = counts
     return out
@@ -125,14 +113,9 @@ def _remote_files(files: Mapping[str, Any], engine: Engine, benchmark: Benchmark
 def _method_counts(name: str, pred: Any, engine: Engine, benchmark: Benchmark, plan: Plan, stream: bool,
                    batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
     """Run one method here: in memory, streamed, or its file read whole."""
-    if isinstance(pred, Annotations):
-        return _run(AnnotationsSource(name, pred, MethodFeed.of(benchmark, plan.options)), engine,
-                    benchmark)
-    if not isinstance(pred, (str, Path)):  # a source of its own (e.g. a shared score vector)
-        return _run(pred, engine, benchmark)
-    if stream:
+    if stream and isinstance(pred, PredictionInput):
         return _run_streamed(name, pred, engine, benchmark, plan.options, batch_rows, streaming)
-    return _whole_file(name, pred, engine, benchmark, plan.options)
+    return _run(source_for(name, pred, benchmark, plan.options), engine, benchmark)
 
 
 def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: Plan, diag: Diagnostics, *,
@@ -143,8 +126,9 @@ def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: 
     Parameters
     ----------
     benchmark : Benchmark
-    predictions : mapping of str to Annotations, path or source
-        Per method, its predictions in memory, its file (read whole, or in
+    predictions : mapping of str to Annotations, PredictionInput or source
+        Per method, its predictions in memory, its file
+        (:func:`goeval.io.readers.prediction_file`; read whole, or in
         batches with ``stream``), or a source of its own
         (:mod:`~goeval.evaluation.sources`, made with ``benchmark``).
     plan : Plan
@@ -152,16 +136,17 @@ def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: 
         Gets ``methods`` (per method its counts and, per namespace, its
         blocks' counts) and, with ``stream``, ``streaming``.
     executor : concurrent.futures.Executor, optional
-        Where the leaves run (threads, processes, Dask); with ``stream`` and
-        at least as many files as workers, whole files run there instead.
+        Where the leaves run (threads, processes, Dask); with at least as
+        many files as workers, whole files run there instead, one task each
+        (read there, streamed with ``stream``).
     stream : bool
         Prediction paths are read in batches of ``batch_rows`` rows.
     """
     batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
     engine = Engine(plan, Runner(executor))
     streaming: dict[str, Any] = {"streamed": [], "in_memory": {}}
-    paths = {n: p for n, p in predictions.items() if isinstance(p, (str, Path))}
-    remote = bool(stream and executor is not None and paths and len(paths) >= executor_workers(executor))
+    paths = {n: p for n, p in predictions.items() if isinstance(p, PredictionInput) and p.shippable}
+    remote = bool(executor is not None and paths and len(paths) >= executor_workers(executor))
     per_method = sum(nb.n for nb in benchmark.namespaces)
     with stage(_stage_name(predictions, benchmark, stream), total=per_method * len(predictions), unit="protein",
                unit_scale=True) as progress:
@@ -201,7 +186,7 @@ def _methods(predictions: Mapping[str, Any], engine: Engine, benchmark: Benchmar
     """
     engine.runner.on_proteins = progress.update
     submitted = 0
-    methods = _remote_files(remote, engine, benchmark, batch_rows, streaming) if remote else {}
+    methods = _remote_files(remote, engine, benchmark, batch_rows, streaming, stream) if remote else {}
     progress.update(per_method * len(methods))
     for name, pred in predictions.items():
         if name not in methods:

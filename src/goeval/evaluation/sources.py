@@ -2,7 +2,7 @@
 
 Every evaluation feeds each method's predictions to a :class:`MethodFeed`:
 a whole file (or an :class:`~goeval.annotations.Annotations` object) is one
-batch, a streamed file many (:class:`~goeval.io.predictions.PredictionBatches`,
+batch, a streamed file many (:meth:`goeval.io.readers.PredictionInput.batches`,
 batches ending at protein boundaries). The feed aligns each batch's
 proteins with the benchmark, keeps each namespace's rows in the order of
 the file and closes a leaf (:class:`~goeval.evaluation.leaves.LeafCutter`)
@@ -36,11 +36,12 @@ import numpy as np
 from goeval.annotations import Annotations, TermTally, map_table
 from goeval.annotations.top_terms import keep_top_terms
 from goeval.io.background import prefetched
+from goeval.io.readers import BATCH_ROWS, PredictionInput
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Leaf, LeafCutter, SharedLeaf
 from goeval.sparse import column_block, gather_rows
 
-__all__ = ["MethodCounts", "MethodFeed", "AnnotationsSource", "FileSource", "SharedScoresSource", "Event",
+__all__ = ["MethodCounts", "MethodFeed", "AnnotationsSource", "FileSource", "SharedScoresSource", "Event", "source_for",
            "prefetched", "shared_sweep_possible"]
 
 #: ``(namespace label, leaf)``, or ``(label, None)`` when the block of that namespace is complete.
@@ -261,7 +262,7 @@ class AnnotationsSource:
 
 
 class FileSource:
-    """A prediction file streamed in batches (:class:`~goeval.io.predictions.PredictionBatches`).
+    """A prediction file streamed in batches (:meth:`goeval.io.readers.PredictionInput.batches`).
 
     Iterating raises :class:`~goeval.errors.UngroupedPredictionsError` when a
     protein comes back in a later batch (the file must then be read whole).
@@ -281,6 +282,34 @@ class FileSource:
 
     def diagnostics(self) -> dict[str, Any]:
         return self.feed.counts.result(dict(self.batches.scan.counts))
+
+
+def source_for(method: str, predictions: Any, benchmark: Benchmark, options: Any, *, stream: bool = False,
+               batch_rows: int = BATCH_ROWS) -> Any:
+    """The source of one method's predictions on ``benchmark``: the one factory of the evaluation's sources.
+
+    Parameters
+    ----------
+    method : str
+    predictions : Annotations, PredictionInput or source
+        Predictions in memory; a file (:func:`goeval.io.readers.prediction_file`,
+        or its kept batches spilled), read whole - only the benchmark's
+        proteins' lines parsed - or, with ``stream``, in batches of
+        ``batch_rows`` rows; or a source of its own, returned as it is.
+    benchmark : Benchmark
+    options : EvaluationOptions
+        Its caps on the terms of a protein (:meth:`MethodFeed.of`).
+    stream : bool, default False
+    batch_rows : int
+    """
+    if isinstance(predictions, Annotations):
+        return AnnotationsSource(method, predictions, MethodFeed.of(benchmark, options))
+    if not isinstance(predictions, PredictionInput):
+        return predictions
+    feed = MethodFeed.of(benchmark, options)
+    if stream:
+        return FileSource(method, predictions.batches(batch_rows, keep=benchmark.keep), feed)
+    return AnnotationsSource(method, map_table(predictions.read(keep=benchmark.keep), benchmark.ontology), feed)
 
 
 class SharedScoresSource:

@@ -380,8 +380,8 @@ def _merged_curves(columns: list[dict[str, np.ndarray] | None], rank: Any) -> di
 
 
 def _merged_diagnostics(results: list[EvaluationResult], rank: Any) -> dict[str, Any]:
-    """The first result's diagnostics with every method's counts, every warning, the curves' counts and the
-    timings of all."""
+    """The first result's diagnostics with every method's counts, every warning, the curves' counts, what was
+    streamed and the timings of all."""
     diag = Diagnostics(results[0].diagnostics)
     diag["methods"] = {m: d for r in results for m, d in r.diagnostics.get("methods", {}).items()}
     warned = [w for r in results for w in r.diagnostics.get("warnings", [])]
@@ -391,6 +391,10 @@ def _merged_diagnostics(results: list[EvaluationResult], rank: Any) -> dict[str,
         for stage, seconds in getattr(r.diagnostics, "timings", {}).items():
             diag.add_timing(stage, seconds)
         diag.said |= getattr(r.diagnostics, "said", set())
+    streaming = [r.diagnostics["streaming"] for r in results if "streaming" in r.diagnostics]
+    if streaming:
+        diag["streaming"] = {"streamed": [m for s in streaming for m in s.get("streamed", [])],
+                             "in_memory": {m: why for s in streaming for m, why in s.get("in_memory", {}).items()}}
     curves = [r.diagnostics.get("curves") for r in results]
     if all(isinstance(c, dict) for c in curves):
         merged = dict(curves[0])

@@ -13,11 +13,11 @@ need, whatever its size.
 
 from __future__ import annotations
 
-import enum
 import os
 import re
 import stat
 from pathlib import Path
+from typing import Any, Callable
 
 from goeval.io import files
 from goeval.io.files import PathLike, strip_compression
@@ -32,25 +32,123 @@ from goeval.io.text import (
     split_fields,
 )
 
-__all__ = ["FileKind", "HEAD_BYTES", "sniff", "sniff_bytes", "line_kind", "result_table", "misplaced_hint"]
+__all__ = ["FileKind", "add_kind", "prediction_extensions", "HEAD_BYTES", "sniff", "sniff_bytes", "line_kind", "result_table", "misplaced_hint"]
 
 #: Decompressed bytes looked at to decide a file's kind.
 HEAD_BYTES = 1 << 16
 
 
-class FileKind(enum.Enum):
-    """The kinds of input file goeval reads."""
+class FileKind:
+    """A kind of input file goeval reads: the built-in kinds below, and those :func:`add_kind` registers.
 
-    GAF = "gaf"  #: GO annotation file (``!gaf-version``, 15 or 17 tab-separated columns)
-    TRUTH = "truth"  #: annotation pairs ``protein<TAB>term[<TAB>...]``
-    PREDICTIONS = "predictions"  #: CAFA predictions, or ``target term score`` triples
-    IA = "ia"  #: information accretion ``term<TAB>ia``
-    ID_LIST = "id_list"  #: one identifier per line
-    FASTA = "fasta"  #: sequences (``>`` header lines)
-    OBO = "obo"  #: an ontology (``format-version:``, ``[Term]`` stanzas)
-    HITS = "hits"  #: an alignment hit table (BLAST / DIAMOND ``-outfmt 6``)
-    RESULTS = "results"  #: a result table (goeval's ``curves.tsv``, ``summary.tsv``...; CAFA-evaluator's)
-    UNKNOWN = "unknown"  #: neither the content nor the extension says
+    Each kind is one object (compare with ``is``); it pickles as its value.
+
+    Attributes
+    ----------
+    name, value : str
+        ``PREDICTIONS``, ``"predictions"``.
+    extensions : tuple of str
+        Extensions (lower case, before compression) of the files of this
+        kind that a directory walk takes (prediction files: ``.tsv``...).
+    detect : callable or None
+        ``detect(head: bytes) -> bool``: the content rule of a registered
+        kind, asked before the built-in rules (the built-in kinds' rules
+        are :func:`sniff_bytes`'s own).
+    predictions : bool
+        Files of this kind hold predictions (read where predictions are given).
+    """
+
+    __slots__ = ("name", "value", "extensions", "detect", "predictions")
+    _all: dict[str, "FileKind"] = {}
+
+    GAF: "FileKind"
+    TRUTH: "FileKind"
+    PREDICTIONS: "FileKind"
+    IA: "FileKind"
+    ID_LIST: "FileKind"
+    FASTA: "FileKind"
+    OBO: "FileKind"
+    HITS: "FileKind"
+    RESULTS: "FileKind"
+    UNKNOWN: "FileKind"
+
+    def __init__(self, name: str, value: str, *, extensions: tuple[str, ...] = (),
+                 detect: Callable[[bytes], bool] | None = None, predictions: bool = False) -> None:
+        self.name, self.value, self.extensions = name, value, tuple(e.lower() for e in extensions)
+        self.detect, self.predictions = detect, predictions
+
+    def __repr__(self) -> str:
+        return f"<FileKind.{self.name}: {self.value!r}>"
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return FileKind.of, (self.value,)
+
+    @classmethod
+    def of(cls, value: str) -> "FileKind":
+        """The kind whose value is ``value`` (``"predictions"`` -> ``FileKind.PREDICTIONS``)."""
+        return cls._all[value]
+
+    @classmethod
+    def _builtin(cls, name: str, value: str, **kw: Any) -> "FileKind":
+        kind = cls._all[value] = cls(name, value, **kw)
+        setattr(cls, name, kind)
+        return kind
+
+
+FileKind._builtin("GAF", "gaf")  # GO annotation file (``!gaf-version``, 15 or 17 tab-separated columns)
+FileKind._builtin("TRUTH", "truth")  # annotation pairs ``protein<TAB>term[<TAB>...]``
+FileKind._builtin("PREDICTIONS", "predictions", predictions=True,  # CAFA predictions, ``target term score`` triples
+                  extensions=(".tsv", ".txt", ".tab", ".pred", ".predictions"))
+FileKind._builtin("IA", "ia")  # information accretion ``term<TAB>ia``
+FileKind._builtin("ID_LIST", "id_list")  # one identifier per line
+FileKind._builtin("FASTA", "fasta")  # sequences (``>`` header lines)
+FileKind._builtin("OBO", "obo")  # an ontology (``format-version:``, ``[Term]`` stanzas)
+FileKind._builtin("HITS", "hits")  # an alignment hit table (BLAST / DIAMOND ``-outfmt 6``)
+FileKind._builtin("RESULTS", "results")  # a result table (goeval's ``curves.tsv``...; CAFA-evaluator's)
+FileKind._builtin("UNKNOWN", "unknown")  # neither the content nor the extension says
+
+
+def add_kind(name: str, value: str, *, detect: Callable[[bytes], bool], extensions: tuple[str, ...] = (),
+             predictions: bool = True) -> FileKind:
+    """Register a new kind of input file (e.g. a prediction format): its content rule and extensions.
+
+    Its reader goes into :data:`goeval.io.readers.READERS` (:func:`goeval.io.readers.add_reader`).
+
+    Parameters
+    ----------
+    name, value : str
+        The kind's name (``"JSONL"``) and value (``"jsonl"``, unique).
+    detect : callable
+        ``detect(head) -> bool`` on the first decompressed bytes of a file
+        (up to :data:`HEAD_BYTES`; empty for a pipe): True when they are of
+        this kind. Asked before the built-in rules, in registration order.
+    extensions : tuple of str, optional
+        The extensions of such files (``(".jsonl",)``): a directory walk
+        takes them, and they decide when the content does not.
+    predictions : bool, default True
+        Files of this kind hold predictions.
+
+    Returns
+    -------
+    FileKind
+
+    Raises
+    ------
+    InvalidParameterError
+        ``value`` is taken.
+    """
+    from goeval.errors import InvalidParameterError
+
+    if value in FileKind._all:
+        raise InvalidParameterError(f"The file kind {value!r} exists already.")
+    kind = FileKind._all[value] = FileKind(name, value, extensions=extensions, detect=detect, predictions=predictions)
+    _EXTENSIONS.update(dict.fromkeys(kind.extensions, kind))
+    return kind
+
+
+def prediction_extensions() -> tuple[str, ...]:
+    """The extensions of prediction files (every kind that holds predictions), in registration order."""
+    return tuple(e for k in FileKind._all.values() if k.predictions for e in k.extensions)
 
 
 _EXTENSIONS = {
@@ -277,7 +375,8 @@ def sniff_bytes(head: bytes, *, whole: bool = True, name: PathLike | None = None
     >>> sniff_bytes(b"", name="goa_human.gaf.gz")
     <FileKind.GAF: 'gaf'>
     """
-    kind = _content_kind(head, whole)
+    kind = next((k for k in FileKind._all.values() if k.detect is not None and k.detect(head)), None)
+    kind = _content_kind(head, whole) if kind is None else kind
     if kind is None and name is not None:
         kind = _EXTENSIONS.get(Path(strip_compression(str(name))).suffix.lower())
     return FileKind.UNKNOWN if kind is None else kind

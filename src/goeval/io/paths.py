@@ -13,7 +13,7 @@ taken):
   ``.``) are skipped;
 * without ``pattern``: a file is a prediction file when, after removing a
   compression suffix (``.gz``, ``.bz2``, ``.xz``), it has no extension, an
-  extension in :data:`PREDICTION_EXTENSIONS` or a numeric one (CAFA names
+  extension of a prediction kind (:func:`goeval.io.kinds.prediction_extensions`) or a numeric one (CAFA names
   such as ``model_1_9606`` or ``model_1.9606``); names starting with
   README, LICENSE, CHANGELOG or NOTES are skipped;
 * with ``pattern`` (a glob such as ``*.tsv.gz``): exactly the files whose
@@ -37,12 +37,11 @@ from pathlib import Path, PurePosixPath
 
 from goeval.errors import InvalidParameterError
 from goeval.io.files import PathLike, strip_compression
+from goeval.io.kinds import prediction_extensions
 from goeval.io.names import check_name
 
-__all__ = ["PREDICTION_EXTENSIONS", "PredictionFiles", "find_prediction_files", "prediction_files"]
+__all__ = ["PredictionFiles", "find_prediction_files", "prediction_files"]
 
-#: Extensions of prediction files found in a directory (before compression).
-PREDICTION_EXTENSIONS = (".tsv", ".txt", ".tab", ".pred", ".predictions")
 _NOT_PREDICTIONS = ("readme", "license", "licence", "changelog", "notes")
 
 
@@ -78,10 +77,10 @@ def _why_not(rel: PurePosixPath, pattern: str | None) -> str | None:
     name = strip_compression(rel.name)
     if name.lower().startswith(_NOT_PREDICTIONS):
         return "not a prediction file (README, LICENSE, ...)"
-    ext = os.path.splitext(name)[1].lower()
-    if ext in ("", *PREDICTION_EXTENSIONS) or ext[1:].isdigit():
+    ext, known = os.path.splitext(name)[1].lower(), prediction_extensions()
+    if ext in ("", *known) or ext[1:].isdigit():
         return None
-    return f"extension {ext!r} is not one of a prediction file ({', '.join(PREDICTION_EXTENSIONS)}, none)"
+    return f"extension {ext!r} is not one of a prediction file ({', '.join(known)}, none)"
 
 
 def _walk(root: Path, pattern: str | None, out: PredictionFiles) -> list[tuple[str, Path]]:

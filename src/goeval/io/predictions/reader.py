@@ -147,14 +147,15 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
         except OSError:
             large = False
         fork = should_fork(large=large)
-    read = read_predictions if keep is None and truth is None else _ReadKept(keep, truth)
+    read = _ReadKept(keep, truth)
     pending = start(read, str(path), name="prediction reader", fork=fork)
     pending.path = str(path)  # what it reads (a caller's progress counts its bytes)
     return pending
 
 
 class _ReadKept:
-    """``read_predictions`` with a filter (or the truth files that make it, read first), as a callable."""
+    """A prediction file read through the reader of its kind, with a filter (or the truth files that make it,
+    read first), as a callable."""
 
     def __init__(self, keep: Iterable[str] | ProteinFilter | None, truth: Any = None) -> None:
         self.keep, self.truth = keep, truth
@@ -165,4 +166,6 @@ class _ReadKept:
             from goeval.io.truth import read_annotation_tables
 
             keep = ProteinFilter.of(read_annotation_tables(self.truth))
-        return read_predictions(path, keep=keep)
+        from goeval.io.readers import prediction_file
+
+        return prediction_file(path).read(keep=keep)
