@@ -179,3 +179,28 @@ def test_propagate_tells_predictions_from_annotations_by_content(tiny_obo, tmp_p
     assert main(["propagate", "--ontology", str(tiny_obo), "--input", str(src), "--out", str(out)]) == 0
     columns = {len(line.split("\t")) for line in out.read_text().splitlines()}
     assert columns == ({3} if scored else {2})
+
+
+def test_evaluate_writes_a_leaderboard_of_its_submissions_best_first(tmp_path):
+    """leaderboard.tsv: one row per submission, sorted by the mean weighted Fmax over namespaces, with each
+    namespace's value and, after a bootstrap, its interval."""
+    import goeval
+
+    from goeval.io.predictions import read_predictions
+
+    src = goeval.example_path("predictions")
+    t = read_predictions(src)
+    worse = tmp_path / "half.tsv"
+    worse.write_text("".join(f"{p}\t{term}\t{s / 2:.4f}\n" for p, term, s in
+                             zip(t.proteins[t.protein_codes], t.terms[t.term_codes], t.scores)))
+    out = tmp_path / "res"
+    assert main(["evaluate", "--ontology", str(goeval.example_path("ontology")), "--truth",
+                 str(goeval.example_path("truth")), "--ia", str(goeval.example_path("ia")), "--predictions", str(src),
+                 str(worse), "--bootstrap", "20", "--out", str(out), "-q"]) == 0
+    board = pd.read_csv(out / "leaderboard.tsv", sep="\t")
+    summary = pd.read_csv(out / "summary.tsv", sep="\t")
+    wf = summary[summary.measure == "wfmax"].set_index("method")["value"]
+    assert list(board["method"]) == list(wf.sort_values(ascending=False).index)
+    assert list(board["rank"]) == [1, 2] and set(board["measure"]) == {"wfmax"}
+    assert board["value"].tolist() == pytest.approx(wf.sort_values(ascending=False).tolist())  # one namespace
+    assert {"MFO", "MFO_ci_low", "MFO_ci_high"} <= set(board.columns)

@@ -23,7 +23,7 @@ from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
 
-__all__ = ["EvaluationResult", "merge_results", "summarize", "optimum_records", "area_records", "SUMMARY_COLUMNS",
+__all__ = ["EvaluationResult", "merge_results", "leaderboard", "summarize", "optimum_records", "area_records", "SUMMARY_COLUMNS",
            "BOOTSTRAP_COLUMNS", "BlockKey"]
 
 #: Key of the statistics of one method in one namespace: (method, namespace label).
@@ -405,3 +405,53 @@ def _merged_diagnostics(results: list[EvaluationResult], rank: Any) -> dict[str,
                                   key=lambda b: rank(b["method"], b["namespace"]))
         diag["curves"] = merged
     return diag
+
+
+def leaderboard(records: list[dict[str, Any]], measure: str | None = None) -> list[dict[str, Any]]:
+    """One row per method, best first: the mean over namespaces of a headline measure, and each namespace's.
+
+    Parameters
+    ----------
+    records : list of dict
+        Summary rows (``method``, ``namespace``, ``measure``, ``value``, and
+        ``ci_low``, ``ci_high`` after a bootstrap).
+    measure : str, optional
+        Default ``wfmax`` when the rows hold it (an IA was given), else ``fmax``.
+
+    Returns
+    -------
+    list of dict
+        ``rank``, ``method``, ``measure``, ``value`` (the mean over the
+        namespaces any method was evaluated in; a namespace a method has no
+        row in counts 0, as in the CAFA 5 and 6 scores), then per namespace
+        its value (and ``<ns>_ci_low``, ``<ns>_ci_high`` with a bootstrap).
+        Ties share the better rank (``1, 2, 2, 4``); equal values are listed
+        by method name.
+
+    Examples
+    --------
+    >>> rows = [{"method": m, "namespace": ns, "measure": "fmax", "value": v}
+    ...         for m, ns, v in (("a", "MFO", 0.5), ("a", "BPO", 0.3), ("b", "MFO", 0.6))]
+    >>> [(r["rank"], r["method"], r["value"]) for r in leaderboard(rows)]
+    [(1, 'a', 0.4), (2, 'b', 0.3)]
+    """
+    if measure is None:
+        measure = "wfmax" if any(r["measure"] == "wfmax" for r in records) else "fmax"
+    rows = [r for r in records if r["measure"] == measure]
+    spaces = list(dict.fromkeys(r["namespace"] for r in rows))
+    cells = {(r["method"], r["namespace"]): r for r in rows}
+    ci = any("ci_low" in r for r in rows)
+    board = []
+    for method in dict.fromkeys(r["method"] for r in rows):
+        values = [float(cells[(method, ns)]["value"]) if (method, ns) in cells else 0.0 for ns in spaces]
+        row = {"rank": 0, "method": method, "measure": measure, "value": float(np.mean(values))}
+        for ns, v in zip(spaces, values):
+            row[ns] = v if (method, ns) in cells else float("nan")
+            if ci:
+                cell = cells.get((method, ns), {})
+                row[f"{ns}_ci_low"], row[f"{ns}_ci_high"] = cell.get("ci_low", np.nan), cell.get("ci_high", np.nan)
+        board.append(row)
+    board.sort(key=lambda r: (-r["value"], r["method"]))
+    for k, row in enumerate(board):
+        row["rank"] = board[k - 1]["rank"] if k and row["value"] == board[k - 1]["value"] else k + 1
+    return board
