@@ -192,7 +192,7 @@ def _build_matrix(
 ) -> sp.csr_array:
     """The CSR matrix of the pairs, duplicated pairs counted and merged (scores: their maximum)."""
     key = rows.astype(np.int64) * n_terms + cols
-    key.sort()
+    key.sort(kind="stable")  # rows grouped: timsort merges the row runs, about twice as fast as the default
     dup = int(np.count_nonzero(key[1:] == key[:-1])) if key.size else 0
     diag["duplicate_pairs"] = dup
     if scores is not None and not dup:

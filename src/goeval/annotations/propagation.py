@@ -93,7 +93,7 @@ def propagate_rows(
         prop.buf[cells] = data[a:b]
         if not prop.is_consistent(cells, data[a:b]):
             cells = prop.push_up(cells)
-        prop.emit(np.sort(cells), r0, r1)
+        prop.emit(np.sort(cells, kind="stable"), r0, r1)  # rows grouped: timsort merges them
     return prop.counts, prop.out_c[: prop.n_out].copy(), prop.out_v[: prop.n_out].copy()
 
 

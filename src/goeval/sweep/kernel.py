@@ -178,7 +178,7 @@ def chunk_steps(
     col_bits = max(1, int(n_cols).bit_length())
     grp = rows * (m + 1) + (m - level)
     if int(grp.max()).bit_length() + col_bits + 1 <= 63:
-        key = np.sort((grp << (col_bits + 1)) | (cols << 1) | tp)
+        key = np.sort((grp << (col_bits + 1)) | (cols << 1) | tp, kind="stable")  # rows grouped: timsort merges them
         grp = key >> (col_bits + 1)
         cols = (key >> 1) & ((1 << col_bits) - 1)
         tp = (key & 1).astype(bool)
