@@ -391,7 +391,8 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
         preds = group if stream else _read_group(group, onto, keep, threads)
         parts.append({kind: evaluate(onto, t, preds, options=opts, ia=ia, known=known if kind == "PK" else None,
                                      terms_of_interest=terms_of_interest, bootstrap=bootstrap, seed=seed,
-                                     confidence=confidence, threads=threads, executor=executor, stream=stream)
+                                     confidence=confidence, threads=threads, executor=executor, stream=stream,
+                                     allow_empty=True)  # a group may predict none of a kind's targets: cells 0
                       for kind, t in truths.items()})
         del preds
     results = {kind: merge_results([part[kind] for part in parts]) for kind in truths}
