@@ -85,7 +85,8 @@ def evaluate_annotations(
         As for :func:`namespace_stats`.
     bootstrap : int, optional
         B: add bootstrap percentile intervals (``ci_low``, ``ci_high``,
-        ``se``) of fmax, wfmax, fmax_micro, smin and wsmin to the summary,
+        ``se``) of every optimum and area of the summary but the
+        similarity optima (which get none, said on the console),
         from B resamples of each namespace's benchmark proteins shared by
         every method (:func:`goeval.stats.add_bootstrap_columns`; see
         ``docs/statistics.md``). The statistics then keep their per-protein
