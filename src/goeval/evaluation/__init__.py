@@ -26,14 +26,15 @@ from goeval.annotations.top_terms import keep_top_terms
 from goeval.diagnostics import Diagnostics
 from goeval.evaluation.benchmark import namespace_indices, term_mask
 from goeval.evaluation.run import namespace_stats
-from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, BlockKey, EvaluationResult, area_records,
-                                       optimum_records, summarize)
+from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, BlockKey, EvaluationResult, TimeSplitResult,
+                                       area_records, optimum_records, summarize)
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.stats.bootstrap import add_bootstrap_columns, check_bootstrap_parameters
 
 __all__ = [
     "EvaluationResult",
+    "TimeSplitResult",
     "evaluate_annotations",
     "namespace_stats",
     "summarize",

@@ -36,6 +36,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.io.names import held_namespace
 from goeval.metrics.registry import Measure
 from goeval.progress import stage
 from goeval.stats.bootstrap import check_bootstrap_parameters, percentile_interval, replicates_per_batch
@@ -74,7 +75,14 @@ class Comparison:
     measure: str = "fmax"
 
     def duel_matrix(self, namespace: str) -> tuple[list[str], np.ndarray]:
-        """Methods and the (k, k) matrix of win fractions (row beats column; NaN on the diagonal)."""
+        """Methods and the (k, k) matrix of win fractions (row beats column; NaN on the diagonal).
+
+        Raises
+        ------
+        InvalidParameterError
+            A namespace without duels (:func:`~goeval.io.names.held_namespace`: the message lists those held).
+        """
+        namespace = held_namespace(namespace, list(dict.fromkeys(r["namespace"] for r in self.duels)), "duel_matrix")
         rows = [r for r in self.duels if r["namespace"] == namespace]
         names = list(dict.fromkeys(r["method"] for r in rows))
         mat = np.full((len(names), len(names)), np.nan)
