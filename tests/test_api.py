@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -132,3 +134,63 @@ def test_best_takes_aliases_in_any_case_and_names_what_it_holds():
         res.best("Fmaxx")
     with pytest.raises(goeval.InvalidParameterError, match="this result's measures"):
         res.best("lin_bma")  # registered, but not computed in this run
+
+
+def _small_case(tmp_path, truth_lines: list[str], ia_lines: list[str]):
+    """small.obo (BPO and MFO) with the given truth, predictions of every truth pair at 0.5, and the given IA."""
+    onto_path = Path(__file__).parent / "data" / "evaluation" / "small.obo"
+    (tmp_path / "truth.tsv").write_text("".join(f"{x}\n" for x in truth_lines))
+    (tmp_path / "pred.tsv").write_text("".join(f"{x}\t0.5\n" for x in truth_lines))
+    (tmp_path / "ia.tsv").write_text("".join(f"{x}\n" for x in ia_lines))
+    return onto_path, tmp_path / "truth.tsv", [tmp_path / "pred.tsv"], tmp_path / "ia.tsv"
+
+
+def _warned(call) -> list[str]:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = call()
+    return res, [str(w.message) for w in caught if issubclass(w.category, goeval.GoevalWarning)]
+
+
+def test_ia_coverage_is_checked_in_the_evaluated_namespaces_only(tmp_path):
+    """An MFO truth with an MFO IA file: no warning about BPO, whose terms the IA file lacks (not evaluated there),
+    and the IA's missing terms counted in MFO only; an IA file of BPO terms still warns about MFO."""
+    mf = ["GO:0003674\t0", "GO:0000011\t1.5", "GO:0000012\t0.5"]
+    case = _small_case(tmp_path, ["P1\tGO:0000011", "P3\tGO:0000012"], mf)
+    res, said = _warned(lambda: goeval.evaluate(case[0], case[1], case[2], ia=case[3]))
+    assert not [w for w in said if "gives values for only" in w]
+    assert list(res.diagnostics["ia"]["missing_by_namespace"]) == ["MFO"]
+    case = _small_case(tmp_path, ["P1\tGO:0000011", "P3\tGO:0000012"], ["GO:0008150\t0", "GO:0000001\t1"])
+    _res, said = _warned(lambda: goeval.evaluate(case[0], case[1], case[2], ia=case[3]))
+    assert [w for w in said if "gives values for only" in w] == [
+        f"the IA file {case[3]} gives values for only 0 of the 3 MFO terms; the others count 0 bits, so MFO's weighted "
+        "measures and S are not meaningful (an IA file for another namespace?)."]
+
+
+def test_an_ontology_newer_than_the_annotations_is_said(tmp_path):
+    """Truth and predictions naming GO:0000091 (an alt_id of GO:0000001 in small.obo) and GO:0000099 (obsolete):
+    remapped and dropped lines counted, with examples and the ontology's data-version."""
+    lines = [f"P{i}\tGO:0000091" for i in range(8)] + [f"P{i}\tGO:0000099" for i in range(4)] + ["P9\tGO:0000002"]
+    case = _small_case(tmp_path, lines, ["GO:0000001\t1", "GO:0000002\t2"])
+    _res, said = _warned(lambda: goeval.evaluate(case[0], case[1], case[2], ia=case[3]))
+    newer = [w for w in said if "may be newer than the annotations" in w]
+    assert newer == ["12 lines of the truth and 12 lines of method pred name terms the ontology has since merged or "
+                     "made obsolete (16 remapped through an alt_id or replaced_by, 8 obsolete and dropped; e.g. "
+                     "obsolete GO:0000099, merged GO:0000091): the ontology small.obo (data-version "
+                     "goeval-tests/evaluation) may be newer than the annotations; give the release they were made "
+                     "with (or one closer to it)."]
+
+
+def test_in_memory_predictions_are_said_given_in_memory_not_zero_lines_read(caplog):
+    from goeval.baselines import naive
+
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    truth = goeval.load_annotations(goeval.example_path("truth"), onto)
+    preds = {"naive": naive(onto, truth, truth.proteins),
+             "BLAST": goeval.load_predictions(goeval.example_path("predictions"), onto)}
+    with caplog.at_level("INFO", logger="goeval.progress"):
+        goeval.evaluate(onto, truth, preds, thresholds=0.01)
+    lines = [r.getMessage() for r in caplog.records]
+    assert "naive: given in memory, 421 proteins" in lines and "BLAST: 27,021 lines read, 411 proteins" in lines

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from goeval.hints import id_form_hint, id_pattern, stale_ontology_hint, uniprot_accession
+from goeval.hints import id_form_hint, id_pattern, newer_ontology_hint, stale_ontology_hint, uniprot_accession
 
 
 def test_uniprot_accession():
@@ -58,3 +58,26 @@ def test_stale_ontology_stays_silent_on_few_or_malformed_unknown_terms():
     for diag in (few, rare, typos, {}):
         assert stale_ontology_hint(diag, GO_IDS, "go.obo", "x") is None
     assert stale_ontology_hint({"truth": _reading(100, 50, ["GO:0002950"])}, ["root"], "go.obo", "x") is None
+
+
+def _merged(read: int, alt: int, obsolete: int) -> dict:
+    return {"rows_read": read, "rows_by_term_status": {"primary": read - alt - obsolete, "alt_id": alt,
+                                                       "obsolete": obsolete},
+            "alt_id_remapped": {"examples": ["GO:0000975", "GO:0000982"]},
+            "obsolete_terms_dropped": {"examples": ["GO:0000988"]}}
+
+
+def test_newer_ontology_names_the_inputs_the_terms_and_the_release():
+    """The CAFA2 MFO slice under GO 2019: alt_id remaps and obsolete terms in the truth and the predictions."""
+    diag = {"truth": _merged(643, 30, 2), "methods": {"blast": _merged(27021, 1314, 637), "ok": _merged(100, 0, 0)}}
+    hint = newer_ontology_hint(diag, "/data/go_2019-01-29.obo.gz", "releases/2019-01-27")
+    assert hint.startswith("32 lines of the truth and 1,951 lines of method blast name terms the ontology has since "
+                           "merged or made obsolete (1,344 remapped through an alt_id or replaced_by, 639 obsolete and "
+                           "dropped; e.g. obsolete GO:0000988, merged GO:0000975, merged GO:0000982)")
+    assert "go_2019-01-29.obo.gz (data-version releases/2019-01-27) may be newer than the annotations" in hint
+
+
+def test_newer_ontology_stays_silent_on_few_merged_terms():
+    """The same slice under GO 2014-10-27 (5 of 27,021 lines), or under 10 lines."""
+    for diag in ({"methods": {"blast": _merged(27021, 4, 1)}}, {"truth": _merged(50, 5, 4)}, {}):
+        assert newer_ontology_hint(diag, "go.obo", "x") is None

@@ -51,10 +51,18 @@ def _run_in(tmp_path: Path, monkeypatch, path: Path):
     return nb, tmp
 
 
+def _html(nb, text: str) -> str:
+    """The HTML a code cell showed (its last expression's ``_repr_html_``)."""
+    return "".join(o["data"]["text/html"] for o in nb.cells[_source_index(nb, text)].outputs
+                   if "text/html" in o.get("data", {}))
+
+
 def test_tutorial_runs(tmp_path, monkeypatch):
     nb, tmp = _run_in(tmp_path, monkeypatch, NOTEBOOKS[1])
-    for text in ("information_content_figure", "fig4_figure", "optima_figure", "tap_curve_figure"):
+    for text in ("information_content_figure", "res.plot(points=", 'res.plot(kind="optima"', "tap_curve_figure"):
         assert _source_index(nb, text) in _images(nb)
+    table = _html(nb, "res = goeval.evaluate(")  # the result shows as its headline table, with its intervals
+    assert table.startswith('<table class="goeval-headline">') and "<td>BLAST</td><td>0.4856 [" in table
     (out,) = tmp.glob("goeval_tutorial_*")
     page = (out / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 3 and "ci_low" not in page and "CI" in page

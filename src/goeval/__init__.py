@@ -49,6 +49,7 @@ _EXPORTS = {
     "ontology_from_edges": "goeval.ontology",
     "evaluate_terms": "goeval.evaluation.terms",
     "EvaluationResult": "goeval.evaluation.summary",
+    "TimeSplitResult": "goeval.evaluation.summary",
     "load_results": "goeval.report.save",
 }
 

@@ -23,8 +23,8 @@ import numpy as np
 
 from goeval.annotations import Annotations, map_table, merge_annotations
 from goeval.diagnostics import Diagnostics
-from goeval.errors import InvalidParameterError
-from goeval.hints import id_form_hint
+from goeval.errors import GoevalError, InvalidParameterError
+from goeval.hints import id_form_hint, newer_ontology_hint, stale_ontology_hint
 from goeval.information.accretion import InformationAccretion, information_accretion
 from goeval.information.content import term_information_content
 from goeval.io.files import PathLike, check_input, is_compressed
@@ -255,10 +255,13 @@ def _term_indices(onto: Ontology, ids: Sequence[str] | None, what: str, diag: Di
     return idx[idx >= 0]
 
 
-def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics) -> np.ndarray | None:
+def _load_ia(onto: Ontology, ia: Any, ia_annotations: Any, opts: EvaluationOptions, diag: Diagnostics,
+             namespaces: Sequence[str] | None = None) -> np.ndarray | None:
+    """The IA given or estimated; the terms an IA file misses are counted in ``namespaces`` (default: the
+    evaluated ones, ``opts.namespaces``)."""
     if ia is not None:
         with stage("reading the IA", quiet=not isinstance(ia, (str, Path))) as st:
-            values, counts = ia_values(ia, onto, opts.namespaces)
+            values, counts = ia_values(ia, onto, opts.namespaces if namespaces is None else namespaces)
             if counts:
                 diag["ia"] = counts
             if "rows" in counts:
@@ -518,9 +521,17 @@ def _load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: E
     tg = None
     if targets is not None:
         tg = load_targets(targets) if isinstance(targets, (str, Path)) else np.asarray(list(targets), dtype=object)
-    return _Inputs(onto, tr, preds, _load_ia(onto, ia, ia_annotations, opts, diag), tg,
+    return _Inputs(onto, tr, preds, _load_ia(onto, ia, ia_annotations, opts, diag, _truth_namespaces(onto, tr, opts)), tg,
                    _term_indices(onto, terms_of_interest, "terms of interest", diag),
                    _term_indices(onto, excluded_terms, "excluded terms", diag), diag)
+
+
+def _truth_namespaces(onto: Ontology, truth: Annotations, opts: EvaluationOptions) -> list[str]:
+    """The namespaces evaluated (``opts.namespaces``, default all) in which the truth has a term, in ontology order."""
+    cols = truth.matrix.tocsr().indices
+    held = set(np.unique(onto.namespace_of[cols]).tolist()) if cols.size else set()
+    asked = {onto.namespace_index(n) for n in (opts.namespaces or onto.labels)}
+    return [onto.labels[j] for j in sorted(held & asked)]
 
 
 def evaluate(
@@ -545,6 +556,7 @@ def evaluate(
     executor: Any = None,
     stream: bool = False,
     run: RunOptions | None = None,
+    allow_empty: bool = False,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -615,6 +627,11 @@ def evaluate(
         The run options (``threads``, ``executor``, ``stream``, ``bootstrap``,
         ``seed``, ``confidence``, ``pattern``, ``preset``) as one validated
         object, instead of one by one.
+    allow_empty : bool, default False
+        When nothing at all is evaluated, return the result without rows
+        (``diagnostics["nothing_evaluated"]`` says why, and a warning)
+        instead of raising: for a caller that evaluates parts of a larger
+        run, one of which may legitimately hold nothing.
 
     Returns
     -------
@@ -628,14 +645,21 @@ def evaluate(
         An invalid option, before any file is read.
     InputFormatError
         A missing or malformed input, naming file and line.
+    GoevalError
+        Nothing at all was evaluated ("nothing was evaluated: " and why: no
+        prediction of a benchmark protein, no truth in the evaluated
+        namespaces, no target with truth...), as ``goeval evaluate`` fails;
+        ``allow_empty=True`` returns the empty result instead.
 
     Warns
     -----
     GoevalWarning
         About inputs the run could not use (an IA file for another
         namespace, predictions for none of the benchmark proteins, targets
-        without truth) and when nothing at all was evaluated
-        (``diagnostics["nothing_evaluated"]`` says why).
+        without truth), an ontology that looks older or newer than the
+        annotations, and (with ``allow_empty``) when nothing at all was
+        evaluated. Each names the line of the caller's code that ran the
+        evaluation.
 
     Examples
     --------
@@ -672,7 +696,13 @@ def evaluate(
                 _cancel(s)
         _load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
             ia_annotations if opts.similarity else None), opts)
-        return _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files, stream)
+        res = _evaluate_inputs(inputs, opts, threads, (bootstrap, seed, confidence), executor, stream_files, stream)
+    why = res.diagnostics.get("nothing_evaluated")
+    if why and not allow_empty:
+        raise GoevalError(f"nothing was evaluated: {why}.")
+    if why:
+        diag.warn(f"nothing was evaluated: {why}.")
+    return res
 
 
 def _deferred_files(preds: dict[str, Any], stream: bool, executor: Any,
@@ -793,13 +823,11 @@ def _check_targets(inputs: _Inputs, diag: Diagnostics) -> None:
 
 
 def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
-    """Warn about what a run could not use, and when it evaluated nothing at all.
-
-    A run that evaluated nothing says why under ``diagnostics["nothing_evaluated"]``
-    (the command line then fails with that message).
-    """
+    """Warn about what a run could not use; say why under ``diagnostics["nothing_evaluated"]`` when it evaluated
+    nothing at all (:func:`evaluate` then fails with that message)."""
     diag = res.diagnostics
     _check_truth_drops(diag)
+    _check_ontology_release(diag, inputs.ontology)
     _check_ia_coverage(diag, inputs)
     _check_known(diag, inputs)
     methods, hints = diag.get("methods", {}), {}
@@ -825,7 +853,6 @@ def _check_result(res: Any, inputs: _Inputs, opts: EvaluationOptions) -> None:
         else:
             diag["nothing_evaluated"] = "no method has a prediction for a benchmark protein" + (
                 f"; {hints['ids']}" if hints.get("ids") else "")
-    diag.warn(f"nothing was evaluated: {diag['nothing_evaluated']}.")
 
 
 def dropped_terms_warning(counts: dict[str, Any], what: str) -> str | None:
@@ -849,6 +876,16 @@ def _check_truth_drops(diag: Diagnostics) -> None:
         diag.warn(message)
 
 
+def _check_ontology_release(diag: Diagnostics, onto: Ontology) -> None:
+    """Warn when the inputs' terms look like those of an older release of the ontology (unknown ids of its form)
+    or of a newer one (merged and obsolete ids): :mod:`goeval.hints`."""
+    stale = stale_ontology_hint(diag, onto.ids, onto.source, onto.data_version)
+    newer = newer_ontology_hint(diag, onto.source, onto.data_version)
+    for hint in (stale, newer):
+        if hint:
+            diag.warn(f"{hint}.")
+
+
 def _check_known(diag: Diagnostics, inputs: _Inputs) -> None:
     """Warn about evaluated namespaces where the known terms hold nothing (CAFA-evaluator-PK stops there)."""
     if inputs.known is None:
@@ -866,8 +903,8 @@ def _check_known(diag: Diagnostics, inputs: _Inputs) -> None:
 def _check_ia_coverage(diag: Diagnostics, inputs: _Inputs) -> None:
     info = diag.get("ia", {})
     for label, m in info.get("missing_by_namespace", {}).items():
-        if label not in diag.get("namespaces", {}):
-            continue
+        if not diag.get("namespaces", {}).get(label, {}).get("benchmark_proteins"):
+            continue  # not evaluated: no benchmark protein there
         have = m["terms"] - m["missing"]
         if m["terms"] and have < IA_COVERAGE_WARNING * m["terms"]:
             diag.warn(f"the IA file {info.get('source')} gives values for only {have:,} of the {m['terms']:,} "

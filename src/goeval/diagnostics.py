@@ -8,7 +8,9 @@ the console, not only in ``diagnostics.json``.
 
 Warnings go through :meth:`Diagnostics.warn`: the message is kept under
 ``"warnings"`` and issued once as a :class:`~goeval.errors.GoevalWarning`
-(the command line prints it as one line, ``goeval: warning: ...``). A run
+(the command line prints it as one line, ``goeval: warning: ...``), at the
+caller's line: the first frame of the stack outside goeval (a notebook
+cell, a script), never a line of goeval or of :mod:`contextlib`. A run
 wraps its work in :meth:`Diagnostics.capture`, so that what a lower-level
 function says with ``warnings.warn`` (an undefined measure, a negative IA)
 is kept in the run's diagnostics too: nothing a run learns is only a
@@ -25,6 +27,9 @@ JSON written for a run depends only on its inputs and options.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +37,7 @@ from typing import Any
 
 from goeval.errors import GoevalWarning
 
-__all__ = ["Diagnostics", "package_versions"]
+__all__ = ["Diagnostics", "package_versions", "caller_stacklevel"]
 
 
 class Diagnostics(dict):
@@ -57,14 +62,15 @@ class Diagnostics(dict):
         """Warnings raised so far (also under the ``"warnings"`` key)."""
         return list(self.get("warnings", []))
 
-    def warn(self, message: str, *, stacklevel: int = 2, _again: bool = False) -> None:
-        """Record ``message`` and issue it once as a :class:`GoevalWarning`."""
+    def warn(self, message: str, *, _again: bool = False) -> None:
+        """Record ``message`` and issue it once as a :class:`GoevalWarning`, at the caller's line
+        (:func:`caller_stacklevel`)."""
         seen = self.setdefault("warnings", [])
         if message in seen and not _again:
             return
         if message not in seen:
             seen.append(message)
-        warnings.warn(message, GoevalWarning, stacklevel=stacklevel + 1)
+        warnings.warn(message, GoevalWarning, stacklevel=caller_stacklevel())
 
     @contextmanager
     def capture(self) -> Iterator["Diagnostics"]:
@@ -99,6 +105,24 @@ class Diagnostics(dict):
         out = cls(d or {})
         out.timings.update(out.pop("timings_seconds", {}) or {})
         return out
+
+
+#: Files whose frames a warning never names: goeval's own modules and contextlib (whose ``__exit__`` runs the end
+#: of :meth:`Diagnostics.capture`).
+_INNER = (os.path.dirname(os.path.abspath(__file__)) + os.sep, os.path.abspath(contextlib.__file__))
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` that makes a ``warnings.warn`` in the function calling this one name the first frame
+    outside goeval (and :mod:`contextlib`): the user's line, in a notebook or a script.
+
+    A stack that is goeval's all the way up (a thread of goeval's own) gives 2: the line that warned.
+    """
+    frame = sys._getframe(2)  # the caller of the function that warns
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_INNER):
+        frame, level = frame.f_back, level + 1
+    return 2 if frame is None else level
 
 
 def package_versions() -> dict[str, str]:

@@ -141,3 +141,56 @@ def test_a_summary_the_run_wrote_and_that_was_removed_does_not_skip_the_check(tm
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "summary.tsv is missing, though the run" in err and "manifest.json lists it" in err
+
+
+def _saved_run(tmp_path, methods: tuple[str, ...], bootstrap: int = 40, seed: int = 3):
+    """A results directory as EvaluationResult.save writes it (diagnostics.json records the run's bootstrap)."""
+    case = random_case(5, n_proteins=25)
+    onto = case.ontology()
+    other = {k: min(1.0, v * 0.5 + 0.4) for k, v in case.scores.items()}
+    preds = {m: case.predictions(onto, other if i % 2 else None) for i, m in enumerate(methods)}
+    res = evaluate_annotations(onto, case.truth_annotations(onto), preds, ia=case.ia_array(onto), bootstrap=bootstrap,
+                               seed=seed, confidence=0.9)
+    res.save(tmp_path / "run")
+    return res, tmp_path / "run"
+
+
+def test_a_one_method_run_says_so_not_that_methods_were_named(tmp_path, capsys):
+    from goeval.cli import main
+
+    _res, run = _saved_run(tmp_path, ("BLAST",))
+    assert main(["compare", str(run), "--permutations", "0"]) == 2
+    err = capsys.readouterr().err
+    assert ("A comparison needs at least two methods evaluated in one run; the statistics hold one method, 'BLAST'"
+            in err) and "'methods' parameter" not in err
+
+
+def test_the_run_s_own_resampling_by_default_and_bootstrap_to_change_it(tmp_path, capsys):
+    """Without --bootstrap, --seed, --confidence: the run's (40 resamples, seed 3, 0.9), so the pairs are drawn from
+    the resamples of its stored intervals; --bootstrap changes the count."""
+    from goeval.cli import main
+    from goeval.stats.compare import compare
+
+    res, run = _saved_run(tmp_path, ("A", "B"))
+    assert main(["compare", str(run), "--permutations", "20", "--format", "tsv"]) == 0
+    out, err = capsys.readouterr()
+    assert f"resampling: 40 resamples, seed 3, confidence 0.9, the run's own, from {run / 'diagnostics.json'}" in err
+    rows = [dict(zip(PAIR_COLUMNS, x.split("\t"))) for x in out.strip().splitlines()[1:]]
+    want = compare(res, n_resamples=40, seed=3, confidence=0.9, permutations=20).pairs
+    assert [(r["ci_low"], r["ci_high"], r["n_resamples"]) for r in rows] == [
+        (repr(w["ci_low"]), repr(w["ci_high"]), "40") for w in want]
+    assert main(["compare", str(run), "--bootstrap", "60", "--permutations", "0", "--format", "tsv"]) == 0
+    out, err = capsys.readouterr()
+    assert "resampling: 60 resamples, seed 3" in err
+    assert {x.split("\t")[PAIR_COLUMNS.index("n_resamples")] for x in out.strip().splitlines()[1:]} == {"60"}
+
+
+def test_point_sums_that_are_not_finite_are_an_error_naming_the_file(results_dir, capsys):
+    from goeval.cli import main
+
+    arrays = _arrays(results_dir)
+    arrays["0/sums/pr"] = np.full_like(arrays["0/sums/pr"], np.nan)
+    np.savez_compressed(results_dir / PROTEIN_STATS_FILE, **arrays)
+    assert main(["compare", str(results_dir), "--bootstrap", "10", "--permutations", "0"]) == 2
+    err = capsys.readouterr().err
+    assert f"{results_dir / PROTEIN_STATS_FILE}: the entry 0/sums/pr of block" in err and "not finite" in err

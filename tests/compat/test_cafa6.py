@@ -89,11 +89,22 @@ def test_a_namespace_without_predictions_counts_zero_and_is_said():
     ia = np.ones(onto.n_terms)
     a = goeval.evaluate(onto, truth, {"m": pred}, ia=ia, preset="cafa6")
     b = goeval.evaluate(onto, truth, {"m": goeval.Annotations.from_pairs(onto, ["P9"], ["GO:2"], [0.5])}, ia=ia,
-                        preset="cafa6")
+                        preset="cafa6", allow_empty=True)
     final, per_kind, cells = cafa6_score({"NK": a, "LK": b})
     assert cells[("LK", "BPO")] == 0.0 and per_kind["LK"] == 0.0 and final == pytest.approx(per_kind["NK"] / 2)
     with pytest.raises(InvalidParameterError, match="mean over target kinds"):
         cafa6_records({"NK": a}, "cafa5_score")
+
+
+def test_a_kind_whose_targets_no_submission_predicts_counts_zero(tmp_path):
+    """The LK truth names a protein no submission predicts: that kind evaluates nothing (no error, as the library's
+    evaluate raises for a run that evaluates nothing), its cells count 0 and the other kinds are scored."""
+    lk = tmp_path / "lk.tsv"
+    lk.write_text("P9\tGO:0000004\n")
+    res = cafa6_eval(TINY / "ont.obo", {"NK": TINY / "gt.tsv", "LK": lk}, [TINY / "pred" / "m.tsv"],
+                     ia=TINY / "ia.tsv", thresholds="arange:0.1")
+    assert res.kinds["LK"].summary_records == [] and res.kinds["LK"].diagnostics["nothing_evaluated"]
+    assert res.score("m") == pytest.approx(res.kinds["NK"].best("wfmax").loc["m"].mean() / 2)
 
 
 def test_the_final_interval_comes_from_the_kinds_own_resamples():

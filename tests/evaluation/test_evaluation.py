@@ -23,7 +23,7 @@ from oracles import (
 )
 
 import goeval
-from goeval.errors import GoevalWarning, InputFormatError, InvalidParameterError
+from goeval.errors import GoevalError, GoevalWarning, InputFormatError, InvalidParameterError
 from goeval.evaluation import evaluate_annotations
 from goeval.ontology import ontology_from_edges
 
@@ -289,9 +289,14 @@ def test_method_without_predictions_in_a_namespace_is_absent_there():
 
 
 def test_file_without_predictions_gives_no_rows():
-    """A CAFA file with its header and END but no prediction line."""
-    res = evaluate_fixture("no_predictions.txt")
+    """A CAFA file with its header and END but no prediction line: nothing evaluated, an error as for the command;
+    ``allow_empty`` returns the result without rows."""
+    with pytest.raises(GoevalError, match="nothing was evaluated: no method has a prediction for a benchmark protein"):
+        evaluate_fixture("no_predictions.txt")
+    with pytest.warns(GoevalWarning, match="nothing was evaluated"):
+        res = evaluate_fixture("no_predictions.txt", allow_empty=True)
     assert len(res.curves) == 0 and len(res.summary) == 0
+    assert res.diagnostics["nothing_evaluated"] == "no method has a prediction for a benchmark protein"
     assert list(res.curves.columns[:3]) == ["method", "namespace", "threshold"]
     res = evaluate_fixture("no_predictions.txt", "bp_only.tsv")
     assert set(res.curves["method"]) == {"bp_only"}

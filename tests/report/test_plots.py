@@ -261,3 +261,57 @@ def test_results_figures_and_bytes(results):
     assert plots.figure_bytes(one["optima"], "svg") == plots.figure_bytes(two["optima"], "svg")
     with pytest.raises(InvalidParameterError, match="format"):
         plots.figure_bytes(figs["optima"], "gif")
+
+
+def test_a_namespace_the_curves_do_not_hold_is_an_error_listing_those_they_hold(results):
+    """'HPO' for a result of MFO (and 'human_phenotype' for one of HPO): an error, never four empty panels."""
+    for call in (lambda: plots.fig4_figure(results.curves, results.summary, "HPO"),
+                 lambda: plots.panel_figure(results.curves, results.summary, "BPO", "pr"),
+                 lambda: plots.coverage_figure(results.curves, namespaces=["HPO"])):
+        with pytest.raises(InvalidParameterError, match=r"of this result's namespaces \['MFO'\]; got '(HPO|BPO)'"):
+            call()
+    hpo = results.curves.assign(namespace="HPO")
+    with pytest.raises(InvalidParameterError, match=r"namespaces \['HPO'\]; got 'human_phenotype'"):
+        plots.fig4_figure(hpo, results.summary.assign(namespace="HPO"), "human_phenotype")
+    fig = plots.fig4_figure(results.curves, results.summary, "molecular_function")  # a GO namespace's OBO name
+    assert fig.axes[0].get_title() == "MFO: precision-recall" and len(_by_gid(fig.axes[0], "curve:")) == 2
+
+
+def test_result_figure_draws_each_kind_of_the_result(two_methods):
+    res = two_methods[0]
+    fig4 = plots.result_figure(res)  # one namespace: no need to name it
+    assert [ax.get_title() for ax in fig4.axes] == [f"MFO: {p.title}" for p in PANELS]
+    assert [ax.get_title() for ax in plots.result_figure(res, "wrumi", "mfo").axes] == ["MFO: weighted ru-mi"]
+    assert sorted(_by_gid(plots.result_figure(res, "coverage").axes[0], "curve:")) == ["BLAST", "naive"]
+    optima = plots.result_figure(res, "optima", measures=("fmax", "aupr"))
+    assert [ax.get_title() for ax in optima.axes] == ["MFO: Fmax (bootstrap CI)", "MFO: AUPR (bootstrap CI)"]
+    assert sorted(_by_gid(optima.axes[1], "ci:")) == ["BLAST", "naive"]  # the areas have intervals too
+    with pytest.raises(InvalidParameterError, match=r"'kind' parameter of plot must be one of \{'fig4', 'pr'"):
+        plots.result_figure(res, "fig5")
+
+
+def test_result_figure_needs_a_namespace_for_fig4_of_several(two_methods):
+    res = two_methods[0]
+    two = types.SimpleNamespace(curves=pd.concat([res.curves, res.curves.assign(namespace="BPO")]),
+                                summary=pd.concat([res.summary, res.summary.assign(namespace="BPO")]), diagnostics={})
+    with pytest.raises(InvalidParameterError, match=r"namespaces \['MFO', 'BPO'\] for kind='fig4'"):
+        plots.result_figure(two)
+    assert plots.result_figure(two, namespace="BPO").axes[0].get_title() == "BPO: precision-recall"
+    assert len(plots.result_figure(two, "coverage").axes) == 2
+
+
+def test_without_matplotlib_a_figure_is_a_clear_error(two_methods, monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    from goeval.errors import GoevalError
+
+    with pytest.raises(GoevalError, match=r"plots need matplotlib: install it with pip install 'goeval\[plot\]'"):
+        two_methods[0].plot()

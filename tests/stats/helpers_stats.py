@@ -9,6 +9,8 @@ from goeval.evaluation import namespace_stats, summarize
 from goeval.options import EvaluationOptions
 
 FIVE = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin")
+#: Every optimum and area a bootstrap gives an interval (with IA).
+ALL = FIVE + ("wfmax_micro", "smin_terms", "max_coverage", "aupr", "waupr")
 
 
 def block_stats(case: Case, methods: dict[str, dict] | None = None, **options):

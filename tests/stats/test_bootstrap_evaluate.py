@@ -12,6 +12,8 @@ from goeval.errors import InvalidParameterError
 from goeval.evaluation import BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, evaluate_annotations
 
 FIVE = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin")
+#: Every optimum and area of the summary (with IA).
+ALL = FIVE + ("wfmax_micro", "smin_terms", "max_coverage", "aupr", "waupr")
 
 
 def run(case, **kw):
@@ -20,20 +22,44 @@ def run(case, **kw):
                                 ia=case.ia_array(onto), **kw)
 
 
-def test_bootstrap_adds_interval_columns_to_the_five_measures_only():
+def test_bootstrap_adds_interval_columns_to_every_optimum_and_area():
     case = random_case(3, n_proteins=40)
     plain = run(case)
     res = run(case, bootstrap=300, seed=5)
     assert [r["value"] for r in res.summary_records] == [r["value"] for r in plain.summary_records]
     assert tuple(res.summary.columns) == SUMMARY_COLUMNS + BOOTSTRAP_COLUMNS
     assert tuple(plain.summary.columns) == SUMMARY_COLUMNS
+    assert list(dict.fromkeys(r["measure"] for r in res.summary_records)) == list(ALL)
     for r in res.summary_records:
-        if r["measure"] in FIVE:
-            assert r["ci_low"] <= r["value"] <= r["ci_high"] and r["se"] >= 0
-        else:
-            assert all(math.isnan(r[c]) for c in BOOTSTRAP_COLUMNS)
+        assert r["ci_low"] <= r["value"] <= r["ci_high"] and r["se"] >= 0, r
     assert res.diagnostics["bootstrap"]["n_resamples"] == 300 and res.diagnostics["bootstrap"]["seed"] == 5
+    assert "without_interval" not in res.diagnostics["bootstrap"]
     assert all(st.protein_steps is not None for st in res.stats.values())
+
+
+def test_an_area_in_a_replicate_is_taken_as_the_summary_takes_it():
+    """Under unit weights the replicate's AUPR and weighted AUPR are the summary's, bit for bit."""
+    from goeval.stats import bootstrap
+
+    res = run(random_case(4, n_proteins=40), bootstrap=20)
+    point = {(r["namespace"], r["measure"]): r["value"] for r in bootstrap(res, 20)}
+    for r in res.summary_records:
+        assert point[(r["namespace"], r["measure"])] == r["value"], r["measure"]
+
+
+def test_the_optima_without_an_interval_are_said_with_the_reason(caplog):
+    """Similarity optima are not functions of the per-protein sums: NaN intervals and a console note naming them."""
+    case = random_case(6, n_proteins=30)
+    with caplog.at_level("INFO", logger="goeval.progress"):
+        res = run(case, bootstrap=50, similarity=("lin", "jaccard"), ic=case.ia_array(case.ontology()))
+    sim = {"lin_all", "lin_bma", "jaccard"}
+    for r in res.summary_records:
+        assert math.isnan(r["ci_low"]) == (r["measure"] in sim), r["measure"]
+    why = res.diagnostics["bootstrap"]["without_interval"]
+    assert set(why) == sim and all("per-protein statistics do not keep" in w for w in why.values())
+    notes = [m.getMessage() for m in caplog.records if "no interval for" in m.getMessage()]
+    assert notes == ["bootstrap: no interval for lin_all, lin_bma, jaccard: similarity optima are computed "
+                     "from sums the per-protein statistics do not keep, so resamples cannot reweight them"]
 
 
 def test_same_seed_same_bits_other_seed_other_intervals():
@@ -63,4 +89,5 @@ def test_without_ia_only_the_plain_measures_get_intervals():
     onto = case.ontology()
     res = evaluate_annotations(onto, case.truth_annotations(onto), {"m": case.predictions(onto)}, bootstrap=100)
     got = {r["measure"] for r in res.summary_records if not np.isnan(r["ci_low"])}
-    assert got == {"fmax", "fmax_micro"}
+    assert got == {r["measure"] for r in res.summary_records} == {"fmax", "fmax_micro", "smin_terms", "max_coverage",
+                                                                   "aupr"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers_stats import FIVE, block_stats, explicit_resample, slow_optima
+from helpers_stats import ALL, FIVE, block_stats, explicit_resample, slow_optima
 from numpy.testing import assert_allclose, assert_array_equal
 from oracles import random_case
 
@@ -28,9 +28,9 @@ def test_identity_resample_reproduces_the_summary_bit_for_bit(seed, thresholds, 
     stats, res, _ = block_stats(case, thresholds=thresholds, normalization=normalization, protein_weighting=weighting)
     settings = CurveSettings(normalization, 2.0, weighting, True)
     for (method, label), st in stats.items():
-        got = replicate_optima(st.protein_steps, np.ones((1, st.protein_steps.n_proteins)), FIVE, settings)
+        got = replicate_optima(st.protein_steps, np.ones((1, st.protein_steps.n_proteins)), ALL, settings)
         want = {r["measure"]: r["value"] for r in res.summary_records if r["namespace"] == label}
-        for name in FIVE:
+        for name in ALL:
             assert got[name][0] == want[name], (label, name)
 
 
@@ -46,7 +46,7 @@ def test_one_pass_replicates_match_explicitly_resampled_evaluations(seed, thresh
         idx = resample_indices(seed, resample_key(label, steps.proteins), steps.n_proteins, 0, B)
         for b in range(B):
             want = slow_optima(explicit_resample(case, steps.proteins, idx[b]), label, steps.thresholds)
-            for name in FIVE:
+            for name in ALL:
                 # no covered protein in the resample: no summary row, NaN in the replicate
                 assert_allclose(reps[(method, label)][name][b], want.get(name, np.nan), rtol=1e-12, atol=1e-12,
                                 err_msg=f"{label} {name} resample {b}")
@@ -117,7 +117,7 @@ def test_bootstrap_of_the_bundled_example_contains_the_point_estimate():
     ia, _ = goeval.load_ia(goeval.example_path("ia"), onto)
     stats = namespace_stats(onto, truth, preds, ia, per_protein=True)
     rows = bootstrap(stats, 500, seed=0)
-    assert [r["measure"] for r in rows] == list(FIVE)
+    assert [r["measure"] for r in rows] == list(ALL)
     for r in rows:
         assert r["ci_low"] < r["value"] < r["ci_high"] and r["se"] > 0, r
 
@@ -129,7 +129,7 @@ def test_the_sums_read_are_enough_for_each_measure(normalization, weighting):
     stats, _res, _ = block_stats(case, normalization=normalization, protein_weighting=weighting)
     settings = CurveSettings(normalization, 2.0, weighting, True)
     rng = np.random.default_rng(0)
-    names = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin", "wfmax_micro", "smin_terms", "max_coverage")
+    names = ALL
     for st in stats.values():
         w = rng.integers(0, 3, size=(5, st.protein_steps.n_proteins)).astype(float)
         full = st.protein_steps.stats(w)

@@ -37,6 +37,7 @@ from goeval.errors import InvalidParameterError
 from goeval.evaluation import summarize
 from goeval.evaluation.benchmark import make_benchmark
 from goeval.evaluation.engine import Plan
+from goeval.evaluation.summary import TimeSplitResult
 from goeval.evaluation.run import evaluate_blocks, evaluated
 from goeval.evaluation.sources import AnnotationsSource, MethodFeed, SharedScoresSource
 from goeval.information.accretion import information_accretion
@@ -380,9 +381,10 @@ def iter_time_split(
 
 
 def evaluate_time_split(ontology: Ontology, t0: Annotations, split: TimeSplit, hits: Any = None,
-                        **kwargs: Any) -> dict[str, Any]:
-    """Every kind's result of :func:`iter_time_split` (same parameters), as a dict kind -> EvaluationResult."""
-    return dict(iter_time_split(ontology, t0, split, hits, **kwargs))
+                        **kwargs: Any) -> TimeSplitResult:
+    """Every kind's result of :func:`iter_time_split` (same parameters), as a dict kind -> EvaluationResult
+    (a :class:`~goeval.evaluation.summary.TimeSplitResult`: one headline table in a notebook)."""
+    return TimeSplitResult(iter_time_split(ontology, t0, split, hits, **kwargs))
 
 
 def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | None,

@@ -15,8 +15,13 @@ DESCRIPTION = (
     "permutation p-value (Holm-adjusted over the pairs); with more than two methods, the matrix of win "
     "fractions. Reads RESULTS_DIR/protein_stats.npz, written by goeval evaluate --bootstrap; a directory of "
     "goeval cafa6 --bootstrap compares the methods on the final CAFA 6 score (--measure cafa6_metric_final, "
-    "every (kind, namespace) resampled) or per kind on any other measure. See docs/statistics.md."
+    "every (kind, namespace) resampled) or per kind on any other measure. The resamples are the run's own by "
+    "default (its --bootstrap count, seed and confidence, from its diagnostics.json), so that the pairs are drawn "
+    "from the resamples of the run's intervals. See docs/statistics.md."
 )
+
+#: The resampling of a run that recorded none (a protein_stats.npz written from Python without a diagnostics.json).
+DEFAULT_RESAMPLING = {"n_resamples": 10_000, "seed": 0, "confidence": 0.95}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,11 +30,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--measure", default="fmax",
                    help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
                         "...; for a goeval cafa6 directory also cafa6_metric_final(_micro)")
-    p.add_argument("--bootstrap", type=int, default=10_000, metavar="B", help="bootstrap resamples (default 10000)")
+    p.add_argument("--bootstrap", type=int, default=None, metavar="B",
+                   help="bootstrap resamples (default: the run's own --bootstrap, from its diagnostics.json; 10000 when "
+                        "it recorded none)")
     p.add_argument("--permutations", type=int, default=10_000, metavar="P",
                    help="paired permutations for the p-value (default 10000; 0: none)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the resamples and permutations (default 0)")
-    p.add_argument("--confidence", type=float, default=0.95, metavar="C", help="coverage of the interval (default 0.95)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed of the resamples and permutations (default: the run's own; 0 when it recorded none)")
+    p.add_argument("--confidence", type=float, default=None, metavar="C",
+                   help="coverage of the interval (default: the run's own; 0.95 when it recorded none)")
     p.add_argument("--threads", type=int, default=None, metavar="N", help="threads (default: all cores); results do not depend on it")
     p.add_argument("--out", metavar="TSV", help="also write the pairs table to this file")
     p.add_argument("--format", choices=("table", "tsv"), default="table", help="format of the tables printed on stdout")
@@ -112,7 +121,46 @@ def _kind_dirs(results: Path) -> dict[str, Path]:
     return {k: results / k for k in KINDS if (results / k).is_dir()}
 
 
-def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: ANN202 - Comparison
+def resampling(args: argparse.Namespace, folder: Path) -> dict:
+    """The resampling of the comparison: ``--bootstrap``, ``--seed``, ``--confidence`` where given, else the run's
+    own (``diagnostics.json`` of ``folder``: its ``bootstrap`` entry), else :data:`DEFAULT_RESAMPLING`.
+
+    Returns
+    -------
+    dict
+        ``n_resamples``, ``seed``, ``confidence`` (checked) and ``from``: what they come from, for the console.
+
+    Raises
+    ------
+    InputFormatError
+        The run's recorded resampling is not a valid one (naming ``diagnostics.json``).
+    """
+    from goeval.errors import InputFormatError, InvalidParameterError
+    from goeval.io.results_dir import read_json_document
+    from goeval.stats.bootstrap import check_bootstrap_parameters
+
+    path = folder / "diagnostics.json"
+    run = read_json_document(path).get("bootstrap") if path.is_file() else None
+    given = {"n_resamples": args.bootstrap, "seed": args.seed, "confidence": args.confidence}
+    if isinstance(run, dict):
+        try:
+            stored = check_bootstrap_parameters(run.get("n_resamples"), run.get("seed"), run.get("confidence"), "compare")
+        except InvalidParameterError as exc:
+            raise InputFormatError(path, None, f"its 'bootstrap' entry is not a resampling goeval wrote ({exc})") from None
+        base, source = dict(zip(("n_resamples", "seed", "confidence"), stored)), f"the run's own, from {path}"
+    else:
+        base, source = DEFAULT_RESAMPLING, "goeval's defaults: the run recorded no bootstrap"
+    out = {k: base[k] if v is None else v for k, v in given.items()}
+    out["from"] = source if any(v is None for v in given.values()) else "as given"
+    return out
+
+
+def _say_resampling(args: argparse.Namespace, r: dict) -> None:
+    said = f"resampling: {r['n_resamples']:,} resamples, seed {r['seed']}, confidence {r['confidence']:g}"
+    say(args, f"{said}, {r['from']} (--bootstrap, --seed, --confidence to change)" if r["from"] != "as given" else said)
+
+
+def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path], r: dict):  # noqa: ANN202 - Comparison
     """Methods of a cafa6 directory: on the final score (an aggregate measure), or per kind."""
     from goeval.io.results_dir import read_json_document
     from goeval.metrics.registry import cell_measure, get_measure
@@ -125,8 +173,8 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path]):  # noqa: A
     for k, d in kinds.items():
         check_blocks_against_summary(read[k][0], d / PROTEIN_STATS_FILE)
     ms = get_measure(args.measure)
-    common = dict(n_resamples=args.bootstrap, permutations=args.permutations, seed=args.seed,
-                  confidence=args.confidence, threads=args.threads)
+    common = dict(n_resamples=r["n_resamples"], permutations=args.permutations, seed=r["seed"],
+                  confidence=r["confidence"], threads=args.threads)
     if ms.reduce == "kind_mean":
         top = read_json_document(Path(args.results) / "diagnostics.json")
         options = next(iter(read.values()))[1]
@@ -223,13 +271,15 @@ def run(args: argparse.Namespace) -> int:
     from goeval.stats.store import read_protein_stats
 
     show_warnings()
+    r = resampling(args, results if kinds else path.parent)
+    _say_resampling(args, r)
     if kinds:
-        result = _compare_kinds(args, kinds)
+        result = _compare_kinds(args, kinds, r)
     else:
         stats, options = read_protein_stats(path)
         check_blocks_against_summary(stats, path)
-        result = compare(stats, args.methods, args.measure, n_resamples=args.bootstrap, permutations=args.permutations,
-                         seed=args.seed, confidence=args.confidence, options=options, with_ia=bool(options.get("ia")),
+        result = compare(stats, args.methods, args.measure, n_resamples=r["n_resamples"], permutations=args.permutations,
+                         seed=r["seed"], confidence=r["confidence"], options=options, with_ia=bool(options.get("ia")),
                          threads=args.threads)
     if not result.pairs:
         say(args, "no namespace has two of the methods evaluated; nothing to compare")

@@ -320,7 +320,8 @@ class _Submissions:
             return {kind: evaluate(onto, t, preds, options=self.options, ia=kw["ia"],
                                    known=kw["known"] if kind == "PK" else None, terms_of_interest=kw["terms_of_interest"],
                                    bootstrap=kw["bootstrap"], seed=kw["seed"], confidence=kw["confidence"],
-                                   threads=threads, executor=executor, stream=self.stream)
+                                   threads=threads, executor=executor, stream=self.stream,
+                                   allow_empty=True)  # a group may predict none of a kind's targets: cells 0
                     for kind, t in self.truths.items()}
         finally:
             for p in preds.values():

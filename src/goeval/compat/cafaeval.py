@@ -271,7 +271,7 @@ def cafa_eval(obo_file: Any, pred_dir: Any, gt_file: Any, ia: Any = None, no_orp
                                     f"prediction files; found none in {str(pred_dir)!r}.")
     res = evaluate(obo_file, gt_file, {name: path for name, path in files.items()}, ia=ia,
                    exclude_roots=bool(no_orphans), normalization=norm, propagation=prop, max_terms=max_terms,
-                   thresholds=th_step, threads=n_cpu or None)
+                   thresholds=th_step, threads=n_cpu or None, allow_empty=True)
     return cafaeval_frames(res, below_one=True, filenames={name: name for name in files})
 
 

@@ -26,14 +26,15 @@ from goeval.annotations.top_terms import keep_top_terms
 from goeval.diagnostics import Diagnostics
 from goeval.evaluation.benchmark import namespace_indices, term_mask
 from goeval.evaluation.run import namespace_stats
-from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, BlockKey, EvaluationResult, area_records,
-                                       optimum_records, summarize)
+from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, BlockKey, EvaluationResult, TimeSplitResult,
+                                       area_records, optimum_records, summarize)
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.stats.bootstrap import add_bootstrap_columns, check_bootstrap_parameters
 
 __all__ = [
     "EvaluationResult",
+    "TimeSplitResult",
     "evaluate_annotations",
     "namespace_stats",
     "summarize",
@@ -85,7 +86,8 @@ def evaluate_annotations(
         As for :func:`namespace_stats`.
     bootstrap : int, optional
         B: add bootstrap percentile intervals (``ci_low``, ``ci_high``,
-        ``se``) of fmax, wfmax, fmax_micro, smin and wsmin to the summary,
+        ``se``) of every optimum and area of the summary but the
+        similarity optima (which get none, said on the console),
         from B resamples of each namespace's benchmark proteins shared by
         every method (:func:`goeval.stats.add_bootstrap_columns`; see
         ``docs/statistics.md``). The statistics then keep their per-protein

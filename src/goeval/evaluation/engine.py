@@ -335,10 +335,10 @@ class Engine:
         counts: dict[str, Any] = {"entries_after_propagation": pool.entries}
         if pool.block.known is not None:
             counts["known_pairs_removed"] = pool.known_removed
-        counts["evaluated"] = st is not None
+        whole = pool.whole() if self.plan.keep_scores and pool.parts else None
+        counts["evaluated"] = st is not None or whole is not None  # swept, or its scores kept (term-centric)
         if st is not None:
             counts["thresholds"] = int(st.thresholds.size)
-        whole = pool.whole() if self.plan.keep_scores and pool.parts else None
         self.done[(pool.method, pool.label)] = BlockOutcome(st, counts, whole)
         del self.pools[(pool.method, pool.label)]
 

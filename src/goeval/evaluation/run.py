@@ -157,7 +157,7 @@ def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: 
         except BaseException:
             engine.abort()
             raise
-        n_eval = sum(o.stats is not None for o in outcomes.values())
+        n_eval = sum(o.stats is not None or o.whole is not None for o in outcomes.values())
         progress.note = f"{n_eval} of {len(outcomes)} (method, namespace) blocks evaluated"
     out = diag.setdefault("methods", {})
     for name in predictions:

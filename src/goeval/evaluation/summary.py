@@ -23,8 +23,8 @@ from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
 
-__all__ = ["EvaluationResult", "merge_results", "leaderboard", "summarize", "optimum_records", "area_records", "SUMMARY_COLUMNS",
-           "BOOTSTRAP_COLUMNS", "BlockKey"]
+__all__ = ["EvaluationResult", "TimeSplitResult", "merge_results", "leaderboard", "summarize", "optimum_records",
+           "area_records", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS", "BlockKey"]
 
 #: Key of the statistics of one method in one namespace: (method, namespace label).
 BlockKey = tuple[str, str]
@@ -69,7 +69,11 @@ class EvaluationResult:
     Notes
     -----
     The DataFrames are built on first access, so the command line, which
-    writes the arrays directly, never imports pandas.
+    writes the arrays directly, never imports pandas. In a notebook the
+    result shows as its headline table (:mod:`goeval.report.headline`: per
+    namespace and method Fmax with its threshold and coverage, weighted
+    Fmax and Smin, with their intervals after a bootstrap); :meth:`plot`
+    draws its figures.
     """
 
     def __init__(self, curve_columns: dict[str, np.ndarray] | None, summary_records: list[dict[str, Any]],
@@ -175,9 +179,99 @@ class EvaluationResult:
 
         return save_results(self, directory, curves_gzip=curves_gzip, plots=plots)
 
+    @property
+    def methods(self) -> list[str]:
+        """The methods of the summary, in order of first appearance."""
+        return list(dict.fromkeys(str(r["method"]) for r in self.summary_records))
+
+    @property
+    def namespaces(self) -> list[str]:
+        """The namespaces of the summary (``all`` left out), in order of first appearance."""
+        return [n for n in dict.fromkeys(str(r["namespace"]) for r in self.summary_records) if n != "all"]
+
+    def plot(self, namespace: str | None = None, kind: str = "fig4", **kwargs: Any):  # noqa: ANN201 - Figure
+        """One figure of this result (matplotlib, the ``plot`` extra).
+
+        Parameters
+        ----------
+        namespace : str, optional
+            A namespace of this result (:attr:`namespaces`; a label in any
+            case, or a GO namespace's OBO name); default: its only one for
+            Fig. 4 and its panels, all of them for the coverage and optima.
+        kind : {'fig4', 'pr', 'wpr', 'rumi', 'wrumi', 'coverage', 'optima'}
+            Clark & Radivojac's Fig. 4, one of its panels, the coverage
+            against the threshold, or the optima with their intervals
+            (:data:`goeval.report.plots.FIGURE_KINDS`).
+        **kwargs
+            Passed to the figure (``methods``, ``colors``, ``points``...).
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+
+        Raises
+        ------
+        GoevalError
+            matplotlib is not installed.
+        InvalidParameterError
+            An unknown kind, or a namespace this result does not hold (the
+            message lists those it holds).
+
+        Examples
+        --------
+        >>> import goeval
+        >>> res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+        ...                       [goeval.example_path("predictions")], ia=goeval.example_path("ia"))
+        >>> res.plot().axes[0].get_title()  # doctest: +SKIP
+        'MFO: precision-recall'
+        >>> res.plot("HPO")
+        Traceback (most recent call last):
+        ...
+        goeval.errors.InvalidParameterError: The 'namespace' parameter of plot must be one of this result's namespaces ['MFO']; got 'HPO'.
+        """
+        from goeval.report.plots import result_figure  # deferred: the report layer sits above this module
+
+        return result_figure(self, kind, namespace, **kwargs)
+
+    def _repr_html_(self) -> str:
+        from goeval.report.headline import headline_html  # deferred: as plot
+
+        return headline_html(self, _title(self))
+
     def __repr__(self) -> str:
-        methods = sorted({r["method"] for r in self.summary_records})
-        return f"<EvaluationResult: {len(methods)} methods, {len(self.summary_records)} optima>"
+        from goeval.report.headline import headline_text  # deferred: as plot
+
+        return f"<{_title(self)}>\n{headline_text(self)}"
+
+
+def _title(result: EvaluationResult) -> str:
+    """``EvaluationResult: 2 methods x 1 namespace (MFO)``."""
+    methods, namespaces = result.methods, result.namespaces
+    return (f"{type(result).__name__}: {len(methods)} method{'s' * (len(methods) != 1)} x {len(namespaces)} "
+            f"namespace{'s' * (len(namespaces) != 1)} ({', '.join(namespaces)})")
+
+
+class TimeSplitResult(dict):
+    """The results of a time split, one :class:`EvaluationResult` per kind of target (``"NK"``, ``"LK"``, ``"PK"``).
+
+    A ``dict``; in a notebook it shows as one headline table with a
+    ``targets`` column first (:mod:`goeval.report.headline`). What
+    :func:`goeval.benchmarks.evaluate_time_split` returns and
+    :func:`goeval.load_results` reads back from a time split's directory.
+    """
+
+    def _repr_html_(self) -> str:
+        from goeval.report.headline import headline_html  # deferred: the report layer sits above this module
+
+        return headline_html(dict(self), self._title())
+
+    def _title(self) -> str:
+        return f"TimeSplitResult: {', '.join(f'{k} ({len(v.methods)} methods)' for k, v in self.items()) or 'empty'}"
+
+    def __repr__(self) -> str:
+        from goeval.report.headline import headline_text  # deferred: as _repr_html_
+
+        return f"<{self._title()}>\n{headline_text(dict(self))}"
 
 
 def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],

@@ -18,16 +18,22 @@ writer of each format (HTML, Markdown, matplotlib text).
 
 Errors show a bad name the way ``repr`` does (``'a\\nb'``), so the message
 itself stays one line.
+
+A namespace is looked up by name on a result through one rule,
+:func:`held_namespace`: its label in any case, or a GO namespace's OBO name
+(:data:`GO_LABELS`); any other name is an error listing the namespaces the
+result holds.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from goeval.errors import InputFormatError
+from goeval.errors import InputFormatError, InvalidParameterError
 from goeval.io.files import PathLike
 
-__all__ = ["check_name", "check_table_text", "bad_character", "shown"]
+__all__ = ["check_name", "check_table_text", "bad_character", "shown", "GO_LABELS", "held_namespace"]
 
 #: The characters a name may not hold, as the body of a regular-expression class.
 _CONTROLS = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
@@ -120,3 +126,41 @@ def check_table_text(data: bytes, text: str, source: PathLike) -> None:
     raise InputFormatError(shown(str(source)), line, f"a cell holds the control character {m.group()!r} (results "
                            "tables hold names and numbers: no control character but the tab between cells and the "
                            "line end)", text[start : end if end >= 0 else len(text)])
+
+
+#: Short labels of the three GO namespaces (CAFA convention).
+GO_LABELS = {
+    "biological_process": "BPO",
+    "molecular_function": "MFO",
+    "cellular_component": "CCO",
+}
+
+
+def held_namespace(name: str, held: Sequence[str], func: str) -> str:
+    """The namespace label of ``held`` (a result's namespaces) that ``name`` names.
+
+    ``name`` is a label as held, in any case, or a GO namespace's OBO name
+    for its label (``molecular_function`` for ``MFO``) and the reverse.
+    Nothing else is guessed: ``HPO`` does not name ``human_phenotype``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For any other name; the message lists the namespaces held.
+
+    Examples
+    --------
+    >>> held_namespace("mfo", ["BPO", "MFO"], "plot"), held_namespace("molecular_function", ["MFO"], "plot")
+    ('MFO', 'MFO')
+    >>> held_namespace("HPO", ["human_phenotype"], "plot")
+    Traceback (most recent call last):
+    ...
+    goeval.errors.InvalidParameterError: The 'namespace' parameter of plot must be one of this result's namespaces ['human_phenotype']; got 'HPO'.
+    """
+    key = str(name).lower()
+    aliases = {**GO_LABELS, **{v.lower(): k for k, v in GO_LABELS.items()}}
+    for label in held:
+        if key == label.lower() or aliases.get(key, "").lower() == label.lower():
+            return label
+    raise InvalidParameterError(f"The 'namespace' parameter of {func} must be one of this result's namespaces "
+                                f"{list(held)}; got {name!r}.")

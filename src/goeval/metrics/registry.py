@@ -164,7 +164,10 @@ class Measure:
     unit : str
         Unit of its values (``bits``, ``terms``; empty for ratios).
     interval : bool
-        Whether a bootstrap gives it an interval by default.
+        Whether a bootstrap gives it an interval by default (an optimum or
+        an area of the curves, which the resampled per-protein sums give
+        in every replicate; the similarity optima have none: their sums are
+        not kept per protein).
     ranked : bool
         Whether the report ranks the methods by it in every namespace.
     curve : callable or None
@@ -228,8 +231,11 @@ class Measure:
         return f"{text} ({self.unit})" if self.unit else text
 
     def sums(self, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
-        """The per-protein sums of the sweep its optimum depends on (``covered`` always among them)."""
+        """The per-protein sums of the sweep its optimum (or area: both its columns) depends on (``covered`` always
+        among them)."""
         cols = self.inputs if self.curve is not None else (self.column,)
+        if self.reduce == "area":
+            cols += (self.recall,)
         need = {"covered"}
         for c in cols:
             need.update(curve_sums(c, normalization, protein_weighting))
@@ -313,8 +319,8 @@ def derived_columns(curves: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def interval_measures() -> tuple[str, ...]:
-    """Names of the protein-centric optima that a bootstrap gives intervals by default (``interval=True``)."""
-    return tuple(m.name for m in measures("protein", "optimum") if m.interval)
+    """Names of the protein-centric optima and areas that a bootstrap gives intervals by default (``interval=True``)."""
+    return tuple(m.name for m in measures("protein") if m.interval and m.reduce in ("optimum", "area"))
 
 
 def _protein(name: str, column: str, direction: str, needs_ia: bool, cols: tuple[str, str, str, str, str],
@@ -346,22 +352,22 @@ PROTEIN_MEASURES: tuple[Measure, ...] = (
     _protein("wfmax_micro", "wf_micro", "max", True,
              ("wprecision_micro", "wrecall_micro", "ru", "mi", "coverage_w"), ("wFmax_micro",),
              "maximum F-measure of the pooled information-weighted precision and recall",
-             label="weighted Fmax (micro)"),
+             label="weighted Fmax (micro)", interval=True),
     _protein("smin_terms", "s_terms", "min", False,
              ("precision", "recall", "ru_terms", "mi_terms", "coverage"), ("Smin_terms",),
              "minimum of S_k over remaining uncertainty and misinformation counted in terms (CAFA-evaluator's s)",
-             label="Smin", unit="terms"),
+             label="Smin", unit="terms", interval=True),
     _protein("max_coverage", "coverage", "max", False, ("precision", "recall", "ru", "mi", "coverage"),
              ("cov_max", "max_cov"),
              "largest share of benchmark proteins with a prediction (at the lowest threshold reaching it)",
-             label="maximum coverage"),
+             label="maximum coverage", interval=True),
 )
 
 
 def _area(name: str, precision: str, recall: str, needs_ia: bool, aliases: tuple[str, ...],
           description: str, label: str) -> Measure:
     return register(Measure(name, precision, "max", needs_ia, precision, recall, None, None, None, aliases=aliases,
-                            kind="protein", reduce="area", description=description, label=label))
+                            kind="protein", reduce="area", description=description, label=label, interval=True))
 
 
 #: Protein-centric areas: one value per method and namespace from a whole curve

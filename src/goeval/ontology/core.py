@@ -16,18 +16,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from goeval.errors import InvalidParameterError
+from goeval.io.names import GO_LABELS
 from goeval.io.obo import RawOntology
 from goeval.ontology.dag import closure
 
 __all__ = ["Ontology", "NamespaceStats", "GO_LABELS", "TermStatus", "NameSource"]
-
-#: Short labels of the three GO namespaces (CAFA convention).
-GO_LABELS = {
-    "biological_process": "BPO",
-    "molecular_function": "MFO",
-    "cellular_component": "CCO",
-}
-
 
 class TermStatus:
     """Codes returned by :meth:`Ontology.resolve` for each looked-up identifier."""

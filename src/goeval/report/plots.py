@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from goeval.errors import InvalidParameterError
+from goeval.errors import InvalidParameterError, check_choice
+from goeval.io.names import held_namespace
 from goeval.report.style import (PANELS, Panel, coverage_column, figure_text, lower_is_better, measure_label,
                                   method_colors, new_figure, require_matplotlib, result_colors)
 
@@ -46,6 +47,8 @@ __all__ = [
     "optima_figure",
     "tap_curve_figure",
     "results_figures",
+    "result_figure",
+    "FIGURE_KINDS",
     "figure_bytes",
 ]
 
@@ -60,6 +63,13 @@ def _methods(frame: Any, methods: Sequence[str] | None) -> list[str]:
     if methods is None:
         return present
     return [m for m in methods if m in present]
+
+
+def _namespace(frame: Any, namespace: str, func: str) -> str:
+    """The label of ``frame``'s namespace that ``namespace`` names (:func:`~goeval.ontology.core.held_namespace`):
+    a name the frame does not hold is an error listing those it holds, never an empty figure."""
+    held = [n for n in dict.fromkeys(frame["namespace"].tolist()) if n != "all"] if frame is not None else []
+    return held_namespace(namespace, held, func)
 
 
 def _rows(frame: Any, method: str, namespace: str) -> Any:
@@ -174,6 +184,7 @@ def draw_panel(ax: Any, curves: Any, summary: Any, panel: Panel | str, namespace
         whole data range.
     """
     p = _PANEL_BY_NAME[panel] if isinstance(panel, str) else panel
+    namespace = _namespace(curves, namespace, "draw_panel")
     methods = _methods(curves, methods)
     colors = _colors(curves, summary, colors, points)
     for i, m in enumerate(methods):
@@ -326,7 +337,8 @@ def fig4_figure(curves: Any, summary: Any, namespace: str, *, methods: Sequence[
     curves, summary : pandas.DataFrame
         ``curves.tsv`` and ``summary.tsv``, or a result's ``curves`` and ``summary``.
     namespace : str
-        Namespace label (``MFO``...).
+        Namespace label (``MFO``...), in any case; a GO namespace's OBO name
+        (``molecular_function``) names its label.
     methods : sequence of str, optional
         Methods to draw, in order (default all).
     points : mapping of str to mapping, optional
@@ -348,11 +360,18 @@ def fig4_figure(curves: Any, summary: Any, namespace: str, *, methods: Sequence[
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    InvalidParameterError
+        A namespace the curves do not hold (the message lists those they hold), or curves without the
+        columns of any panel asked for.
     """
     chosen = _available(curves, panels)
     if not chosen:
         raise InvalidParameterError("The 'curves' parameter of fig4_figure must have the columns of at least one "
                                     "panel (recall and precision at least); got " + ", ".join(map(str, curves.columns)) + ".")
+    namespace = _namespace(curves, namespace, "fig4_figure")
     methods = _methods(curves, methods)
     colors = _colors(curves, summary, colors, points)
     fig = new_figure(panel_size * len(chosen), panel_size + _legend_height(len(methods) + len(points or {})))
@@ -434,8 +453,10 @@ def _information_by_namespace(annotations: Any, ia: Any) -> dict[str, np.ndarray
 
 def coverage_figure(curves: Any, *, namespaces: Sequence[str] | None = None, methods: Sequence[str] | None = None,
                     colors: Mapping[str, str] | None = None):  # noqa: ANN201 - Figure
-    """Coverage (share of benchmark proteins with a prediction) against the threshold, per namespace."""
-    namespaces = list(namespaces or dict.fromkeys(curves["namespace"].tolist()))
+    """Coverage (share of benchmark proteins with a prediction) against the threshold, per namespace
+    (``namespaces``: those the curves hold, by default; another is an error listing them)."""
+    namespaces = [_namespace(curves, n, "coverage_figure") for n in namespaces] if namespaces else \
+        list(dict.fromkeys(curves["namespace"].tolist()))
     methods = _methods(curves, methods)
     colors = result_colors(curves, fixed=colors)
     fig = new_figure(4.0 * max(len(namespaces), 1), 3.4 + _legend_height(len(methods)))
@@ -586,9 +607,7 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
                 figs[f"{kind.lower()}_{name}"] = fig
         return figs
     curves, summary = getattr(results, "curves", None), getattr(results, "summary", None)
-    if k is None:
-        run_k = ((getattr(results, "diagnostics", None) or {}).get("options") or {}).get("k")
-        k = float(run_k) if isinstance(run_k, (int, float)) and not isinstance(run_k, bool) and run_k >= 1 else 2.0
+    k = _run_k(results) if k is None else k
     figs: dict[str, Any] = {}
     if curves is not None and len(curves):
         colors = result_colors(summary, curves)
@@ -611,6 +630,70 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
         for fig in figs.values():
             fig.suptitle(f"{figure_text(kind)} targets", fontsize=10)
     return figs
+
+
+def _run_k(results: Any) -> float:
+    """The S_k order of a result's run (its recorded ``options.k``), else 2."""
+    run_k = ((getattr(results, "diagnostics", None) or {}).get("options") or {}).get("k")
+    return float(run_k) if isinstance(run_k, (int, float)) and not isinstance(run_k, bool) and run_k >= 1 else 2.0
+
+
+#: The figures of one result, by the ``kind`` of :func:`result_figure` (:meth:`goeval.EvaluationResult.plot`):
+#: Fig. 4 (its four panels) or one of its panels, the coverage, the optima with their intervals.
+FIGURE_KINDS: tuple[str, ...] = ("fig4", *(p.name for p in PANELS), "coverage", "optima")
+
+
+def result_figure(result: Any, kind: str = "fig4", namespace: str | None = None,
+                  **kwargs: Any):  # noqa: ANN201 - Figure
+    """One figure of a result: what :meth:`goeval.EvaluationResult.plot` draws.
+
+    Parameters
+    ----------
+    result : EvaluationResult or ResultsDir
+        Anything with ``curves`` and ``summary`` frames (and ``diagnostics``: the run's ``k``).
+    kind : {'fig4', 'pr', 'wpr', 'rumi', 'wrumi', 'coverage', 'optima'}
+        :func:`fig4_figure`, one of its panels (:func:`panel_figure`),
+        :func:`coverage_figure` or :func:`optima_figure`.
+    namespace : str, optional
+        The namespace (a label as held, in any case, or a GO namespace's OBO
+        name). Default: the result's only namespace for Fig. 4 and its
+        panels, every namespace for the coverage and the optima.
+    **kwargs
+        Passed to the figure's function (``methods``, ``colors``, ``points``, ``measures``...).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    GoevalError
+        matplotlib (the ``plot`` extra) is not installed.
+    InvalidParameterError
+        An unknown kind; a namespace the result does not hold (the message
+        lists those it holds), or none for Fig. 4 of a result of several
+        namespaces; curves asked of a result without them.
+    """
+    require_matplotlib()
+    check_choice(kind, "kind", "plot", FIGURE_KINDS)
+    curves, summary = getattr(result, "curves", None), getattr(result, "summary", None)
+    held = [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"] if summary is not None else []
+    namespace = None if namespace is None else held_namespace(namespace, held, "plot")
+    if kind == "optima":
+        return optima_figure(summary if namespace is None else summary[summary["namespace"] == namespace], **kwargs)
+    if curves is None or not len(curves):
+        raise InvalidParameterError(f"The 'kind' parameter of plot must be 'optima' for a result without curves "
+                                    f"(evaluated with curves='none', or nothing evaluated); got {kind!r}.")
+    if kind == "coverage":
+        return coverage_figure(curves, namespaces=None if namespace is None else [namespace], **kwargs)
+    if namespace is None and len(held) != 1:
+        raise InvalidParameterError(f"The 'namespace' parameter of plot must name one of this result's namespaces "
+                                    f"{held} for kind={kind!r} (one namespace per figure); got None.")
+    namespace = held[0] if namespace is None else namespace
+    kwargs.setdefault("k", _run_k(result))
+    if kind == "fig4":
+        return fig4_figure(curves, summary, namespace, **kwargs)
+    return panel_figure(curves, summary, namespace, kind, **kwargs)
 
 
 def _stem(name: str) -> str:

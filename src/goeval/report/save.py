@@ -191,12 +191,13 @@ def load_results(path: Any) -> Any:
 
     Returns
     -------
-    EvaluationResult or dict of str to EvaluationResult
+    EvaluationResult or TimeSplitResult
         ``summary``, ``curves`` (exact floats: the text written reads back
         to the same doubles) and ``diagnostics`` (with its ``timings``);
         ``stats`` is None (the per-protein statistics of a bootstrap stay in
         ``protein_stats.npz``, read by :func:`goeval.compare`). A time split
-        gives ``{"NK": ..., "LK": ..., "PK": ...}``.
+        gives ``{"NK": ..., "LK": ..., "PK": ...}`` (a dict, shown as one
+        headline table in a notebook).
 
     Raises
     ------
@@ -205,7 +206,9 @@ def load_results(path: Any) -> Any:
     """
     res = _results(path)
     if res.parts:
-        return {kind: _result_of(part) for kind, part in res.parts.items()}
+        from goeval.evaluation.summary import TimeSplitResult  # deferred: as in _result_of
+
+        return TimeSplitResult({kind: _result_of(part) for kind, part in res.parts.items()})
     return _result_of(res)
 
 

@@ -170,11 +170,20 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
     """One line saying what was read from a file and what was remapped or dropped, by reason.
 
     ``d`` is the diagnostics of :func:`goeval.annotations.map_table` (and of
-    the evaluation's alignment with the truth, for predictions).
+    the evaluation's alignment with the truth, for predictions); without
+    ``rows_read`` (annotations built in memory, e.g. a baseline's), the line
+    says they were given in memory, not that no line was read.
+
+    Examples
+    --------
+    >>> describe_reading("naive", {"n_proteins": 421})
+    'naive: given in memory, 421 proteins'
+    >>> describe_reading("blast", {"rows_read": 1, "n_proteins": 1})
+    'blast: 1 line read, 1 protein'
     """
     status = d.get("rows_by_term_status", {})
-    rows = int(d.get("rows_read", 0))
-    parts = [f"{label}: {_plural(rows, 'line')} read"]
+    read = "rows_read" in d
+    parts = [f"{label}: {_plural(int(d['rows_read']), 'line') + ' read' if read else 'given in memory'}"]
     if d.get("n_proteins") is not None:
         parts[0] += f", {_plural(int(d['n_proteins']), 'protein')}"
     remapped = [f"{status[k]:,} {text}" for k, text in _REMAPS if status.get(k)]

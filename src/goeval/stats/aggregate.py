@@ -37,7 +37,7 @@ import numpy as np
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import Measure
 from goeval.stats.bootstrap import check_bootstrap_parameters, replicates_per_batch
-from goeval.stats.compare import PAIR_COLUMNS, PairedBlock, batched, pair_record, set_holm
+from goeval.stats.compare import PAIR_COLUMNS, PairedBlock, batched, chosen_methods, pair_record, set_holm
 from goeval.stats.replicates import CurveSettings, replicate_optima
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -162,11 +162,7 @@ def compare_aggregate(groups: Groups, methods: Sequence[str] | None, measure: Me
         Fewer than two distinct known methods, or statistics without per-protein statistics.
     """
     n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence, "compare")
-    known = list(dict.fromkeys(m for stats in groups.values() for m, _ in stats))
-    chosen = known if methods is None else list(methods)
-    if any(m not in known for m in chosen) or len(set(chosen)) < 2 or len(set(chosen)) != len(chosen):
-        raise InvalidParameterError(f"The 'methods' parameter of compare must name at least two distinct methods "
-                                    f"among {known}; got {chosen}.")
+    chosen = chosen_methods(list(dict.fromkeys(m for stats in groups.values() for m, _ in stats)), methods)
     layout = group_layout(groups, namespaces)
     blocks = _blocks(groups, layout, chosen, measure, settings)
     point = {m: float(_mean_of_means(v, layout, 0.0)) for m, v in _points(blocks, chosen).items()}

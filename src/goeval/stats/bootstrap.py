@@ -19,6 +19,16 @@ order statistics at position ``(B - 1) q``); ``se`` is their standard
 deviation with ``ddof=1``. Replicates in which no protein is covered at any
 threshold have no optimum; they are left out of the interval (with a
 warning that counts them).
+
+Every optimum and area of the summary whose registry entry has
+``interval=True`` gets an interval (all of goeval's own: ``fmax`` ...
+``max_coverage``, ``aupr``, ``waupr``): each is a function of the curves,
+which are functions of the resampled per-protein sums, and the area is
+re-taken in every replicate as the summary takes it. The similarity optima
+(``lin_bma``, ...) get none: their sums are not kept per protein.
+:func:`add_bootstrap_columns` says on the console which measures of the
+summary have no interval and why (also under
+``diagnostics["bootstrap"]["without_interval"]``).
 """
 
 from __future__ import annotations
@@ -32,15 +42,15 @@ import numpy as np
 
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.options import CONFIDENCE, RESAMPLES, SEED, validate
-from goeval.metrics.registry import get_measure, interval_measures
-from goeval.progress import stage
+from goeval.metrics.registry import SIMILARITY_MEASURES, get_measure, interval_measures
+from goeval.progress import say_stage, stage
 from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key
 from goeval.sweep import ProteinSteps, SweepStats
 
 __all__ = [
     "BOOTSTRAP_COLUMNS", "replicates_per_batch", "bootstrap", "bootstrap_replicates", "percentile_interval",
-    "add_bootstrap_columns", "check_bootstrap_parameters",
+    "add_bootstrap_columns", "check_bootstrap_parameters", "no_interval_reason",
 ]
 
 #: Columns added to the summary rows of those measures.
@@ -197,7 +207,8 @@ def bootstrap(
     seed : int, default 0
     confidence : float, default 0.95
     measures : iterable of str
-        Default: fmax, wfmax, fmax_micro, smin, wsmin.
+        Protein-centric optima or areas; default: every registered one with
+        ``interval=True`` (:func:`~goeval.metrics.registry.interval_measures`).
     options : EvaluationOptions or dict, optional
         Curve options; default: those recorded in ``result.diagnostics``.
     with_ia : bool, optional
@@ -241,14 +252,17 @@ def bootstrap(
     for (method, label), per in reps.items():
         steps = stats[(method, label)].protein_steps
         point = replicate_optima(steps, np.ones((1, steps.n_proteins)), list(per), settings)
+        short: dict[int, list[str]] = {}  # resamples without an optimum -> the measures (of a defined value) short
         for name, values in per.items():
             lo, hi, se, bad = percentile_interval(values, confidence)
             if bad and point[name][0] == point[name][0]:  # an undefined optimum (NaN) has no interval: said once
-                warnings.warn(f"bootstrap: {bad} of {n_resamples} resamples of {method} in {label} cover no protein "
-                              f"at any threshold; {name}'s interval uses the other {n_resamples - bad}.",
-                              GoevalWarning, stacklevel=2)
+                short.setdefault(bad, []).append(name)
             records.append({"method": method, "namespace": label, "measure": name, "value": float(point[name][0]),
                             "ci_low": lo, "ci_high": hi, "se": se, "n_resamples": n_resamples, "n_undefined": bad})
+        for bad, names in short.items():
+            warnings.warn(f"bootstrap: {bad} of {n_resamples} resamples of {method} in {label} cover no protein at "
+                          f"any threshold; the intervals of {', '.join(names)} use the other {n_resamples - bad}.",
+                          GoevalWarning, stacklevel=2)
     return records
 
 
@@ -256,10 +270,14 @@ def add_bootstrap_columns(result: Any, n_resamples: int, seed: int = 0, confiden
     """Add ``ci_low``, ``ci_high``, ``se`` to the summary rows of ``result`` (in place).
 
     Rows of the bootstrapped measures get the interval of :func:`bootstrap`;
-    every other row gets NaN. Returns ``result``.
+    every other row gets NaN, and the measures without an interval are said
+    with the reason (:func:`no_interval_reason`). Returns ``result``.
     """
     rows = bootstrap(result, n_resamples, seed, confidence, **kwargs)
     by_key = {(r["method"], r["namespace"], r["measure"]): r for r in rows}
+    done = {r["measure"] for r in rows}
+    without = {m: no_interval_reason(m) for m in dict.fromkeys(r["measure"] for r in result.summary_records)
+               if m not in done}
     records = []
     for rec in result.summary_records:
         hit = by_key.get((rec["method"], rec["namespace"], rec["measure"]), {})
@@ -271,7 +289,32 @@ def add_bootstrap_columns(result: Any, n_resamples: int, seed: int = 0, confiden
         "undefined_resamples": {f"{r['method']}/{r['namespace']}/{r['measure']}": r["n_undefined"]
                                 for r in rows if r["n_undefined"]},
     }
+    if without:
+        result.diagnostics["bootstrap"]["without_interval"] = without
+        for why in dict.fromkeys(without.values()):
+            say_stage(f"bootstrap: no interval for {', '.join(m for m, w in without.items() if w == why)}: {why}")
     return result
+
+
+def no_interval_reason(measure: str) -> str:
+    """Why the bootstrap gives a summary measure no interval (a similarity optimum, a measure registered without
+    one, or one not asked for).
+
+    Examples
+    --------
+    >>> no_interval_reason("lin_bma")
+    'similarity optima are computed from sums the per-protein statistics do not keep, so resamples cannot reweight them'
+    """
+    try:
+        ms = get_measure(measure)
+    except InvalidParameterError:
+        return "not a registered measure"
+    if ms in SIMILARITY_MEASURES:
+        return ("similarity optima are computed from sums the per-protein statistics do not keep, so resamples "
+                "cannot reweight them")
+    if not ms.interval or ms.reduce not in ("optimum", "area"):
+        return "registered without an interval (interval=False)"
+    return "not among the measures asked for"
 
 
 def _plural(n: int, word: str) -> str:

@@ -36,6 +36,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.io.names import held_namespace
 from goeval.metrics.registry import Measure
 from goeval.progress import stage
 from goeval.stats.bootstrap import check_bootstrap_parameters, percentile_interval, replicates_per_batch
@@ -45,7 +46,7 @@ from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
 __all__ = ["Comparison", "compare", "holm", "PairedBlock", "common_steps", "batched", "better", "pair_record",
-           "set_holm",
+           "set_holm", "chosen_methods",
            "PAIR_COLUMNS", "DUEL_COLUMNS"]
 
 PAIR_COLUMNS = ("namespace", "measure", "method_a", "method_b", "value_a", "value_b", "difference", "ci_low",
@@ -74,7 +75,14 @@ class Comparison:
     measure: str = "fmax"
 
     def duel_matrix(self, namespace: str) -> tuple[list[str], np.ndarray]:
-        """Methods and the (k, k) matrix of win fractions (row beats column; NaN on the diagonal)."""
+        """Methods and the (k, k) matrix of win fractions (row beats column; NaN on the diagonal).
+
+        Raises
+        ------
+        InvalidParameterError
+            A namespace without duels (:func:`~goeval.io.names.held_namespace`: the message lists those held).
+        """
+        namespace = held_namespace(namespace, list(dict.fromkeys(r["namespace"] for r in self.duels)), "duel_matrix")
         rows = [r for r in self.duels if r["namespace"] == namespace]
         names = list(dict.fromkeys(r["method"] for r in rows))
         mat = np.full((len(names), len(names)), np.nan)
@@ -256,13 +264,39 @@ def _compare_namespace(ns: PairedBlock, n_resamples: int, permutations: int, see
     return pairs, duels
 
 
-def _select(stats: Mapping[tuple[str, str], SweepStats], methods: Sequence[str] | None) -> dict[str, dict[str, ProteinSteps]]:
-    known = list(dict.fromkeys(m for m, _ in stats))
+def chosen_methods(known: Sequence[str], methods: Sequence[str] | None) -> list[str]:
+    """The methods compared: ``methods`` (at least two distinct ones among ``known``), default all of ``known``.
+
+    Raises
+    ------
+    InvalidParameterError
+        Fewer than two methods evaluated (said as such when no method was named), or ``methods`` naming an
+        unknown method, a method twice or fewer than two.
+
+    Examples
+    --------
+    >>> chosen_methods(["A", "B", "C"], None), chosen_methods(["A", "B", "C"], ["C", "A"])
+    (['A', 'B', 'C'], ['C', 'A'])
+    >>> chosen_methods(["BLAST"], None)
+    Traceback (most recent call last):
+    ...
+    goeval.errors.InvalidParameterError: A comparison needs at least two methods evaluated in one run; the statistics hold one method, 'BLAST': evaluate the methods to compare together (with a bootstrap: goeval evaluate --bootstrap B).
+    """
+    known = list(known)
+    if methods is None and len(known) < 2:
+        held = f"one method, {known[0]!r}" if known else "no method"
+        raise InvalidParameterError(f"A comparison needs at least two methods evaluated in one run; the statistics hold "
+                                    f"{held}: evaluate the methods to compare together (with a bootstrap: goeval "
+                                    "evaluate --bootstrap B).")
     chosen = known if methods is None else list(methods)
-    unknown = [m for m in chosen if m not in known]
-    if unknown or len(set(chosen)) < 2 or len(set(chosen)) != len(chosen):
+    if any(m not in known for m in chosen) or len(set(chosen)) < 2 or len(set(chosen)) != len(chosen):
         raise InvalidParameterError(f"The 'methods' parameter of compare must name at least two distinct methods "
                                     f"among {known}; got {chosen}.")
+    return chosen
+
+
+def _select(stats: Mapping[tuple[str, str], SweepStats], methods: Sequence[str] | None) -> dict[str, dict[str, ProteinSteps]]:
+    chosen = chosen_methods(list(dict.fromkeys(m for m, _ in stats)), methods)
     out: dict[str, dict[str, ProteinSteps]] = {}
     for (m, label), st in stats.items():
         if m in chosen:

@@ -17,11 +17,12 @@ from typing import Any, Iterable
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.metrics.protein import protein_curves
+from goeval.metrics.protein import aupr_score, protein_curves
 from goeval.metrics.registry import Measure, derived_columns, get_measure
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
 
-__all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "optima_of_stats"]
+__all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "row_areas",
+           "optima_of_stats"]
 
 
 @dataclass(frozen=True)
@@ -69,20 +70,22 @@ def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[s
     return tuple(k for k in STAT_NAMES if k in need)
 
 
-def protein_optima(names: Iterable[str | Measure]) -> list[Measure]:
-    """The registered protein-centric optima named (or given), checked.
+def protein_optima(names: Iterable[str | Measure], *, areas: bool = False) -> list[Measure]:
+    """The registered protein-centric optima named (or given), checked; with ``areas``, the areas too (``aupr``).
 
     Raises
     ------
     InvalidParameterError
-        For a name that is not a protein-centric optimum (e.g. an area).
+        For a name that is not a protein-centric optimum (or area).
     """
     out = []
+    reduces = ("optimum", "area") if areas else ("optimum",)
     for x in names:
         ms = x if isinstance(x, Measure) else get_measure(x)
-        if ms.kind != "protein" or ms.reduce != "optimum":
+        if ms.kind != "protein" or ms.reduce not in reduces:
             raise InvalidParameterError(
-                f"The 'measures' parameter must name protein-centric optima (e.g. fmax, smin); got {ms.name!r}.")
+                f"The 'measures' parameter must name protein-centric optima (e.g. fmax, smin{', aupr' if areas else ''});"
+                f" got {ms.name!r}.")
         out.append(ms)
     return out
 
@@ -116,8 +119,42 @@ def row_optima(values: np.ndarray, valid: np.ndarray, direction: str, rtol: floa
     return out
 
 
+def row_areas(recall: np.ndarray, precision: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The area of every row as the summary takes it: :func:`~goeval.metrics.protein.aupr_score` over the row's
+    valid thresholds, the same bits; NaN for a row without any.
+
+    The valid thresholds of a row are a prefix (coverage falls as the
+    threshold rises), so the rows with the same number of them are added
+    at once, each row's terms in aupr_score's order; a row whose valid
+    thresholds are not a prefix is taken on its own.
+
+    Parameters
+    ----------
+    recall, precision, valid : ndarray of shape (B, m)
+
+    Examples
+    --------
+    >>> r, p = np.array([[0.8, 0.5, 0.2], [0.8, 0.5, 0.2]]), np.array([[0.4, 0.3, 0.9], [0.4, 0.3, 0.9]])
+    >>> row_areas(r, p, np.array([[True, True, True], [True, True, False]])).tolist()
+    [0.67, 0.7]
+    """
+    r, p = np.asarray(recall, dtype=np.float64), np.asarray(precision, dtype=np.float64)
+    b, m = r.shape
+    n_valid = valid.sum(axis=1)
+    prefix = np.where(valid.all(axis=1), m, np.argmin(valid, axis=1)) == n_valid
+    envelope = np.maximum.accumulate(p, axis=1)
+    steps = np.concatenate([np.ones((b, 1)), r[:, :-1]], axis=1) - r
+    out = np.full(b, np.nan)
+    for n in np.unique(n_valid[prefix & (n_valid > 0)]):
+        rows = prefix & (n_valid == n)
+        out[rows] = np.concatenate([steps[rows, :n] * envelope[rows, :n], r[rows, n - 1:n]], axis=1).sum(axis=1)
+    for i in np.flatnonzero(~prefix):
+        out[i] = aupr_score(r[i][valid[i]], p[i][valid[i]])
+    return out
+
+
 def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveSettings) -> dict[str, np.ndarray]:
-    """Optima of every row of statistics with sums of shape (B, m) (missing sums read as 0)."""
+    """Optima (and areas) of every row of statistics with sums of shape (B, m) (missing sums read as 0)."""
     first = next(iter(stats.sums.values()))
     zero = np.broadcast_to(np.zeros(1), first.shape)
     full = SweepStats(stats.thresholds, {k: stats.sums.get(k, zero) for k in STAT_NAMES},
@@ -127,12 +164,13 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
                          with_ia=settings.with_ia and any(ms.needs_ia for ms in measures))
     cur.update(derived_columns(cur))
     valid = cur["n_covered"] > 0
-    return {ms.name: row_optima(cur[ms.column], valid, ms.direction) for ms in measures}
+    return {ms.name: row_areas(cur[ms.recall], cur[ms.column], valid) if ms.reduce == "area" else
+            row_optima(cur[ms.column], valid, ms.direction) for ms in measures}
 
 
 def replicate_optima(steps: ProteinSteps, weights: np.ndarray, measures: Iterable[str | Measure],
                      settings: CurveSettings) -> dict[str, np.ndarray]:
-    """The optimum of each measure under each row of protein weights.
+    """The optimum (or area) of each measure under each row of protein weights.
 
     Parameters
     ----------
@@ -143,7 +181,8 @@ def replicate_optima(steps: ProteinSteps, weights: np.ndarray, measures: Iterabl
         twice counts twice). A row of ones gives the summary's value, bit
         for bit.
     measures : iterable of str or Measure
-        Protein-centric optima (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...).
+        Protein-centric optima (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...) or areas
+        (``aupr``, ``waupr``).
     settings : CurveSettings
 
     Returns
@@ -151,7 +190,7 @@ def replicate_optima(steps: ProteinSteps, weights: np.ndarray, measures: Iterabl
     dict of str to ndarray of shape (B,)
         Measure name -> optimum per replicate (NaN where no protein is covered).
     """
-    ms = protein_optima(measures)
+    ms = protein_optima(measures, areas=True)
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2:
         raise InvalidParameterError(f"The 'weights' parameter of replicate_optima must have shape (B, n); got {w.shape}.")

@@ -40,7 +40,7 @@ from goeval.errors import InputFormatError, InvalidParameterError
 from goeval.io.manifest import check_run_file
 from goeval.io.names import check_name
 from goeval.io.results import read_arrays, write_arrays
-from goeval.sweep import ProteinSteps, SweepStats
+from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
 
 __all__ = ["protein_stats_arrays", "protein_stats_from_arrays", "write_protein_stats", "read_protein_stats",
            "PROTEIN_STATS_FILE", "FORMAT"]
@@ -119,8 +119,25 @@ def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[
         if len(groups) != 1 or len(proteins) != 1 or not all(np.isfinite(a).all() for a in numbers):
             raise InputFormatError(source, None, f"the arrays of block {block} disagree in length or hold values that "
                                                  "are not finite (a damaged file)")
+        _check_point_sums(arrays, i, block, source)
     meta["blocks"] = blocks
     return meta
+
+
+def _check_point_sums(arrays: Mapping[str, np.ndarray], i: int, block: tuple[str, str], source: str | None) -> None:
+    """The point statistics of block ``i`` (``i/sums/NAME``, ``i/totals``), when stored: every sum there, numbers,
+    all finite."""
+    if f"{i}/totals" not in arrays:  # a file of an earlier version: the sums are recomputed from the step functions
+        return
+    missing = [n for n in STAT_NAMES if f"{i}/sums/{n}" not in arrays]
+    if missing or np.asarray(arrays[f"{i}/totals"]).shape not in ((4,), (5,)):
+        raise InputFormatError(source, None, f"the point statistics of block {block} are incomplete (" + (
+            f"no sums {', '.join(missing)}" if missing else "totals of another length") + "; a damaged file)")
+    for name in [f"{i}/sums/{n}" for n in STAT_NAMES] + [f"{i}/totals"]:
+        a = np.asarray(arrays[name])
+        if a.dtype.kind not in "iuf" or not np.isfinite(a).all():
+            raise InputFormatError(source, None, f"the entry {name} of block {block} holds values that are not finite "
+                                                 "numbers (a damaged file); run goeval evaluate --bootstrap again")
 
 
 def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],

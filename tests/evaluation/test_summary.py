@@ -1,0 +1,65 @@
+"""EvaluationResult in a notebook: its headline as repr and HTML, its figures by namespace and kind; a time split's."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import goeval
+from goeval.evaluation import TimeSplitResult
+
+
+@pytest.fixture(scope="module")
+def two_methods():
+    """(EvaluationResult,): BB4S and naive on the bundled CAFA2 MFO slice, grid 0.01, 40 resamples."""
+    from goeval.baselines import naive
+
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    truth = goeval.load_annotations(goeval.example_path("truth"), onto)
+    preds = {"BLAST": goeval.load_predictions(goeval.example_path("predictions"), onto),
+             "naive": naive(onto, truth, truth.proteins)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return (goeval.evaluate(onto, truth, preds, ia=goeval.example_path("ia"), thresholds=0.01, bootstrap=40,
+                                seed=3),)
+
+
+def test_the_repr_is_the_headline_table(two_methods):
+    res = two_methods[0]
+    lines = repr(res).splitlines()
+    assert lines[0] == "<EvaluationResult: 2 methods x 1 namespace (MFO)>"
+    assert lines[2].startswith("---------") and lines[3].split()[:3] == ["MFO", "BLAST", "0.4856"]
+    assert lines[3].split()[3].startswith("[") and "bootstrap percentile interval (40 resamples)" in lines[-1]
+
+
+def test_the_html_repr_is_the_headline_with_its_intervals(two_methods):
+    page = two_methods[0]._repr_html_()
+    assert page.startswith('<table class="goeval-headline">') and "<td>BLAST</td><td>0.4856 [" in page
+    assert "<th>weighted Fmax</th>" in page and "<th>Smin (bits)</th>" in page
+
+
+def test_plot_takes_a_namespace_of_the_result_and_names_those_it_holds(two_methods):
+    pytest.importorskip("matplotlib")
+    res = two_methods[0]
+    assert res.namespaces == ["MFO"] and res.methods == ["BLAST", "naive"]
+    assert len(res.plot().axes) == 4 and len(res.plot(kind="coverage").axes) == 1
+    with pytest.raises(goeval.InvalidParameterError, match=r"namespaces \['MFO'\]; got 'HPO'"):
+        res.plot("HPO")
+
+
+def test_a_time_split_shows_one_table_with_its_kinds(two_methods):
+    res = two_methods[0]
+    split = TimeSplitResult({"NK": res, "LK": res})
+    assert split == {"NK": res, "LK": res} and repr(split).splitlines()[0] == (
+        "<TimeSplitResult: NK (2 methods), LK (2 methods)>")
+    assert repr(split).splitlines()[1].split()[:3] == ["targets", "namespace", "method"]
+    assert split._repr_html_().count("<td>NK</td>") == 2
+
+
+def test_load_results_of_a_time_split_is_a_time_split_result(two_methods, tmp_path):
+    res = two_methods[0]
+    for kind in ("nk", "lk"):
+        res.save(tmp_path / "ts" / kind)
+    back = goeval.load_results(tmp_path / "ts")
+    assert isinstance(back, TimeSplitResult) and list(back) == ["NK", "LK"]
