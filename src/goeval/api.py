@@ -629,7 +629,7 @@ def evaluate(
         object, instead of one by one.
     allow_empty : bool, default False
         When nothing at all is evaluated, return the result without rows
-        (``diagnostics["nothing_evaluated"]`` says why, and a warning)
+        (``diagnostics["nothing_evaluated"]`` says why: the caller says it)
         instead of raising: for a caller that evaluates parts of a larger
         run, one of which may legitimately hold nothing.
 
@@ -700,8 +700,6 @@ def evaluate(
     why = res.diagnostics.get("nothing_evaluated")
     if why and not allow_empty:
         raise GoevalError(f"nothing was evaluated: {why}.")
-    if why:
-        diag.warn(f"nothing was evaluated: {why}.")
     return res
 
 

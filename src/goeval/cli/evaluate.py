@@ -139,7 +139,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
                        excluded_terms=args.exclude_terms, threads=args.threads, bootstrap=args.bootstrap,
                        seed=args.seed, confidence=args.confidence, known=args.known,
                        ic_annotations=args.ic_annotations, executor=executor,
-                       stream=getattr(args, "stream", False))
+                       stream=getattr(args, "stream", False), allow_empty=True)  # said below, with the counts
     streamed = res.diagnostics.get("streaming", {}).get("streamed")
     if streamed:
         say(args, f"streamed in batches: {', '.join(streamed)}")

@@ -272,6 +272,8 @@ def cafa_eval(obo_file: Any, pred_dir: Any, gt_file: Any, ia: Any = None, no_orp
     res = evaluate(obo_file, gt_file, {name: path for name, path in files.items()}, ia=ia,
                    exclude_roots=bool(no_orphans), normalization=norm, propagation=prop, max_terms=max_terms,
                    thresholds=th_step, threads=n_cpu or None, allow_empty=True)
+    if res.diagnostics.get("nothing_evaluated"):  # CAFA-evaluator returns empty frames: said, not raised
+        res.diagnostics.warn(f"nothing was evaluated: {res.diagnostics['nothing_evaluated']}.")
     return cafaeval_frames(res, below_one=True, filenames={name: name for name in files})
 
 
