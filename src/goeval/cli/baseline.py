@@ -61,7 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _load_training(args: argparse.Namespace, onto: Any) -> Any:
-    from goeval.api import dropped_terms_warning
+    from goeval.checks import dropped_terms_warning
 
     train = read_annotations(args, args.train, onto, "training set")
     d = dict(train.diagnostics, n_proteins=int(train.matrix.shape[0]))

@@ -76,7 +76,7 @@ def _sequences(args: argparse.Namespace, hits: Any) -> Any:
 
 def _load(args: argparse.Namespace, opts: Any) -> tuple[Any, Any, Any, Any, Any]:
     """Ontology, t0, t1 and hits read, the split made: what the run evaluates."""
-    from goeval.api import dropped_terms_warning
+    from goeval.checks import dropped_terms_warning
     from goeval.benchmarks.timesplit import time_split_targets
     from goeval.diagnostics import Diagnostics
     from goeval.progress import stage

@@ -54,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> tuple[Any, dict[str, list[str]]]:
     """Options, inputs and the output directory, before anything is read."""
-    from goeval.api import check_inputs
+    from goeval.inputs import check_inputs
     from goeval.errors import InvalidParameterError
     from goeval.io.files import check_output_dir
 

@@ -233,7 +233,7 @@ def read_annotations(args: argparse.Namespace, paths: Any, onto: Any, label: str
     With several files each file's own line follows at ``-v``.
     """
     from goeval.annotations import merge_annotations
-    from goeval.api import load_annotations
+    from goeval.inputs import load_annotations
     from goeval.progress import stage
     from goeval.report.text import describe_reading
 

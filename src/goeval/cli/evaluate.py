@@ -66,11 +66,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # noqa: ANN202 - (options, files)
     """Options, every input and the output directory, before anything is parsed."""
-    from goeval.api import check_inputs
+    from goeval.inputs import check_inputs
     from goeval.io.files import check_input, check_output_dir
     from goeval.io.paths import find_prediction_files
 
-    run = run_options_from_args(args)
+    run = run_options_from_args(args)  # validated here, before any work; evaluate receives it whole
     args.threads, args.bootstrap, args.seed, args.confidence = run.threads, run.bootstrap, run.seed, run.confidence
     opts = options_from_args(args, with_ia=bool(args.ia or args.ia_annotations))
     if getattr(args, "dask", None):
@@ -94,7 +94,7 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     opts, found = _check_before_work(args, ontology, truth)
     # While this process is still small, start the first prediction file's read and the ontology's parse
     # (forked children for large inputs; a compiled-cache hit skips the parse). The reader reads the truth
-    # first and parses only its proteins' lines; the other files are read meanwhile (goeval.api.evaluate).
+    # first and parses only its proteins' lines; the other files are read meanwhile (goeval.evaluate).
     from goeval.io.predictions import start_read_predictions
 
     files: dict = dict(found.files)
@@ -128,18 +128,20 @@ def _regular(path: Any) -> bool:
 
 
 def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  # noqa: ANN001
+    from dataclasses import replace
+
     from goeval.api import evaluate
     from goeval.diagnostics import package_versions
     from goeval.report.save import save_results
 
     show_warnings()
     with dask_context(args) as executor:
-        res = evaluate(pending, truth, files, options=opts, ia=args.ia, ia_annotations=args.ia_annotations,
+        # the options resolved (preset included) and the files found (pattern applied) once, here
+        run = replace(run_options_from_args(args), executor=executor, preset=None, pattern=None)
+        res = evaluate(pending, truth, files, options=opts, run=run, ia=args.ia, ia_annotations=args.ia_annotations,
                        targets=args.targets, terms_of_interest=args.terms_of_interest,
-                       excluded_terms=args.exclude_terms, threads=args.threads, bootstrap=args.bootstrap,
-                       seed=args.seed, confidence=args.confidence, known=args.known,
-                       ic_annotations=args.ic_annotations, executor=executor,
-                       stream=getattr(args, "stream", False), allow_empty=True)  # said below, with the counts
+                       excluded_terms=args.exclude_terms, known=args.known, ic_annotations=args.ic_annotations,
+                       allow_empty=True)  # said below, with the counts
     streamed = res.diagnostics.get("streaming", {}).get("streamed")
     if streamed:
         say(args, f"streamed in batches: {', '.join(streamed)}")

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         check_input(path, "annotations")
     check_output_file(args.out)
 
-    from goeval.api import load_annotations
+    from goeval.inputs import load_annotations
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_ia
     from goeval.report.text import describe_reading

@@ -67,7 +67,7 @@ def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFi
 
 def run(args: argparse.Namespace) -> int:
     found = _check_before_work(args)
-    from goeval.api import load_annotations, load_ia, load_predictions, load_targets
+    from goeval.inputs import load_annotations, load_ia, load_predictions, load_targets
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_frames
     from goeval.report.text import format_table

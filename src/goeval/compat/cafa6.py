@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -289,7 +289,7 @@ def _read_group(inputs: Mapping[str, Any], ontology: Any, keep: Any, threads: in
     """Method -> Annotations (or, with ``stream``, its kept batches spilled): the files read at once in threads,
     each once for every kind (only the lines of the proteins of some kind's truth parsed)."""
     from goeval.annotations import map_table
-    from goeval.api import PredictionReads
+    from goeval.inputs import PredictionReads
     from goeval.io.readers import BATCH_ROWS
 
     files = {n: p for n, p in inputs.items() if isinstance(p, (str, Path))}
@@ -307,20 +307,19 @@ class _Submissions:
     """
 
     def __init__(self, ontology: Any, truths: Mapping[str, Any], inputs: dict[str, Any], options: Any,
-                 stream: bool) -> None:
-        self.ontology, self.truths, self.inputs, self.options, self.stream = ontology, truths, inputs, options, stream
+                 run: Any) -> None:
+        self.ontology, self.truths, self.inputs, self.options, self.run = ontology, truths, inputs, options, run
 
     def __call__(self, group: Mapping[str, Any], threads: int | None, executor: Any = None) -> dict[str, Any]:
         from goeval.api import evaluate
 
         onto = _worker_ontology(self.ontology, self.options.relations)
-        preds = _read_group(group, onto, _truth_proteins(self.truths), threads, self.stream)
+        preds = _read_group(group, onto, _truth_proteins(self.truths), threads, self.run.stream)
         kw = self.inputs
+        run = replace(self.run, threads=threads, executor=executor)
         try:
-            return {kind: evaluate(onto, t, preds, options=self.options, ia=kw["ia"],
+            return {kind: evaluate(onto, t, preds, options=self.options, run=run, ia=kw["ia"],
                                    known=kw["known"] if kind == "PK" else None, terms_of_interest=kw["terms_of_interest"],
-                                   bootstrap=kw["bootstrap"], seed=kw["seed"], confidence=kw["confidence"],
-                                   threads=threads, executor=executor, stream=self.stream,
                                    allow_empty=True)  # a group may predict none of a kind's targets: cells 0
                     for kind, t in self.truths.items()}
         finally:
@@ -335,7 +334,7 @@ def _worker_ontology(ontology: Any, relations: Any) -> Any:
     """The ontology object, or the one loaded from a path (once per process: a worker scores many files)."""
     if not isinstance(ontology, (str, Path)):
         return ontology
-    from goeval.api import load_ontology
+    from goeval.inputs import load_ontology
 
     key = (str(ontology), tuple(relations))
     if key not in _WORKER_ONTOLOGIES:
@@ -454,8 +453,9 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
     InvalidParameterError
         An unknown kind or measure, an invalid option, no IA.
     """
-    from goeval.api import check_inputs, evaluate, load_ontology
-    from goeval.options import EvaluationOptions
+
+    from goeval.inputs import check_inputs, load_ontology
+    from goeval.options import EvaluationOptions, RunOptions
 
     agg = cafa6_measure(measure)
     truths = _kind_truths(truth)
@@ -470,18 +470,17 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
     per_task = executor is not None and bool(inputs) and all(isinstance(p, (str, Path)) for p in inputs.values())
     if not per_task and isinstance(ontology, (str, Path)):
         ontology = load_ontology(ontology, opts.relations)
-    job = _Submissions(ontology, truths, dict(ia=ia, known=known, terms_of_interest=terms_of_interest,
-                                              bootstrap=bootstrap, seed=seed, confidence=confidence), opts, stream)
+    run = RunOptions(threads=threads, stream=stream, bootstrap=bootstrap, seed=seed, confidence=confidence)
+    job = _Submissions(ontology, truths, dict(ia=ia, known=known, terms_of_interest=terms_of_interest), opts, run)
     if per_task:
         parts = _on_executor(executor, job, inputs)
     else:
         parts = [job(group, threads) for group in _groups(inputs, max(1, threads or os.cpu_count() or 1))]
     results = {kind: merge_results([part[kind] for part in parts]) for kind in truths}
-    return _finish(results, agg, diag, (bootstrap, seed, confidence), threads)
+    return _finish(results, agg, diag, run)
 
 
-def _finish(results: dict[str, Any], agg: Measure, diag: Diagnostics, boot: tuple[int | None, int, float],
-            threads: int | None) -> Cafa6Result:
+def _finish(results: dict[str, Any], agg: Measure, diag: Diagnostics, run: Any) -> Cafa6Result:
     """The score of per-kind results, with its facts and, with a bootstrap, its replicates."""
     layout = {kind: benchmark_namespaces(res) for kind, res in results.items()}
     diag["targets"] = {kind: {label: int(res.diagnostics["namespaces"][label]["benchmark_proteins"])
@@ -493,14 +492,15 @@ def _finish(results: dict[str, Any], agg: Measure, diag: Diagnostics, boot: tupl
             diag.warn(f"method {method} predicts nothing for the targets of {', '.join(missing)}: "
                       f"{'that cell counts' if len(missing) == 1 else 'those cells count'} 0 in the CAFA 6 score.")
     reps = None
-    if boot[0] is not None:
+    if run.bootstrap is not None:
         from goeval.stats.aggregate import aggregate_replicates
         from goeval.stats.replicates import curve_settings
 
         first = next(iter(results.values()))
         reps = aggregate_replicates({k: r.stats for k, r in results.items()}, cell_measure(agg),
-                                    curve_settings(first), boot[0], boot[1], namespaces=layout, threads=threads)
-        diag["bootstrap"] = {"n_resamples": boot[0], "seed": boot[1], "confidence": boot[2],
+                                    curve_settings(first), run.bootstrap, run.seed, namespaces=layout,
+                                    threads=run.threads)
+        diag["bootstrap"] = {"n_resamples": run.bootstrap, "seed": run.seed, "confidence": run.confidence,
                              "resampled": "the targets of every (kind, namespace), independently; a cell without "
                                           "coverage in a replicate counts 0"}
-    return Cafa6Result(results, agg.name, cafa6_records(results, agg.name, reps, boot[2]), diag, reps)
+    return Cafa6Result(results, agg.name, cafa6_records(results, agg.name, reps, run.confidence), diag, reps)
