@@ -38,10 +38,11 @@ def timesplit_with(out: Path, inputs: dict[str, Path], *extra: str) -> list[str]
     return args
 
 
-def evaluate(out: Path, *extra: str, predictions: Path | None = None, quiet: bool = True) -> list[str]:
+def evaluate(out: Path, *extra: str, predictions: Path | None = None, quiet: bool = True,
+             thresholds: str = "0.01") -> list[str]:
     return ["evaluate", "--ontology", str(EX / "mfo_from_mfoa_mat.obo.gz"), "--truth",
             str(EX / "groundtruth_leafonly_MFO_NK.tsv"), "--predictions", str(predictions or EX / "BB4S_mfo_NK.tsv.gz"),
-            "--thresholds", "0.01", "--out", str(out), *(["-q"] if quiet else []), *extra]
+            "--thresholds", thresholds, "--out", str(out), *(["-q"] if quiet else []), *extra]
 
 
 def files(d: Path) -> list[str]:
@@ -114,7 +115,7 @@ def test_reused_output_folder_compare_report_plot_see_only_the_second_run(tmp_pa
 def test_a_file_the_run_did_not_write_is_named_by_compare_report_and_plot(tmp_path, capsys):
     one, two = tmp_path / "one", tmp_path / "two"
     assert main(evaluate(one, "--bootstrap", "20")) == 0
-    assert main(evaluate(two, "--thresholds", "0.05")) == 0
+    assert main(evaluate(two, thresholds="0.05")) == 0
     shutil.copy(one / "protein_stats.npz", two / "protein_stats.npz")  # a stray file of another run
     assert main(["compare", str(two)]) == 2
     assert "protein_stats.npz: not written by the run" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from goeval.cli.common import comma_list, positive_float, positive_int, say
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -25,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sensitive", action="store_true", help="DIAMOND --more-sensitive (no effect with blastp)")
     p.add_argument("--max-target-seqs", type=positive_int, default=500, metavar="N",
                    help="hits kept per query (default 500)")
-    p.add_argument("--columns", type=comma_list, default=None, metavar="C1,C2,...",
+    p.add_argument("--columns", type=comma_list, action=ExtendValues, default=None, metavar="C1,C2,...",
                    help="output columns (default: the 12 standard ones; pass the same list as "
                         "--hit-columns to 'goeval baseline')")
 

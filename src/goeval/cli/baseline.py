@@ -8,6 +8,7 @@ from typing import Any
 
 from goeval.cli.common import (add_ontology, comma_list, non_negative_float, positive_int, read_annotations,
                                read_hit_table, read_ontology, say)
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -28,11 +29,11 @@ _METHOD_HELP = {
 
 def _common(p: argparse.ArgumentParser, targets_required: bool) -> None:
     add_ontology(p)
-    p.add_argument("--train", required=True, nargs="+", metavar="ANNOTATIONS",
+    p.add_argument("--train", required=True, nargs="+", action=ExtendValues, metavar="ANNOTATIONS",
                    help="training annotations: protein<TAB>term (header optional) or GAF; several files are joined")
     p.add_argument("--targets", required=targets_required, metavar="LIST",
                    help="proteins to predict, one per line" + ("" if targets_required else " (default: every query of the hit table)"))
-    p.add_argument("--namespaces", type=comma_list, default=None, metavar="NS1,NS2",
+    p.add_argument("--namespaces", type=comma_list, action=ExtendValues, default=None, metavar="NS1,NS2",
                    help="namespaces to predict, e.g. MFO,BPO,CCO (default: all)")
     p.add_argument("--max-terms", type=positive_int, default=None, metavar="N",
                    help="keep the N best terms per target and namespace (ties: shallower term, then term id)")
@@ -52,7 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             continue
         q.add_argument("--hits", required=True, metavar="HITS",
                        help="BLAST/DIAMOND tabular hits (-outfmt 6), .gz accepted")
-        q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...",
+        q.add_argument("--hit-columns", type=comma_list, action=ExtendValues, default=None, metavar="C1,C2,...",
                        help="column names of the hit table (default: the 12 standard -outfmt 6 columns)")
         q.add_argument("--max-evalue", type=non_negative_float, default=None, metavar="E", help="drop hits with E-value > E")
         q.add_argument("--min-identity", type=non_negative_float, default=None, metavar="PCT", help="drop hits with pident < PCT")

@@ -8,6 +8,7 @@ import sys
 import warnings
 from typing import Any
 
+from goeval.cli.parsing import ExtendValues
 from goeval.progress import write  # stdlib only
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -16,7 +17,6 @@ __all__ = [
     "add_ontology",
     "add_cache_options",
     "cache_arg",
-    "relations_arg",
     "comma_list",
     "show_warnings",
     "add_option_fields",
@@ -39,17 +39,13 @@ def comma_list(text: str) -> list[str]:
     """``"a,b"`` -> ``["a", "b"]``; an empty item (``"a,,b"``, ``""``) is an error."""
     items = [x.strip() for x in text.split(",")]
     if not text.strip() or any(not x for x in items):
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list of names; got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a list of names (comma-separated, no empty item); got {text!r}")
     return items
-
-
-def relations_arg(text: str) -> tuple[str, ...]:
-    return tuple(comma_list(text))
 
 
 def add_ontology(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--ontology", required=required, metavar="OBO", help="ontology in OBO format (.obo, .gz, .bz2, .xz)")
-    p.add_argument("--relations", type=relations_arg, default=("is_a", "part_of"), metavar="R1,R2",
+    p.add_argument("--relations", type=comma_list, action=ExtendValues, default=("is_a", "part_of"), metavar="R1,R2",
                    help="relations to follow (default: is_a,part_of)")
     add_cache_options(p)
 
@@ -76,16 +72,20 @@ def _add_fields(p: argparse.ArgumentParser, declared: tuple[Any, ...], *, defaul
     checked (and converted from its text) by the field's constraint when the options are created.
 
     ``defaults``: the field's default as the flag's; otherwise an option not given is absent (so that a
-    preset's value stands).
+    preset's value stands). A list of names (``--namespaces BPO,MFO``) adds the names of each repetition.
     """
+    from goeval.options import Names
+
     for f in declared:
         meta = dict(f.metadata)
-        meta.pop("constraint")
+        constraint = meta.pop("constraint")
         kwargs: dict[str, Any] = {"dest": f.name, "help": meta.pop("help"),
                                   "default": f.default if defaults else argparse.SUPPRESS}
         flag = "--" + f.name.replace("_", "-")
         if f.type in (bool, "bool"):
             p.add_argument(flag, action="store_true", **kwargs)
+        elif isinstance(constraint, Names):
+            p.add_argument(flag, type=comma_list, action=ExtendValues, **kwargs, **meta)
         else:
             p.add_argument(flag, **kwargs, **meta)
 

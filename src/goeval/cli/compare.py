@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from goeval.cli.common import comma_list, say, show, show_warnings
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -21,7 +22,8 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("results", metavar="RESULTS_DIR", help="output directory of goeval evaluate --bootstrap")
-    p.add_argument("--methods", type=comma_list, metavar="A,B", help="methods to compare, at least two (default: all)")
+    p.add_argument("--methods", type=comma_list, action=ExtendValues, metavar="A,B",
+                   help="methods to compare, at least two (default: all)")
     p.add_argument("--measure", default="fmax",
                    help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
                         "...; for a goeval cafa6 directory also cafa6_metric_final(_micro)")

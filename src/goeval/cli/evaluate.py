@@ -12,6 +12,7 @@ from pathlib import Path
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
+from goeval.cli.parsing import ExtendValues
 from goeval.errors import GoevalError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -48,10 +49,10 @@ def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_result
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
     p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
     p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
-    p.add_argument("--known", nargs="+", metavar="FILE",
+    p.add_argument("--known", nargs="+", action=ExtendValues, metavar="FILE",
                    help="each protein's known terms (e.g. its t0 annotations, CAFA partial knowledge): removed, "
                         "propagated, from its truth and predictions")
-    p.add_argument("--ic-annotations", nargs="+", metavar="FILE",
+    p.add_argument("--ic-annotations", nargs="+", action=ExtendValues, metavar="FILE",
                    help="annotations the information content of --similarity is estimated from (default: "
                         "--ia-annotations, else the truth, with a warning)")
     add_run_fields(p, ("preset", "stream", "threads", "bootstrap", "seed", "confidence", "pattern"))
@@ -60,7 +61,8 @@ def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_result
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
     p.add_argument("--truth", required=True, metavar="TRUTH", help="ground truth: protein<TAB>term or GAF")
-    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE_OR_DIR", help="prediction files or directories")
+    p.add_argument("--predictions", required=True, nargs="+", action=ExtendValues, metavar="FILE_OR_DIR",
+                   help="prediction files or directories")
     add_evaluation_options(p)
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 
 from goeval.cli.common import add_ontology, read_ontology, report_lines, say, show, show_warnings
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
-    p.add_argument("--annotations", required=True, nargs="+", metavar="FILE",
+    p.add_argument("--annotations", required=True, nargs="+", action=ExtendValues, metavar="FILE",
                    help="annotations: protein<TAB>term (header optional) or GAF (experimental codes kept); "
                         "several files (e.g. one per species) are merged")
     p.add_argument("--pseudocount", type=float, default=1.0, help="pseudo-count c (default 1, as in the paper)")
