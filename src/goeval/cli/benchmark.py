@@ -62,7 +62,8 @@ def _common(q: argparse.ArgumentParser) -> None:
                         "(needs the plot extra: pip install 'goeval[plot]')")
     q.add_argument("--out", required=True, metavar="DIR", help="output directory (a run replaces the files of an "
                                                                "earlier run there; see docs/conventions.md)")
-    q.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    q.add_argument("-q", "--quiet", action="store_true",
+                   help="print only warnings and errors: no progress; results (tables on stdout, files) as without")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

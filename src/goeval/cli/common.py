@@ -146,10 +146,10 @@ def say(args: argparse.Namespace, *lines: str) -> None:
 
 
 def show(args: argparse.Namespace, *lines: str) -> None:
-    """Print result ``lines`` (tables) on stdout unless ``--quiet``."""
-    if not getattr(args, "quiet", False):
-        for line in lines:
-            print(line)
+    """Print result ``lines`` (tables) on stdout, also under ``--quiet`` (which quiets messages and bars, never
+    results: ``goeval evaluate -q --format tsv > out.tsv`` writes the table)."""
+    for line in lines:
+        print(line)
 
 
 def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
