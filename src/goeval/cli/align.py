@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out)
     from goeval.io.aligners import align
     from goeval.io.hits import STANDARD_COLUMNS
+    from goeval.report.text import plural
 
     columns = STANDARD_COLUMNS if args.columns is None else tuple(args.columns)
     res = align(args.query, args.db, args.out, tool=args.tool, threads=args.threads, evalue=args.evalue,
@@ -46,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
     for what in ("query", "db"):
         c = res.counts[what]
         bad = c["non_amino_acid_total"]
-        say(args, f"{c['source']}: {c['records']} sequences, {c['residues']} residues"
+        say(args, f"{c['source']}: {plural(c['records'], 'sequence')}, {plural(c['residues'], 'residue')}"
               + (f", {c['uniprot_ids_reduced']} UniProt ids reduced to accessions" if c["uniprot_ids_reduced"] else "")
               + (f", {bad} non-amino-acid characters removed {c['non_amino_acid']}" if bad else ""))
     say(args, f"{res.version}: {res.seconds:.1f} s")
-    say(args, f"wrote {res.hits} hits to {res.out} (columns: {' '.join(res.columns)})")
+    say(args, f"wrote {plural(res.hits, 'hit')} to {res.out} (columns: {' '.join(res.columns)})")
     return 0

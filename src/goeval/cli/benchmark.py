@@ -216,17 +216,22 @@ def _run_cv(args: argparse.Namespace) -> int:
 
 def say_folds(args: argparse.Namespace, folds: Any) -> None:
     """What the fold table held besides one fold per protein (repeated lines, counted by its reader)."""
+    from goeval.report.text import plural
+
     c = getattr(folds, "counts", {}) or {}
     if c.get("duplicate_rows"):
-        say(args, f"{folds.source}: {c['duplicate_rows']:,} repeated line(s) (a protein listed again with the same "
-                  "fold) read once")
+        say(args, f"{folds.source}: {plural(c['duplicate_rows'], 'repeated line')} (a protein listed again with the "
+                  "same fold) read once")
 
 
 def _say_fold_proteins(args: argparse.Namespace, d: dict[str, Any]) -> None:
     """The fold table's proteins that are not annotated (ignored), said with the counts."""
+    from goeval.report.text import plural
+
     extra = d.get("listed_proteins_not_annotated", 0)
     if extra:
-        say(args, f"{d['source']}: {extra:,} of its {d['proteins_listed']:,} proteins are not annotated in "
+        are = "is" if extra == 1 else "are"
+        say(args, f"{d['source']}: {extra:,} of its {plural(d['proteins_listed'], 'protein')} {are} not annotated in "
                   f"{'the evaluated namespaces' if d.get('annotated_proteins') else 'any namespace'} (ignored)")
 
 

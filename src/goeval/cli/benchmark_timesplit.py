@@ -65,12 +65,14 @@ def _sequences(args: argparse.Namespace, hits: Any) -> Any:
         return None if hits is None else hits.queries
     from goeval.io.fasta import read_fasta
     from goeval.progress import stage
+    from goeval.report.text import plural
 
     with stage(f"reading the sequences {args.sequences}") as st:
         fasta = read_fasta(args.sequences, residues="check")
         c = fasta.counts
         stops = ", ".join(f"{n:,} {ch!r}" for ch, n in c["non_amino_acid"].items())
-        st.line = f"sequences {args.sequences}: {c['records']:,} sequences" + (f" ({stops} kept as they are)" if stops else "")
+        st.line = f"sequences {args.sequences}: {plural(c['records'], 'sequence')}" + (
+            f" ({stops} kept as they are)" if stops else "")
     return fasta.ids
 
 

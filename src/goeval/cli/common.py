@@ -172,12 +172,14 @@ def _names(names: list[str], shown: int = 6) -> str:
 
 def say_run_output(args: argparse.Namespace, run: Any) -> None:
     """Say which files of an earlier run a run removed, and which files it left that no run of it wrote."""
+    from goeval.report.text import plural
+
     if run.removed:
-        say(args, f"{run.directory}/: removed {len(run.removed)} file(s) of the earlier run that this run did not "
-                  f"write: {_names(run.removed)}")
+        say(args, f"{run.directory}/: removed {plural(len(run.removed), 'file')} of the earlier run that this run "
+                  f"did not write: {_names(run.removed)}")
     if run.foreign:
-        say(args, f"{run.directory}/: left {len(run.foreign)} file(s) that this run did not write and no goeval "
-                  f"manifest lists (compare, report and plot do not read them): {_names(run.foreign)}")
+        say(args, f"{run.directory}/: left {plural(len(run.foreign), 'file')} that this run did not write and no "
+                  f"goeval manifest lists (compare, report and plot do not read them): {_names(run.foreign)}")
 
 
 def say_notes(results: Any) -> None:
@@ -215,11 +217,12 @@ def read_ontology(args: argparse.Namespace, relations: Any = None):  # noqa: ANN
     """``--ontology`` read (or taken from the compiled cache) as a stage: ``ontology PATH: N terms, from ...``."""
     from goeval.io.ontology_cache import load_cached_ontology
     from goeval.progress import stage
+    from goeval.report.text import plural
 
     relations = tuple(args.relations if relations is None else relations)
     with stage(f"reading the ontology {args.ontology}") as st:
         onto, record = load_cached_ontology(args.ontology, relations, cache_arg(args))
-        st.line = f"ontology {args.ontology}: {onto.n_terms:,} terms, {record.describe_short()}"
+        st.line = f"ontology {args.ontology}: {plural(onto.n_terms, 'term')}, {record.describe_short()}"
     return onto
 
 
@@ -259,13 +262,14 @@ def read_hit_table(args: argparse.Namespace):  # noqa: ANN201 - HitTable or None
         return None
     from goeval.io.hits import read_hits
     from goeval.progress import stage
+    from goeval.report.text import plural
 
     with stage(f"reading the hits {args.hits}") as st:
         hits = read_hits(args.hits, args.hit_columns)
         c = hits.counts
         notes = [f"columns {' '.join(c['columns'])}" + (" (from its header line)" if c.get("header_lines") else "")]
         if c.get("comment_lines"):
-            notes.append(f"{c['comment_lines']:,} comment line(s) skipped")
-        st.line = (f"hits {args.hits}: {len(hits):,} hits, {hits.queries.size:,} queries, {hits.ids.size:,} "
-                   f"sequences; " + "; ".join(notes))
+            notes.append(f"{plural(c['comment_lines'], 'comment line')} skipped")
+        st.line = (f"hits {args.hits}: {plural(len(hits), 'hit')}, {plural(hits.queries.size, 'query', 'queries')}, "
+                   f"{plural(hits.ids.size, 'sequence')}; " + "; ".join(notes))
     return hits

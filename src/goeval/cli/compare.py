@@ -77,7 +77,7 @@ def pairs_text(records: list[dict], measure: str) -> list[str]:
     list of str
         A title line and the table (``--format tsv`` and ``--out`` keep full precision).
     """
-    from goeval.report.text import format_column
+    from goeval.report.text import format_column, plural
 
     cols = []
     for _header, col, decimals in _PAIR_VIEW:
@@ -90,7 +90,7 @@ def pairs_text(records: list[dict], measure: str) -> list[str]:
         else:
             cols.append(format_column([r[col] for r in records], decimals, "-"))
     counts = sorted({(r["n_resamples"], r["n_permutations"]) for r in records})
-    said = "; ".join(f"{b:,} resamples, {p:,} permutations" for b, p in counts)
+    said = "; ".join(f"{plural(b, 'resample')}, {plural(p, 'permutation')}" for b, p in counts)
     return [f"{measure}: difference = value_a - value_b ({said}; full precision: --format tsv or --out)",
             _text_table([h for h, _c, _d in _PAIR_VIEW], cols)]
 
@@ -221,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         check_output_file(args.out)
     from goeval.io.results import write_table
+    from goeval.report.text import plural
     from goeval.stats.compare import PAIR_COLUMNS, compare
     from goeval.stats.store import read_protein_stats
 
@@ -243,5 +244,5 @@ def run(args: argparse.Namespace) -> int:
     show(args, *lines)
     if args.out:
         write_table(args.out, result.pairs, PAIR_COLUMNS)
-        say(args, f"wrote {len(result.pairs)} pairs to {args.out}")
+        say(args, f"wrote {plural(len(result.pairs), 'pair')} to {args.out}")
     return 0

@@ -198,10 +198,14 @@ def _warn_stale_ontology(diag, onto) -> None:  # noqa: ANN001 - Diagnostics, Ont
 
 def _thinned_line(cur: dict) -> str:  # noqa: ANN001
     """One line saying how the curves were thinned (``diagnostics["curves"]``)."""
-    capped = (f"; {cur['capped']} curve(s) needed more than {cur['max_points']} rows for the tolerance and were cut "
-              f"at that cap (largest deviation "
+    from goeval.report.text import plural
+
+    needed = "curve needed" if cur["capped"] == 1 else "curves needed"
+    capped = (f"; {cur['capped']} {needed} more than {cur['max_points']} rows for the tolerance and "
+              f"{'was' if cur['capped'] == 1 else 'were'} cut at that cap (largest deviation "
               f"{max(b['max_deviation'] for b in cur['blocks'] if b['capped']):.3g})" if cur["capped"] else "")
-    return (f"curves thinned: {cur['thinned']} of {len(cur['blocks'])} curve(s), {cur['rows']:,} rows -> "
+    return (f"curves thinned: {cur['thinned']} of {plural(len(cur['blocks']), 'curve')}, "
+            f"{plural(cur['rows'], 'row')} -> "
             f"{cur['written']:,} written (at most {cur['max_points']} per curve, within {cur['tolerance']:g} of each "
             f"column's range; optima and end points kept){capped}; --curves full writes every threshold")
 
@@ -229,7 +233,10 @@ def write_figures(args: argparse.Namespace, out: Path) -> None:
 
     figures = save_plots(out)
     page = save_report(out)
-    say(args, f"figures in {out / 'plots'}/ ({len(figures)} files); report: {', '.join(str(p) for p in page.values())}")
+    from goeval.report.text import plural
+
+    say(args, f"figures in {out / 'plots'}/ ({plural(len(figures), 'file')}); report: "
+              f"{', '.join(str(p) for p in page.values())}")
 
 
 def _cafa5(args: argparse.Namespace, res) -> list:  # noqa: ANN001

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.api import load_annotations
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_ia
-    from goeval.report.text import describe_reading
+    from goeval.report.text import describe_reading, plural
 
     show_warnings()
     onto = read_ontology(args)
@@ -50,10 +50,10 @@ def run(args: argparse.Namespace) -> int:
     for label in est.namespaces:
         s = onto.namespace_slice(label)
         v = est.values[s]
-        show(args, f"{label}: {s.stop - s.start} terms, annotated {int((est.n_term[s] > 0).sum())}, "
+        show(args, f"{label}: {plural(s.stop - s.start, 'term')}, annotated {int((est.n_term[s] > 0).sum())}, "
                   f"ia mean {v.mean():.3f} max {v.max():.3f} bits")
     say(args, *special_cases(est.diagnostics, args.method))
-    say(args, f"wrote {idx.size} terms to {args.out}")
+    say(args, f"wrote {plural(idx.size, 'term')} to {args.out}")
     return 0
 
 

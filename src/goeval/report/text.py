@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 
-__all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
+__all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report",
+           "plural"]
 
 
 def format_table(rows: list[list[str]], header: list[str], rule: bool = True) -> str:
@@ -164,6 +165,17 @@ def _count(n: int, one: str, many: str) -> str:
 
 def _plural(n: int, word: str) -> str:
     return _count(n, word, word + "s")
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``n`` (thousands separated) and ``one`` or ``many`` (default ``one + 's'``): every count on the console.
+
+    Examples
+    --------
+    >>> plural(1, "line"), plural(12345, "line"), plural(1, "GO line"), plural(2, "entry", "entries")
+    ('1 line', '12,345 lines', '1 GO line', '2 entries')
+    """
+    return _count(n, one, one + "s" if many is None else many)
 
 
 def describe_reading(label: str, d: dict[str, Any]) -> str:
