@@ -208,7 +208,7 @@ def _run_cv(args: argparse.Namespace) -> int:
         _write_cv(args, onto, cv, opts, run)
     say_run_output(args, run)
     show(args, format_table1(cv.table1))
-    say(args, f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s, "
+    say(args, f"results in {Path(args.out)}/ ({time.perf_counter() - t0:.1f} s, "
         f"writing {time.perf_counter() - t_write:.1f} s)")
     write_figures(args)
     return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -289,6 +290,6 @@ def run_timesplit(args: argparse.Namespace) -> int:
                 "evaluated with the t0 terms as known), `ia.tsv` estimated on t0; with --evaluate, each kind's "
                 "results in `nk/`, `lk/`, `pk/` and the naive list every target gets in `naive_scores.tsv`."]))
     say_run_output(args, run)
-    say(args, f"results in {args.out}/ ({time.perf_counter() - start:.1f} s)")
+    say(args, f"results in {Path(args.out)}/ ({time.perf_counter() - start:.1f} s)")
     write_figures(args)
     return 0

@@ -104,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
     show(args, format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
                                    "AUC terms", "ROC AUC", "AP"]))
     show(args, *fallback_notes(diag.get("tap_cutoff_fallback", [])))
-    say(args, f"results in {args.out}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics.json)")
+    from pathlib import Path
+
+    say(args, f"results in {Path(args.out)}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, "
+              "diagnostics.json)")
     return 0
 
 
