@@ -26,6 +26,9 @@ def test_info(tiny_obo, capsys):
     cap = capsys.readouterr()
     assert "BPO" in cap.out and "GO:0000001" in cap.out  # the table: stdout
     assert "obsolete terms: 2" in cap.err and "BPO" not in cap.err  # what was read: messages on stderr
+    # the table's "cross-ns dropped" column is said under it
+    assert "note: cross-ns dropped: the is_a and part_of edges from a term of the namespace to a parent in another\n" \
+           "      namespace, not followed" in cap.out
     assert main(["info", str(tiny_obo), "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["namespaces"][0]["terms"] == 5

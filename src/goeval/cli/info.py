@@ -49,9 +49,16 @@ def run(args: argparse.Namespace) -> int:
         ])
     header = ["ns", "namespace", "terms", "roots", *(f"{r} edges" for r in onto.relations),
               "cross-ns dropped", "alt_ids", "obsolete", "depth"]
-    show(args, format_table(rows, header))  # the table: stdout; what was read and dropped: messages
+    # the table and what its columns mean: stdout; what was read and dropped: messages
+    show(args, format_table(rows, header), *(line.format(relations=" and ".join(onto.relations))
+                                             for line in CROSS_NS_NOTE))
     say(args, *summary_lines(onto.diagnostics))
     return 0
+
+
+#: The note under the table (its lines): what its "cross-ns dropped" column counts.
+CROSS_NS_NOTE = ("note: cross-ns dropped: the {relations} edges from a term of the namespace to a parent in another",
+                 "      namespace, not followed (each namespace is its own graph: nothing propagates across them)")
 
 
 def _cache_line(cache, seconds: float) -> str:  # noqa: ANN001 - CacheRecord
