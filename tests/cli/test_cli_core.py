@@ -68,6 +68,17 @@ def test_ia_command(tiny_obo, tmp_path, capsys):
     assert (ia["ia"] >= 0).all()
 
 
+def test_ia_command_says_repeated_pairs_as_nothing_lost(tiny_obo, tmp_path, capsys):
+    """One pair under two evidence codes is one pair: not "dropped", not a "duplicate" loss."""
+    gaf = tmp_path / "ann.gaf"
+    row = "UniProtKB\tP1\tP1\t\tGO:0000004\tPMID:1\t{}\t\tP\t\t\tprotein\ttaxon:9606\t20200101\tUniProt\t\t\n"
+    gaf.write_text("!gaf-version: 2.2\n" + row.format("EXP") + row.format("IDA") + row.format("EXP").replace("P1", "P2"))
+    assert main(["ia", "--ontology", str(tiny_obo), "--annotations", str(gaf), "--out", str(tmp_path / "ia.tsv")]) == 0
+    err = capsys.readouterr().err
+    assert "3 lines read, 2 proteins; 1 line repeats a (protein, term) pair already read (e.g. under another " \
+           "evidence code): each pair counted once" in err and "dropped" not in err
+
+
 def test_ia_command_says_its_special_cases_in_words(tmp_path, capsys):
     obo = tmp_path / "o.obo"
     obo.write_text("[Term]\nid: X:1\nnamespace: n\n\n[Term]\nid: X:2\nnamespace: n\nis_a: X:1\n\n"

@@ -192,13 +192,14 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
     remapped = [f"{status[k]:,} {text}" for k, text in _REMAPS if status.get(k)]
     dropped = [_count(int(status[k]), one, many) for k, one, many in _DROPS if status.get(k)]
     dropped += [_count(int(d[k]), one, many) for k, one, many in _SKIPS if d.get(k)]
-    if d.get("duplicate_pairs"):
-        dropped.append(_count(int(d["duplicate_pairs"]), "duplicate (protein, term) pair", "duplicate (protein, term) pairs")
-                       + (" (maximum score kept)" if "zero_scores_dropped" in d else ""))
     if remapped:
         parts.append("remapped: " + ", ".join(remapped))
     if dropped:
         parts.append("dropped: " + ", ".join(dropped))
+    if d.get("duplicate_pairs"):  # nothing lost: a pair read again (under another evidence code, say) is one pair
+        parts.append(_count(int(d["duplicate_pairs"]), "line repeats", "lines repeat") + " a (protein, term) pair "
+                     + ("(maximum score kept)" if "zero_scores_dropped" in d else
+                        "already read (e.g. under another evidence code): each pair counted once"))
     if d.get("proteins_not_in_truth"):
         parts.append(f"{_plural(int(d['proteins_not_in_truth']), 'protein')} without truth ignored")
     if d.get("header_lines"):
