@@ -46,10 +46,11 @@ def run(args: argparse.Namespace) -> int:
                 sensitive=args.sensitive, max_target_seqs=args.max_target_seqs, columns=columns)
     for what in ("query", "db"):
         c = res.counts[what]
-        bad = c["non_amino_acid_total"]
+        stops = c["non_amino_acid_total"]
         say(args, f"{c['source']}: {plural(c['records'], 'sequence')}, {plural(c['residues'], 'residue')}"
               + (f", {c['uniprot_ids_reduced']} UniProt ids reduced to accessions" if c["uniprot_ids_reduced"] else "")
-              + (f", {bad} non-amino-acid characters removed {c['non_amino_acid']}" if bad else ""))
+              + (f", {plural(stops, 'stop or gap character', 'stop and gap characters')} removed "
+                 f"{c['non_amino_acid']}" if stops else ""))
     say(args, f"{res.version}: {res.seconds:.1f} s")
     say(args, f"wrote {plural(res.hits, 'hit')} to {res.out} (columns: {' '.join(res.columns)})")
     return 0

@@ -69,7 +69,7 @@ def _sequences(args: argparse.Namespace, hits: Any) -> Any:
     from goeval.report.text import plural
 
     with stage(f"reading the sequences {args.sequences}") as st:
-        fasta = read_fasta(args.sequences, residues="check")
+        fasta = read_fasta(args.sequences)
         c = fasta.counts
         stops = ", ".join(f"{n:,} {ch!r}" for ch, n in c["non_amino_acid"].items())
         st.line = f"sequences {args.sequences}: {plural(c['records'], 'sequence')}" + (
