@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -9,14 +10,22 @@ import pytest
 
 HERE = Path(__file__).parent
 DATA = HERE / "data"
-SHARED = HERE.parent.parent / "shared"
+#: The environment variable naming the shared folder (the one holding ``data/``, ``external/``, ``cases/``...).
+SHARED_VARIABLE = "GOEVAL_SHARED_DATA"
+
+
+def shared_root() -> Path:
+    """The shared folder: ``$GOEVAL_SHARED_DATA``, else ``shared/`` beside the repository (``../shared``)."""
+    value = os.environ.get(SHARED_VARIABLE, "").strip()
+    return Path(value).expanduser() if value else HERE.parent.parent / "shared"
 
 
 def shared_path(*parts: str) -> Path:
-    """Path under ../shared, skipping the test when it is absent."""
-    p = SHARED.joinpath(*parts)
+    """Path under the shared folder (:func:`shared_root`), skipping the test when it is absent."""
+    p = shared_root().joinpath(*parts)
     if not p.exists():
-        pytest.skip(f"shared data not available: {p}")
+        pytest.skip(f"shared data not available: {p} (set {SHARED_VARIABLE} to the folder holding data/, "
+                    "external/, cases/)")
     return p
 
 

@@ -118,6 +118,23 @@ def test_stage_bar_on_a_terminal_shows_rate_and_elapsed(monkeypatch):
     assert "evaluating" in text and "protein/s" in text and "00:00" in text  # rate and elapsed time
 
 
+def test_a_stage_without_total_shows_its_time_until_it_counts(monkeypatch):
+    """A stage done in one call (a time split's "blast predicting BPO") never reads "0it [00:00, ?it/s]"."""
+    pytest.importorskip("tqdm")
+    tty = Tty()
+    monkeypatch.setattr("sys.stderr", tty)
+    with pg.stage("blast predicting BPO", quiet=True) as st:
+        st.bar.refresh()
+    text = tty.getvalue()
+    assert "blast predicting BPO: 00:00" in text and "0it" not in text and "?it/s" not in text
+    tty.seek(0)
+    tty.truncate()
+    with pg.stage("reading", unit="line", quiet=True) as st:  # counted, total unknown: tqdm's count and rate
+        st.update(3)
+        st.bar.refresh()
+    assert "3line" in tty.getvalue() and "line/s" in tty.getvalue()
+
+
 def test_write_keeps_a_live_bar_whole(monkeypatch):
     pytest.importorskip("tqdm")
     tty = Tty()

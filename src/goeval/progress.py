@@ -33,8 +33,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-__all__ = ["progress", "progress_iter", "enabled", "set_enabled", "NullBar", "stage", "Stage", "write", "silenced",
-           "within", "say_stage"]
+__all__ = ["progress", "progress_iter", "enabled", "set_enabled", "NullBar", "stage", "Stage", "TIMER_FORMAT", "write",
+           "silenced", "within", "say_stage"]
 
 _LOG = logging.getLogger("goeval.progress")
 _WITHIN: ContextVar[str] = ContextVar("goeval_progress_within", default="")
@@ -179,11 +179,18 @@ def progress_iter(iterable: Iterable[T], *, desc: str | None = None, total: floa
         bar.close()
 
 
+#: The bar of a stage that has counted nothing and knows no total: its name and elapsed time (tqdm's own
+#: would read "0it [00:00, ?it/s]" for as long as the stage runs, as if it were stuck).
+TIMER_FORMAT = "{desc}: {elapsed}"
+
+
 class Stage:
     """A stage in progress: :meth:`update` advances its bar.
 
     Its closing line is ``name: note (time)``; set :attr:`note` to complete
-    it, or :attr:`line` to replace ``name: note``.
+    it, or :attr:`line` to replace ``name: note``. Without a total, its bar
+    shows the elapsed time (:data:`TIMER_FORMAT`) until something is counted
+    or the total is known.
     """
 
     def __init__(self, name: str, bar: Any) -> None:
@@ -194,13 +201,20 @@ class Stage:
 
     def update(self, n: float = 1) -> None:
         self.done += n
+        self._counting()
         self.bar.update(n)
 
     def set_total(self, total: float | None) -> None:
         """The stage's size, once it is known."""
         if total is not None and hasattr(self.bar, "total"):
             self.bar.total = total
+            self._counting()
             self.bar.refresh()
+
+    def _counting(self) -> None:
+        """The bar counts from now on (tqdm's format: done, total, rate)."""
+        if getattr(self.bar, "bar_format", None) == TIMER_FORMAT:
+            self.bar.bar_format = None
 
     @property
     def seconds(self) -> float:
@@ -235,7 +249,8 @@ def stage(name: str, *, total: float | None = None, unit: str = "it", unit_scale
     name : str
         What the stage does ("reading preds.tsv", "evaluating", "fold 3 of 10").
     total : float, optional
-        Its size in ``unit`` (lines, bytes, leaves...), when known.
+        Its size in ``unit`` (lines, bytes, leaves...), when known; without it the bar shows the elapsed
+        time until the stage counts something (a stage done in one call never reads "0it").
     unit, unit_scale
         As tqdm's (``unit_scale=True`` shows 12.3M).
     quiet : bool
@@ -257,7 +272,8 @@ def stage(name: str, *, total: float | None = None, unit: str = "it", unit_scale
     """
     prefix = _WITHIN.get()
     name = prefix + name
-    bar = progress(total=total, desc=name, unit=unit, unit_scale=unit_scale)
+    timer = {} if total is not None else {"bar_format": TIMER_FORMAT}
+    bar = progress(total=total, desc=name, unit=unit, unit_scale=unit_scale, **timer)
     st = Stage(name, bar)
     try:
         yield st

@@ -62,6 +62,19 @@ def test_cv_errors_before_work(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("which", ["timesplit", "cv"])
+def test_an_out_folder_given_with_a_slash_is_said_with_one(tmp_path, capsys, which):
+    from goeval.cli import main
+
+    out = f"{tmp_path / which}/"
+    argv = (["timesplit", "--t0", str(D / "t0.tsv"), "--t1", str(D / "t1.tsv"), "--evaluate"] if which == "timesplit"
+            else ["cv", "--annotations", str(D / "annotations.tsv"), "--hits", str(D / "hits.tsv"), "--hit-columns",
+                  COLS, "--folds", str(D / "folds.tsv")])
+    assert main(["benchmark", *argv, "--ontology", str(D / "toy.obo"), "--methods", "naive", "--out", out]) == 0
+    err = capsys.readouterr().err
+    assert f"results in {tmp_path / which}/ (" in err and "//" not in err
+
+
 def test_timesplit_lists_truth_and_evaluation(tmp_path):
     out = tmp_path / "ts"
     argv = ["timesplit", "--ontology", str(D / "toy.obo"), "--t0", str(D / "t0.tsv"), "--t1", str(D / "t1.tsv"),

@@ -26,6 +26,9 @@ def test_info(tiny_obo, capsys):
     cap = capsys.readouterr()
     assert "BPO" in cap.out and "GO:0000001" in cap.out  # the table: stdout
     assert "obsolete terms: 2" in cap.err and "BPO" not in cap.err  # what was read: messages on stderr
+    # the table's "cross-ns dropped" column is said under it
+    assert "note: cross-ns dropped: the is_a and part_of edges from a term of the namespace to a parent in another\n" \
+           "      namespace, not followed" in cap.out
     assert main(["info", str(tiny_obo), "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["namespaces"][0]["terms"] == 5
@@ -63,6 +66,17 @@ def test_ia_command(tiny_obo, tmp_path, capsys):
     assert sorted(ia["term"]) == ["GO:0000001", "GO:0000002", "GO:0000003", "GO:0000004", "GO:0000005"]
     assert ia.set_index("term").loc["GO:0000001", "ia"] == 0.0
     assert (ia["ia"] >= 0).all()
+
+
+def test_ia_command_says_repeated_pairs_as_nothing_lost(tiny_obo, tmp_path, capsys):
+    """One pair under two evidence codes is one pair: not "dropped", not a "duplicate" loss."""
+    gaf = tmp_path / "ann.gaf"
+    row = "UniProtKB\tP1\tP1\t\tGO:0000004\tPMID:1\t{}\t\tP\t\t\tprotein\ttaxon:9606\t20200101\tUniProt\t\t\n"
+    gaf.write_text("!gaf-version: 2.2\n" + row.format("EXP") + row.format("IDA") + row.format("EXP").replace("P1", "P2"))
+    assert main(["ia", "--ontology", str(tiny_obo), "--annotations", str(gaf), "--out", str(tmp_path / "ia.tsv")]) == 0
+    err = capsys.readouterr().err
+    assert "3 lines read, 2 proteins; 1 line repeats a (protein, term) pair already read (e.g. under another " \
+           "evidence code): each pair counted once" in err and "dropped" not in err
 
 
 def test_ia_command_says_its_special_cases_in_words(tmp_path, capsys):

@@ -329,7 +329,7 @@ def test_console_states_drops_and_remaps_by_reason(tmp_path, capsys):
                  "--predictions", str(preds), "--out", str(tmp_path / "o")]) == 0
     out = capsys.readouterr().err  # messages on stderr, the summary table on stdout
     truth_line = next(ln for ln in out.splitlines() if ln.startswith("truth "))
-    assert "1 unknown term" in truth_line and "1 duplicate" in truth_line
+    assert "1 unknown term" in truth_line and "1 line repeats a (protein, term) pair" in truth_line
     method_line = next(ln for ln in out.splitlines() if ln.startswith("p: "))
     assert "1 unknown term" in method_line and "1 score of 0" in method_line
     assert "1 protein without truth ignored" in method_line

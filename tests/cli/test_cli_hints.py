@@ -95,7 +95,7 @@ def test_no_threshold_note_under_a_cafaeval_preset_nor_in_tsv(tmp_path, capsys):
     assert _evaluate(tmp_path, "--ia", str(EVAL / "ia.tsv"), "--preset", "cafa5") == 0
     out = capsys.readouterr().out
     assert "smin is in bits" in out and "tau:" not in out
-    assert _evaluate(tmp_path, "--ia", str(EVAL / "ia.tsv"), "--format", "tsv", "--out", str(tmp_path / "t")) == 0
+    assert _evaluate(tmp_path / "t", "--ia", str(EVAL / "ia.tsv"), "--format", "tsv") == 0
     assert "note:" not in capsys.readouterr().out
 
 

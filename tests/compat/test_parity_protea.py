@@ -3,8 +3,9 @@
 The reference is GPL and installs the module ``cafaeval``, as cafaeval 1.3.0 of the test extra does, so it
 runs in an environment of its own: ``GOEVAL_PROTEA_PYTHON`` names a Python with ``cafaeval-protea==0.1.0``
 (``.ci/run`` creates it); the tests skip without it. ``tests/compat/protea_runner.py`` runs it there and prints
-its frames at full precision. CAFA-evaluator-PK's own example is used when ``GOEVAL_PK_EXAMPLE`` names its
-``example/`` directory (it is GPL too, never copied here).
+its frames at full precision. CAFA-evaluator-PK's own example directory (GPL too, never copied here) is read
+from the shared folder (``external/cafa_evaluator_pk_example``, with its licence; see ``GOEVAL_SHARED_DATA`` in
+``tests/conftest.py``), or from ``GOEVAL_PK_EXAMPLE`` when that names another copy of its ``example/``.
 """
 
 from __future__ import annotations
@@ -91,10 +92,28 @@ EXAMPLE_IA = {"GO:0008150": 0, "GO:0032501": 0.5, "GO:0040011": 0.25, "GO:005087
 
 
 def _example() -> Path:
+    """CAFA-evaluator-PK's example directory: ``$GOEVAL_PK_EXAMPLE``, else the shared folder's copy."""
     path = os.environ.get("GOEVAL_PK_EXAMPLE")
-    if not path or not (Path(path) / "go-sample.obo").exists():
-        pytest.skip("CAFA-evaluator-PK's example is not available (set GOEVAL_PK_EXAMPLE to its example/ directory)")
-    return Path(path)
+    example = Path(path) if path else shared_path("external", "cafa_evaluator_pk_example")
+    if not (example / "go-sample.obo").exists():
+        pytest.skip(f"CAFA-evaluator-PK's example is not in {example} (set GOEVAL_PK_EXAMPLE to its example/ "
+                    "directory)")
+    return example
+
+
+def test_the_example_is_read_from_the_shared_folder_without_the_variable(tmp_path, monkeypatch):
+    copy = tmp_path / "external" / "cafa_evaluator_pk_example"
+    copy.mkdir(parents=True)
+    (copy / "go-sample.obo").write_text("format-version: 1.2\n")
+    monkeypatch.delenv("GOEVAL_PK_EXAMPLE", raising=False)
+    monkeypatch.setenv("GOEVAL_SHARED_DATA", str(tmp_path))
+    try:
+        assert _example() == copy
+    except pytest.skip.Exception as exc:  # a skip here is the failure: the shared copy was not found
+        pytest.fail(f"the shared copy was not used: {exc}")
+    monkeypatch.setenv("GOEVAL_PK_EXAMPLE", str(tmp_path / "elsewhere"))  # the variable still overrides
+    with pytest.raises(pytest.skip.Exception, match="elsewhere"):
+        _example()
 
 
 def test_the_example_scores_as_its_readme_says():

@@ -108,6 +108,26 @@ def test_one_violation_of_each_rule_is_named_at_its_line(tmp_path, onto, block_s
     assert report.counts == {"lines": len(BAD), "go_lines": 13, "text_lines": 9, "alt_id_lines": 1, "proteins": 6}
 
 
+def test_cafa_header_lines_written_with_spaces_are_header_lines(tmp_path, onto):
+    """``AUTHOR team`` (the CAFA format's header, space-separated) is a header line, not "fields separated by
+    spaces"; ``END`` is a footer line."""
+    path = _file(tmp_path, ["AUTHOR team", "MODEL 1", "KEYWORDS sequence alignment.", "P1\tGO:0000002\t0.5", "END"])
+    report = validate_submission(path, onto)
+    assert [(v.line, v.rule) for v in report.shown] == [(1, "header"), (2, "header"), (3, "header"), (5, "header")]
+    assert report.shown[0].problem == "a header line (a submission has no header or footer lines)"
+    assert report.shown[-1].problem == "a footer line (a submission has no header or footer lines)"
+
+
+def test_the_command_counts_in_words_of_the_right_number(tmp_path, capsys):
+    (tmp_path / "go.obo").write_text(OBO)
+    one = _file(tmp_path, ["P1\tGO:0000002\t0.5"], "one.tsv")
+    assert main(["validate", "--ontology", str(tmp_path / "go.obo"), str(one), "--no-cache"]) == 0
+    assert "one.tsv: 1 line (1 GO line, 0 free-text lines), 1 protein\n" in capsys.readouterr().err
+    bad = _file(tmp_path, ["P1\tGO:0000002\thigh"], "bad.tsv")
+    assert main(["validate", "--ontology", str(tmp_path / "go.obo"), str(bad), "--no-cache"]) == 2
+    assert "INVALID: 1 violation of 1 rule (cafa6 rules)" in capsys.readouterr().out
+
+
 def test_a_clean_file_is_valid_and_the_line_reader_agrees(tmp_path, onto, monkeypatch):
     lines = [f"P{i}\tGO:000000{2 + i % 2}\t0.{i % 9 + 1}" for i in range(500)] + ["P1\tText\t0.5\tA note."]
     path = _file(tmp_path, lines)

@@ -90,3 +90,24 @@ def test_parameter_errors(tmp_path):
         align(FASTA, FASTA, tmp_path / "h", threads=0)
     with pytest.raises(InvalidParameterError, match="'columns' parameter of align"):
         align(FASTA, FASTA, tmp_path / "h", columns=("qseqid", "sseqid", "bogus"))
+
+
+def test_a_sequence_with_digits_or_semicolons_is_refused_with_its_line_as_a_time_split_does(tmp_path, capsys):
+    """goeval align used to strip digits and ';' from a sequence with a notice where benchmark timesplit refused
+    the same file: both now say the FASTA reader's error (file, line, text), and no aligner runs."""
+    from goeval.cli import main
+    from goeval.errors import InputFormatError
+
+    bad = tmp_path / "bad.fasta"
+    bad.write_text(FASTA.read_text().split("\n>", 1)[0] + "\n>odd\nMKV12;LL\n")
+    before = _leftovers()
+    with pytest.raises(InputFormatError, match="'1' is not an amino-acid letter") as exc:
+        align(bad, FASTA, tmp_path / "h.tsv")
+    assert exc.value.line is not None and not (tmp_path / "h.tsv").exists() and _leftovers() == before
+    said = f"bad.fasta, line {exc.value.line}: '1' is not an amino-acid letter (nor * or -)"
+    assert main(["align", "--query", str(bad), "--db", str(FASTA), "--out", str(tmp_path / "h.tsv")]) == 2
+    assert said in capsys.readouterr().err
+    b = DATA / "benchmarks"
+    assert main(["benchmark", "timesplit", "--ontology", str(b / "toy.obo"), "--t0", str(b / "t0.tsv"), "--t1",
+                 str(b / "t1.tsv"), "--sequences", str(bad), "--out", str(tmp_path / "ts")]) == 2
+    assert said in capsys.readouterr().err

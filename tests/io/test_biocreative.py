@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import shared_path
 from goeval.errors import InputFormatError, InvalidParameterError
 from goeval.io.biocreative import (
     BiocreativeFormatError,
@@ -20,7 +21,6 @@ from goeval.io.biocreative import (
 
 HERE = Path(__file__).resolve().parent
 LOCAL = HERE.parent / "data" / "cases" / "iprauc" / "result_file_validation_cases.json"
-SHARED = HERE.parents[1] / ".." / "shared" / "cases" / "iprauc" / "result_file_validation_cases.json"
 
 
 def _cases(path: Path) -> list[dict]:
@@ -43,9 +43,8 @@ def test_local_validation_cases(case):
 
 @pytest.mark.parametrize("name", [c["name"] for c in _cases(LOCAL)])
 def test_shared_validation_cases(name):
-    if not SHARED.is_file():
-        pytest.skip("../shared/cases not available")
-    _check(next(c for c in _cases(SHARED) if c["name"] == name))
+    _check(next(c for c in _cases(shared_path("cases", "iprauc", "result_file_validation_cases.json"))
+                if c["name"] == name))
 
 
 def test_every_problem_is_listed_in_one_error():

@@ -60,13 +60,17 @@ def test_roundtrip_gz_and_fixture(tmp_path):
     assert again.ids.tolist() == r.ids.tolist() and again.sequences == r.sequences
 
 
-def test_residues_checked_on_request_with_the_line(tmp_path):
+@pytest.mark.parametrize("residues", ["MK1V", "MK;V", "MKV 12"])
+def test_a_character_that_is_no_residue_is_an_error_with_its_line(tmp_path, residues):
+    """One rule for every reader of a FASTA file: stops and gaps are kept (and counted), anything else is an
+    error naming the line (nothing is stripped)."""
     from goeval.errors import InputFormatError
     from goeval.io.fasta import read_fasta
 
     p = tmp_path / "s.fasta"
-    p.write_text(">a\nMKV*\n>b\nMK-V\n>c\nMK1V\n")
-    assert read_fasta(p).counts["non_amino_acid"] == {"*": 1, "-": 1, "1": 1}  # counted by default
-    with pytest.raises(InputFormatError, match="'1' is not an amino-acid letter") as exc:
-        read_fasta(p, residues="check")
+    p.write_text(">a\nMKV*\n>b\nMK-V\n")
+    assert read_fasta(p).counts["non_amino_acid"] == {"*": 1, "-": 1}
+    p.write_text(f">a\nMKV*\n>b\nMK-V\n>c\n{residues}\n")
+    with pytest.raises(InputFormatError, match="is not an amino-acid letter") as exc:
+        read_fasta(p)
     assert exc.value.line == 6

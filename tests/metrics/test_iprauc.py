@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
+from conftest import shared_path
 from goeval.errors import InvalidParameterError
 from goeval.metrics.iprauc import (
     act_ipr_auc,
@@ -23,7 +24,6 @@ from goeval.metrics.iprauc import (
 
 HERE = Path(__file__).resolve().parent
 LOCAL = HERE.parent / "data" / "cases" / "iprauc" / "iprauc_cases.json"
-SHARED = HERE.parents[1] / ".." / "shared" / "cases" / "iprauc" / "iprauc_cases.json"
 
 
 def oracle_ipr_auc(flags, n):
@@ -85,9 +85,7 @@ def test_local_iprauc_cases():
 
 
 def test_shared_iprauc_cases():
-    if not SHARED.is_file():
-        pytest.skip("../shared/cases not available")
-    _check_cases(_load(SHARED))
+    _check_cases(_load(shared_path("cases", "iprauc", "iprauc_cases.json")))
 
 
 @settings(max_examples=300, deadline=None)

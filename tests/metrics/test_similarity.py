@@ -167,7 +167,7 @@ def test_undefined_policy_warns(dag):
     onto, ic, _ = dag
     T = _rows(onto, "abd", "ab")
     P = _rows(onto, "ab", "")
-    with pytest.warns(GoevalWarning, match="1 of 2 proteins have no predicted term"):
+    with pytest.warns(GoevalWarning, match="1 of 2 proteins has no predicted term"):
         got = set_similarity(onto, ic, T, P, "lin", "bma")
     assert got[0] == pytest.approx((0.8 + 0.8) / 2) and math.isnan(got[1])
     with pytest.warns(GoevalWarning):

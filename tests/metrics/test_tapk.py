@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
+from conftest import shared_path
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.metrics.tapk import (
     InsufficientErrorsError,
@@ -25,7 +26,6 @@ from goeval.metrics.tapk import (
 
 HERE = Path(__file__).resolve().parent
 LOCAL_CASES = HERE.parent / "data" / "cases" / "tapk"
-SHARED_CASES = HERE.parents[1] / ".." / "shared" / "cases" / "tapk"
 
 
 # --------------------------------------------------------------------------
@@ -171,10 +171,7 @@ def test_local_cases_are_present():
 
 @pytest.mark.parametrize("name", [p.name for p in _case_files(LOCAL_CASES)])
 def test_shared_tapk_cases(name):
-    path = SHARED_CASES / name
-    if not path.is_file():
-        pytest.skip("../shared/cases not available")
-    _run_case(path)
+    _run_case(shared_path("cases", "tapk", name))
 
 
 # --------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from goeval.information.content import term_information_content
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.progress import stage, within
+from goeval.report.text import plural
 from goeval.sparse import keep_entries
 
 __all__ = ["KINDS", "PROTEIN_BINDING", "TimeSplit", "time_split_targets", "remove_known", "evaluate_time_split",
@@ -275,7 +276,7 @@ class HitPredictions:
             with stage(f"{self.method} predicting {label}", min_seconds=1.0) as st:
                 pred = HIT_METHODS[self.method](self.ontology, self.t0, self.hits, targets, namespaces=[label],
                                                 max_terms=self.max_terms, **self.filters)
-                st.note = f"{targets.size:,} targets, {pred.matrix.nnz:,} scores"
+                st.note = f"{plural(targets.size, 'target')}, {plural(pred.matrix.nnz, 'score')}"
             self.diagnostics["namespaces"][label] = {"targets": int(targets.size),
                                                      **pred.diagnostics["namespaces"][label]}
             if self.on_predictions is not None:

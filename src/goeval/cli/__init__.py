@@ -65,10 +65,11 @@ COMMANDS: dict[str, str] = {
 
 def _common_options() -> argparse.ArgumentParser:
     """``-v``, ``-q`` and ``--log-level``, shared by every command."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = GoevalParser(add_help=False)
     g = p.add_argument_group("messages (on stderr; results go to files or stdout)")
     g.add_argument("-v", "--verbose", action="store_true", help="also print debugging messages")
-    g.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors (no tables)")
+    g.add_argument("-q", "--quiet", action="store_true",
+                   help="print only warnings and errors: no progress; results (tables on stdout, files) as without")
     g.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
                    help="message level (default info; -v: debug; -q: warning)")
     return p

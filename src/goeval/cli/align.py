@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from goeval.cli.common import comma_list, positive_float, positive_int, say
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -25,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sensitive", action="store_true", help="DIAMOND --more-sensitive (no effect with blastp)")
     p.add_argument("--max-target-seqs", type=positive_int, default=500, metavar="N",
                    help="hits kept per query (default 500)")
-    p.add_argument("--columns", type=comma_list, default=None, metavar="C1,C2,...",
+    p.add_argument("--columns", type=comma_list, action=ExtendValues, default=None, metavar="C1,C2,...",
                    help="output columns (default: the 12 standard ones; pass the same list as "
                         "--hit-columns to 'goeval baseline')")
 
@@ -38,16 +39,18 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.out)
     from goeval.io.aligners import align
     from goeval.io.hits import STANDARD_COLUMNS
+    from goeval.report.text import plural
 
     columns = STANDARD_COLUMNS if args.columns is None else tuple(args.columns)
     res = align(args.query, args.db, args.out, tool=args.tool, threads=args.threads, evalue=args.evalue,
                 sensitive=args.sensitive, max_target_seqs=args.max_target_seqs, columns=columns)
     for what in ("query", "db"):
         c = res.counts[what]
-        bad = c["non_amino_acid_total"]
-        say(args, f"{c['source']}: {c['records']} sequences, {c['residues']} residues"
+        stops = c["non_amino_acid_total"]
+        say(args, f"{c['source']}: {plural(c['records'], 'sequence')}, {plural(c['residues'], 'residue')}"
               + (f", {c['uniprot_ids_reduced']} UniProt ids reduced to accessions" if c["uniprot_ids_reduced"] else "")
-              + (f", {bad} non-amino-acid characters removed {c['non_amino_acid']}" if bad else ""))
+              + (f", {plural(stops, 'stop or gap character', 'stop and gap characters')} removed "
+                 f"{c['non_amino_acid']}" if stops else ""))
     say(args, f"{res.version}: {res.seconds:.1f} s")
-    say(args, f"wrote {res.hits} hits to {res.out} (columns: {' '.join(res.columns)})")
+    say(args, f"wrote {plural(res.hits, 'hit')} to {res.out} (columns: {' '.join(res.columns)})")
     return 0

@@ -8,6 +8,7 @@ from typing import Any
 
 from goeval.cli.common import (add_ontology, comma_list, non_negative_float, positive_int, read_annotations,
                                read_hit_table, read_ontology, say)
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -28,11 +29,11 @@ _METHOD_HELP = {
 
 def _common(p: argparse.ArgumentParser, targets_required: bool) -> None:
     add_ontology(p)
-    p.add_argument("--train", required=True, nargs="+", metavar="ANNOTATIONS",
+    p.add_argument("--train", required=True, nargs="+", action=ExtendValues, metavar="ANNOTATIONS",
                    help="training annotations: protein<TAB>term (header optional) or GAF; several files are joined")
     p.add_argument("--targets", required=targets_required, metavar="LIST",
                    help="proteins to predict, one per line" + ("" if targets_required else " (default: every query of the hit table)"))
-    p.add_argument("--namespaces", type=comma_list, default=None, metavar="NS1,NS2",
+    p.add_argument("--namespaces", type=comma_list, action=ExtendValues, default=None, metavar="NS1,NS2",
                    help="namespaces to predict, e.g. MFO,BPO,CCO (default: all)")
     p.add_argument("--max-terms", type=positive_int, default=None, metavar="N",
                    help="keep the N best terms per target and namespace (ties: shallower term, then term id)")
@@ -52,7 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             continue
         q.add_argument("--hits", required=True, metavar="HITS",
                        help="BLAST/DIAMOND tabular hits (-outfmt 6), .gz accepted")
-        q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...",
+        q.add_argument("--hit-columns", type=comma_list, action=ExtendValues, default=None, metavar="C1,C2,...",
                        help="column names of the hit table (default: the 12 standard -outfmt 6 columns)")
         q.add_argument("--max-evalue", type=non_negative_float, default=None, metavar="E", help="drop hits with E-value > E")
         q.add_argument("--min-identity", type=non_negative_float, default=None, metavar="PCT", help="drop hits with pident < PCT")
@@ -62,6 +63,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _load_training(args: argparse.Namespace, onto: Any) -> Any:
     from goeval.checks import dropped_terms_warning
+    from goeval.report.text import plural
 
     train = read_annotations(args, args.train, onto, "training set")
     d = dict(train.diagnostics, n_proteins=int(train.matrix.shape[0]))
@@ -73,24 +75,26 @@ def _load_training(args: argparse.Namespace, onto: Any) -> Any:
 
         warnings.warn(message, GoevalWarning, stacklevel=2)
     if d.get("proteins_in_several_parts"):
-        say(args, f"training set: {d['proteins_in_several_parts']:,} proteins found in more than one file (terms merged)")
+        say(args, f"training set: {plural(d['proteins_in_several_parts'], 'protein')} found in more than one file "
+                  "(terms merged)")
     return train
 
 
 def _print_namespaces(args: argparse.Namespace, diag: dict[str, Any]) -> None:
     from goeval.baselines import REASONS
+    from goeval.report.text import plural
 
     for label, d in diag["namespaces"].items():
         h = d.get("hits")
+        training = plural(d["training_proteins"], "training protein")
         if h is None:
-            say(args, f"{label}: {d['training_proteins']} training proteins, {d['terms_seen']} terms seen")
+            say(args, f"{label}: {training}, {plural(d['terms_seen'], 'term')} seen")
             continue
         dropped = ", ".join(f"{r.replace('_', ' ')} {h[r]}" for r in REASONS)
-        say(args, f"{label}: {d['training_proteins']} training proteins; hits {h['rows']}: usable {h['usable']}; "
-              f"dropped: {dropped}")
+        say(args, f"{label}: {training}; hits {h['rows']}: usable {h['usable']}; dropped: {dropped}")
         extra = f", {d['targets_with_zero_total_weight']} with zero total weight" if "targets_with_zero_total_weight" in d else ""
         say(args, f"{label}: targets with usable hits {d['targets_with_usable_hits']}, with predictions "
-              f"{d['targets_with_predictions']}{extra}; {d['predictions']} scores")
+              f"{d['targets_with_predictions']}{extra}; {plural(d['predictions'], 'score')}")
 
 
 def _nothing_predicted(args: argparse.Namespace, train: Any, why: str) -> None:
@@ -122,6 +126,7 @@ def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) ->
 
     from goeval.baselines import naive, naive_scores
     from goeval.io.predictions_out import write_naive
+    from goeval.report.text import plural
 
     if args.max_terms is not None:
         pred = naive(onto, train, targets, args.namespaces, max_terms=args.max_terms)
@@ -133,7 +138,7 @@ def _run_naive(args: argparse.Namespace, onto: Any, train: Any, targets: Any) ->
 
     tlist, repeated = unique_targets(targets)
     if repeated:
-        say(args, f"targets: {repeated} repeated ids dropped")
+        say(args, f"targets: {plural(repeated, 'repeated id')} dropped")
     cols = np.flatnonzero(scores > 0)
     if not cols.size or not tlist.size:
         _nothing_predicted(args, train, "the training annotations hold no term of the evaluated namespaces"
@@ -163,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
     _check_before_work(args)
     from goeval.baselines import HIT_METHODS
     from goeval.io.idlist import read_id_list
+    from goeval.report.text import plural
 
     t0 = time.perf_counter()
     onto = read_ontology(args)
@@ -170,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     targets = None
     if args.targets is not None:
         targets = read_id_list(args.targets)
-        say(args, f"{args.targets}: {targets.size} targets")
+        say(args, f"{args.targets}: {plural(targets.size, 'target')}")
     if args.method == "naive":
         n = _run_naive(args, onto, train, targets)
     else:
@@ -180,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
             min_identity=args.min_identity, min_coverage=args.min_coverage, max_terms=args.max_terms)
         _print_namespaces(args, pred.diagnostics)
         if "max_terms_dropped" in pred.diagnostics:
-            say(args, f"--max-terms {args.max_terms}: {pred.diagnostics['max_terms_dropped']} scores dropped")
+            dropped = plural(pred.diagnostics["max_terms_dropped"], "score")
+            say(args, f"--max-terms {args.max_terms}: {dropped} dropped")
         n = _write(args, onto, pred, train)
-    say(args, f"wrote {n} predictions to {args.out} ({time.perf_counter() - t0:.1f} s)")
+    say(args, f"wrote {plural(n, 'prediction')} to {args.out} ({time.perf_counter() - t0:.1f} s)")
     return 0

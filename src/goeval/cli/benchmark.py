@@ -11,6 +11,7 @@ from goeval import __version__
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, comma_list, read_annotations,
                                read_hit_table, read_ontology, report_lines, run_output, say, say_run_output, show,
                                show_warnings)
+from goeval.cli.parsing import ExtendValues
 from goeval.errors import InvalidParameterError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -29,20 +30,23 @@ _DECLARED = ("max_terms", "curves", "curve_tolerance", "curve_points")
 
 def _common(q: argparse.ArgumentParser) -> None:
     add_ontology(q)
-    q.add_argument("--methods", type=comma_list, default=["naive", "blast", "gotcha"], metavar="M1,M2",
+    q.add_argument("--methods", type=comma_list, action=ExtendValues, default=["naive", "blast", "gotcha"],
+                   metavar="M1,M2",
                    help="baselines among naive, blast, gotcha, diamondscore, knn-identity (default naive,blast,gotcha)")
-    q.add_argument("--namespaces", type=comma_list, default=None, metavar="NS1,NS2", help="namespaces (default all)")
+    q.add_argument("--namespaces", type=comma_list, action=ExtendValues, default=None, metavar="NS1,NS2",
+                   help="namespaces (default all)")
     q.add_argument("--thresholds", default="exact", metavar="exact|STEP", help="'exact' (default) or a grid step such as 0.01")
     q.add_argument("--pseudocount", type=float, default=1.0, metavar="C", help="pseudo-count of the IA and IC (default 1)")
-    q.add_argument("--similarity", default=None, metavar="M1,M2",
+    q.add_argument("--similarity", type=comma_list, action=ExtendValues, default=None, metavar="M1,M2",
                    help="semantic-similarity measures among resnik, lin, jc, schlicker, simgic, jaccard, wjaccard "
                         "(IC estimated like the IA, from the training annotations)")
-    q.add_argument("--pairing", default="all,bma", metavar="P1,P2",
+    q.add_argument("--pairing", type=comma_list, action=ExtendValues, default="all,bma", metavar="P1,P2",
                    help="averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)")
     q.add_argument("--root-as-prediction", action="store_true",
                    help="count the root as predicted for every protein (Clark & Radivojac 2013 §3.4): every protein "
                         "is then covered at every threshold")
-    q.add_argument("--hit-columns", type=comma_list, default=None, metavar="C1,C2,...", help=_HIT_COLUMNS_HELP)
+    q.add_argument("--hit-columns", type=comma_list, action=ExtendValues, default=None, metavar="C1,C2,...",
+                   help=_HIT_COLUMNS_HELP)
     for flag, text in (("--max-evalue", "drop hits with E-value > E"), ("--min-identity", "drop hits with pident < PCT"),
                        ("--min-coverage", "drop hits with query coverage < PCT")):
         q.add_argument(flag, type=float, default=None, help=text)
@@ -58,7 +62,8 @@ def _common(q: argparse.ArgumentParser) -> None:
                         "(needs the plot extra: pip install 'goeval[plot]')")
     q.add_argument("--out", required=True, metavar="DIR", help="output directory (a run replaces the files of an "
                                                                "earlier run there; see docs/conventions.md)")
-    q.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    q.add_argument("-q", "--quiet", action="store_true",
+                   help="print only warnings and errors: no progress; results (tables on stdout, files) as without")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -68,7 +73,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "Training set of fold f: every protein annotated in the namespace with another fold. IA per fold from the "
         "training annotations only; per-fold statistics added over one common threshold set."))
     _common(cv)
-    cv.add_argument("--annotations", required=True, nargs="+", metavar="FILE", help="annotations (TSV or GAF), merged")
+    cv.add_argument("--annotations", required=True, nargs="+", action=ExtendValues, metavar="FILE",
+                    help="annotations (TSV or GAF), merged")
     cv.add_argument("--hits", metavar="HITS", help="all-vs-all BLAST/DIAMOND hits (-outfmt 6)")
     g = cv.add_mutually_exclusive_group(required=True)
     g.add_argument("--folds", metavar="FOLDS.tsv", help="protein<TAB>fold for every annotated protein")
@@ -78,13 +84,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     cv.add_argument("--no-curves", action="store_true", help="the same as --curves none")
     ts = sub.add_parser("timesplit", help="CAFA no-, limited- and partial-knowledge targets between t0 and t1")
     _common(ts)
-    ts.add_argument("--t0", required=True, nargs="+", metavar="FILE", help="annotations at t0 (TSV or GAF)")
-    ts.add_argument("--t1", required=True, nargs="+", metavar="FILE", help="annotations at t1 (TSV or GAF)")
+    ts.add_argument("--t0", required=True, nargs="+", action=ExtendValues, metavar="FILE",
+                    help="annotations at t0 (TSV or GAF)")
+    ts.add_argument("--t1", required=True, nargs="+", action=ExtendValues, metavar="FILE",
+                    help="annotations at t1 (TSV or GAF)")
     ts.add_argument("--sequences", metavar="FASTA", help="keep only targets with a sequence in FASTA")
     ts.add_argument("--hits", metavar="HITS", help="hits for the baselines; without --sequences their queries restrict the targets")
     ts.add_argument("--drop-binding-only", action="store_true",
                     help="drop targets whose only new term is protein binding (GO:0005515), as CAFA3")
-    ts.add_argument("--kinds", type=comma_list, default=["NK", "LK", "PK"], metavar="NK,LK,PK",
+    ts.add_argument("--kinds", type=comma_list, action=ExtendValues, default=["NK", "LK", "PK"], metavar="NK,LK,PK",
                     help="target kinds evaluated with --hits/--methods (default NK,LK,PK)")
     ts.add_argument("--evaluate", action="store_true", help="train the baselines on t0 and evaluate them per kind")
     add_run_fields(ts, ("bootstrap", "seed", "confidence"))
@@ -200,7 +208,7 @@ def _run_cv(args: argparse.Namespace) -> int:
         _write_cv(args, onto, cv, opts, run)
     say_run_output(args, run)
     show(args, format_table1(cv.table1))
-    say(args, f"results in {args.out}/ ({time.perf_counter() - t0:.1f} s, "
+    say(args, f"results in {Path(args.out)}/ ({time.perf_counter() - t0:.1f} s, "
         f"writing {time.perf_counter() - t_write:.1f} s)")
     write_figures(args)
     return 0
@@ -208,17 +216,22 @@ def _run_cv(args: argparse.Namespace) -> int:
 
 def say_folds(args: argparse.Namespace, folds: Any) -> None:
     """What the fold table held besides one fold per protein (repeated lines, counted by its reader)."""
+    from goeval.report.text import plural
+
     c = getattr(folds, "counts", {}) or {}
     if c.get("duplicate_rows"):
-        say(args, f"{folds.source}: {c['duplicate_rows']:,} repeated line(s) (a protein listed again with the same "
-                  "fold) read once")
+        say(args, f"{folds.source}: {plural(c['duplicate_rows'], 'repeated line')} (a protein listed again with the "
+                  "same fold) read once")
 
 
 def _say_fold_proteins(args: argparse.Namespace, d: dict[str, Any]) -> None:
     """The fold table's proteins that are not annotated (ignored), said with the counts."""
+    from goeval.report.text import plural
+
     extra = d.get("listed_proteins_not_annotated", 0)
     if extra:
-        say(args, f"{d['source']}: {extra:,} of its {d['proteins_listed']:,} proteins are not annotated in "
+        are = "is" if extra == 1 else "are"
+        say(args, f"{d['source']}: {extra:,} of its {plural(d['proteins_listed'], 'protein')} {are} not annotated in "
                   f"{'the evaluated namespaces' if d.get('annotated_proteins') else 'any namespace'} (ignored)")
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -65,12 +66,14 @@ def _sequences(args: argparse.Namespace, hits: Any) -> Any:
         return None if hits is None else hits.queries
     from goeval.io.fasta import read_fasta
     from goeval.progress import stage
+    from goeval.report.text import plural
 
     with stage(f"reading the sequences {args.sequences}") as st:
-        fasta = read_fasta(args.sequences, residues="check")
+        fasta = read_fasta(args.sequences)
         c = fasta.counts
         stops = ", ".join(f"{n:,} {ch!r}" for ch, n in c["non_amino_acid"].items())
-        st.line = f"sequences {args.sequences}: {c['records']:,} sequences" + (f" ({stops} kept as they are)" if stops else "")
+        st.line = f"sequences {args.sequences}: {plural(c['records'], 'sequence')}" + (
+            f" ({stops} kept as they are)" if stops else "")
     return fasta.ids
 
 
@@ -287,6 +290,6 @@ def run_timesplit(args: argparse.Namespace) -> int:
                 "evaluated with the t0 terms as known), `ia.tsv` estimated on t0; with --evaluate, each kind's "
                 "results in `nk/`, `lk/`, `pk/` and the naive list every target gets in `naive_scores.tsv`."]))
     say_run_output(args, run)
-    say(args, f"results in {args.out}/ ({time.perf_counter() - start:.1f} s)")
+    say(args, f"results in {Path(args.out)}/ ({time.perf_counter() - start:.1f} s)")
     write_figures(args)
     return 0

@@ -38,11 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``goeval biocreative``; return the exit status."""
+    from goeval.report.text import plural
+
     gold = read_gold(args.gold, args.task)
     if gold.n_duplicates:
         what = {"INT": "document and accession", "IPT": "document and pair, in either order",
                 "ACT": "document and class"}[args.task]
-        say(args, f"{args.gold}: {gold.n_duplicates:,} repeated gold line(s) (the same {what}) counted once")
+        say(args, f"{args.gold}: {plural(gold.n_duplicates, 'repeated gold line')} (the same {what}) counted once")
     results = read_results(args.results, args.task, rank_file_order=args.rank_check == "sequence")
     if args.task == "ACT":
         act = act_ipr_auc(results.positives, results.negatives, gold.classes)

@@ -9,6 +9,7 @@ from typing import Any
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, read_ontology, options_from_args,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
+from goeval.cli.parsing import ExtendValues
 
 DESCRIPTION = (
     "The Kaggle CAFA 6 score (cafa6_metric_final): each kind of target (no-, limited-, partial-knowledge) is one "
@@ -27,13 +28,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
     p.add_argument("--ia", required=True, metavar="IA.tsv", help="the organizers' information accretion, term<TAB>ia")
     for kind, flag, what in _KIND_FLAGS:
-        p.add_argument(flag, nargs="+", metavar="FILE", dest=f"truth_{kind.lower()}",
+        p.add_argument(flag, nargs="+", action=ExtendValues, metavar="FILE", dest=f"truth_{kind.lower()}",
                        help=f"ground truth of the {what} targets ({kind}): protein<TAB>term (a header and further "
                             "columns are ignored); several files are merged")
-    p.add_argument("--known", nargs="+", metavar="FILE",
+    p.add_argument("--known", nargs="+", action=ExtendValues, metavar="FILE",
                    help="the known terms of the PK targets (e.g. their earlier annotations), removed with their "
                         "ancestors from the PK truth and predictions")
-    p.add_argument("--predictions", required=True, nargs="+", metavar="SUBMISSION",
+    p.add_argument("--predictions", required=True, nargs="+", action=ExtendValues, metavar="SUBMISSION",
                    help="submission files (each one a method; directories are walked); free-text 'Text' lines are "
                         "skipped and counted")
     p.add_argument("--terms-of-interest", metavar="LIST", help="score only these terms (one per line), every kind")

@@ -8,6 +8,7 @@ import sys
 import warnings
 from typing import Any
 
+from goeval.cli.parsing import ExtendValues
 from goeval.progress import write  # stdlib only
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -16,7 +17,6 @@ __all__ = [
     "add_ontology",
     "add_cache_options",
     "cache_arg",
-    "relations_arg",
     "comma_list",
     "show_warnings",
     "add_option_fields",
@@ -39,17 +39,13 @@ def comma_list(text: str) -> list[str]:
     """``"a,b"`` -> ``["a", "b"]``; an empty item (``"a,,b"``, ``""``) is an error."""
     items = [x.strip() for x in text.split(",")]
     if not text.strip() or any(not x for x in items):
-        raise argparse.ArgumentTypeError(f"expected a comma-separated list of names; got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a list of names (comma-separated, no empty item); got {text!r}")
     return items
-
-
-def relations_arg(text: str) -> tuple[str, ...]:
-    return tuple(comma_list(text))
 
 
 def add_ontology(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--ontology", required=required, metavar="OBO", help="ontology in OBO format (.obo, .gz, .bz2, .xz)")
-    p.add_argument("--relations", type=relations_arg, default=("is_a", "part_of"), metavar="R1,R2",
+    p.add_argument("--relations", type=comma_list, action=ExtendValues, default=("is_a", "part_of"), metavar="R1,R2",
                    help="relations to follow (default: is_a,part_of)")
     add_cache_options(p)
 
@@ -76,16 +72,20 @@ def _add_fields(p: argparse.ArgumentParser, declared: tuple[Any, ...], *, defaul
     checked (and converted from its text) by the field's constraint when the options are created.
 
     ``defaults``: the field's default as the flag's; otherwise an option not given is absent (so that a
-    preset's value stands).
+    preset's value stands). A list of names (``--namespaces BPO,MFO``) adds the names of each repetition.
     """
+    from goeval.options import Names
+
     for f in declared:
         meta = dict(f.metadata)
-        meta.pop("constraint")
+        constraint = meta.pop("constraint")
         kwargs: dict[str, Any] = {"dest": f.name, "help": meta.pop("help"),
                                   "default": f.default if defaults else argparse.SUPPRESS}
         flag = "--" + f.name.replace("_", "-")
         if f.type in (bool, "bool"):
             p.add_argument(flag, action="store_true", **kwargs)
+        elif isinstance(constraint, Names):
+            p.add_argument(flag, type=comma_list, action=ExtendValues, **kwargs, **meta)
         else:
             p.add_argument(flag, **kwargs, **meta)
 
@@ -146,10 +146,10 @@ def say(args: argparse.Namespace, *lines: str) -> None:
 
 
 def show(args: argparse.Namespace, *lines: str) -> None:
-    """Print result ``lines`` (tables) on stdout unless ``--quiet``."""
-    if not getattr(args, "quiet", False):
-        for line in lines:
-            print(line)
+    """Print result ``lines`` (tables) on stdout, also under ``--quiet`` (which quiets messages and bars, never
+    results: ``goeval evaluate -q --format tsv > out.tsv`` writes the table)."""
+    for line in lines:
+        print(line)
 
 
 def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
@@ -172,12 +172,14 @@ def _names(names: list[str], shown: int = 6) -> str:
 
 def say_run_output(args: argparse.Namespace, run: Any) -> None:
     """Say which files of an earlier run a run removed, and which files it left that no run of it wrote."""
+    from goeval.report.text import plural
+
     if run.removed:
-        say(args, f"{run.directory}/: removed {len(run.removed)} file(s) of the earlier run that this run did not "
-                  f"write: {_names(run.removed)}")
+        say(args, f"{run.directory}/: removed {plural(len(run.removed), 'file')} of the earlier run that this run "
+                  f"did not write: {_names(run.removed)}")
     if run.foreign:
-        say(args, f"{run.directory}/: left {len(run.foreign)} file(s) that this run did not write and no goeval "
-                  f"manifest lists (compare, report and plot do not read them): {_names(run.foreign)}")
+        say(args, f"{run.directory}/: left {plural(len(run.foreign), 'file')} that this run did not write and no "
+                  f"goeval manifest lists (compare, report and plot do not read them): {_names(run.foreign)}")
 
 
 def say_notes(results: Any) -> None:
@@ -215,11 +217,12 @@ def read_ontology(args: argparse.Namespace, relations: Any = None):  # noqa: ANN
     """``--ontology`` read (or taken from the compiled cache) as a stage: ``ontology PATH: N terms, from ...``."""
     from goeval.io.ontology_cache import load_cached_ontology
     from goeval.progress import stage
+    from goeval.report.text import plural
 
     relations = tuple(args.relations if relations is None else relations)
     with stage(f"reading the ontology {args.ontology}") as st:
         onto, record = load_cached_ontology(args.ontology, relations, cache_arg(args))
-        st.line = f"ontology {args.ontology}: {onto.n_terms:,} terms, {record.describe_short()}"
+        st.line = f"ontology {args.ontology}: {plural(onto.n_terms, 'term')}, {record.describe_short()}"
     return onto
 
 
@@ -259,13 +262,14 @@ def read_hit_table(args: argparse.Namespace):  # noqa: ANN201 - HitTable or None
         return None
     from goeval.io.hits import read_hits
     from goeval.progress import stage
+    from goeval.report.text import plural
 
     with stage(f"reading the hits {args.hits}") as st:
         hits = read_hits(args.hits, args.hit_columns)
         c = hits.counts
         notes = [f"columns {' '.join(c['columns'])}" + (" (from its header line)" if c.get("header_lines") else "")]
         if c.get("comment_lines"):
-            notes.append(f"{c['comment_lines']:,} comment line(s) skipped")
-        st.line = (f"hits {args.hits}: {len(hits):,} hits, {hits.queries.size:,} queries, {hits.ids.size:,} "
-                   f"sequences; " + "; ".join(notes))
+            notes.append(f"{plural(c['comment_lines'], 'comment line')} skipped")
+        st.line = (f"hits {args.hits}: {plural(len(hits), 'hit')}, {plural(hits.queries.size, 'query', 'queries')}, "
+                   f"{plural(hits.ids.size, 'sequence')}; " + "; ".join(notes))
     return hits

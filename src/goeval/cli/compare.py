@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from goeval.cli.common import comma_list, say, show, show_warnings
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -26,7 +27,8 @@ DEFAULT_RESAMPLING = {"n_resamples": 10_000, "seed": 0, "confidence": 0.95}
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("results", metavar="RESULTS_DIR", help="output directory of goeval evaluate --bootstrap")
-    p.add_argument("--methods", type=comma_list, metavar="A,B", help="methods to compare, at least two (default: all)")
+    p.add_argument("--methods", type=comma_list, action=ExtendValues, metavar="A,B",
+                   help="methods to compare, at least two (default: all)")
     p.add_argument("--measure", default="fmax",
                    help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
                         "...; for a goeval cafa6 directory also cafa6_metric_final(_micro)")
@@ -84,7 +86,7 @@ def pairs_text(records: list[dict], measure: str) -> list[str]:
     list of str
         A title line and the table (``--format tsv`` and ``--out`` keep full precision).
     """
-    from goeval.report.text import format_column
+    from goeval.report.text import format_column, plural
 
     cols = []
     for _header, col, decimals in _PAIR_VIEW:
@@ -97,7 +99,7 @@ def pairs_text(records: list[dict], measure: str) -> list[str]:
         else:
             cols.append(format_column([r[col] for r in records], decimals, "-"))
     counts = sorted({(r["n_resamples"], r["n_permutations"]) for r in records})
-    said = "; ".join(f"{b:,} resamples, {p:,} permutations" for b, p in counts)
+    said = "; ".join(f"{plural(b, 'resample')}, {plural(p, 'permutation')}" for b, p in counts)
     return [f"{measure}: difference = value_a - value_b ({said}; full precision: --format tsv or --out)",
             _text_table([h for h, _c, _d in _PAIR_VIEW], cols)]
 
@@ -267,6 +269,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         check_output_file(args.out)
     from goeval.io.results import write_table
+    from goeval.report.text import plural
     from goeval.stats.compare import PAIR_COLUMNS, compare
     from goeval.stats.store import read_protein_stats
 
@@ -291,5 +294,5 @@ def run(args: argparse.Namespace) -> int:
     show(args, *lines)
     if args.out:
         write_table(args.out, result.pairs, PAIR_COLUMNS)
-        say(args, f"wrote {len(result.pairs)} pairs to {args.out}")
+        say(args, f"wrote {plural(len(result.pairs), 'pair')} to {args.out}")
     return 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
+from goeval.cli.parsing import ExtendValues
 from goeval.errors import GoevalError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -48,10 +49,10 @@ def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_result
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
     p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
     p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
-    p.add_argument("--known", nargs="+", metavar="FILE",
+    p.add_argument("--known", nargs="+", action=ExtendValues, metavar="FILE",
                    help="each protein's known terms (e.g. its t0 annotations, CAFA partial knowledge): removed, "
                         "propagated, from its truth and predictions")
-    p.add_argument("--ic-annotations", nargs="+", metavar="FILE",
+    p.add_argument("--ic-annotations", nargs="+", action=ExtendValues, metavar="FILE",
                    help="annotations the information content of --similarity is estimated from (default: "
                         "--ia-annotations, else the truth, with a warning)")
     add_run_fields(p, ("preset", "stream", "threads", "bootstrap", "seed", "confidence", "pattern"))
@@ -60,7 +61,8 @@ def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_result
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
     p.add_argument("--truth", required=True, metavar="TRUTH", help="ground truth: protein<TAB>term or GAF")
-    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE_OR_DIR", help="prediction files or directories")
+    p.add_argument("--predictions", required=True, nargs="+", action=ExtendValues, metavar="FILE_OR_DIR",
+                   help="prediction files or directories")
     add_evaluation_options(p)
 
 
@@ -203,10 +205,14 @@ def _warn_stale_ontology(diag, onto) -> None:  # noqa: ANN001 - Diagnostics, Ont
 
 def _thinned_line(cur: dict) -> str:  # noqa: ANN001
     """One line saying how the curves were thinned (``diagnostics["curves"]``)."""
-    capped = (f"; {cur['capped']} curve(s) needed more than {cur['max_points']} rows for the tolerance and were cut "
-              f"at that cap (largest deviation "
+    from goeval.report.text import plural
+
+    needed = "curve needed" if cur["capped"] == 1 else "curves needed"
+    capped = (f"; {cur['capped']} {needed} more than {cur['max_points']} rows for the tolerance and "
+              f"{'was' if cur['capped'] == 1 else 'were'} cut at that cap (largest deviation "
               f"{max(b['max_deviation'] for b in cur['blocks'] if b['capped']):.3g})" if cur["capped"] else "")
-    return (f"curves thinned: {cur['thinned']} of {len(cur['blocks'])} curve(s), {cur['rows']:,} rows -> "
+    return (f"curves thinned: {cur['thinned']} of {plural(len(cur['blocks']), 'curve')}, "
+            f"{plural(cur['rows'], 'row')} -> "
             f"{cur['written']:,} written (at most {cur['max_points']} per curve, within {cur['tolerance']:g} of each "
             f"column's range; optima and end points kept){capped}; --curves full writes every threshold")
 
@@ -234,7 +240,10 @@ def write_figures(args: argparse.Namespace, out: Path) -> None:
 
     figures = save_plots(out)
     page = save_report(out)
-    say(args, f"figures in {out / 'plots'}/ ({len(figures)} files); report: {', '.join(str(p) for p in page.values())}")
+    from goeval.report.text import plural
+
+    say(args, f"figures in {out / 'plots'}/ ({plural(len(figures), 'file')}); report: "
+              f"{', '.join(str(p) for p in page.values())}")
 
 
 def _cafa5(args: argparse.Namespace, res) -> list:  # noqa: ANN001

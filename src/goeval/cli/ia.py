@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 
 from goeval.cli.common import add_ontology, read_ontology, report_lines, say, show, show_warnings
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
-    p.add_argument("--annotations", required=True, nargs="+", metavar="FILE",
+    p.add_argument("--annotations", required=True, nargs="+", action=ExtendValues, metavar="FILE",
                    help="annotations: protein<TAB>term (header optional) or GAF (experimental codes kept); "
                         "several files (e.g. one per species) are merged")
     p.add_argument("--pseudocount", type=float, default=1.0, help="pseudo-count c (default 1, as in the paper)")
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.inputs import load_annotations
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_ia
-    from goeval.report.text import describe_reading
+    from goeval.report.text import describe_reading, plural
 
     show_warnings()
     onto = read_ontology(args)
@@ -49,10 +50,10 @@ def run(args: argparse.Namespace) -> int:
     for label in est.namespaces:
         s = onto.namespace_slice(label)
         v = est.values[s]
-        show(args, f"{label}: {s.stop - s.start} terms, annotated {int((est.n_term[s] > 0).sum())}, "
+        show(args, f"{label}: {plural(s.stop - s.start, 'term')}, annotated {int((est.n_term[s] > 0).sum())}, "
                   f"ia mean {v.mean():.3f} max {v.max():.3f} bits")
     say(args, *special_cases(est.diagnostics, args.method))
-    say(args, f"wrote {idx.size} terms to {args.out}")
+    say(args, f"wrote {plural(idx.size, 'term')} to {args.out}")
     return 0
 
 

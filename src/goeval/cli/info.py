@@ -6,14 +6,15 @@ import argparse
 import json
 import time
 
-from goeval.cli.common import add_cache_options, cache_arg, relations_arg, say, show
+from goeval.cli.common import add_cache_options, cache_arg, comma_list, say, show
+from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("ontology", metavar="ONTOLOGY", help="OBO file (.obo, .gz, .bz2, .xz)")
-    p.add_argument("--relations", type=relations_arg, default=("is_a", "part_of"), metavar="R1,R2",
+    p.add_argument("--relations", type=comma_list, action=ExtendValues, default=("is_a", "part_of"), metavar="R1,R2",
                    help="relations to follow (default: is_a,part_of)")
     add_cache_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
@@ -25,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.report.text import format_table
 
     clock = time.perf_counter()
-    onto, cache = load_cached_ontology(args.ontology, args.relations, cache_arg(args))
+    onto, cache = load_cached_ontology(args.ontology, tuple(args.relations), cache_arg(args))
     seconds = time.perf_counter() - clock
     cache_info = {"status": cache.status, "path": None if cache.path is None else str(cache.path),
                   "reason": cache.reason or None, "load_seconds": round(seconds, 4)}
@@ -48,9 +49,16 @@ def run(args: argparse.Namespace) -> int:
         ])
     header = ["ns", "namespace", "terms", "roots", *(f"{r} edges" for r in onto.relations),
               "cross-ns dropped", "alt_ids", "obsolete", "depth"]
-    show(args, format_table(rows, header))  # the table: stdout; what was read and dropped: messages
+    # the table and what its columns mean: stdout; what was read and dropped: messages
+    show(args, format_table(rows, header), *(line.format(relations=" and ".join(onto.relations))
+                                             for line in CROSS_NS_NOTE))
     say(args, *summary_lines(onto.diagnostics))
     return 0
+
+
+#: The note under the table (its lines): what its "cross-ns dropped" column counts.
+CROSS_NS_NOTE = ("note: cross-ns dropped: the {relations} edges from a term of the namespace to a parent in another",
+                 "      namespace, not followed (each namespace is its own graph: nothing propagates across them)")
 
 
 def _cache_line(cache, seconds: float) -> str:  # noqa: ANN001 - CacheRecord

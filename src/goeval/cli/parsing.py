@@ -7,7 +7,12 @@
   ``benchmark timesplit``), takes the message options (:func:`add_common_everywhere`);
 * a misspelt option or command gets the closest names (``did you mean``),
   and CAFA-evaluator's spellings (``-th_step``, ``-ia``, ``-out_dir``, its
-  positional ``OBO PRED_DIR GT``) get goeval's names (:class:`GoevalParser`).
+  positional ``OBO PRED_DIR GT``) get goeval's names (:class:`GoevalParser`);
+* nothing given is dropped: a flag that takes several values (files, or a
+  comma-separated list) adds the values of each repetition
+  (``--predictions A --predictions B`` is both; ``action=ExtendValues``), and
+  a flag that takes one value given twice with different values is an error
+  naming both (:class:`StoreOnce`, the default action of :class:`GoevalParser`).
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ import argparse
 import difflib
 import re
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
-__all__ = ["GoevalParser", "CAFAEVAL_FLAGS", "move_global_options", "add_common_everywhere", "suggestions"]
+__all__ = ["GoevalParser", "ExtendValues", "StoreOnce", "CAFAEVAL_FLAGS", "move_global_options", "add_common_everywhere",
+           "suggestions"]
 
 #: CAFA-evaluator's (cafaeval) options and goeval's names for them.
 CAFAEVAL_FLAGS: dict[str, str] = {
@@ -132,11 +138,62 @@ def _looks_like_cafaeval(words: Sequence[str], message: str) -> bool:
     return "unrecognized arguments" in message and bool(words) and not words[0].startswith("-")
 
 
+_GIVEN = "_flags_given"  # the namespace attribute recording which destinations a flag has set in this parse
+
+
+def _given_before(namespace: argparse.Namespace, dest: str) -> bool:
+    """Whether a flag already set ``dest`` in this parse (recording that it has now)."""
+    given = namespace.__dict__.setdefault(_GIVEN, set())
+    seen = dest in given
+    given.add(dest)
+    return seen
+
+
+class ExtendValues(argparse.Action):
+    """A flag of several values whose repetitions add up: ``--t0 a b --t0 c`` is ``[a, b, c]``.
+
+    Takes the values of ``nargs="+"`` or one list made by ``type`` (a comma-separated list). The first
+    occurrence replaces the default (argparse's own ``extend`` would add to a list default).
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        items = list(values) if isinstance(values, (list, tuple)) else [values]
+        before = list(getattr(namespace, self.dest)) if _given_before(namespace, self.dest) else []
+        setattr(namespace, self.dest, before + items)
+
+
+class StoreOnce(argparse._StoreAction):
+    """A flag of one value: given twice with different values, an error naming both (no value is dropped
+    silently); the same value twice is that value."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if _given_before(namespace, self.dest):
+            old = getattr(namespace, self.dest)
+            if old != values:
+                raise argparse.ArgumentError(self, f"given twice, as {_text(old)} and as {_text(values)}: it takes "
+                                                   "one value; give it once")
+        setattr(namespace, self.dest, values)
+
+
+def _text(value: Any) -> str:
+    return repr(" ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value))
+
+
 class GoevalParser(argparse.ArgumentParser):
-    """An :class:`argparse.ArgumentParser` whose errors suggest the right spelling."""
+    """An :class:`argparse.ArgumentParser` whose errors suggest the right spelling, and whose flags never drop
+    a value given: the default action is :class:`StoreOnce`, and ``action="extend"`` is :class:`ExtendValues`
+    (argparse's own would add to a list default)."""
 
     #: The arguments being parsed (set by the command line), for the hints of an error.
     given: Sequence[str] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in (None, "store"):
+            self.register("action", name, StoreOnce)
+        self.register("action", "extend", ExtendValues)
 
     def error(self, message: str) -> NoReturn:  # type: ignore[override]
         hints = suggestions(message, self, GoevalParser.given)

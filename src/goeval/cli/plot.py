@@ -44,5 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.report.save import save_plots
 
     written = save_plots(res, args.out, args.format, panels=args.panels)
-    say(args, f"wrote {len(written)} figures to {out}/ ({', '.join(sorted(written))})")
+    from goeval.report.text import plural
+
+    say(args, f"wrote {plural(len(written), 'figure')} to {out}/ ({', '.join(sorted(written))})")
     return 0

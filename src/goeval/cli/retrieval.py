@@ -6,6 +6,7 @@ import argparse
 
 from goeval.cli.common import (add_ontology, read_ontology, comma_list, report_lines, run_output, say, say_run_output, show,
                                show_warnings)
+from goeval.cli.parsing import ExtendValues
 from goeval.errors import InvalidParameterError
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -20,7 +21,7 @@ DESCRIPTION = (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_ontology(p)
     p.add_argument("--truth", required=True, metavar="TRUTH", help="ground truth: protein<TAB>term or GAF")
-    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE_OR_DIR")
+    p.add_argument("--predictions", required=True, nargs="+", action=ExtendValues, metavar="FILE_OR_DIR")
     p.add_argument("-k", "--k", dest="k", type=int, action="append", help="TAP-k order (repeatable; default 20)")
     p.add_argument("--min-positives", type=int, default=1, help="truth proteins a term needs to be a query (default 1)")
     p.add_argument("--auc-min-positives", type=int, default=10, help="truth proteins for ROC AUC / AP (default 10, CAFA)")
@@ -31,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--insufficient", choices=("lowest", "error", "pad"), default="lowest",
                    help="when fewer than half the queries reach k errors (default: cutoff at the lowest score)")
     p.add_argument("--propagation", choices=("max", "fill"), default="max")
-    p.add_argument("--namespaces", type=comma_list, metavar="BPO,MFO,CCO")
+    p.add_argument("--namespaces", type=comma_list, action=ExtendValues, metavar="BPO,MFO,CCO")
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line")
     p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB")
     p.add_argument("--out", default="goeval_retrieval", metavar="DIR", help="output directory")
@@ -103,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
     show(args, format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
                                    "AUC terms", "ROC AUC", "AP"]))
     show(args, *fallback_notes(diag.get("tap_cutoff_fallback", [])))
-    say(args, f"results in {args.out}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics.json)")
+    from pathlib import Path
+
+    say(args, f"results in {Path(args.out)}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, "
+              "diagnostics.json)")
     return 0
 
 

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.compat.submission import validate_submission
     from goeval.errors import InvalidParameterError
     from goeval.io.files import check_input
+    from goeval.report.text import plural
 
     if args.show < 0:
         raise InvalidParameterError(f"The '--show' option of validate must be an integer >= 0; got {args.show}.")
@@ -55,9 +56,10 @@ def run(args: argparse.Namespace) -> int:
     report = validate_submission(args.submission, onto, targets, show=args.show or None)
     show(args, *_lines(report))
     c = report.counts
-    say(args, f"{Path(report.path).name}: {c['lines']:,} lines ({c['go_lines']:,} GO lines, {c['text_lines']:,} free-text "
-        f"lines), {c['proteins']:,} proteins" + (f"; {c['alt_id_lines']:,} lines name an alt_id (read as its term)"
-                                                  if c["alt_id_lines"] else ""))
+    alt = c["alt_id_lines"]
+    say(args, f"{Path(report.path).name}: {plural(c['lines'], 'line')} ({plural(c['go_lines'], 'GO line')}, "
+        f"{plural(c['text_lines'], 'free-text line')}), {plural(c['proteins'], 'protein')}"
+        + (f"; {plural(alt, 'line names', 'lines name')} an alt_id (read as its term)" if alt else ""))
     return 0 if report.valid else 2
 
 
@@ -68,6 +70,8 @@ def _shortened(text: str, width: int = 160) -> str:
 
 def _lines(report: Any) -> list[str]:
     """Each shown violation, then the summary by rule and the verdict."""
+    from goeval.report.text import plural
+
     out = [f"{report.path}:{v.line}: {v.rule}: {v.problem}: {_shortened(v.text)}" for v in report.shown]
     if report.valid:
         return out + [f"{report.path}: valid ({report.rules.name} rules)"]
@@ -80,6 +84,6 @@ def _lines(report: Any) -> list[str]:
         more = f" ({shown.get(rule, 0)} shown)" if shown.get(rule, 0) < n else ""
         out.append(f"  {rule.ljust(width)}  {n:>10,}  {report.describe(rule)}{more}")
     total = sum(report.by_rule.values())
-    out.append(f"{report.path}: INVALID: {total:,} violation{'s' if total != 1 else ''} of "
-               f"{len(report.by_rule)} rule{'s' if len(report.by_rule) != 1 else ''} ({report.rules.name} rules)")
+    out.append(f"{report.path}: INVALID: {plural(total, 'violation')} of {plural(len(report.by_rule), 'rule')} "
+               f"({report.rules.name} rules)")
     return out

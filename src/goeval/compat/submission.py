@@ -191,9 +191,11 @@ def _score_rule(text: str, rules: SubmissionRules) -> tuple[str, str] | None:
 
 
 def _is_header(fields: list[str], first: bool) -> bool:
-    """A CAFA header or END line anywhere; a column header as the first line."""
-    head = fields[0].strip().upper()
-    if head in CAFA_HEADER or (len(fields) == 1 and head == "END"):
+    """A CAFA header or END line anywhere (its tag followed by a tab or by spaces: ``AUTHOR team``); a column
+    header as the first line."""
+    words = fields[0].split()
+    head = words[0].upper() if words else ""
+    if head in CAFA_HEADER or (len(fields) == 1 and words == [head] and head == "END"):
         return True
     low = [f.strip().lower() for f in fields]
     return first and (low[0] in PROTEIN_HEADERS or (len(low) > 1 and low[1] in TERM_HEADERS) or
@@ -236,13 +238,17 @@ class _Validator:
         if fields is None:
             self.found.add("format", line, "the line is not UTF-8 text", text)
         elif _is_header(fields, line == self.first_line):
-            self.found.add("header", line, "a header line (a submission has no header or footer lines)", text)
+            self._header(line, text)
         elif len(fields) >= 2 and fields[1] == self.rules.text_tag:
             self._text_line(line, text, fields)
         else:
             why = "the fields are separated by spaces, not tabs" if len(fields) == 1 and " " in text.strip() else \
                 f"{len(fields)} tab-separated field{'s' if len(fields) != 1 else ''}; expected 3 (protein, GO id, score)"
             self.found.add("format", line, why, text)
+
+    def _header(self, line: int, text: str) -> None:
+        what = "a footer line" if text.strip().upper() == "END" else "a header line"
+        self.found.add("header", line, f"{what} (a submission has no header or footer lines)", text)
 
     def _text_line(self, line: int, text: str, fields: list[str]) -> None:
         """A free-text line: its own form, then its protein's totals."""
@@ -278,8 +284,7 @@ class _Validator:
         fields = lambda i: [b.proteins[b.pcodes[i]], b.terms[b.tcodes[i]], b.scores[b.scodes[i]]]  # noqa: E731
         text = lambda i: "\t".join(fields(i))  # noqa: E731
         if int(b.lines[0]) == self.first_line and _is_header(fields(0), True):
-            self.found.add("header", int(b.lines[0]), "a header line (a submission has no header or footer lines)",
-                           text(0))
+            self._header(int(b.lines[0]), text(0))
             keep[0] = False
         for i in np.flatnonzero(keep & (b.terms == r.text_tag)[b.tcodes]).tolist():
             self._text_line(int(b.lines[i]), text(i), fields(i))

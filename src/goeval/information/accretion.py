@@ -150,7 +150,8 @@ def _check_finite_without_pseudocount(
     if inf.any():
         ex = ", ".join(ontology.ids[np.flatnonzero(inf)[:5]])
         raise GoevalError(
-            f"With pseudocount 0, {int(inf.sum())} terms have n(v) = 0 < n(P(v)) and an infinite "
+            f"With pseudocount 0, {int(inf.sum())} {'term has' if inf.sum() == 1 else 'terms have'} n(v) = 0 < n(P(v)) "
+            "and an infinite "
             f"information accretion (e.g. {ex}); use a pseudocount > 0 (the paper uses 1)."
         )
 
@@ -280,7 +281,8 @@ def information_accretion(
     diag["namespaces"] = [ontology.labels[j] for j in present.tolist()]
     if diag["negative"]:
         warnings.warn(
-            f"{diag['negative']} terms have a negative information accretion (kept, not clamped).",
+            f"{diag['negative']} {'term has' if diag['negative'] == 1 else 'terms have'} a negative information "
+            "accretion (kept, not clamped).",
             GoevalWarning,
             stacklevel=2,
         )

@@ -153,7 +153,8 @@ def term_information_content(
         if unseen.any():
             ex = ", ".join(ontology.ids[np.flatnonzero(unseen)[:5]])
             raise GoevalError(
-                f"With pseudocount 0, {int(unseen.sum())} terms are carried by no protein and have an "
+                f"With pseudocount 0, {int(unseen.sum())} {'term is' if unseen.sum() == 1 else 'terms are'} carried "
+                f"by no protein and {'has' if unseen.sum() == 1 else 'have'} an "
                 f"infinite information content (e.g. {ex}); use a pseudocount > 0 (the paper uses 1)."
             )
     prob = np.ones(ontology.n_terms)

@@ -142,7 +142,8 @@ def _commands(tool: str, exes: list[str], tmp: Path, columns: tuple[str, ...], t
 
 
 def _write_clean(path: Path, rec: FastaRecords) -> None:
-    """Residues without non-amino-acid characters (``*``, ``-``...), plain identifiers."""
+    """Residues without stops and gaps (``*``, ``-``: the FASTA reader refuses any other character), plain
+    identifiers."""
     keep = [("".join(c for c in s if c in AMINO_ACIDS) if any(c not in AMINO_ACIDS for c in s) else s)
             for s in rec.sequences]
     write_fasta(path, rec.ids, keep)
@@ -214,8 +215,8 @@ def align(
     """
     columns = tuple(columns)
     _check(tool, threads, evalue, max_target_seqs, columns)
+    qrec, drec = read_fasta(query), read_fasta(db)  # bad input is said before anything else
     exes = _executables(tool)
-    qrec, drec = read_fasta(query), read_fasta(db)
     version = _version(exes[-1], tool)
     tmp = Path(tempfile.mkdtemp(prefix="goeval-align-"))
     try:

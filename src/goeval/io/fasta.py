@@ -3,7 +3,11 @@
 Identifiers are the first word after ``>``; UniProt headers
 ``>sp|P12345|NAME_HUMAN ...`` / ``>tr|...`` are reduced to the accession
 (``P12345``), the identifier used by GO annotation files and by goeval's hit
-tables, and each such reduction is counted. Errors name file, line and text.
+tables, and each such reduction is counted. A sequence line holds amino-acid
+letters, stops (``*``) and gaps (``-``) only: any other character (a digit,
+a ``;``) is an error, as every error, naming file, line and text; every
+command that reads a FASTA file (``align``, ``benchmark timesplit``,
+``validate``) follows this one rule.
 """
 
 from __future__ import annotations
@@ -38,12 +42,12 @@ class FastaRecords:
     ids : ndarray of str, shape (n,)
         Identifiers in file order (distinct).
     sequences : list of str, length n
-        Residues in upper case, line breaks and blanks removed; characters
-        that are not amino-acid letters are kept as they are (and counted).
+        Residues in upper case, line breaks and blanks removed; stops (``*``)
+        and gaps (``-``) are kept as they are (and counted).
     source : str
     counts : dict
         ``records``, ``residues``, ``uniprot_ids_reduced`` (``sp|ACC|NAME`` ->
-        ``ACC``), ``non_amino_acid`` (count per character, e.g. ``'*'``),
+        ``ACC``), ``non_amino_acid`` (stops and gaps, count per character),
         ``lowercase_residues``, ``blank_lines``.
     """
 
@@ -68,7 +72,7 @@ def _header_id(line: str, ids: str, path: PathLike, number: int) -> tuple[str, b
     return ident, False
 
 
-def read_fasta(path: PathLike, *, ids: str = "accession", residues: str = "count") -> FastaRecords:
+def read_fasta(path: PathLike, *, ids: str = "accession") -> FastaRecords:
     """Read a protein FASTA file (plain, ``.gz``, ``.bz2``, ``.xz``).
 
     Parameters
@@ -77,11 +81,6 @@ def read_fasta(path: PathLike, *, ids: str = "accession", residues: str = "count
     ids : {'accession', 'first-word'}
         ``accession`` (default) reduces UniProt ``db|ACC|NAME`` identifiers to
         ``ACC``; ``first-word`` keeps the first word after ``>`` as it is.
-    residues : {'count', 'check'}
-        ``count`` (default): characters that are not amino-acid letters are
-        kept and counted; ``check``: a character that is neither an
-        amino-acid letter nor a stop (``*``) or gap (``-``) is an error
-        naming its line (the file is no protein FASTA).
 
     Returns
     -------
@@ -92,11 +91,11 @@ def read_fasta(path: PathLike, *, ids: str = "accession", residues: str = "count
     InputFormatError
         Empty file or not UTF-8; sequence text before the first header; a
         header without identifier; a record without residues; an identifier
-        seen twice (naming the line of its first occurrence); with
-        ``residues='check'``, a character that is no residue.
+        seen twice (naming the line of its first occurrence); a character of
+        a sequence line that is neither an amino-acid letter nor a stop
+        (``*``) or gap (``-``): the file is no protein FASTA.
     """
     check_choice(ids, "ids", "read_fasta", ("accession", "first-word"))
-    check_choice(residues, "residues", "read_fasta", ("count", "check"))
     text = read_text(path)
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -135,7 +134,7 @@ def read_fasta(path: PathLike, *, ids: str = "accession", residues: str = "count
         elif not out_ids:
             raise InputFormatError(path, k, "sequence text before the first '>' header line", line)
         else:
-            bad = _NOT_RESIDUE.search(line) if residues == "check" else None
+            bad = _NOT_RESIDUE.search(line)
             if bad:
                 raise InputFormatError(path, k, f"{bad.group()!r} is not an amino-acid letter (nor * or -): "
                                                 "not a protein sequence", line)
@@ -148,7 +147,7 @@ def read_fasta(path: PathLike, *, ids: str = "accession", residues: str = "count
 
 
 def _count_residues(seqs: list[str], counts: dict[str, Any]) -> None:
-    """Residue totals, lower-case letters and non-amino-acid characters (by character)."""
+    """Residue totals, lower-case letters and stops and gaps (by character)."""
     chars: Counter[str] = Counter()
     for s in seqs:
         chars.update(s)

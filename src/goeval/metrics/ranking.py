@@ -64,7 +64,7 @@ def _divide_or_nan(num: NDArray, den: NDArray, what: str) -> NDArray[np.float64]
     out[ok] = num[ok] / den[ok]
     if not ok.all():
         warnings.warn(
-            f"{what} is undefined for {int((~ok).sum())} queries with T(q) = 0; "
+            f"{what} is undefined for {int((~ok).sum())} {'query' if (~ok).sum() == 1 else 'queries'} with T(q) = 0; "
             "they get NaN and are left out of averages.",
             GoevalWarning,
             stacklevel=3,
@@ -312,7 +312,8 @@ def _auc_and_ap(
     auc[ok] = auc2[ok] / (2.0 * npos[ok] * nneg[ok])
     if not ok.all():
         warnings.warn(
-            f"ROC AUC is undefined for {int((~ok).sum())} terms annotated to every protein; they get NaN.",
+            f"ROC AUC is undefined for {int((~ok).sum())} {'term' if (~ok).sum() == 1 else 'terms'} annotated to every "
+            "protein; they get NaN.",
             GoevalWarning,
             stacklevel=3,
         )

@@ -332,8 +332,10 @@ def set_similarity(
     bad = int(np.count_nonzero(np.diff(p.indptr) == 0) + np.count_nonzero((np.diff(t.indptr) == 0) & (np.diff(p.indptr) > 0))) \
         if measure in PAIR_MEASURES else int(np.count_nonzero(np.diff(p.indptr) == 0))
     if bad:
-        warnings.warn(f"{bad} of {t.shape[0]} proteins have no predicted term (or no true term for a pairing); "
-                      f"their {col} is undefined and set to {undefined!r}.", GoevalWarning, stacklevel=2)
+        one = bad == 1
+        warnings.warn(f"{bad} of {t.shape[0]} proteins {'has' if one else 'have'} no predicted term (or no true term "
+                      f"for a pairing); {'its' if one else 'their'} {col} is undefined and set to {undefined!r}.",
+                      GoevalWarning, stacklevel=2)
     return out
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 
-__all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report"]
+__all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report",
+           "plural"]
 
 
 def format_table(rows: list[list[str]], header: list[str], rule: bool = True) -> str:
@@ -166,6 +167,17 @@ def _plural(n: int, word: str) -> str:
     return _count(n, word, word + "s")
 
 
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``n`` (thousands separated) and ``one`` or ``many`` (default ``one + 's'``): every count on the console.
+
+    Examples
+    --------
+    >>> plural(1, "line"), plural(12345, "line"), plural(1, "GO line"), plural(2, "entry", "entries")
+    ('1 line', '12,345 lines', '1 GO line', '2 entries')
+    """
+    return _count(n, one, one + "s" if many is None else many)
+
+
 def describe_reading(label: str, d: dict[str, Any]) -> str:
     """One line saying what was read from a file and what was remapped or dropped, by reason.
 
@@ -189,13 +201,14 @@ def describe_reading(label: str, d: dict[str, Any]) -> str:
     remapped = [f"{status[k]:,} {text}" for k, text in _REMAPS if status.get(k)]
     dropped = [_count(int(status[k]), one, many) for k, one, many in _DROPS if status.get(k)]
     dropped += [_count(int(d[k]), one, many) for k, one, many in _SKIPS if d.get(k)]
-    if d.get("duplicate_pairs"):
-        dropped.append(_count(int(d["duplicate_pairs"]), "duplicate (protein, term) pair", "duplicate (protein, term) pairs")
-                       + (" (maximum score kept)" if "zero_scores_dropped" in d else ""))
     if remapped:
         parts.append("remapped: " + ", ".join(remapped))
     if dropped:
         parts.append("dropped: " + ", ".join(dropped))
+    if d.get("duplicate_pairs"):  # nothing lost: a pair read again (under another evidence code, say) is one pair
+        parts.append(_count(int(d["duplicate_pairs"]), "line repeats", "lines repeat") + " a (protein, term) pair "
+                     + ("(maximum score kept)" if "zero_scores_dropped" in d else
+                        "already read (e.g. under another evidence code): each pair counted once"))
     if d.get("proteins_not_in_truth"):
         parts.append(f"{_plural(int(d['proteins_not_in_truth']), 'protein')} without truth ignored")
     if d.get("header_lines"):
