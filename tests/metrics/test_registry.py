@@ -406,7 +406,7 @@ def test_user_measure_reaches_summary_bootstrap_and_report(f2max, tmp_path):
     assert_allclose(curves["f2"], want, rtol=1e-12)  # its curve is written too
     assert row["ci_low"] <= row["value"] <= row["ci_high"] and row["se"] > 0  # bootstrap interval
     html = (out / "report.html").read_text()
-    assert "ranked by F2max" in html  # the report ranks by it under its label
+    assert '<td class="t">F2max</td><td>1</td>' in html  # the report ranks by it under its label
     assert main(["compare", str(out), "--measure", "f2max", "--bootstrap", "30", "--out", str(tmp_path / "c.tsv")]) == 0
     pairs = pd.read_csv(tmp_path / "c.tsv", sep="\t")
     assert set(pairs["measure"]) == {"f2max"} and (pairs["difference"] == 0).all()

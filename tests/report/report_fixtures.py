@@ -27,3 +27,21 @@ def two_methods():
     write_results(out, res.curve_columns, res.summary_records, list(res.summary.columns), res.diagnostics,
                   {"total": 1.0})
     return res, out
+
+
+@pytest.fixture(scope="session")
+def with_stats(two_methods, tmp_path_factory):
+    """The two-method result saved as ``goeval evaluate --bootstrap 40 --seed 3`` saves it: with ``protein_stats.npz``."""
+    out = tmp_path_factory.mktemp("with_stats") / "results"
+    two_methods[0].save(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def small_split(two_methods, tmp_path_factory):
+    """A time split's folder of three kinds (``nk/``, ``lk/``, ``pk/``), each the two-method result with its
+    ``protein_stats.npz``."""
+    out = tmp_path_factory.mktemp("split") / "ts"
+    for kind in ("nk", "lk", "pk"):
+        two_methods[0].save(out / kind)
+    return out

@@ -184,3 +184,18 @@ def test_a_namespace_that_looks_like_a_path_names_a_figure_inside_the_folder(two
     assert main(["plot", str(folder), "--out", str(folder / "plots"), "-q"]) == 0
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.png"))
     assert "r/plots/fig4__.._.._.._escaped.png" in written and all(p.startswith("r/plots/") for p in written)
+
+
+def test_a_hostile_namespace_is_text_in_the_contents_headings_and_anchors(two_methods, tmp_path):
+    from goeval.report.html import report_html
+
+    name = '<img src=x onerror=alert(1)> "#s1'
+    res = read_results_dir(results_copy(two_methods[1], tmp_path / "r", "\tMFO\t", f"\t{name}\t"))
+    page = report_html(res, {"fig4_" + name: b"\x89PNG"})
+    assert "<img src=x" not in page and 'onerror=alert(1)>' not in page
+    shown = '&lt;img src=x onerror=alert(1)&gt; &quot;#s1: methods ranked'
+    anchors = re.findall(r'<a href="#([^"]+)">' + re.escape(shown) + "</a>", page)
+    assert anchors and all(re.fullmatch(r"s[0-9-]+", a) for a in anchors)  # numbered, never the name
+    assert f'<h2 id="{anchors[0]}">{shown}</h2>' in page
+    md = report_markdown(res)
+    assert "- \\<img src=x onerror=alert(1)\\> \"\\#s1: methods ranked" in md  # the contents entry, escaped

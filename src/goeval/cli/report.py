@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import say, say_notes
+from goeval.cli.common import comma_list, say, say_notes
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
 DESCRIPTION = (
     "Writes one HTML page that needs nothing else (tables as HTML, figures embedded as data URIs, no external "
-    "style, script or font: it opens offline) and a Markdown summary beside it: per namespace the methods ranked by "
-    "Fmax, weighted Fmax, Smin and weighted Smin with thresholds, coverage and bootstrap intervals when present; "
-    "retrieval and Table 1 when present; the figures; what was read, remapped and dropped; the options, inputs and "
-    "versions that produced the results. Without matplotlib the page has no figures."
+    "style, script or font: it opens offline) and a Markdown summary beside it. After its contents: the headline, "
+    "(kind of target x) namespace x method of Fmax, weighted Fmax, Smin and coverage with bootstrap intervals when "
+    "present, the best values in bold; the paired comparison of the methods (differences, intervals, p-values) "
+    "when RESULTS_DIR holds protein_stats.npz (goeval evaluate --bootstrap), with the run's resamples and seed; "
+    "per namespace the methods ranked by each measure beside its figure; the other measures; retrieval and "
+    "Table 1 when present; what was read, remapped and dropped; the options, inputs and versions that produced "
+    "the results. Without matplotlib the page has no figures. See docs/report.md."
 )
 
 
@@ -23,6 +26,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                                         "the Markdown summary takes the same name with .md")
     p.add_argument("--no-markdown", dest="markdown", action="store_false", help="do not write the Markdown summary")
     p.add_argument("--title", help="page title (default: goeval results: <directory name>)")
+    p.add_argument("--compare", type=comma_list, action="extend", metavar="MEASURE[,MEASURE]",
+                   help="measures of the paired comparison, made when RESULTS_DIR holds protein_stats.npz "
+                        "(default fmax; repeat or give a list: --compare fmax,wfmax,smin)")
+    p.add_argument("--no-compare", dest="compare", action="store_const", const=[],
+                   help="no paired comparison, even with protein_stats.npz")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,9 +39,11 @@ def run(args: argparse.Namespace) -> int:
     from goeval.io.files import check_output_file
     from goeval.io.results_dir import read_results_dir
     from goeval.progress import set_enabled
+    from goeval.report.comparison import COMPARED_MEASURES, compared_measures
 
     if getattr(args, "quiet", False):
         set_enabled(False)
+    compare = compared_measures(COMPARED_MEASURES if args.compare is None else args.compare)  # before any reading
     res = read_results_dir(args.results)
     say_notes(res)
     out = Path(args.out) if args.out else res.path / "report.html"
@@ -45,6 +55,6 @@ def run(args: argparse.Namespace) -> int:
 
     from goeval.report.save import save_report
 
-    written = save_report(res, out, markdown=args.markdown, title=args.title)
+    written = save_report(res, out, markdown=args.markdown, title=args.title, compare=compare)
     say(args, "wrote " + ", ".join(str(p) for p in written.values()))
     return 0

@@ -32,8 +32,8 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.io.names import held_namespace
-from goeval.report.style import (PANELS, Panel, coverage_column, figure_text, lower_is_better, measure_label,
-                                  method_colors, new_figure, require_matplotlib, result_colors)
+from goeval.report.style import (PANELS, Panel, coverage_column, figure_stem, figure_text, lower_is_better,
+                                  measure_label, method_colors, new_figure, require_matplotlib, result_colors)
 
 __all__ = [
     "PANELS",
@@ -613,10 +613,10 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
         colors = result_colors(summary, curves)
         methods = list(colors)
         for ns in dict.fromkeys(curves["namespace"].tolist()):
-            figs[f"fig4_{_stem(ns)}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors,
+            figs[f"fig4_{figure_stem(ns)}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors,
                                                     k=k)
             for p in _available(curves, None) if panels else []:
-                figs[f"fig4_{_stem(ns)}_{p.name}"] = panel_figure(curves, summary, ns, p.name, methods=methods, points=points,
+                figs[f"fig4_{figure_stem(ns)}_{p.name}"] = panel_figure(curves, summary, ns, p.name, methods=methods, points=points,
                                                            colors=colors, k=k)
         figs["coverage"] = coverage_figure(curves, methods=methods, colors=colors)
     if summary is not None and len(summary) and summary["measure"].isin(["fmax", "smin"]).any():
@@ -694,18 +694,6 @@ def result_figure(result: Any, kind: str = "fig4", namespace: str | None = None,
     if kind == "fig4":
         return fig4_figure(curves, summary, namespace, **kwargs)
     return panel_figure(curves, summary, namespace, kind, **kwargs)
-
-
-def _stem(name: str) -> str:
-    """A namespace as part of a figure's file name: ``/`` and ``\\`` replaced by ``_`` (a name is not a path; a
-    namespace ``/../../x`` read from someone else's curves must not put a figure outside the folder).
-
-    Examples
-    --------
-    >>> _stem("MFO"), _stem("/../../x")
-    ('MFO', '_.._.._x')
-    """
-    return name.replace("/", "_").replace("\\", "_")
 
 
 def figure_bytes(fig: Any, format: str = "png", dpi: int = 110) -> bytes:

@@ -86,7 +86,8 @@ def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels
     return write_files(res.path, {f"plots/{name}": data for name, data in figures.items()}, added_by="goeval plot")
 
 
-def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: str | None = None) -> dict[str, Path]:
+def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: str | None = None,
+                compare: Any = ("fmax",)) -> dict[str, Path]:
     """Write the self-contained HTML page (and the Markdown summary beside it).
 
     Parameters
@@ -98,6 +99,10 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     markdown : bool
         Also write the Markdown summary.
     title : str, optional
+    compare : sequence of str
+        The measures of the paired comparison, made when the results hold
+        ``protein_stats.npz`` (:func:`goeval.report.comparison.paired_comparison`:
+        the run's resamples and seed); empty: none.
 
     Returns
     -------
@@ -109,10 +114,12 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     Without matplotlib the page has every table and no figure (and says so).
     """
     from goeval.io.results_dir import write_files  # deferred: see the note at the top
+    from goeval.report.comparison import paired_comparison
     from goeval.report.html import report_html, report_markdown  # deferred: see the note at the top
 
     res = _results(results)
     html_path = Path(out) if out is not None else res.path / "report.html"
+    comparison = paired_comparison(res, tuple(compare)) if compare else None
     try:
         import matplotlib  # noqa: F401 - optional (plot extra): only whether it is installed
     except ImportError:
@@ -120,9 +127,9 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     else:
         figures = {name.rsplit(".", 1)[0]: data for name, data in render_figures(res, "png", panels=False,
                                                                                      desc="report figures").items()}
-    files: dict[str, str] = {html_path.name: report_html(res, figures, title=title)}
+    files: dict[str, str] = {html_path.name: report_html(res, figures, title=title, comparison=comparison)}
     if markdown:
-        files[html_path.with_suffix(".md").name] = report_markdown(res, title=title)
+        files[html_path.with_suffix(".md").name] = report_markdown(res, title=title, comparison=comparison)
     return write_files(html_path.parent, files, added_by="goeval report")
 
 

@@ -11,7 +11,7 @@ from goeval.metrics.registry import get_measure, measures
 
 __all__ = ["Panel", "PANELS", "PALETTE", "BASELINE_COLORS", "method_colors", "result_colors", "require_matplotlib",
            "new_figure", "measure_label", "lower_is_better", "ranked_measures", "value_format", "cafaeval_name",
-           "coverage_column", "figure_text"]
+           "coverage_column", "figure_text", "figure_stem"]
 
 #: The Okabe-Ito colours (Okabe & Ito 2008, "Color Universal Design"), distinguishable with the common
 #: colour-vision deficiencies, written out so that colours never depend on rcParams. Methods take them
@@ -207,6 +207,18 @@ def figure_text(text: str) -> str:
     ('x\\$\\foo{\\$', 'BLAST')
     """
     return text.replace("$", "\\$")
+
+
+def figure_stem(name: str) -> str:
+    """A namespace as part of a figure's name (file stem): ``/`` and ``\\`` replaced by ``_`` (a name is not a
+    path; a namespace ``/../../x`` read from someone else's curves must not put a figure outside the folder).
+
+    Examples
+    --------
+    >>> figure_stem("MFO"), figure_stem("/../../x")
+    ('MFO', '_.._.._x')
+    """
+    return name.replace("/", "_").replace("\\", "_")
 
 
 def new_figure(width: float, height: float):  # noqa: ANN201 - matplotlib.figure.Figure
