@@ -193,6 +193,9 @@ _OTHER_FILES = """* `diagnostics.json` — every count from reading, mapping and
   (the same inputs give the same bytes); `timings.json` — the stage timings.
 * `protein_stats.npz` (with `--bootstrap`) — every (method, namespace)'s per-protein statistics, what
   `goeval compare` and the report's paired comparison resample (`docs/statistics.md`).
+* `leaderboard.tsv` — one row per submission, best first (ties share a rank): `rank`, `method`, `measure`
+  (`wfmax` with IA, else `fmax`), `value` (its mean over the namespaces; a namespace without a row counts 0),
+  then each namespace's value (and, with `--bootstrap`, `<namespace>_ci_low`, `<namespace>_ci_high`).
 * `manifest.json` — every file the run wrote, with its size and SHA-256.
 * `plots/` and `report.html`, `report.md` (with `--plots`) — the figures and the report (`docs/report.md`).
 * `evaluation_all.tsv`, `evaluation_best_<measure>.tsv` (with `--layout cafaeval`) — CAFA-evaluator's
