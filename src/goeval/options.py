@@ -184,16 +184,20 @@ def _names(value: Any, name: str, func: str) -> tuple[str, ...]:
 
 
 class Thresholds(Constraint):
-    """``'exact'``, a grid step (a number, or its text) dividing 1 (:func:`~goeval.sweep.grid_thresholds`), or
-    ``'arange:STEP'``, CAFA-evaluator's floats ``np.arange(STEP, 1, STEP)`` (:func:`~goeval.sweep.arange_thresholds`)."""
+    """``'exact'``, a grid step (a number, or its text) dividing 1 (:func:`~goeval.sweep.grid_thresholds`),
+    ``'arange:STEP'``, CAFA-evaluator's floats ``np.arange(STEP, 1, STEP)`` (:func:`~goeval.sweep.arange_thresholds`),
+    or rank thresholds ``'top:1,3,5'`` (``all``: every term; :func:`rank_ks`)."""
 
-    text = "'exact', a step such as 0.01, or 'arange:0.001' (CAFA-evaluator's np.arange grid)"
+    text = ("'exact', a step such as 0.01, 'arange:0.001' (CAFA-evaluator's np.arange grid) or rank thresholds "
+            "such as 'top:1,3,5,10,20' or 'top:all'")
 
     def check(self, value: Any) -> Any:
         if isinstance(value, str):
             text = value.strip()
             if text == "exact":
                 return "exact"
+            if text.startswith("top:"):
+                return "top:" + ",".join("all" if math.isinf(k) else str(int(k)) for k in rank_ks(text))
             if text.startswith("arange:"):
                 step = float(text.split(":", 1)[1])
                 arange_thresholds(step)  # raises with the reason
@@ -296,7 +300,8 @@ class EvaluationOptions:
     """
 
     thresholds: str | float = field(default="exact", metadata=_help(
-        "'exact' (every distinct score, default) or a grid step such as 0.01", Thresholds(), metavar="exact|STEP"))
+        "'exact' (every distinct score, default), a grid step such as 0.01, or rank thresholds 'top:1,3,5' (the k "
+        "best terms per protein and namespace; 'all': every term)", Thresholds(), metavar="exact|STEP|top:K,..."))
     normalization: str = field(default="cafa", metadata=_help(
         "cafa: precision over covered proteins, the rest over all (default)", Choice(_NORMALIZATIONS)))
     propagation: str = field(default="max", metadata=_help(
@@ -346,6 +351,11 @@ class EvaluationOptions:
                                     "evaluate").items():
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_grid", _grid_of(self.thresholds))
+        if self.propagation == "fill" and str(self.thresholds).startswith("top:"):
+            raise InvalidParameterError(
+                "Rank thresholds (thresholds='top:...') keep the k best terms of a protein and their ancestors, "
+                "which is max propagation; propagation='fill' would keep a parent's own lower rank instead. Use "
+                f"propagation='max' with rank thresholds; got thresholds={self.thresholds!r}, propagation='fill'.")
 
     @classmethod
     def resolve(cls, options: "EvaluationOptions | None" = None, **overrides: Any) -> "EvaluationOptions":
@@ -398,11 +408,22 @@ class EvaluationOptions:
         return self._grid  # type: ignore[attr-defined]
 
     @property
+    def ranks(self) -> tuple[float, ...] | None:
+        """The numbers of terms of rank thresholds (``thresholds='top:...'``; ``inf``: all), or None."""
+        if isinstance(self.thresholds, str) and self.thresholds.startswith("top:"):
+            return rank_ks(self.thresholds)
+        return None
+
+    @property
     def threshold_label(self) -> str:
-        """``'exact'``, ``'grid step 0.01 (100 thresholds)'`` or ``'np.arange(0.001, 1, 0.001) (999 thresholds)'``."""
+        """``'exact'``, ``'grid step 0.01 (100 thresholds)'``, ``'np.arange(0.001, 1, 0.001) (999 thresholds)'``
+        or ``'the top 1, 3, 5 terms (3 rank thresholds)'``."""
         g = self.grid
         if g is None:
             return "exact"
+        if self.ranks is not None:
+            ks = ", ".join("all" if math.isinf(k) else str(int(k)) for k in self.ranks)
+            return f"the top {ks} terms ({g.size} rank thresholds)"
         if isinstance(self.thresholds, str):
             step = self.thresholds.split(":", 1)[1]
             return f"np.arange({step}, 1, {step}) ({g.size} thresholds)"
@@ -419,10 +440,51 @@ class EvaluationOptions:
         return out
 
 
+def rank_ks(text: str) -> tuple[float, ...]:
+    """The numbers of terms of rank thresholds ``'top:K1,K2,...'`` (``all``: ``inf``), ascending, each once.
+
+    Raises
+    ------
+    InvalidParameterError
+        An empty list, a value that is neither an integer >= 1 nor ``all``, a value given twice.
+
+    Examples
+    --------
+    >>> rank_ks("top:10,1,3,all")
+    (1.0, 3.0, 10.0, inf)
+    """
+    items = [x.strip() for x in text.split(":", 1)[1].split(",")]
+    ks = []
+    for x in items:
+        if x == "all":
+            ks.append(math.inf)
+        elif x.isdigit() and int(x) >= 1:
+            ks.append(float(int(x)))
+        else:
+            raise InvalidParameterError(f"The 'thresholds' parameter of evaluate takes rank thresholds as 'top:K,K,...' "
+                                        f"with integers K >= 1 or 'all'; got {text!r} ({x!r}).")
+    if len(set(ks)) != len(ks):
+        raise InvalidParameterError(f"The 'thresholds' parameter of evaluate lists a rank twice; got {text!r}.")
+    return tuple(sorted(ks))
+
+
+def rank_thresholds(ks: tuple[float, ...]) -> np.ndarray:
+    """The score thresholds of rank thresholds: ``1 / k`` ascending (``all``: the smallest positive float).
+
+    A protein's term of rank ``r`` in its namespace scores ``1 / r``
+    (:func:`goeval.annotations.top_terms.rank_scores`), so it is kept at the
+    threshold of ``k`` exactly when ``r <= k`` (``1 / r >= 1 / k``, and
+    ``1 / r`` is exact enough to order every rank below 2**53).
+    """
+    return np.sort(np.array([np.nextafter(0.0, 1.0) if math.isinf(k) else 1.0 / k for k in ks]))
+
+
 def _grid_of(thresholds: str | float) -> np.ndarray | None:
     """The thresholds of the ``thresholds`` option (None: exact)."""
     if thresholds == "exact":
         return None
+    if isinstance(thresholds, str) and thresholds.startswith("top:"):
+        return rank_thresholds(rank_ks(thresholds))
     if isinstance(thresholds, str):
         return arange_thresholds(float(thresholds.split(":", 1)[1]))
     return grid_thresholds(thresholds)

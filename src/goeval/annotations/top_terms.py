@@ -28,7 +28,7 @@ from goeval.errors import InvalidParameterError
 from goeval.ontology import Ontology
 from goeval.sparse import keep_entries
 
-__all__ = ["keep_top_terms", "top_terms_mask", "tie_rank"]
+__all__ = ["keep_top_terms", "top_terms_mask", "tie_rank", "term_ranks", "rank_scores"]
 
 
 def tie_rank(ontology: Ontology) -> np.ndarray:
@@ -96,6 +96,68 @@ def top_terms_mask(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, n: int,
     position = np.arange(gs.size) - np.repeat(starts, np.diff(np.r_[starts, gs.size]))
     keep[idx[order[position >= n]]] = False
     return keep
+
+
+def term_ranks(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, ontology: Ontology) -> np.ndarray:
+    """The rank of every cell in its (row, namespace): 1 for the highest score, ties in :func:`tie_rank` order.
+
+    The order of :func:`top_terms_mask`: the cells of rank ``<= n`` are those it keeps.
+
+    Returns
+    -------
+    ndarray of int64, shape (nnz,)
+    """
+    if rows.size == 0:
+        return np.zeros(0, np.int64)
+    group = rows.astype(np.int64) * len(ontology.namespaces) + ontology.namespace_of[cols]
+    _, g = np.unique(group, return_inverse=True)
+    scores, inv = np.unique(data, return_inverse=True)
+    srank = (scores.size - 1) - inv.astype(np.int64)
+    trank = tie_rank(ontology)[cols]
+    n_groups, n_scores, n_terms = int(g.max()) + 1, int(scores.size), int(ontology.n_terms)
+    if (n_groups * n_scores * n_terms).bit_length() <= 63:
+        order = np.argsort((g * n_scores + srank) * n_terms + trank)
+    else:  # pragma: no cover - astronomically many groups x scores x terms
+        order = np.lexsort((trank, srank, g))
+    gs = g[order]
+    starts = np.r_[0, np.flatnonzero(gs[1:] != gs[:-1]) + 1]
+    ranks = np.empty(rows.size, np.int64)
+    ranks[order] = np.arange(gs.size) - np.repeat(starts, np.diff(np.r_[starts, gs.size])) + 1
+    return ranks
+
+
+def rank_scores(pred: Annotations) -> Annotations:
+    """Each prediction's score replaced by ``1 / rank`` in its protein and namespace (rank thresholds).
+
+    With these scores the threshold ``1 / k`` keeps exactly the ``k`` best
+    terms of each protein and namespace (ties broken as
+    :func:`keep_top_terms` breaks them), and max propagation of the kept
+    terms gives their ancestors: every ``k`` of ``--thresholds top:...`` is
+    swept at once (:func:`goeval.options.rank_thresholds`). Scores of 0
+    (never predicted at any threshold) are dropped and counted
+    (``diagnostics['rank_zero_scores_dropped']``).
+
+    Examples
+    --------
+    >>> import goeval
+    >>> onto = goeval.ontology_from_edges([("a", "r"), ("b", "r"), ("c", "a")])
+    >>> pred = goeval.Annotations.from_pairs(onto, ["P", "P", "P"], ["a", "b", "c"], [0.2, 0.9, 0.5])
+    >>> r = rank_scores(pred).matrix.tocsr()
+    >>> sorted(zip(onto.ids[r.indices].tolist(), r.data.tolist()))
+    [('a', 0.3333333333333333), ('b', 1.0), ('c', 0.5)]
+    """
+    if not isinstance(pred, Annotations) or not pred.is_scores:
+        raise InvalidParameterError("The 'pred' parameter of rank_scores must be prediction scores (Annotations).")
+    m = pred.matrix.tocsr()
+    keep = m.data > 0
+    zeros = int((~keep).sum())
+    if zeros:
+        m = sp.csr_array((m.data[keep], m.indices[keep], keep_entries(m.indptr, keep)), shape=m.shape)
+    rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+    ranks = term_ranks(rows, m.indices.astype(np.int64), m.data, pred.ontology)
+    out = sp.csr_array((1.0 / ranks, m.indices, m.indptr), shape=m.shape)
+    diag = dict(pred.diagnostics, rank_zero_scores_dropped=zeros)
+    return Annotations(pred.proteins, out, pred.ontology, pred.propagated, diag)
 
 
 def keep_top_terms(pred: Annotations, n: int, per_namespace: bool = True) -> Annotations:

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from goeval.annotations import Annotations, TermTally, map_table
-from goeval.annotations.top_terms import keep_top_terms
+from goeval.annotations.top_terms import keep_top_terms, rank_scores, term_ranks
 from goeval.io.background import prefetched
 from goeval.io.readers import BATCH_ROWS, PredictionInput
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
@@ -182,13 +182,18 @@ class MethodFeed:
         ``max_terms``).
     leaf_entries : int, optional
         Raw entries per leaf (default :data:`~goeval.evaluation.leaves.LEAF_ENTRIES`).
+    ranks : bool, default False
+        Rank thresholds: each batch's scores become ``1 / rank`` in their
+        protein and namespace (:func:`~goeval.annotations.top_terms.rank_scores`,
+        after the caps), a protein's lines being all in one batch.
     """
 
     def __init__(self, benchmark: Benchmark, *, max_terms: int | None = None, max_terms_total: int | None = None,
-                 leaf_entries: int | None = None) -> None:
+                 leaf_entries: int | None = None, ranks: bool = False) -> None:
         self.benchmark = benchmark
         self.max_terms = max_terms
         self.max_terms_total = max_terms_total
+        self.ranks = ranks
         self.counts = MethodCounts()
         self.cuts = [_Cut(nb, LeafCutter(leaf_entries), seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
                      for nb in benchmark.namespaces]
@@ -199,6 +204,8 @@ class MethodFeed:
             ann = keep_top_terms(ann, self.max_terms)
         if self.max_terms_total is not None:
             ann = keep_top_terms(ann, self.max_terms_total, per_namespace=False)
+        if self.ranks:  # rank thresholds: each score becomes 1 / its rank in the protein's namespace
+            ann = rank_scores(ann)
         self.counts.add_mapping(ann.diagnostics)
         pos = self.benchmark.truth_rows(ann.proteins)
         pm = ann.matrix.tocsr()
@@ -236,8 +243,9 @@ class MethodFeed:
     @classmethod
     def of(cls, benchmark: Benchmark, options: Any) -> "MethodFeed":
         """The feed of a method evaluated with ``options`` (an :class:`~goeval.options.EvaluationOptions`:
-        its caps on the terms of a protein)."""
-        return cls(benchmark, max_terms=options.max_terms, max_terms_total=options.max_terms_total)
+        its caps on the terms of a protein, its rank thresholds)."""
+        return cls(benchmark, max_terms=options.max_terms, max_terms_total=options.max_terms_total,
+                   ranks=options.ranks is not None)
 
     def namespace_counts(self) -> dict[str, dict[str, int]]:
         """Per namespace label: proteins with predictions and raw entries."""
@@ -347,6 +355,11 @@ class SharedScoresSource:
         self.shared = plan is not None and shared_sweep_possible(plan, feed.benchmark)
         if feed.max_terms is not None:
             self.cols, self.scores = _top_of_vector(feed.benchmark, self.cols, self.scores, feed.max_terms)
+        if feed.ranks:  # rank thresholds: 1 / the term's rank in its namespace, as for a file's rows
+            keep = self.scores > 0
+            self.cols, self.scores = self.cols[keep], self.scores[keep]
+            ranks = term_ranks(np.zeros(self.cols.size, np.int64), self.cols, self.scores, feed.benchmark.ontology)
+            self.scores = 1.0 / ranks
 
     def __iter__(self) -> Iterator[Event]:
         for cut in self.feed.cuts:

@@ -387,6 +387,9 @@ def summarize(
         st = stats.pop((name, label)) if release else stats[(name, label)]  # type: ignore[attr-defined]
         cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
                              protein_weighting=opts.protein_weighting, with_ia=with_ia)
+        if opts.ranks is not None:  # rank thresholds: the threshold column says k (inf: every term), not 1 / k
+            with np.errstate(divide="ignore"):
+                cur["threshold"] = np.round(1.0 / cur["threshold"])
         sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
         no_information, n_bench = with_ia and st.it_sum == 0, st.n
         del st  # released: the block's statistics go before its curves are thinned

@@ -115,6 +115,9 @@ def cafaeval_note(measures: Any, thresholds: Any, preset: str | None = None) -> 
     grid = not (preset in CAFAEVAL_PRESETS or str(thresholds).startswith("arange:"))
     if grid and thresholds == "exact":
         parts.append("tau: every distinct score (CAFA-evaluator: a 0.01 grid, -th_step).")
+    elif str(thresholds).startswith("top:"):
+        parts.append("tau: k, the number of best terms kept per protein and namespace before propagation "
+                     "(inf: every term); CAFA-evaluator has no rank thresholds.")
     elif grid:
         parts.append(f"tau: exact multiples of {float(thresholds):g} (CAFA-evaluator's np.arange has "
                      "0.48000000000000004 for 0.48).")

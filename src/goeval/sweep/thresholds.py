@@ -83,7 +83,7 @@ def grid_multiplier(thresholds: np.ndarray) -> int:
     """
     t = np.asarray(thresholds, dtype=np.float64)
     m = t.size
-    if m == 0 or not t[0] > 0:
+    if m == 0 or not t[0] * (MAX_GRID_THRESHOLDS + 1) >= 1:  # no grid starts below 1 / its size (rank thresholds may)
         return 0
     if np.array_equal(t, np.arange(1, m + 1) / m):
         return m
