@@ -76,12 +76,15 @@ EXAMPLES: tuple[str, ...] = (
 
 _EVERY_COMMAND = """## What every command does
 
-* **Messages.** Every command takes `-v`, `-q` (only warnings and errors) and `--log-level`, before or
+* **Messages.** Every command takes `-v`, `-q` (only warnings and errors; results on stdout and in files stay) and `--log-level`, before or
   after its name; messages go to stderr, results to files and tables to stdout. On a terminal each step
   that takes a while (reading, sweeps per method and namespace, bootstrap, each kind of a time split and
   each fold of a cross-validation, figures) shows a bar with its elapsed time and rate (the `plot` extra
   installs tqdm); elsewhere (logs, CI, notebooks) each step says one line when it ends, with its time;
   `-q` silences both, `GOEVAL_PROGRESS=0` only the bars.
+* **Flags given twice.** A flag that takes several values (`--predictions`, `--annotations`, `--truth-nk`,
+  `--namespaces`...) adds the values of each repetition (`--predictions A --predictions B` evaluates both);
+  a flag of one value given twice with different values is an error naming both (exit status 2).
 * **Checked first.** Every option, input and the output directory are checked before anything is read:
   a bad value, a missing file or an unwritable `--out` fails at once (exit status 2), never after
   minutes of work. A line that cannot be parsed is an error naming the file, the line number and the
