@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import goeval
@@ -194,3 +195,48 @@ def test_in_memory_predictions_are_said_given_in_memory_not_zero_lines_read(capl
         goeval.evaluate(onto, truth, preds, thresholds=0.01)
     lines = [r.getMessage() for r in caplog.records]
     assert "naive: given in memory, 421 proteins" in lines and "BLAST: 27,021 lines read, 411 proteins" in lines
+
+
+def _group_case():
+    d = goeval.example_path
+    onto = goeval.load_ontology(d("ontology"))
+    truth = goeval.load_annotations(d("truth"), onto)
+    prots = truth.proteins.tolist()
+    return d, onto, truth, {"first": prots[:150], "overlap": prots[100:300], "none": ["not-a-protein"]}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_each_group_is_the_run_restricted_to_its_proteins_to_the_last_bit(stream):
+    """groups=: every group's summary (bootstrap intervals included) and curves are those of a run with
+    targets= its proteins and the same seed; a protein may be in two groups; a group without truth is said."""
+    d, onto, truth, groups = _group_case()
+    with pytest.warns(goeval.GoevalWarning, match="group none: nothing was evaluated"):
+        res = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), groups=groups, bootstrap=30, seed=4,
+                              stream=stream)
+    whole = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), bootstrap=30, seed=4)
+    pd.testing.assert_frame_equal(res.summary, whole.summary)
+    for name in ("first", "overlap"):
+        alone = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), targets=groups[name], bootstrap=30,
+                                seed=4)
+        pd.testing.assert_frame_equal(res.groups[name].summary, alone.summary)
+        pd.testing.assert_frame_equal(res.groups[name].curves, alone.curves)
+    assert res.diagnostics["groups"]["first"] == {"proteins": 150, "benchmark_proteins": {"MFO": 150},
+                                                  "evaluated": True}
+    assert res.diagnostics["groups"]["none"]["evaluated"] is False
+
+
+def test_streamed_groups_read_the_file_once(monkeypatch):
+    from goeval.io import readers
+
+    d, onto, truth, groups = _group_case()
+    passes = []
+    real = readers.PredictionFile.batches
+    monkeypatch.setattr(readers.PredictionFile, "batches", lambda self, *a, **k: passes.append(1) or real(self, *a, **k))
+    goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), groups={"first": groups["first"]}, stream=True)
+    assert passes == [1]
+
+
+def test_a_group_named_all_is_refused():
+    d, onto, truth, _ = _group_case()
+    with pytest.raises(InvalidParameterError, match="'all'"):
+        goeval.evaluate(onto, truth, [d("predictions")], groups={"all": ["x"]})

@@ -52,6 +52,7 @@ def evaluate(
     stream: bool = False,
     run: RunOptions | None = None,
     allow_empty: bool = False,
+    groups: Any = None,
     **option_overrides: Any,
 ):  # noqa: ANN201 - EvaluationResult
     """Protein-centric evaluation: curves over thresholds and their optima.
@@ -175,7 +176,8 @@ def evaluate(
                  ic_annotations=ic_annotations)
     with diag.capture():  # what lower-level functions warn about is a fact of this run
         preds = resolve_predictions(predictions, run.pattern, diag)
-        preds, stream_files = deferred_files(preds, run.stream, run.executor, diag)
+        # with groups the files are read once here (or spilled once, streamed) for every group
+        preds, stream_files = deferred_files(preds, run.stream, None if groups is not None else run.executor, diag)
         started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
         if isinstance(ontology, (str, Path)):
             ontology = start_ontology(ontology, opts.relations)
@@ -189,10 +191,77 @@ def evaluate(
                 cancel_started(s)
         load_extra(inputs, known, ic_annotations if ic_annotations is not None else (
             ia_annotations if opts.similarity else None), opts)
-        res = _evaluate_inputs(inputs, opts, run, stream_files)
+        if groups is None:
+            res = _evaluate_inputs(inputs, opts, run, stream_files)
+        else:
+            res = _evaluate_groups(inputs, opts, run, stream_files, _protein_groups(groups))
     why = res.diagnostics.get("nothing_evaluated")
     if why and not allow_empty:
         raise GoevalError(f"nothing was evaluated: {why}.")
+    return res
+
+
+def _protein_groups(groups: Any) -> dict[str, np.ndarray]:
+    """Group name -> its proteins, from a mapping or a :class:`~goeval.benchmarks.groups.ProteinGroups`;
+    ``all`` is the whole benchmark's name and no group may take it."""
+    named = getattr(groups, "groups", groups)
+    if not isinstance(named, Mapping) or not named:
+        raise InvalidParameterError(f"The 'groups' parameter of evaluate must map group names to proteins (or be "
+                                    f"a ProteinGroups); got {type(groups).__name__}.")
+    if "all" in named:
+        raise InvalidParameterError("The 'groups' parameter of evaluate names a group 'all': that is the whole "
+                                    "benchmark's name; rename the group.")
+    return {str(k): np.asarray(list(dict.fromkeys(map(str, v))), dtype=object) for k, v in named.items()}
+
+
+def _group_targets(targets: np.ndarray | None, proteins: np.ndarray | None) -> np.ndarray | None:
+    """A group's benchmark proteins: its proteins among the targets (all of them without targets)."""
+    if proteins is None:
+        return targets
+    return proteins if targets is None else proteins[np.isin(proteins, targets)]
+
+
+def _evaluate_groups(inputs: Inputs, opts: EvaluationOptions, run: RunOptions, stream_files: dict[str, Any] | None,
+                     groups: dict[str, np.ndarray]):  # noqa: ANN202
+    """Every group evaluated as a run restricted to its proteins (the same bits as that run with ``targets``), on
+    the inputs read once; the whole benchmark's result, with the groups' under ``result.groups``.
+
+    Streamed files are read once: the truth proteins' lines spilled (:class:`~goeval.io.readers.SpilledPredictions`)
+    and replayed for every group.
+    """
+    from dataclasses import replace
+
+    from goeval.io.predictions.keep import ProteinFilter
+    from goeval.io.readers import SpilledPredictions
+    from goeval.progress import within
+
+    spills = None
+    if stream_files is not None:
+        keep = ProteinFilter(inputs.truth.proteins.tolist())
+        spills = {n: SpilledPredictions(p, keep) for n, p in stream_files.items()}
+    base = inputs.diagnostics
+    out = {}
+    try:
+        for name, proteins in [("all", None), *groups.items()]:
+            diag = Diagnostics(base)
+            diag.said = set(base.said)
+            diag["warnings"] = list(base.get("warnings", []))  # each group's own list
+            part = replace(inputs, targets=_group_targets(inputs.targets, proteins), diagnostics=diag)
+            with contextlib.nullcontext() if proteins is None else within(f"group {name}"):
+                out[name] = _evaluate_inputs(part, opts, run, spills, quiet_targets=proteins is not None)
+    finally:
+        for spill in (spills or {}).values():
+            spill.close()
+    res = out.pop("all")
+    res.groups = out
+    res.diagnostics["groups"] = {name: {"proteins": int(groups[name].size),
+                                        "benchmark_proteins": {k: int(v.get("benchmark_proteins", 0)) for k, v in
+                                                               r.diagnostics.get("namespaces", {}).items()},
+                                        "evaluated": not r.diagnostics.get("nothing_evaluated")}
+                                 for name, r in out.items()}
+    for name, r in out.items():
+        if r.diagnostics.get("nothing_evaluated"):
+            res.diagnostics.warn(f"group {name}: nothing was evaluated ({r.diagnostics['nothing_evaluated']}).")
     return res
 
 
@@ -220,7 +289,7 @@ def _leaf_executor(executor: Any, threads: int | None, parallel: bool) -> Any:
 
 
 def _evaluate_inputs(inputs: Inputs, opts: EvaluationOptions, run: RunOptions,
-                     stream_files: dict[str, Any] | None = None):  # noqa: ANN202
+                     stream_files: dict[str, Any] | None = None, quiet_targets: bool = False):  # noqa: ANN202
     """The loaded inputs through the engine (:mod:`goeval.evaluation`), then summarized and checked; the files
     of ``stream_files`` (left to the engine) read there, streamed with ``run.stream``."""
     # deferred: the engine and the bootstrap (~40 ms) load after the command line has forked its readers
@@ -231,7 +300,7 @@ def _evaluate_inputs(inputs: Inputs, opts: EvaluationOptions, run: RunOptions,
 
     diag = inputs.diagnostics
     clock = perf_counter()
-    check_targets(inputs, diag)
+    check_targets(inputs, diag, quiet=quiet_targets)
     onto = inputs.ontology
     diag["ontology"] = {"source": onto.source, **onto.diagnostics}
     bench = prepare_benchmark(onto, inputs.truth, inputs.ia, opts, diag, targets=inputs.targets,

@@ -43,7 +43,8 @@ def say_methods(diag: Diagnostics) -> None:
     diag.said.update(("targets", "methods"))
 
 
-def check_targets(inputs: Inputs, diag: Diagnostics) -> None:
+def check_targets(inputs: Inputs, diag: Diagnostics, quiet: bool = False) -> None:
+    """Say targets without truth (``quiet``: a group's proteins, many without truth by design: not said)."""
     if inputs.targets is None:
         return
     known = set(inputs.truth.proteins.tolist())
@@ -53,7 +54,7 @@ def check_targets(inputs: Inputs, diag: Diagnostics) -> None:
         diag["nothing_evaluated"] = (
             f"none of the {len(tg):,} targets has a truth annotation (e.g. {', '.join(map(str, tg[:3]))}); "
             "check that the targets and the truth use the same protein identifiers")
-    elif hits < len(tg):
+    elif hits < len(tg) and not quiet:
         diag.warn(f"{len(tg) - hits:,} of the {len(tg):,} targets have no truth annotation and are not evaluated.")
 
 

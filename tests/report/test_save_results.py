@@ -91,3 +91,28 @@ def test_load_results_refuses_what_is_not_an_evaluation(tmp_path):
     (tmp_path / "t" / "tap_curve.tsv").write_text("method\tnamespace\tcutoff\ttap\nm\tMFO\t1\t0.5\n")
     with pytest.raises(GoevalError, match="no summary.tsv"):
         goeval.load_results(tmp_path / "t")
+
+
+def test_a_run_with_groups_writes_groups_tsv_and_a_folder_per_group(tmp_path):
+    """groups.tsv holds every group's optima with a group column (all first); groups/NAME/ is each group's own
+    results folder (goeval compare reads it as any); a '/' in a group's name does not make a path."""
+    import goeval
+    from goeval.report.save import save_results
+    from goeval.io.results_dir import read_results_dir
+
+    d = goeval.example_path
+    onto = goeval.load_ontology(d("ontology"))
+    truth = goeval.load_annotations(d("truth"), onto)
+    prots = truth.proteins.tolist()
+    res = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), groups={"a": prots[:150], "b/x": prots[200:]},
+                          bootstrap=20)
+    save_results(res, tmp_path / "r")
+    table = (tmp_path / "r" / "groups.tsv").read_text().splitlines()
+    assert table[0].split("\t")[:3] == ["method", "group", "namespace"]
+    groups = [line.split("\t")[1] for line in table[1:]]
+    assert list(dict.fromkeys(groups)) == ["all", "a", "b/x"]
+    assert len(groups) == 3 * len(res.summary_records)
+    assert sorted(p.name for p in (tmp_path / "r" / "groups").iterdir()) == ["a", "b_x"]
+    sub = read_results_dir(tmp_path / "r" / "groups" / "a")
+    assert (tmp_path / "r" / "groups" / "a" / "protein_stats.npz").exists()
+    assert sub.summary["value"].tolist() == res.groups["a"].summary["value"].tolist()

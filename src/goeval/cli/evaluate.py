@@ -185,6 +185,10 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     if getattr(args, "plots", False):
         write_figures(args, Path(args.out))
     show(args, _printed_summary(records, args.format, columns))
+    if args.format == "table" and getattr(res, "groups", None):
+        from goeval.report.text import format_group_table
+
+        show(args, "", format_group_table(res))
     if args.format == "table":
         from goeval.report.text import cafaeval_note
 

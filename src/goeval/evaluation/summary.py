@@ -83,6 +83,8 @@ class EvaluationResult:
         self._summary_records = summary_records
         self.diagnostics = diagnostics if diagnostics is not None else {}
         self.stats = None if stats is None else dict(stats)
+        #: Group name -> the result of the group's proteins alone (``evaluate(groups=...)``), else None.
+        self.groups: dict[str, "EvaluationResult"] | None = None
         self._frames: dict[str, Any] = {}
 
     @property

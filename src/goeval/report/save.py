@@ -133,6 +133,41 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     return write_files(html_path.parent, files, added_by="goeval report")
 
 
+#: The optima of every group, with a ``group`` column (``all``: the whole benchmark), in a grouped run's folder.
+GROUPS_TABLE = "groups.tsv"
+
+
+def group_dir(name: str) -> str:
+    """A group's folder under ``groups/``: its name, ``/`` and ``\\`` replaced by ``_`` (a name is not a path)."""
+    return name.replace("/", "_").replace("\\", "_")
+
+
+def group_table(result: Any) -> dict[str, list[Any]]:
+    """``groups.tsv``: the summary rows of the whole benchmark (``all``) and of every group, a ``group`` column
+    after ``method``."""
+    rows = [("all", r) for r in result.summary_records]
+    rows += [(name, r) for name, res in (result.groups or {}).items() for r in res.summary_records]
+    columns = list(result.summary_columns)
+    columns = columns[:1] + ["group"] + columns[1:]
+    return {c: [g if c == "group" else r.get(c) for g, r in rows] for c in columns}
+
+
+def _result_files(result: Any, records: Any, timings: Any, extra_tables: Any, curves_gzip: bool) -> Any:
+    """One results directory's files (:class:`~goeval.io.results.ResultFiles`) of an evaluation."""
+    from goeval.evaluation.summary import BOOTSTRAP_COLUMNS
+    from goeval.io.results import ResultFiles
+
+    columns = list(result.summary_columns)
+    arrays = None
+    if result.stats and BOOTSTRAP_COLUMNS[0] in columns:
+        from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays  # deferred: only after a bootstrap
+
+        arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(result.stats, result.diagnostics.get("options", {}))}
+    spent = dict(getattr(result.diagnostics, "timings", {})) if timings is None else timings
+    return ResultFiles(result.curve_columns, list(result.summary_records if records is None else records), columns,
+                       result.diagnostics, spent, extra_tables, arrays, curves_gzip)
+
+
 def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: bool = False,
                  records: Any = None, extra_tables: Any = None, timings: Any = None, files: Any = None) -> dict[str, Path]:
     """Write an evaluation's results directory: the files ``goeval evaluate --out DIR`` writes.
@@ -141,6 +176,8 @@ def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: boo
     ``diagnostics.json``, ``timings.json``, ``protein_stats.npz`` after a
     bootstrap (what ``goeval compare`` resamples) and ``manifest.json``; with
     ``plots``, the figures (``plots/``) and ``report.html``/``report.md``.
+    A run with groups also writes ``groups.tsv`` (every group's optima, a
+    ``group`` column) and one such folder per group, ``groups/NAME/``.
     Files of an earlier run in ``out`` that this one does not write are
     removed (see :mod:`goeval.io.manifest`).
 
@@ -165,21 +202,19 @@ def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: boo
         ``curves``, ``summary``, ``diagnostics``... -> path written.
     """
     from goeval.diagnostics import package_versions
-    from goeval.evaluation.summary import BOOTSTRAP_COLUMNS
-    from goeval.io.results import write_results  # deferred: see the note at the top
+    from goeval.io.results import write_result_tree  # deferred: see the note at the top
 
     diag = result.diagnostics
     if "versions" not in diag:
         diag["versions"] = package_versions()
-    columns = list(result.summary_columns)
-    arrays = None
-    if result.stats and BOOTSTRAP_COLUMNS[0] in columns:
-        from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays  # deferred: only after a bootstrap
-
-        arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(result.stats, diag.get("options", {}))}
     spent = dict(getattr(diag, "timings", {}) if timings is None else timings)
-    paths = write_results(out, result.curve_columns, list(result.summary_records if records is None else records),
-                          columns, diag, spent, extra_tables, arrays, curves_gzip=curves_gzip, files=files)
+    parts = {"": _result_files(result, records, spent, extra_tables, curves_gzip)}
+    tables = None
+    if getattr(result, "groups", None):  # groups/NAME/ per group, groups.tsv: every group's optima
+        parts.update({f"groups/{group_dir(name)}": _result_files(res, None, None, None, curves_gzip)
+                      for name, res in result.groups.items()})
+        tables = {GROUPS_TABLE: group_table(result)}
+    paths = write_result_tree(out, parts, tables, files=files)
     if plots:
         paths.update(save_plots(out))
         paths.update(save_report(out))

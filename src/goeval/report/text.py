@@ -16,6 +16,36 @@ def format_table(rows: list[list[str]], header: list[str], rule: bool = True) ->
     return "\n".join([line(header)] + ([line(["-" * w for w in widths])] if rule else []) + [line(r) for r in rows])
 
 
+def format_group_table(result: Any) -> str:
+    """The compact table of a run with groups: per namespace and group (with its benchmark proteins), each
+    method's headline optimum (weighted Fmax with IA, else Fmax) and its interval after a bootstrap.
+
+    Empty for a run without groups.
+    """
+    groups = getattr(result, "groups", None)
+    if not groups:
+        return ""
+    parts = [("all", result), *groups.items()]
+    records = [r for _, res in parts for r in res.summary_records]
+    measure = "wfmax" if any(r["measure"] == "wfmax" for r in records) else "fmax"
+    methods = list(dict.fromkeys(r["method"] for r in records))
+    spaces = list(dict.fromkeys(r["namespace"] for r in records if r["measure"] == measure))
+    rows = []
+    for ns in spaces:
+        for name, res in parts:
+            n = res.diagnostics.get("namespaces", {}).get(ns, {}).get("benchmark_proteins", 0)
+            cells = {r["method"]: r for r in res.summary_records if r["namespace"] == ns and r["measure"] == measure}
+            rows.append([ns, name, f"{int(n):,}"] + [_cell(cells.get(m)) for m in methods])
+    return format_table(rows, ["ns", "group", "proteins", *methods]) + f"\n({measure} per group)"
+
+
+def _cell(r: dict[str, Any] | None) -> str:
+    if r is None:
+        return "-"
+    ci = _ci(r)
+    return f"{r['value']:.4f}" + (f" {ci}" if ci else "")
+
+
 def format_column(values: Any, decimals: int = 4, missing: str = "") -> list[str]:
     """A column of numbers in one format: ``decimals`` fixed decimals for every value.
 
