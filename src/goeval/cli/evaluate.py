@@ -162,16 +162,13 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
     records = list(res.summary_records)
     if getattr(args, "preset", None) == "cafa5":
         records += _cafa5(args, res)
-    from goeval.evaluation.summary import leaderboard
-
-    board = leaderboard(list(res.summary_records))
-    extra = {"leaderboard.tsv": {c: [r[c] for r in board] for c in (board[0] if board else ())}}
+    extra = None
     if args.layout == "cafaeval":
         from goeval.compat import cafaeval_frames
         from goeval.io.cafaeval_layout import cafaeval_layout_tables
 
         df, best = cafaeval_frames(res)
-        extra.update(cafaeval_layout_tables(df, best) if df is not None else {})
+        extra = cafaeval_layout_tables(df, best) if df is not None else None
     columns = list(res.summary_columns)
     t_write = time.perf_counter()
     with run_output(args, args.out) as run:  # the files an API run's save() writes, and what the command adds

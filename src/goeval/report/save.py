@@ -133,6 +133,8 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     return write_files(html_path.parent, files, added_by="goeval report")
 
 
+#: One row per method, best first (:func:`goeval.evaluation.summary.leaderboard`), in every results folder.
+LEADERBOARD_TABLE = "leaderboard.tsv"
 #: The optima of every group, with a ``group`` column (``all``: the whole benchmark), in a grouped run's folder.
 GROUPS_TABLE = "groups.tsv"
 
@@ -157,7 +159,12 @@ def _result_files(result: Any, records: Any, timings: Any, extra_tables: Any, cu
     from goeval.evaluation.summary import BOOTSTRAP_COLUMNS
     from goeval.io.results import ResultFiles
 
+    from goeval.evaluation.summary import leaderboard
+
     columns = list(result.summary_columns)
+    board = leaderboard(list(result.summary_records if records is None else records))
+    extra_tables = {LEADERBOARD_TABLE: {c: [r[c] for r in board] for c in (board[0] if board else ())},
+                    **(extra_tables or {})}
     arrays = None
     if result.stats and BOOTSTRAP_COLUMNS[0] in columns:
         from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays  # deferred: only after a bootstrap
