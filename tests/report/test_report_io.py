@@ -99,3 +99,18 @@ def test_time_split_folder_read_as_parts(tmp_path):
     assert list(res.parts) == ["NK", "PK"] and res.kind == "time split"
     assert res.methods() == ["nkm", "pkm"] and res.diagnostics["targets"]["NK"]["MFO"]["targets"] == 2
     assert any("no manifest.json" in n for n in res.notes)
+
+
+def test_the_kind_folders_of_goeval_cafa6_are_read_as_a_time_splits(tmp_path):
+    """goeval cafa6 writes NK/ LK/ PK/ (a time split nk/ lk/ pk/): both are read as the result's kinds, so
+    goeval report takes a CAFA 6 folder."""
+    import goeval
+    from goeval.io.results_dir import read_results_dir
+
+    res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+                          [goeval.example_path("predictions")], ia=goeval.example_path("ia"))
+    res.save(tmp_path / "board" / "NK")
+    res.save(tmp_path / "board" / "PK")
+    res.save(tmp_path / "split" / "nk")
+    assert list(read_results_dir(tmp_path / "board").parts) == ["NK", "PK"]
+    assert list(read_results_dir(tmp_path / "split").parts) == ["NK"]

@@ -195,13 +195,13 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path], r: dict):  
 def _stats_path(results: str) -> Path:
     """``protein_stats.npz`` of a results directory (or the file given); a time split's top is refused with its kinds."""
     from goeval.errors import GoevalError
-    from goeval.io.results_dir import KIND_DIRS
+    from goeval.io.results_dir import kind_dirs
     from goeval.stats.store import PROTEIN_STATS_FILE
 
     p = Path(results)
     if not p.is_dir():
         return p
-    kinds = [p / d for d in KIND_DIRS if (p / d / "summary.tsv").is_file()]
+    kinds = [d for d in kind_dirs(p) if (d / "summary.tsv").is_file()]
     if not (p / PROTEIN_STATS_FILE).is_file() and kinds:
         have = [k for k in kinds if (k / PROTEIN_STATS_FILE).is_file()]
         how = (", ".join(f"goeval compare {k}" for k in have) if have else

@@ -37,7 +37,7 @@ from goeval.io.files import OutputSet, PathLike, read_bytes, read_json, write_fa
 from goeval.io.names import check_table_text
 
 __all__ = ["ResultsDir", "read_results_dir", "read_table", "read_json_document", "write_files", "TABLE_FILES",
-           "ALTERNATIVE_FILES", "REQUIRED_COLUMNS", "KIND_DIRS"]
+           "ALTERNATIVE_FILES", "REQUIRED_COLUMNS", "KIND_DIRS", "kind_dirs"]
 
 #: Attribute of :class:`ResultsDir` -> file name, for the tables it may hold.
 TABLE_FILES: dict[str, str] = {
@@ -67,6 +67,18 @@ _TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name")
 
 #: The sub-directories of a time split's kinds, in report order.
 KIND_DIRS: tuple[str, ...] = ("nk", "lk", "pk")
+
+
+def kind_dirs(folder: PathLike) -> list[Path]:
+    """The kinds' folders of a results folder, in kind order: a time split's ``nk/``... or ``goeval cafa6``'s
+    ``NK/``... (either case; directories only)."""
+    p = Path(folder)
+    found = []
+    for d in KIND_DIRS:
+        hit = next((p / n for n in (d, d.upper()) if (p / n).is_dir()), None)
+        if hit is not None:
+            found.append(hit)
+    return found
 
 
 @dataclass
@@ -326,12 +338,12 @@ def read_results_dir(path: PathLike) -> ResultsDir:
                          "checked to come from one run")
     _read_files(p, out, manifest, p)
     if not _has_results(p):
-        for d in KIND_DIRS:
-            if (p / d).is_dir() and _has_results(p / d):
-                part = ResultsDir(path=p / d)
-                _read_files(p / d, part, manifest, p)
+        for d in kind_dirs(p):
+            if _has_results(d):
+                part = ResultsDir(path=d)
+                _read_files(d, part, manifest, p)
                 _note_summary(part)
-                out.parts[d.upper()] = part
+                out.parts[d.name.upper()] = part
     if not any(getattr(out, a) is not None for a in TABLE_FILES) and not out.parts:
         known = ", ".join(TABLE_FILES.values())
         raise GoevalError(f"{p}: no goeval results in this directory (expected one of {known}); "
