@@ -91,3 +91,57 @@ def test_partial_knowledge_targets_evaluated_without_their_known_terms(snap):
     # = {4, 3} at 1/3: pr 1/2, rc 1 -> F 2/3 (the root and GO:2, known, are not counted)
     assert pk[("MFO", "fmax")]["value"] == pytest.approx(2 / 3)
     assert pk[("MFO", "fmax")]["threshold"] == pytest.approx(1 / 3)
+
+
+def _restricted(split, proteins):
+    """The split whose targets are those among ``proteins`` (a separate run of one group)."""
+    from dataclasses import replace
+
+    keep = np.asarray(list(proteins), dtype=object)
+    return replace(split, targets={k: {ns: t[np.isin(t, keep)] for ns, t in per.items()}
+                                   for k, per in split.targets.items()})
+
+
+def _assert_group_is_its_own_split(onto, t0, split, hits, groups, **kw):
+    res = evaluate_time_split(onto, t0, split, hits, groups=groups, **kw)
+    for kind, kres in res.items():
+        assert set(kres.groups) == set(groups)
+        for name, proteins in groups.items():
+            alone = evaluate_time_split(onto, t0, _restricted(split, proteins), hits, **{**kw, "kinds": (kind,)})
+            got = kres.groups[name]
+            if kind not in alone:  # the group holds no target of this kind
+                assert not got.summary_records
+                continue
+            assert got.summary.equals(alone[kind].summary), (kind, name)
+            assert got.curves.equals(alone[kind].curves), (kind, name)
+    return res
+
+
+def test_each_group_of_a_time_split_is_the_split_of_its_targets(snap):
+    onto, t0, t1 = snap
+    split = time_split_targets(onto, t0, t1)
+    _assert_group_is_its_own_split(onto, t0, split, None, {"ef": ["e", "f"], "ace": ["a", "c", "e"]},
+                                   methods=["naive"], kinds=("NK", "LK", "PK"), bootstrap=20, seed=2)
+
+
+def test_species_groups_of_a_real_time_split_with_the_hit_baselines():
+    """Two species of the shared 2014 -> 2019 data, BLAST and GOtcha from the DIAMOND table: each species'
+    results equal a split of its targets alone, to the last bit, intervals included."""
+    from conftest import shared_path
+    from goeval.io.hits import read_hits
+
+    data = shared_path("data")
+    onto = goeval.load_ontology(data / "go" / "go_2019-01-29.obo.gz")
+    species = ("rat", "zebrafish")
+    t0s = {s: goeval.load_annotations(data / "goa" / f"exp_{s}_2014-10-12.tsv.gz", onto) for s in species}
+    t1 = goeval.load_annotations([data / "goa" / f"exp_{s}_2019-01-29.tsv.gz" for s in species], onto)
+    t0 = goeval.load_annotations([data / "goa" / f"exp_{s}_2014-10-12.tsv.gz" for s in species], onto)
+    hits = read_hits(data / "hits" / "diamond_allvsall_2014.tsv.gz",
+                     ("qseqid", "sseqid", "pident", "length", "evalue", "bitscore"))
+    split = time_split_targets(onto, t0, t1)
+    t1s = {s: goeval.load_annotations(data / "goa" / f"exp_{s}_2019-01-29.tsv.gz", onto).proteins for s in species}
+    groups = {s: np.union1d(t0s[s].proteins.astype(str), t1s[s].astype(str)) for s in species}
+    res = _assert_group_is_its_own_split(onto, t0, split, hits, groups, methods=["naive", "blast", "gotcha"],
+                                         kinds=("NK", "LK"), options=goeval.options.EvaluationOptions.resolve(
+                                             thresholds=0.01, namespaces=("MFO",)), bootstrap=20, seed=1)
+    assert any(g.summary_records for k in res.values() for g in k.groups.values())

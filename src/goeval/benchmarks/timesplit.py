@@ -268,8 +268,23 @@ class HitPredictions:
         self.method, self.ontology, self.t0, self.hits, self.per_ns = method, ontology, t0, hits, per_ns
         self.filters, self.max_terms, self.on_predictions = filters, max_terms, on_predictions
         self.diagnostics: dict[str, Any] = {"method": method, "filters": dict(filters), "namespaces": {}}
+        self.held: list[Annotations] | None = None  # hold(): made once, given again to every group
+
+    def hold(self) -> "HitPredictions":
+        """Keep the predictions once made, so that every group evaluates the same ones (made once)."""
+        self.held = []
+        return self
 
     def __iter__(self) -> Iterator[Annotations]:
+        if self.held:
+            yield from self.held
+            return
+        for pred in self._made():
+            if self.held is not None:
+                self.held.append(pred)
+            yield pred
+
+    def _made(self) -> Iterator[Annotations]:
         for label, targets in self.per_ns.items():
             if not targets.size:
                 continue
@@ -328,6 +343,7 @@ def iter_time_split(
     confidence: float = 0.95,
     information: tuple[np.ndarray, np.ndarray | None] | None = None,
     on_predictions: Any = None,
+    groups: Mapping[str, Any] | None = None,
 ) -> Iterator[tuple[str, Any]]:
     """Train the baselines on t0 and evaluate them on each kind of target, one kind at a time.
 
@@ -349,6 +365,11 @@ def iter_time_split(
         of the predictions evaluated (Annotations of one namespace, or
         naive's ``(cols, scores)`` list with ``label`` None), before it is
         evaluated.
+    groups : mapping of str to proteins, optional
+        Each kind's result gets ``groups``: per group, the kind restricted to
+        the group's targets (the same bits as a split whose targets are the
+        group's), on the predictions made once for the kind (held for the
+        kind's groups).
 
     Yields
     ------
@@ -376,9 +397,29 @@ def iter_time_split(
         hook = None if on_predictions is None else functools.partial(on_predictions, kind)
         with within(kind):  # the stages of this kind (the methods' predictions, the sweeps) are named by it
             sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, hook)
+            if groups:
+                sources = {m: p.hold() if isinstance(p, HitPredictions) else p for m, p in sources.items()}
             result = _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, (ia, ic), opts, kind, per_ns,
                                     sources, intervals)
+            if groups:
+                result.groups = _kind_groups(ontology, split, kind, per_ns, groups, (ia, ic), opts, sources, intervals)
         yield kind, result
+
+
+def _kind_groups(ontology: Ontology, split: TimeSplit, kind: str, per_ns: dict[str, np.ndarray],
+                 groups: Mapping[str, np.ndarray], information: tuple[np.ndarray, np.ndarray | None],
+                 opts: EvaluationOptions, sources: dict[str, Any], intervals: tuple | None) -> dict[str, Any]:
+    """Each group of one kind: the kind's run restricted to the group's targets (the same bits as a time split
+    whose targets are the group's), on the predictions made once for the kind."""
+    out = {}
+    for name, proteins in groups.items():
+        g_ns = {label: t[np.isin(t.astype(str), np.asarray(proteins, dtype=object).astype(str))]
+                for label, t in per_ns.items()}
+        known = _restrict(split.known, g_ns) if kind == "PK" else None
+        with within(f"group {name}"):
+            out[name] = _evaluate_kind(ontology, _restrict(split.truth, g_ns), known, information, opts, kind, g_ns,
+                                       sources, intervals)
+    return out
 
 
 def evaluate_time_split(ontology: Ontology, t0: Annotations, split: TimeSplit, hits: Any = None,
