@@ -6,7 +6,9 @@
   between two annotation snapshots, with their truth;
 * :func:`remove_known` - the partial-knowledge rule: each protein's known
   terms leave its truth and predictions;
-* :func:`assign_folds`, :func:`fold_ia` - seeded folds and per-fold IA.
+* :func:`assign_folds`, :func:`fold_ia` - seeded folds and per-fold IA;
+* :class:`ProteinGroups`, :func:`read_groups` - groups of proteins for
+  per-group results (more ways to make them in :mod:`goeval.benchmarks.groups`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from goeval.benchmarks.cv import (
     table1_records,
 )
 from goeval.benchmarks.folds import assign_folds, fold_ia, fold_of, ia_from_counts
+from goeval.benchmarks.groups import ProteinGroups, read_groups
 
 __all__ = [
     "CrossValidation",
+    "ProteinGroups",
     "TABLE1_COLUMNS",
     "assign_folds",
     "cross_validate",
@@ -30,6 +34,7 @@ __all__ = [
     "fold_of",
     "ia_from_counts",
     "pooled_predictions",
+    "read_groups",
     "table1_columns",
     "table1_records",
 ]

@@ -40,7 +40,7 @@ from goeval.io.files import PathLike, strip_compression
 from goeval.io.kinds import prediction_extensions
 from goeval.io.names import check_name
 
-__all__ = ["PredictionFiles", "find_prediction_files", "prediction_files"]
+__all__ = ["PredictionFiles", "find_prediction_files", "prediction_files", "name_stem"]
 
 _NOT_PREDICTIONS = ("readme", "license", "licence", "changelog", "notes")
 
@@ -61,11 +61,22 @@ class PredictionFiles:
     skipped: list[tuple[Path, str]] = field(default_factory=list)
 
 
+def name_stem(name: str) -> str:
+    """A file name without its compression suffix and its extension (a numeric extension is kept).
+
+    Examples
+    --------
+    >>> name_stem("blast.tsv.gz"), name_stem("model_1.9606"), name_stem("exp_human_2019-01-29.tsv.gz")
+    ('blast', 'model_1.9606', 'exp_human_2019-01-29')
+    """
+    stem = strip_compression(name)
+    base, ext = os.path.splitext(stem)
+    return base if ext and not ext[1:].isdigit() else stem  # model_1.9606 keeps its taxon
+
+
 def _method_name(rel: PurePosixPath) -> str:
     """Relative path without extensions: ``a/b.tsv.gz`` -> ``a/b``."""
-    stem = strip_compression(rel.name)
-    base, ext = os.path.splitext(stem)
-    stem = base if ext and not ext[1:].isdigit() else stem  # model_1.9606 keeps its taxon
+    stem = name_stem(rel.name)
     return str(rel.parent / stem) if str(rel.parent) != "." else stem
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from goeval.io.files import PathLike, read_head
 
-__all__ = ["snapshot_date"]
+__all__ = ["snapshot_date", "strip_date"]
 
 _HEADER = re.compile(r"^!\s*(?:date-generated|generated|date)\s*:\s*(\d{4})-(\d{2})-(\d{2})", re.I | re.M)
 _NAME = re.compile(r"(?<!\d)((?:19|20)\d\d)[-_.]?(0[1-9]|1[0-2])[-_.]?(0[1-9]|[12]\d|3[01])(?!\d)")
@@ -48,3 +48,14 @@ def snapshot_date(path: PathLike) -> tuple[dt.date, str] | None:
             return _date(m.groups()), f"its header line {m.group(0).strip()!r}"  # type: ignore[return-value]
     found = [d for d in (_date(m.groups()) for m in _NAME.finditer(p.name)) if d is not None]
     return (found[-1], f"its name {p.name}") if found else None
+
+
+def strip_date(name: str) -> str:
+    """``name`` without the dates :func:`snapshot_date` reads in a file name (``YYYY-MM-DD``, ``YYYYMMDD``...).
+
+    Examples
+    --------
+    >>> strip_date("exp_human_2019-01-29"), strip_date("goa_human_20190129"), strip_date("human")
+    ('exp_human_', 'goa_human_', 'human')
+    """
+    return _NAME.sub(lambda m: "" if _date(m.groups()) else m.group(0), name)

@@ -31,16 +31,17 @@ from goeval.io.text import (
     whitespace_to_tab,
 )
 
-__all__ = ["read_truth", "read_annotation_tables"]
+__all__ = ["read_truth", "read_annotation_tables", "pair_table"]
 
 
-def _pairs_fast(data: bytes, lay: Layout, first: tuple[int, str, list[str]]) -> tuple[np.ndarray, ...] | None:
-    """Arrow over a truth table (first two columns); None when the line reader must decide."""
+def _pairs_fast(data: bytes, lay: Layout, first: tuple[int, str, list[str]],
+                exact: bool) -> tuple[np.ndarray, ...] | None:
+    """Arrow over a two-column table (its first two columns); None when the line reader must decide."""
     if lay.tab:
         ncols, source = first[1].count("\t") + 1, tsv.buffer_reader(data, lay.offset)
     else:
         ncols, source = len(first[2]), tsv.buffer_reader(whitespace_to_tab(data[lay.offset :]))
-    if ncols < 2:
+    if ncols < 2 or (exact and ncols != 2):
         return None
     names = [f"c{i}" for i in range(ncols)]
     got = tsv.parse_tsv(source, names, {"c0": tsv.DICTIONARY, "c1": tsv.DICTIONARY}, ["c0", "c1"], lay.tab)
@@ -52,15 +53,56 @@ def _pairs_fast(data: bytes, lay: Layout, first: tuple[int, str, list[str]]) -> 
     return None if has_empty(puniq) or has_empty(tuniq) else (pcodes, puniq, tcodes, tuniq)
 
 
-def _pairs_by_line(data: bytes, path: PathLike, lay: Layout) -> tuple[list[str], list[str]]:
+def _pairs_by_line(data: bytes, path: PathLike, lay: Layout, second: str,
+                   exact: bool) -> tuple[list[str], list[str]]:
     p: list[str] = []
     t: list[str] = []
     for no, line, fields in numbered_fields(text_lines(data, path), lay.start, lay.tab):
         if len(fields) < 2 or not fields[0] or not fields[1]:
-            raise InputFormatError(path, no, "expected 'protein<TAB>term' (two columns)", line)
+            raise InputFormatError(path, no, f"expected 'protein<TAB>{second}' (two columns)", line)
+        if exact and len(fields) > 2:
+            raise InputFormatError(path, no, f"expected 'protein<TAB>{second}' (two columns), got {len(fields)} "
+                                   f"columns (a {second} holding spaces needs a tab-separated file)", line)
         p.append(fields[0])
         t.append(fields[1])
     return p, t
+
+
+def pair_table(data: bytes, path: PathLike, lay: Layout, second: str = "term", exact: bool = False) -> PairTable:
+    """The (protein, ``second``) pairs of a table's data lines: its first two columns, by the line rule.
+
+    The one reader of two-column tables (truth files, groups files): the
+    vectorized parser first, the line reader whenever it cannot vouch for
+    the file (which either names the bad line or returns the same table).
+
+    Parameters
+    ----------
+    data : bytes
+        The file's (decompressed) content.
+    path : str or path-like
+        The file, for messages.
+    lay : Layout
+        Its layout (:func:`goeval.io.text.table_layout`), with a first data line.
+    second : str, default 'term'
+        What the second column holds, for messages (``term``, ``group``).
+    exact : bool, default False
+        Every line has exactly two columns (else further columns are ignored).
+
+    Returns
+    -------
+    PairTable
+        Without scores, ``counts`` empty.
+
+    Raises
+    ------
+    InputFormatError
+        Naming the first line with fewer than two columns (more than two
+        with ``exact``) or an empty field.
+    """
+    cols = None if has_lone_cr(data) else _pairs_fast(data, lay, lay.first, exact)  # type: ignore[arg-type]
+    if cols is None:
+        return PairTable.from_arrays(*_pairs_by_line(data, path, lay, second, exact), source=str(path))
+    return PairTable(*cols, None, str(path))
 
 
 def read_truth(path: PathLike) -> PairTable:
@@ -107,11 +149,7 @@ def read_truth(path: PathLike) -> PairTable:
     counts: dict[str, Any] = dict(lay.counts)
     if lay.header is not None:
         counts["header"] = lay.header
-    cols = None if has_lone_cr(data) else _pairs_fast(data, lay, lay.first)
-    if cols is None:
-        table = PairTable.from_arrays(*_pairs_by_line(data, path, lay), source=str(path))
-    else:
-        table = PairTable(*cols, None, str(path))
+    table = pair_table(data, path, lay)
     counts["rows"] = len(table)
     table.counts = counts
     return table
