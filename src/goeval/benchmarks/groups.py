@@ -69,7 +69,8 @@ class ProteinGroups:
     ----------
     groups : dict of str to ndarray
         Group name -> protein ids (object array of str, distinct, in order
-        of first appearance). No group is empty or named ``all``.
+        of first appearance). No group may be named ``all``; the functions
+        of this module make no empty group.
     rule : str
         How they were made, one line (``file groups.tsv``, ``highest
         identity to the training proteins, bins 30,50,70,95 %``).
