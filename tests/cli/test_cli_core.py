@@ -218,3 +218,30 @@ def test_evaluate_writes_a_leaderboard_of_its_submissions_best_first(tmp_path):
     assert list(board["rank"]) == [1, 2] and set(board["measure"]) == {"wfmax"}
     assert board["value"].tolist() == pytest.approx(wf.sort_values(ascending=False).tolist())  # one namespace
     assert {"MFO", "MFO_ci_low", "MFO_ci_high"} <= set(board.columns)
+
+
+def test_evaluate_with_groups_writes_each_group_and_says_a_table(tmp_path, capsys):
+    """--groups FILE: groups.tsv and groups/NAME/ (each group's folder as a run on its proteins alone), the
+    compact table on stdout; --groups-from depth derives bins of truth terms; a kind evaluate cannot derive is
+    refused naming what it takes."""
+    import goeval
+    from goeval.io.truth import read_truth
+
+    d = goeval.example_path
+    proteins = read_truth(d("truth")).proteins.tolist()
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("protein\tgroup\n" + "".join(f"{p}\t{'odd' if k % 2 else 'even'}\n"
+                                                   for k, p in enumerate(proteins)))
+    common = ["evaluate", "--ontology", str(d("ontology")), "--truth", str(d("truth")), "--predictions",
+              str(d("predictions")), "--ia", str(d("ia"))]
+    assert main([*common, "--groups", str(groups), "--out", str(tmp_path / "g")]) == 0
+    out = capsys.readouterr().out
+    assert "(wfmax per group)" in out and "\neven" not in out and "MFO  odd" in out
+    table = pd.read_csv(tmp_path / "g" / "groups.tsv", sep="\t")
+    assert list(dict.fromkeys(table["group"])) == ["all", "even", "odd"]
+    assert (tmp_path / "g" / "groups" / "odd" / "summary.tsv").is_file()
+    assert main([*common, "--groups-from", "depth:1,2", "--out", str(tmp_path / "depth"), "-q"]) == 0
+    depth = pd.read_csv(tmp_path / "depth" / "groups.tsv", sep="\t")
+    assert set(depth["group"]) <= {"all", "1", "2", "3+"} and "1" in set(depth["group"])
+    assert main([*common, "--groups-from", "identity", "--out", str(tmp_path / "x")]) == 2
+    assert "--groups-from identity is not available in this command" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from goeval import __version__
-from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, comma_list, read_annotations,
+from goeval.cli.common import (add_groups, add_ontology, add_option_fields, add_run_fields, comma_list, read_annotations,
                                read_hit_table, read_ontology, report_lines, run_output, say, say_run_output, show,
                                show_warnings)
 from goeval.cli.parsing import ExtendValues
@@ -92,6 +92,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     ts.add_argument("--hits", metavar="HITS", help="hits for the baselines; without --sequences their queries restrict the targets")
     ts.add_argument("--drop-binding-only", action="store_true",
                     help="drop targets whose only new term is protein binding (GO:0005515), as CAFA3")
+    add_groups(ts, "files (the species of the --t1 files, by their names), taxa (GAF --t1 files' taxon column), "
+                   "identity[:30,50,70,95] (each target's highest identity to a t0 protein in --hits, in bins), "
+                   "depth[:1,3,7] (bins of the number of t1 terms)")
     ts.add_argument("--kinds", type=comma_list, action=ExtendValues, default=["NK", "LK", "PK"], metavar="NK,LK,PK",
                     help="target kinds evaluated with --hits/--methods (default NK,LK,PK)")
     ts.add_argument("--evaluate", action="store_true", help="train the baselines on t0 and evaluate them per kind")

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from goeval.cli.benchmark import check_before_work, format_table1, provenance, readme, write_figures
-from goeval.cli.common import (read_annotations, read_hit_table, read_ontology, run_options_from_args, run_output, say,
+from goeval.cli.common import (groups_from_args, read_annotations, read_hit_table, read_ontology, run_options_from_args, run_output, say,
                                say_run_output, show)
 
 __all__ = ["run_timesplit", "targets_source", "check_snapshot_order"]
@@ -199,12 +199,20 @@ def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> str:
     tables = {curves: res.curve_columns,
               f"{d}/summary.tsv": [{c: r.get(c) for c in res.summary_columns} for r in res.summary_records],
               f"{d}/table1.tsv": [{c: decimal_value(r[c]) for c in cols} for r in table1]}
+    if getattr(res, "groups", None):  # every group's optima, a group column (all: the kind's targets)
+        from goeval.report.save import GROUPS_TABLE, group_table
+
+        tables[f"{d}/{GROUPS_TABLE}"] = group_table(res)
     write_frames(args.out, tables, {f"{d}/diagnostics.json": dict(res.diagnostics)}, files=run)
     if args.bootstrap is not None and res.stats:
         from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays
 
         with run.open_binary(f"{d}/{PROTEIN_STATS_FILE}") as fh:
             np.savez_compressed(fh, **protein_stats_arrays(res.stats, res.diagnostics.get("options", {})))
+    if getattr(res, "groups", None):
+        from goeval.report.text import format_group_table
+
+        return format_table1(table1) + "\n\n" + format_group_table(res)
     return format_table1(table1)
 
 
@@ -225,11 +233,13 @@ def _evaluate(args: argparse.Namespace, run: Any, onto: Any, a0: Any, hits: Any,
     files = PredictionFiles(run, onto, not args.no_predictions)
     done: dict[str, Any] = {}
     try:
+        groups = _groups(args, a0, hits, split)
         for kind, res in iter_time_split(onto, a0, split, hits, methods=args.methods, options=opts, kinds=args.kinds,
                                          pseudocount=args.pseudocount, max_evalue=args.max_evalue,
                                          min_identity=args.min_identity, min_coverage=args.min_coverage,
                                          bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence,
-                                         information=information, on_predictions=files):
+                                         information=information, on_predictions=files,
+                                         groups=None if groups is None else groups.groups):
             table = None
             with within(kind), stage(f"writing {kind.lower()}/", min_seconds=1.0):
                 files.close()
@@ -243,6 +253,24 @@ def _evaluate(args: argparse.Namespace, run: Any, onto: Any, a0: Any, hits: Any,
     finally:
         files.close()
     return done
+
+
+def _groups(args: argparse.Namespace, a0: Any, hits: Any, split: Any) -> Any:
+    """``--groups`` / ``--groups-from`` of a time split: species from the --t1 files, a GAF's taxa, identity of
+    every target to the t0 proteins in the hits, or depth of the t1 truth; said on the console."""
+    from goeval.io.kinds import FileKind, sniff
+    from goeval.report.text import plural
+
+    targets = np.unique(np.concatenate([t.astype(str) for per in split.targets.values() for t in per.values()]
+                                       or [np.zeros(0, str)]))
+    gaf = all(sniff(f) is FileKind.GAF for f in args.t1)
+    groups = groups_from_args(args, files=list(args.t1), taxa=list(args.t1) if gaf else None,
+                              identity=None if hits is None else (hits, targets, a0.proteins),
+                              depth=split.truth)
+    if groups is not None:
+        sizes = ", ".join(f"{name} {np.isin(p.astype(str), targets).sum():,}" for name, p in groups.groups.items())
+        say(args, f"groups ({groups.rule}): {plural(len(groups.groups), 'group')}; targets per group: {sizes}")
+    return groups
 
 
 def _nothing_evaluated(done: dict[str, Any], kinds: list[str]) -> str | None:

@@ -32,6 +32,8 @@ __all__ = [
     "read_ontology",
     "read_annotations",
     "read_hit_table",
+    "add_groups",
+    "groups_from_args",
 ]
 
 
@@ -273,3 +275,43 @@ def read_hit_table(args: argparse.Namespace):  # noqa: ANN201 - HitTable or None
         st.line = (f"hits {args.hits}: {plural(len(hits), 'hit')}, {plural(hits.queries.size, 'query', 'queries')}, "
                    f"{plural(hits.ids.size, 'sequence')}; " + "; ".join(notes))
     return hits
+
+
+def add_groups(p: argparse.ArgumentParser, derived: str) -> None:
+    """``--groups FILE`` and ``--groups-from KIND`` (``derived``: the kinds this command can derive)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--groups", metavar="FILE",
+                   help="evaluate every group of proteins too (protein<TAB>group lines; a protein may be in several "
+                        "groups): each group's results are those of a run on its proteins alone (groups.tsv, groups/)")
+    g.add_argument("--groups-from", metavar="KIND",
+                   help=f"groups derived by goeval: {derived} (docs/conventions.md, Groups of proteins)")
+
+
+def groups_from_args(args: argparse.Namespace, **sources: Any) -> Any:
+    """The :class:`~goeval.benchmarks.groups.ProteinGroups` of ``--groups`` / ``--groups-from``, or None.
+
+    ``sources`` gives what a derivation needs (``files``, ``taxa``: paths; ``depth``: the truth Annotations;
+    ``identity``: ``(hits, targets, training)``); a derivation without its source is refused naming the kind.
+    """
+    from goeval.benchmarks import groups as pg
+    from goeval.errors import InvalidParameterError
+
+    if getattr(args, "groups", None):
+        return pg.read_groups(args.groups)
+    text = getattr(args, "groups_from", None)
+    if not text:
+        return None
+    kind, numbers = pg.parse_groups_from(text)
+    if sources.get(kind) is None:
+        raise InvalidParameterError(f"--groups-from {kind} is not available in this command; it takes "
+                                    f"{', '.join(k for k, v in sources.items() if v is not None) or 'none'}.")
+    src = sources[kind]
+    if kind == "files":
+        return pg.groups_from_files(src)
+    if kind == "taxa":
+        return pg.groups_from_taxa(src)
+    if kind == "depth":
+        return pg.depth_groups(src, numbers) if numbers else pg.depth_groups(src)
+    hits, targets, training = src
+    return pg.identity_groups(hits, targets, training, numbers) if numbers else \
+        pg.identity_groups(hits, targets, training)

@@ -10,7 +10,7 @@ import time
 from typing import Any
 from pathlib import Path
 
-from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
+from goeval.cli.common import (add_groups, groups_from_args, add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 from goeval.cli.parsing import ExtendValues
 from goeval.errors import GoevalError
@@ -47,6 +47,7 @@ def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_result
                    help="cafaeval: also write CAFA-evaluator's evaluation_all.tsv and evaluation_best_<measure>.tsv "
                         "(its column names and order), for notebooks that read them")
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line (e.g. no-knowledge targets)")
+    add_groups(p, "depth[:1,3,7] (bins of the number of truth terms), taxa (a GAF truth's taxon column)")
     p.add_argument("--terms-of-interest", metavar="LIST", help="evaluate only these terms (one per line)")
     p.add_argument("--exclude-terms", metavar="LIST", help="remove these terms (one per line)")
     p.add_argument("--known", nargs="+", action=ExtendValues, metavar="FILE",
@@ -143,7 +144,7 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         res = evaluate(pending, truth, files, options=opts, run=run, ia=args.ia, ia_annotations=args.ia_annotations,
                        targets=args.targets, terms_of_interest=args.terms_of_interest,
                        excluded_terms=args.exclude_terms, known=args.known, ic_annotations=args.ic_annotations,
-                       allow_empty=True)  # said below, with the counts
+                       groups=_groups(args, truth, pending), allow_empty=True)  # said below, with the counts
     streamed = res.diagnostics.get("streaming", {}).get("streamed")
     if streamed:
         say(args, f"streamed in batches: {', '.join(streamed)}")
@@ -190,9 +191,28 @@ def _evaluate_and_write(args, opts, pending, truth, files, found, t0) -> int:  #
         from goeval.report.text import cafaeval_note
 
         show(args, *cafaeval_note({r["measure"] for r in records}, opts.thresholds, getattr(args, "preset", None)))
-    say(args, f"results in {Path(args.out)}/ ({', '.join(Path(p).name for p in paths.values())}); "
+    written = [Path(p).name for k, p in paths.items() if not k.startswith("groups/")]
+    if getattr(res, "groups", None):
+        written.append(f"groups/ ({len(res.groups)} groups)")
+    say(args, f"results in {Path(args.out)}/ ({', '.join(written)}); "
         f"{time.perf_counter() - t0:.2f} s (writing {time.perf_counter() - t_write:.2f} s)")
     return 0
+
+
+def _groups(args: argparse.Namespace, truth: Any, pending: Any) -> Any:
+    """``--groups`` / ``--groups-from`` (depth: from the truth, read here once more; taxa: a GAF truth's)."""
+    from goeval.io.kinds import FileKind, sniff
+
+    if not getattr(args, "groups", None) and not getattr(args, "groups_from", None):
+        return None
+    depth = taxa = None
+    if str(args.groups_from or "").startswith("depth"):
+        from goeval.inputs import load_annotations
+
+        depth = load_annotations(truth, pending())
+    if str(args.groups_from or "").startswith("taxa") and isinstance(truth, (str, Path)) and sniff(truth) is FileKind.GAF:
+        taxa = truth
+    return groups_from_args(args, depth=depth, taxa=taxa)
 
 
 def _warn_stale_ontology(diag, onto) -> None:  # noqa: ANN001 - Diagnostics, Ontology
