@@ -26,11 +26,12 @@ from goeval.annotations.top_terms import keep_top_terms
 from goeval.diagnostics import Diagnostics
 from goeval.evaluation.benchmark import namespace_indices, term_mask
 from goeval.evaluation.run import namespace_stats
-from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, BlockKey, EvaluationResult, TimeSplitResult,
+from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, EvaluationResult, TimeSplitResult,
                                        area_records, optimum_records, summarize)
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.stats.bootstrap import add_bootstrap_columns, check_bootstrap_parameters
+from goeval.sweep import BlockKey
 
 __all__ = [
     "EvaluationResult",

@@ -136,8 +136,9 @@ class MethodCounts:
 
 
 @dataclass
-class _Cut:
-    """A method's open leaf in one namespace."""
+class _OpenLeaf:
+    """A method's open leaf in one namespace: its rows since the last leaf closed, the cutter that closes it,
+    and the namespace's counts of the method."""
 
     nb: NamespaceBenchmark
     cutter: LeafCutter
@@ -190,8 +191,9 @@ class MethodFeed:
         self.max_terms = max_terms
         self.max_terms_total = max_terms_total
         self.counts = MethodCounts()
-        self.cuts = [_Cut(nb, LeafCutter(leaf_entries), seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
-                     for nb in benchmark.namespaces]
+        self.open_leaves = [_OpenLeaf(nb, LeafCutter(leaf_entries),
+                                      seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
+                            for nb in benchmark.namespaces]
 
     def feed(self, ann: Annotations) -> Iterator[Event]:
         """The leaves closed by one batch (rows in file order)."""
@@ -203,35 +205,35 @@ class MethodFeed:
         pos = self.benchmark.truth_rows(ann.proteins)
         pm = ann.matrix.tocsr()
         self.counts.add_alignment(ann.proteins, pos < 0, int(np.diff(pm.indptr)[pos < 0].sum()))
-        for cut in self.cuts:
-            yield from ((cut.nb.label, leaf) for leaf in self._rows(cut, pm, pos))
+        for open_leaf in self.open_leaves:
+            yield from ((open_leaf.nb.label, leaf) for leaf in self._rows(open_leaf, pm, pos))
 
-    def _rows(self, cut: _Cut, pm: Any, pos: np.ndarray) -> Iterator[Leaf]:
-        nb = cut.nb
+    def _rows(self, open_leaf: _OpenLeaf, pm: Any, pos: np.ndarray) -> Iterator[Leaf]:
+        nb = open_leaf.nb
         brow = np.where(pos >= 0, nb.position[np.maximum(pos, 0)], -1)
         sel = np.flatnonzero(brow >= 0)
         p_ptr, p_cols, p_data = column_block(pm, nb.lo, nb.hi, sel)
         lens = np.diff(p_ptr)
         has = lens > 0
-        cut.proteins += int(has.sum())
-        cut.entries += int(p_cols.size)
+        open_leaf.proteins += int(has.sum())
+        open_leaf.entries += int(p_cols.size)
         idx = brow[sel][has]
-        if cut.seen is not None:
-            cut.seen[idx] = True
-        yield from cut.add(lens[has], (p_cols - nb.lo).astype(np.int32), p_data, idx)
+        if open_leaf.seen is not None:
+            open_leaf.seen[idx] = True
+        yield from open_leaf.add(lens[has], (p_cols - nb.lo).astype(np.int32), p_data, idx)
 
     def finish(self) -> Iterator[Event]:
         """The last open leaf of every namespace (with the unpredicted proteins when roots are predicted), then
         each block's end."""
-        for cut in self.cuts:
-            if cut.seen is not None and not cut.seen.all():
-                rest = np.flatnonzero(~cut.seen)
+        for open_leaf in self.open_leaves:
+            if open_leaf.seen is not None and not open_leaf.seen.all():
+                rest = np.flatnonzero(~open_leaf.seen)
                 empty = np.zeros(0)
-                yield from ((cut.nb.label, leaf) for leaf in cut.add(np.zeros(rest.size, np.int64),
+                yield from ((open_leaf.nb.label, leaf) for leaf in open_leaf.add(np.zeros(rest.size, np.int64),
                                                                      empty.astype(np.int32), empty, rest))
-            if cut.pending:
-                yield cut.nb.label, cut.leaf()
-            yield cut.nb.label, None
+            if open_leaf.pending:
+                yield open_leaf.nb.label, open_leaf.leaf()
+            yield open_leaf.nb.label, None
 
     @classmethod
     def of(cls, benchmark: Benchmark, options: Any) -> "MethodFeed":
@@ -241,7 +243,7 @@ class MethodFeed:
 
     def namespace_counts(self) -> dict[str, dict[str, int]]:
         """Per namespace label: proteins with predictions and raw entries."""
-        return {c.nb.label: {"proteins_with_predictions": c.proteins, "entries": c.entries} for c in self.cuts}
+        return {c.nb.label: {"proteins_with_predictions": c.proteins, "entries": c.entries} for c in self.open_leaves}
 
 
 class AnnotationsSource:
@@ -349,26 +351,26 @@ class SharedScoresSource:
             self.cols, self.scores = _top_of_vector(feed.benchmark, self.cols, self.scores, feed.max_terms)
 
     def __iter__(self) -> Iterator[Event]:
-        for cut in self.feed.cuts:
-            nb = cut.nb
+        for open_leaf in self.feed.open_leaves:
+            nb = open_leaf.nb
             inside = (self.cols >= nb.lo) & (self.cols < nb.hi)
             c, v = (self.cols[inside] - nb.lo).astype(np.int32), self.scores[inside]
             if not c.size:
                 continue
-            cut.proteins += nb.n
-            cut.entries += nb.n * c.size
-            if cut.seen is not None:
-                cut.seen[:] = True
-            yield from ((nb.label, leaf) for leaf in self._leaves(cut, c, v))
-        rows = [c.nb.rows for c in self.feed.cuts]
+            open_leaf.proteins += nb.n
+            open_leaf.entries += nb.n * c.size
+            if open_leaf.seen is not None:
+                open_leaf.seen[:] = True
+            yield from ((nb.label, leaf) for leaf in self._leaves(open_leaf, c, v))
+        rows = [c.nb.rows for c in self.feed.open_leaves]
         self.feed.counts.n_proteins = int(np.unique(np.concatenate(rows)).size) if rows else 0
         yield from self.feed.finish()
 
-    def _leaves(self, cut: _Cut, c: np.ndarray, v: np.ndarray) -> Iterator[SharedLeaf]:
+    def _leaves(self, open_leaf: _OpenLeaf, c: np.ndarray, v: np.ndarray) -> Iterator[SharedLeaf]:
         """One leaf of every benchmark protein (swept from the truth), or runs of about
         :data:`~goeval.evaluation.leaves.LEAF_ENTRIES` entries, each protein given the vector."""
-        nb = cut.nb
-        per = nb.n if self.shared else max(1, cut.cutter.leaf_entries // c.size)
+        nb = open_leaf.nb
+        per = nb.n if self.shared else max(1, open_leaf.cutter.leaf_entries // c.size)
         for a in range(0, nb.n, per):
             idx = np.arange(a, min(nb.n, a + per))
             if self.shared:

@@ -30,7 +30,7 @@ The stages, one module each:
 
 from goeval.sweep.kernel import running_sums, sweep, truth_totals
 from goeval.sweep.partial import SweepPartial, TreeSum, finish_partial, fold_infinite, sweep_partial, tree_sum
-from goeval.sweep.stats import BASE_QUANTITIES, STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.stats import BASE_QUANTITIES, STAT_DEFINITIONS, STAT_NAMES, BlockKey, SweepStats
 from goeval.sweep.steps import ProteinSteps, assemble_steps, protein_steps
 from goeval.sweep.thresholds import (MAX_GRID_THRESHOLDS, arange_thresholds, exact_thresholds, grid_multiplier,
                                      grid_thresholds)
@@ -39,4 +39,4 @@ __all__ = ["SweepStats", "sweep", "running_sums", "ProteinSteps", "protein_steps
            "SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite", "truth_totals",
            "grid_thresholds", "arange_thresholds", "exact_thresholds", "grid_multiplier", "MAX_GRID_THRESHOLDS", "STAT_NAMES",
            "STAT_DEFINITIONS",
-           "BASE_QUANTITIES"]
+           "BASE_QUANTITIES", "BlockKey"]

@@ -12,7 +12,11 @@ from goeval.errors import InvalidParameterError
 if TYPE_CHECKING:
     from goeval.sweep.steps import ProteinSteps
 
-__all__ = ["BASE_QUANTITIES", "STAT_DEFINITIONS", "STAT_NAMES", "SweepStats"]
+__all__ = ["BASE_QUANTITIES", "STAT_DEFINITIONS", "STAT_NAMES", "SweepStats", "BlockKey"]
+
+#: The key of a *block*, the unit an evaluation's statistics come in (one :class:`SweepStats` each):
+#: (method, namespace label).
+BlockKey = tuple[str, str]
 
 #: Per-protein quantities of a predicted set at one threshold (``sweep``
 #: sums them over proteins): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when
