@@ -19,7 +19,7 @@ import scipy.sparse as sp
 from goeval.errors import InvalidParameterError
 from goeval.io.pairs import PairTable
 from goeval.ontology import Ontology, TermStatus
-from goeval.sparse import column_block, row_indptr
+from goeval.sparse import column_range, row_indptr
 
 __all__ = ["Annotations", "map_table", "merge_annotations", "TermTally"]
 
@@ -61,7 +61,7 @@ class Annotations:
         """The rows restricted to one namespace's terms (columns keep global indices)."""
         s = self.ontology.namespace_slice(name)
         m = self.matrix.tocsr()
-        ptr, cols, data = column_block(m, s.start, s.stop)
+        ptr, cols, data = column_range(m, s.start, s.stop)
         counts = np.diff(ptr)
         if drop_empty:
             sel = np.flatnonzero(counts > 0)

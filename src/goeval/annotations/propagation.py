@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from goeval.annotations.core import Annotations
 from goeval.errors import check_choice
 from goeval.ontology import Ontology
-from goeval.sparse import column_block, gather_rows, row_indptr
+from goeval.sparse import column_range, gather_rows, row_indptr
 
 __all__ = ["propagate", "propagate_rows", "is_consistent", "PROPAGATION_BUFFER_CELLS"]
 
@@ -263,7 +263,7 @@ def propagate(
     rows_all, cols_all, vals_all = [], [], []
     for j in range(len(onto.namespaces)):
         lo, hi = int(onto.bounds[j]), int(onto.bounds[j + 1])
-        ptr, cols, data = column_block(m, lo, hi)
+        ptr, cols, data = column_range(m, lo, hi)
         if cols.size == 0:
             continue
         cnt, c, v = propagate_rows(ptr, cols.astype(np.int64), data, onto, lo, hi, mode, buffer_cells=buffer_cells)

@@ -39,7 +39,7 @@ from goeval.io.background import prefetched
 from goeval.io.readers import BATCH_ROWS, PredictionInput
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Leaf, LeafCutter, SharedLeaf
-from goeval.sparse import column_block, gather_rows
+from goeval.sparse import column_range, gather_rows
 
 __all__ = ["MethodCounts", "MethodFeed", "AnnotationsSource", "FileSource", "SharedScoresSource", "Event", "source_for",
            "prefetched", "shared_sweep_possible"]
@@ -212,7 +212,7 @@ class MethodFeed:
         nb = open_leaf.nb
         brow = np.where(pos >= 0, nb.position[np.maximum(pos, 0)], -1)
         sel = np.flatnonzero(brow >= 0)
-        p_ptr, p_cols, p_data = column_block(pm, nb.lo, nb.hi, sel)
+        p_ptr, p_cols, p_data = column_range(pm, nb.lo, nb.hi, sel)
         lens = np.diff(p_ptr)
         has = lens > 0
         open_leaf.proteins += int(has.sum())
