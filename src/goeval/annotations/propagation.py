@@ -45,8 +45,8 @@ def propagate_rows(
     """Propagate score rows whose columns all lie in one namespace ``[lo, hi)``.
 
     The kernel of :func:`propagate`, for callers that hold CSR pieces of one
-    namespace (the evaluation propagates each method's namespace block
-    without building an :class:`Annotations`).
+    namespace (the evaluation propagates the leaves of each block, a method in
+    one namespace, without building an :class:`Annotations`).
 
     Parameters
     ----------
@@ -274,7 +274,7 @@ def propagate(
         r = np.concatenate(rows_all)
         c = np.concatenate(cols_all)
         v = np.concatenate(vals_all)
-        order = np.argsort(r, kind="stable")  # blocks are (row, col)-sorted: merge by row
+        order = np.argsort(r, kind="stable")  # each namespace's entries are (row, col)-sorted: merge by row
         r, c, v = r[order], c[order], v[order]
     else:
         r = c = np.zeros(0, np.int64)

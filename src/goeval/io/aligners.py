@@ -238,11 +238,11 @@ def _copy_hits(raw: Path, out: PathLike) -> int:
     n = 0
     with open(raw, encoding="utf-8", newline="\n") as src, open_text_out(out) as dst:
         while True:
-            block = src.read(1 << 22)
-            if not block:
+            data = src.read(1 << 22)
+            if not data:
                 break
-            n += block.count("\n")
-            dst.write(block)
+            n += data.count("\n")
+            dst.write(data)
     return n
 
 

@@ -1,6 +1,6 @@
 """Vectorized kernel of the similarity sweep (see :mod:`goeval.metrics.similarity`).
 
-For a block of proteins (one namespace, local term columns) the kernel
+For a chunk of proteins (rows of one namespace, local term columns) the kernel
 computes, for every protein and every *point* (a range of threshold levels
 over which the protein's predicted set does not change), the per-protein
 value of each requested measure. The steps, all array operations over the
@@ -294,9 +294,9 @@ def interval_max(n_groups_pts: np.ndarray, group: np.ndarray, a: np.ndarray, b: 
     return out
 
 
-# ------------------------------------------------------------ block values
+# ------------------------------------------------------------ chunk values
 @dataclass
-class BlockValues:
+class ChunkValues:
     """Per-point values of every requested column (0 where undefined) and where they are defined."""
 
     points: Points
@@ -309,7 +309,7 @@ def _safe_div(num: np.ndarray, den: np.ndarray, zero_over_zero: float) -> np.nda
 
 
 def _set_columns(n_cols: int, pts: Points, ent: Entries, tr: Truth, pa: np.ndarray, pb: np.ndarray, cnt: np.ndarray,
-                 ic: np.ndarray, ia: np.ndarray | None, measures: tuple[str, ...], out: BlockValues) -> None:
+                 ic: np.ndarray, ia: np.ndarray | None, measures: tuple[str, ...], out: ChunkValues) -> None:
     """Jaccard, simGIC and the IA-weighted Jaccard of the predicted node sets at each point."""
     pred = ent.level > 0
     tp = (_lookup(tr.key, ent.key[pred]) >= 0).astype(np.float64)
@@ -332,7 +332,7 @@ def _set_columns(n_cols: int, pts: Points, ent: Entries, tr: Truth, pa: np.ndarr
 
 def _pair_columns(st: Structure, pts: Points, ent: Entries, d: np.ndarray, leafy: np.ndarray, tr: Truth,
                   ic: np.ndarray, m: int, measures: tuple[str, ...], pairings: tuple[str, ...],
-                  out: BlockValues) -> None:
+                  out: ChunkValues) -> None:
     """All-pair and best-match averages of the term measures over the leaves of T and of P(tau)."""
     it = mica_items(st, ic, ent, tr)
     sel = np.flatnonzero(leafy[it.entry])
@@ -380,9 +380,9 @@ def _pair_columns(st: Structure, pts: Points, ent: Entries, d: np.ndarray, leafy
             out.defined[col] = ok
 
 
-def block_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray, rows: np.ndarray,
+def chunk_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray, rows: np.ndarray,
                  cols: np.ndarray, level: np.ndarray, m: int, ic: np.ndarray, ia: np.ndarray | None,
-                 measures: tuple[str, ...], pairings: tuple[str, ...]) -> BlockValues:
+                 measures: tuple[str, ...], pairings: tuple[str, ...]) -> ChunkValues:
     """Per-point values of a chunk: entries ``(rows, cols)`` predicted up to threshold level ``level``.
 
     ``m`` is the number of thresholds; local columns; ``ic``/``ia`` local.
@@ -393,7 +393,7 @@ def block_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray
     leafy = ent.level > d
     tr = make_truth(st, truth_indptr, truth_cols)
     pts = make_points(n_rows, m, ent, d, leafy)
-    out = BlockValues(pts, {}, {})
+    out = ChunkValues(pts, {}, {})
     pred = np.flatnonzero(ent.level > 0)
     pa = point_of(pts, m, ent.row[pred], np.ones(pred.size, np.int64))
     pb = point_of(pts, m, ent.row[pred], ent.level[pred] + 1)

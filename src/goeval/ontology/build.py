@@ -55,7 +55,7 @@ class _Edges:
 
 @dataclass
 class _Order:
-    """Final term order (namespace block, generation, id) and the parent matrix in it."""
+    """Final term order (namespace range, generation, id) and the parent matrix in it."""
 
     ids: np.ndarray
     nsv: np.ndarray
@@ -163,7 +163,7 @@ def _edges(live: list[dict[str, Any]], tmp_ns: np.ndarray, relations: tuple[str,
 
 
 def _order(tmp_ids: list[str], tmp_ns: np.ndarray, n_ns: int, edges: _Edges, src: str) -> _Order:
-    """Number terms by namespace block, generation and id; a cycle is an error."""
+    """Number terms by namespace range, generation and id; a cycle is an error."""
     n = len(tmp_ids)
     ones = np.ones(edges.child.size, bool)
     tmp_par = sp.csr_array((ones, (edges.child, edges.parent)), shape=(n, n))

@@ -58,7 +58,7 @@ class Ontology:
     ids : ndarray of str, shape (n_terms,)
         Primary identifiers, in index order.
     namespaces : tuple of str
-        OBO namespace names, in block order.
+        OBO namespace names, in the order of their index ranges.
     labels : tuple of str
         Short labels (``BPO``, ``MFO``, ``CCO`` for GO; else the namespace name).
     bounds : ndarray of int, shape (n_namespaces + 1,)
