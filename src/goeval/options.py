@@ -478,7 +478,7 @@ class RunOptions:
         Number(int, "an integer >= 1", lambda v: v >= 1, allow_none=True), metavar="N"))
     executor: Any = field(default=None, metadata=_help("where the leaves run (an Executor)", Anything()))
     stream: bool = field(default=False, metadata=_help(
-        "read prediction files in batches and evaluate them chunk by chunk, in memory that does not grow with the "
+        "read prediction files in batches and evaluate them leaf by leaf, in memory that does not grow with the "
         "files (files grouped by protein, as CAFA files are; others are read whole, with a warning); the same "
         "results", Flag()))
     bootstrap: int | None = field(default=None, metadata=_help(

@@ -105,8 +105,8 @@ def evaluate_annotations(
         Known annotations whose propagated pairs leave each protein's
         truth and predictions (partial knowledge; :func:`namespace_stats`).
     executor : concurrent.futures.Executor, optional
-        Where the chunks of proteins are evaluated (:func:`namespace_stats`);
-        the same bits as without.
+        Where the leaves (runs of proteins of one (method, namespace)) are
+        evaluated (:func:`namespace_stats`); the same bits as without.
 
     Returns
     -------

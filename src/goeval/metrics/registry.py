@@ -400,7 +400,8 @@ PROTEIN_AGGREGATES: tuple[Measure, ...] = (
 
 
 def cell_measure(aggregate: str | Measure) -> Measure:
-    """The protein-centric optimum an aggregate averages: the ``optimum`` measure of its column.
+    """The protein-centric optimum an aggregate averages: the ``optimum`` measure of its column, the value
+    of each of its *cells* (CAFA 6's word for one (kind of target, namespace) of the score).
 
     Examples
     --------

@@ -81,7 +81,8 @@ def _blocks(groups: Groups, layout: Mapping[str, list[str]], methods: Sequence[s
 
 
 def _mean_of_means(cells: Mapping[tuple[str, str], Any], layout: Mapping[str, list[str]], zero: Any) -> Any:
-    """Mean over groups of the mean over the group's namespaces (missing or NaN cells count 0)."""
+    """Mean over groups of the mean over the group's namespaces; a *cell* is one (group, namespace), as CAFA 6
+    says (missing or NaN cells count 0)."""
     means = []
     for g, labels in layout.items():
         vals = [np.nan_to_num(np.asarray(cells.get((g, x), zero), dtype=np.float64), nan=0.0) for x in labels]

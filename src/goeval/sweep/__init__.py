@@ -9,8 +9,10 @@ of thresholds ``<= score``), sorts each protein's entries by level once
 levels, and scatters the *changes* of every per-protein measure into the
 threshold bins with ``np.bincount``; a reverse cumulative sum then gives,
 for every threshold, the sum over proteins. Nothing loops over thresholds
-or proteins in Python, and the statistics are additive over chunks of
-proteins (bounded memory; a distributed backend only has to add them).
+or proteins in Python, and the statistics are additive over disjoint sets of
+proteins: the kernel's *chunks* (runs of rows that bound its memory) and the
+evaluation's *leaves* (the units of work a thread or a worker sweeps, which a
+distributed backend only has to add).
 
 This is the multi-threshold analogue of scikit-learn's
 ``_binary_clf_curve``.
@@ -25,7 +27,7 @@ The stages, one module each:
 * :mod:`~goeval.sweep.steps` - :class:`ProteinSteps`, every protein's step
   functions kept (bootstrap, paired comparisons);
 * :mod:`~goeval.sweep.partial` - :class:`SweepPartial`, the unfinished sums
-  of chunks of proteins, added in a fixed tree (:class:`TreeSum`).
+  of a set of proteins (a leaf), added in a fixed tree (:class:`TreeSum`).
 """
 
 from goeval.sweep.kernel import running_sums, sweep, truth_totals

@@ -95,13 +95,13 @@ class SweepStats:
 
     Notes
     -----
-    The combination contract (what a chunked or distributed backend relies
-    on): the statistics of a set of proteins are the sum of those of any
-    partition of it into chunks, computed over the same thresholds with the
+    The combination contract (what a backend that evaluates leaves anywhere
+    relies on): the statistics of a set of proteins are the sum of those of any
+    partition of it into disjoint sets (leaves, folds), computed over the same thresholds with the
     same IA and the same weights per protein. ``a + b``, ``a += b`` and
     :meth:`combine` add every field; the curves and optima of
     :mod:`goeval.metrics.protein` are functions of the combined statistics
-    only. Sums of chunks equal the sums of the whole up to floating-point
+    only. Sums over the sets equal the sums of the whole up to floating-point
     rounding (the order of additions differs).
     """
 
@@ -114,7 +114,7 @@ class SweepStats:
     n_w: Any = None
     #: The per-protein step functions these sums came from, when kept
     #: (:func:`protein_steps`; bootstrap and paired comparisons need them).
-    #: Sums added over chunks or folds do not carry them.
+    #: Sums added over leaves or folds do not carry them.
     protein_steps: "ProteinSteps | None" = field(default=None, repr=False, compare=False)
     #: Per-threshold sums of the semantic similarities of the same proteins over the
     #: same thresholds (:class:`goeval.metrics.similarity.SimilarityStats`), when
@@ -154,7 +154,7 @@ class SweepStats:
 
     @classmethod
     def combine(cls, parts: Iterable["SweepStats"]) -> "SweepStats":
-        """Sum of the statistics of disjoint protein chunks (see Notes of the class).
+        """Sum of the statistics of disjoint sets of proteins (see Notes of the class).
 
         Raises
         ------
