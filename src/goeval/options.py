@@ -227,7 +227,7 @@ def _help(text: str, constraint: Constraint, **extra: Any) -> dict[str, Any]:
     return {"help": text, "constraint": constraint, **extra}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EvaluationOptions:
     """How a protein-centric evaluation is run (validated on creation).
 
@@ -447,7 +447,7 @@ PRESET_HELP: dict[str, str] = {
 FIELDS = tuple(fields(EvaluationOptions))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunOptions:
     """How an evaluation is run (validated on creation): where it runs, how files are read, the bootstrap.
 

@@ -227,7 +227,7 @@ def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)
     diag["entries_after_propagation"] = int(out.nnz)
-    return Annotations(annotations.proteins, out, onto, True, diag)
+    return Annotations(proteins=annotations.proteins, matrix=out, ontology=onto, propagated=True, diagnostics=diag)
 
 
 def propagate(
@@ -284,7 +284,7 @@ def propagate(
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)
     diag["entries_after_propagation"] = int(out.nnz)
-    return Annotations(annotations.proteins, out, onto, True, diag)
+    return Annotations(proteins=annotations.proteins, matrix=out, ontology=onto, propagated=True, diagnostics=diag)
 
 
 def is_consistent(annotations: Annotations) -> bool:

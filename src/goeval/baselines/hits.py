@@ -40,7 +40,7 @@ REASONS: tuple[str, ...] = (
 )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class UsableHits:
     """Usable hits of the targets in one namespace, grouped by target.
 
@@ -193,4 +193,4 @@ def usable_hits(
     order = np.argsort(tgt, kind="stable")
     rows, tgt = rows[order], tgt[order]
     counts["usable"] = int(rows.size)
-    return UsableHits(label, tlist, tgt, spos[s[rows]], rows), counts
+    return UsableHits(namespace=label, targets=tlist, target=tgt, subject=spos[s[rows]], row=rows), counts

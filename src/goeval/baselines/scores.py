@@ -136,7 +136,8 @@ def assemble(ontology: Ontology, targets: np.ndarray, parts: list[NamespaceScore
         data, cols = data[order], cols[order]
     del rows
     m = sp.csr_array((data, cols.astype(np.int32), np.r_[0, np.cumsum(counts)]), shape=(n, ontology.n_terms))
-    pred = Annotations(np.asarray(targets, dtype=object), m, ontology, True, diagnostics)
+    pred = Annotations(proteins=np.asarray(targets, dtype=object), matrix=m, ontology=ontology, propagated=True,
+                       diagnostics=diagnostics)
     return pred if max_terms is None else top_terms(pred, max_terms)
 
 

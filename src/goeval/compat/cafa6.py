@@ -77,7 +77,7 @@ def cafa6_measure(name: str | Measure) -> Measure:
     return m
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Cafa6Result:
     """A CAFA 6 run: one evaluation per kind of target, and the score.
 
@@ -510,4 +510,5 @@ def _finish(results: dict[str, Any], agg: Measure, diag: Diagnostics, boot: tupl
         diag["bootstrap"] = {"n_resamples": boot[0], "seed": boot[1], "confidence": boot[2],
                              "resampled": "the targets of every (kind, namespace), independently; a cell without "
                                           "coverage in a replicate counts 0"}
-    return Cafa6Result(results, agg.name, cafa6_records(results, agg.name, reps, boot[2]), diag, reps)
+    return Cafa6Result(kinds=results, measure=agg.name, records=cafa6_records(results, agg.name, reps, boot[2]),
+                       diagnostics=diag, replicates=reps)

@@ -46,7 +46,7 @@ __all__ = ["SubmissionRules", "CAFA6_RULES", "RULES", "Violation", "SubmissionRe
            "significant_figures"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SubmissionRules:
     """The limits of a competition's submission format (see :data:`CAFA6_RULES`)."""
 
@@ -91,7 +91,7 @@ class Violation:
     text: str = ""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SubmissionReport:
     """What :func:`validate_submission` found.
 
@@ -394,4 +394,4 @@ def validate_submission(path: PathLike, ontology: Ontology, targets: Iterable[st
     shown = [x if x.text else Violation(x.line, x.rule, x.problem, texts.get(x.line, "")) for x in shown]
     counts = dict(v.counts, proteins=len(v.protein_ids))
     by_rule = {rule: found.counts[rule] for rule in RULES if found.counts.get(rule)}
-    return SubmissionReport(str(path), counts, by_rule, shown, rules)
+    return SubmissionReport(path=str(path), counts=counts, by_rule=by_rule, shown=shown, rules=rules)

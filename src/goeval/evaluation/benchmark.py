@@ -54,7 +54,7 @@ class NamespaceGraph:
         return cls(np.asarray(ontology.generation[lo:hi]), parents)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class NamespaceBenchmark:
     """One namespace's benchmark: its proteins, their truth (local columns) and totals.
 
@@ -261,10 +261,11 @@ def _namespace(ontology: Ontology, j: int, truths: tuple[Any, Any], rows: np.nda
     if opts.root_as_prediction:
         r = ontology.roots(j)
         roots = r[allowed[r]] - lo
-    return NamespaceBenchmark(j, ontology.labels[j], lo, hi, bench, proteins[bench], position, t_ptr, t_local,
-                              n_t, i_t, NamespaceGraph.of(ontology, lo, hi),
-                              None if allowed[lo:hi].all() else allowed[lo:hi], roots, ia_ns,
-                              None if ic is None else ic[lo:hi], weighted)
+    return NamespaceBenchmark(index=j, label=ontology.labels[j], lo=lo, hi=hi, rows=bench, proteins=proteins[bench],
+                              position=position, truth_indptr=t_ptr, truth_cols=t_local, n_t=n_t, i_t=i_t,
+                              graph=NamespaceGraph.of(ontology, lo, hi),
+                              allowed=None if allowed[lo:hi].all() else allowed[lo:hi], roots=roots, ia=ia_ns,
+                              ic=None if ic is None else ic[lo:hi], weighted_rows=weighted)
 
 
 def make_benchmark(

@@ -82,11 +82,12 @@ class Plan:
             spec = SimilaritySpec.of(benchmark.ontology, nb.lo, nb.hi, nb.ic, nb.ia, measures=opts.similarity,
                                      pairings=opts.pairings, func="evaluate")
         taus = self.thresholds if self.thresholds is not None else opts.grid
-        return Block(method, nb.label, nb.width, nb.graph, opts.propagation, nb.allowed, nb.ia, taus, nb.roots,
-                     known, self.per_protein, spec, self.keep_scores, self.sweep)
+        return Block(method=method, label=nb.label, width=nb.width, graph=nb.graph, propagation=opts.propagation,
+                     allowed=nb.allowed, ia=nb.ia, thresholds=taus, roots=nb.roots, known=known,
+                     per_protein=self.per_protein, similarity=spec, keep_scores=self.keep_scores, sweep=self.sweep)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BlockScores:
     """The propagated scores of one block (a method in one namespace) and the namespace's truth, every
     benchmark protein a row (kept for term-centric evaluation, ``Plan.keep_scores``).
@@ -112,7 +113,7 @@ class BlockScores:
         return int(self.proteins.size)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BlockSums:
     """The running sums of one output block: its leaves' results, from one benchmark or several pooled
     (cross-validation folds).
@@ -196,8 +197,8 @@ class BlockSums:
         t_ptr = np.r_[0, np.cumsum(np.concatenate([np.diff(p.truth_indptr) for p in self.parts]))]
         t_cols = np.concatenate([p.truth_cols for p in self.parts])
         proteins = np.concatenate([p.proteins for p in self.parts])
-        return BlockScores(self.method, self.label, nb.index, proteins, t_ptr, t_cols,
-                           np.r_[0, np.cumsum(sizes)], cols, vals)
+        return BlockScores(method=self.method, label=self.label, index=nb.index, proteins=proteins, truth_indptr=t_ptr,
+                           truth_cols=t_cols, pred_indptr=np.r_[0, np.cumsum(sizes)], pred_cols=cols, pred_scores=vals)
 
 
 def _entry_order(pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], order: Any) -> np.ndarray:
@@ -305,7 +306,7 @@ class Engine:
             block = self.plan.block(method, nb, benchmark)
             sums = self.sums.get((method, nb.label))
             if sums is None:
-                sums = self.sums[(method, nb.label)] = BlockSums(method, nb.label, block)
+                sums = self.sums[(method, nb.label)] = BlockSums(method=method, label=nb.label, block=block)
             sums.block = block  # pooled: the next part's IA, IC and known pairs
             blocks[nb.label] = (sums, sums.offset(nb))
         for label, leaf in source:

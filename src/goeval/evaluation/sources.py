@@ -135,7 +135,7 @@ class MethodCounts:
         return d
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _OpenLeaf:
     """A method's open leaf in one namespace: its rows since the last leaf closed, the cutter that closes it,
     and the namespace's counts of the method."""
@@ -153,7 +153,9 @@ class _OpenLeaf:
         self.pending = []
         tl, tc = gather_rows(self.nb.truth_indptr, self.nb.truth_cols, idx)
         w = None if self.nb.weighted_rows is None else self.nb.weighted_rows[idx]
-        return Leaf(np.r_[0, np.cumsum(lens)], cols, scores, np.r_[0, np.cumsum(tl)], tc, self.nb.rows[idx], idx, w)
+        return Leaf(pred_indptr=np.r_[0, np.cumsum(lens)], pred_cols=cols, pred_scores=scores,
+                    truth_indptr=np.r_[0, np.cumsum(tl)], truth_cols=tc, truth_rows=self.nb.rows[idx], bench=idx,
+                    weighted_rows=w)
 
     def add(self, lens: np.ndarray, cols: np.ndarray, scores: np.ndarray, idx: np.ndarray) -> Iterator[Leaf]:
         """Rows of this namespace in file order (proteins with at least one entry); the leaves they close."""
@@ -191,7 +193,7 @@ class MethodFeed:
         self.max_terms = max_terms
         self.max_terms_total = max_terms_total
         self.counts = MethodCounts()
-        self.open_leaves = [_OpenLeaf(nb, LeafCutter(leaf_entries),
+        self.open_leaves = [_OpenLeaf(nb=nb, cutter=LeafCutter(leaf_entries),
                                       seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
                             for nb in benchmark.namespaces]
 
@@ -379,7 +381,8 @@ class SharedScoresSource:
                 t_len, t_cols = gather_rows(nb.truth_indptr, nb.truth_cols, idx)
                 t_ptr = np.r_[0, np.cumsum(t_len)]
             w = None if nb.weighted_rows is None else nb.weighted_rows[idx]
-            yield SharedLeaf(c, v, t_ptr, t_cols, nb.rows[idx], idx, self.shared, w)
+            yield SharedLeaf(cols=c, scores=v, truth_indptr=t_ptr, truth_cols=t_cols, truth_rows=nb.rows[idx],
+                             bench=idx, from_truth=self.shared, weighted_rows=w)
 
     def diagnostics(self) -> dict[str, Any]:
         out = {**self.info, "proteins_not_in_truth": 0}
@@ -406,5 +409,6 @@ def _top_of_vector(benchmark: Benchmark, cols: np.ndarray, scores: np.ndarray,
     onto = benchmark.ontology
     order = np.argsort(cols, kind="stable")
     m = sp.csr_array((scores[order], cols[order], np.array([0, cols.size])), shape=(1, onto.n_terms))
-    top = keep_top_terms(Annotations(np.asarray(["*"], dtype=object), m, onto, True, {}), max_terms).matrix
+    top = keep_top_terms(Annotations(proteins=np.asarray(["*"], dtype=object), matrix=m, ontology=onto, propagated=True,
+                                     diagnostics={}), max_terms).matrix
     return top.indices.astype(np.int64), np.asarray(top.data, np.float64)

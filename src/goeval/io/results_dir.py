@@ -69,7 +69,7 @@ _TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name")
 KIND_DIRS: tuple[str, ...] = ("nk", "lk", "pk")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ResultsDir:
     """The tables and documents of one results directory.
 

@@ -111,7 +111,9 @@ def read_truth(path: PathLike) -> PairTable:
     if cols is None:
         table = PairTable.from_arrays(*_pairs_by_line(data, path, lay), source=str(path))
     else:
-        table = PairTable(*cols, None, str(path))
+        pcodes, proteins, tcodes, terms = cols
+        table = PairTable(protein_codes=pcodes, proteins=proteins, term_codes=tcodes, terms=terms, scores=None,
+                          source=str(path))
     counts["rows"] = len(table)
     table.counts = counts
     return table

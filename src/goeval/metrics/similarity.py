@@ -400,7 +400,7 @@ def _local(x: Any, lo: int, hi: int, n_terms: int, name: str) -> np.ndarray | No
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SimilaritySpec:
     """What the similarity sums of one namespace need besides the proteins' sets (built once per namespace).
 
@@ -432,8 +432,8 @@ class SimilaritySpec:
         measures, pairings = tuple(measures), tuple(pairings)
         _check_measure_inputs(measures, pairings, ia, func)
         cols = tuple(similarity_columns(measures, pairings))
-        return cls(namespace_structure(ontology, lo, hi), _local(ic, lo, hi, ontology.n_terms, "ic"),
-                   _local(ia, lo, hi, ontology.n_terms, "ia"), measures, pairings, cols)
+        return cls(structure=namespace_structure(ontology, lo, hi), ic=_local(ic, lo, hi, ontology.n_terms, "ic"),
+                   ia=_local(ia, lo, hi, ontology.n_terms, "ia"), measures=measures, pairings=pairings, columns=cols)
 
 
 def _reverse_changes(bv: Any, m: int) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:

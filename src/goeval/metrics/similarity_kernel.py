@@ -40,7 +40,7 @@ from goeval.metrics.registry import similarity_column as column_name
 
 
 # ----------------------------------------------------------------- structure
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Structure:
     """One namespace ``[lo, hi)`` in local indices: parents, closure, generation."""
 
@@ -64,12 +64,12 @@ def namespace_structure(ontology: Ontology, lo: int, hi: int) -> Structure:
         par = ontology.parents[lo:hi][:, lo:hi].tocsr()
         par.sort_indices()
         gen = ontology.generation[lo:hi].astype(np.int64)
-        per[(lo, hi)] = Structure(hi - lo, par, ptr - ptr[0], ind, gen)
+        per[(lo, hi)] = Structure(n=hi - lo, parents=par, anc_indptr=ptr - ptr[0], anc_indices=ind, generation=gen)
     return per[(lo, hi)]
 
 
 # ------------------------------------------------------------------ entries
-@dataclass
+@dataclass(kw_only=True)
 class Entries:
     """A chunk's entries sorted by (row, column); ``start[r]:start[r+1]`` is row ``r``."""
 
@@ -120,7 +120,7 @@ def make_entries(st: Structure, n_rows: int, rows: np.ndarray, cols: np.ndarray,
         key, lev = key[order], lev[order]
     by_gen = np.argsort(st.generation[col[child]], kind="stable")
     start = np.searchsorted(row, np.arange(n_rows + 1))
-    return Entries(key, row, col, lev, start, child[by_gen], ppos[by_gen])
+    return Entries(key=key, row=row, col=col, level=lev, start=start, child=child[by_gen], parent=ppos[by_gen])
 
 
 def descendant_levels(st: Structure, ent: Entries) -> np.ndarray:
@@ -138,7 +138,7 @@ def descendant_levels(st: Structure, ent: Entries) -> np.ndarray:
 
 
 # -------------------------------------------------------------------- truth
-@dataclass
+@dataclass(kw_only=True)
 class Truth:
     key: np.ndarray  # sorted row * n + col of the truth terms
     leaf_row: np.ndarray  # leaves of T, sorted by (row, col)
@@ -160,8 +160,8 @@ def make_truth(st: Structure, indptr: np.ndarray, cols: np.ndarray) -> Truth:
     inner = np.zeros(key.size, bool)
     inner[pos[pos >= 0]] = True
     leaf = ~inner
-    return Truth(key, row[leaf], col[leaf], np.bincount(row[leaf], minlength=n_rows),
-                 np.bincount(row, minlength=n_rows))
+    return Truth(key=key, leaf_row=row[leaf], leaf_col=col[leaf], n_leaves=np.bincount(row[leaf], minlength=n_rows),
+                 size=np.bincount(row, minlength=n_rows))
 
 
 # --------------------------------------------------------------------- MICA
@@ -178,7 +178,7 @@ def term_values(measure: str, ict: np.ndarray, icp: np.ndarray, mic: np.ndarray)
     return lin * (1.0 - np.exp2(-mic))  # schlicker: p(MICA) = 2**-IC(MICA)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Items:
     """(truth leaf q, entry e) pairs, q-major: ``qstart[q] + (e - start[row(q)])``."""
 
@@ -215,7 +215,7 @@ def mica_items(st: Structure, ic: np.ndarray, ent: Entries, tr: Truth) -> Items:
         qs = np.repeat(q_first[r], k) + (np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k))
         off = qstart[qs] - ent.start[ent.row[np.repeat(c, k)]]
         np.maximum.at(val, off + np.repeat(c, k), val[off + np.repeat(p, k)])
-    return Items(q_row, q_col, qstart, entry, val)
+    return Items(q_row=q_row, q_col=q_col, qstart=qstart, entry=entry, mica=val)
 
 
 # ------------------------------------------------------------------- points

@@ -151,7 +151,7 @@ def batched(fn: Callable[[int, int], dict[str, Any]], total: int, size: int, thr
     return {k: cat([p[k] for p in parts]) for k in parts[0]}
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PairedBlocks:
     """The blocks of several methods in one namespace, on the same benchmark proteins and one common threshold
     set: their optima under the shared bootstrap resamples and under paired permutations.
@@ -179,7 +179,8 @@ class PairedBlocks:
     def of(cls, label: str, blocks: dict[str, ProteinSteps], measure: Measure,
            settings: CurveSettings) -> "PairedBlocks":
         """The methods' blocks ``blocks`` (method -> steps) paired, on the union of their thresholds."""
-        return cls(label, common_steps(blocks, label), measure, settings, sums_needed([measure], settings))
+        return cls(label=label, steps=common_steps(blocks, label), measure=measure, settings=settings,
+                   names=sums_needed([measure], settings))
 
     @property
     def n(self) -> int:

@@ -70,7 +70,7 @@ _INFORMATION_VIEW = {
 }
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SweepStats:
     """Sufficient statistics of a protein-centric sweep (additive over proteins).
 
@@ -147,8 +147,8 @@ class SweepStats:
         return self
 
     def __add__(self, other: "SweepStats") -> "SweepStats":
-        out = SweepStats(self.thresholds, dict(self.sums), self.n, self.n_true, self.it_sum, self.it2_sum, self.n_w,
-                         similarity=self.similarity)
+        out = SweepStats(thresholds=self.thresholds, sums=dict(self.sums), n=self.n, n_true=self.n_true,
+                         it_sum=self.it_sum, it2_sum=self.it2_sum, n_w=self.n_w, similarity=self.similarity)
         out += other
         return out
 
@@ -165,8 +165,8 @@ class SweepStats:
         if not parts:
             raise InvalidParameterError("The 'parts' parameter of SweepStats.combine must not be empty.")
         first = parts[0]
-        total = cls(first.thresholds, dict(first.sums), first.n, first.n_true, first.it_sum, first.it2_sum, first.n_w,
-                    similarity=first.similarity)
+        total = cls(thresholds=first.thresholds, sums=dict(first.sums), n=first.n, n_true=first.n_true,
+                    it_sum=first.it_sum, it2_sum=first.it2_sum, n_w=first.n_w, similarity=first.similarity)
         for p in parts[1:]:
             total += p
         return total
@@ -180,11 +180,13 @@ class SweepStats:
         means of this view. ``n_true`` and ``it2_sum`` are not available (NaN).
         """
         sums = {name: self.sums[src] for name, src in _INFORMATION_VIEW.items()}
-        return SweepStats(self.thresholds, sums, self.it_sum, float("nan"), self.it2_sum, float("nan"))
+        return SweepStats(thresholds=self.thresholds, sums=sums, n=self.it_sum, n_true=float("nan"),
+                          it_sum=self.it2_sum, it2_sum=float("nan"))
 
     def replicate(self, b: int) -> "SweepStats":
         """Row ``b`` of statistics swept with weights of shape (B, n)."""
         if self.n_replicates is None:
             raise InvalidParameterError("replicate() needs statistics swept with weights of shape (B, n).")
-        return SweepStats(self.thresholds, {k: v[b] for k, v in self.sums.items()}, self.n[b], self.n_true[b],
-                          self.it_sum[b], self.it2_sum[b], None if self.n_w is None else self.n_w[b])
+        return SweepStats(thresholds=self.thresholds, sums={k: v[b] for k, v in self.sums.items()}, n=self.n[b],
+                          n_true=self.n_true[b], it_sum=self.it_sum[b], it2_sum=self.it2_sum[b],
+                          n_w=None if self.n_w is None else self.n_w[b])

@@ -40,7 +40,7 @@ __all__ = ["PredictionScan", "scan_predictions", "iter_prediction_batches", "Pre
            "UngroupedPredictionsError"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PredictionScan:
     """What one validating pass over a prediction file found.
 
@@ -195,8 +195,9 @@ def scan_predictions(path: PathLike, *, part_bytes: int = PART_BYTES) -> Predict
         groups.add(part)
         scores.add(part.scores)
     again = groups.reappearing or (None, None)
-    return PredictionScan(str(path), scores.result(), groups.reappearing is None, again[0], again[1],
-                          reader.rows, len(groups.seen), scores.zeros, reader.counts)
+    return PredictionScan(source=str(path), scores=scores.result(), grouped=groups.reappearing is None,
+                          reappearing_protein=again[0], reappearing_line=again[1], n_rows=reader.rows,
+                          n_proteins=len(groups.seen), n_zero_scores=scores.zeros, counts=reader.counts)
 
 
 # -------------------------------------------------------------- batches
@@ -273,7 +274,8 @@ class _Batcher:
         self._check_grouped(proteins, pcodes, slices)
         tcodes, terms = _merge_codes([(p.tcodes[a:b], p.terms) for p, a, b in slices])
         scores = np.concatenate([p.scores[a:b] for p, a, b in slices])
-        return PairTable(pcodes, proteins, tcodes, terms, scores, str(self.path), {"rows": int(pcodes.size)})
+        return PairTable(protein_codes=pcodes, proteins=proteins, term_codes=tcodes, terms=terms, scores=scores,
+                         source=str(self.path), counts={"rows": int(pcodes.size)})
 
     def _check_grouped(self, proteins: np.ndarray, pcodes: np.ndarray, slices: list) -> None:
         """Raise :class:`UngroupedPredictionsError` when a protein of an earlier batch is back."""
@@ -379,5 +381,6 @@ class PredictionBatches:
             yield from batcher.add(part)
         yield from batcher.flush()
         again = groups.reappearing or (None, None)
-        self.scan = PredictionScan(str(self.path), np.zeros(0), groups.reappearing is None, again[0], again[1],
-                                   reader.rows, len(groups.seen), zeros, reader.counts)
+        self.scan = PredictionScan(source=str(self.path), scores=np.zeros(0), grouped=groups.reappearing is None,
+                                   reappearing_protein=again[0], reappearing_line=again[1], n_rows=reader.rows,
+                                   n_proteins=len(groups.seen), n_zero_scores=zeros, counts=reader.counts)

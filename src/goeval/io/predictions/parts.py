@@ -61,7 +61,7 @@ _READ = 1 << 20  # bytes read from the file at a time
 MAX_LINE_BYTES = FILES_MAX_LINE
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ParsedPart:
     """The rows parsed from one part of a file, dictionary-encoded in first-appearance order.
 
@@ -246,8 +246,8 @@ def _last_data_line(text: bytes, line0: int) -> tuple[int, list[str]] | None:
 def _from_lists(p: list[str], t: list[str], s: list[float], nos: list[int], line0: int) -> ParsedPart:
     pcodes, proteins = encode_strings(pa.chunked_array([pa.array(p, pa.string())]))
     tcodes, terms = encode_strings(pa.chunked_array([pa.array(t, pa.string())]))
-    return ParsedPart(pcodes, proteins, tcodes, terms, np.asarray(s, dtype=np.float64), line0,
-                       lines=np.asarray(nos, dtype=np.int64))
+    return ParsedPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms,
+                      scores=np.asarray(s, dtype=np.float64), line0=line0, lines=np.asarray(nos, dtype=np.int64))
 
 
 def _unread_names(text: bytearray, tab: bool, keep: ProteinFilter | None, n: int) -> list[str]:
@@ -262,7 +262,7 @@ def _unread_names(text: bytearray, tab: bool, keep: ProteinFilter | None, n: int
     return list(names)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Parsed:
     """What the fast reader made of one part: its columns, or None (the line rule decides)."""
 
@@ -456,7 +456,7 @@ class PartReader:
         columns; what it cannot vouch for is left to :meth:`_part`."""
         tab = self.lay.tab
         if has_lone_cr(text):
-            return _Parsed(text)
+            return _Parsed(text=text)
         body = text if tab else whitespace_to_tab(text)
         skip = _Skip(tab, self.keep)
         # with a filter that keeps most rows (a benchmark-sized file), terms and scores are converted by
@@ -465,8 +465,9 @@ class PartReader:
         got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, types, COLUMNS, tab,
                             min(_ARROW_BLOCK, max(len(body), 1)), skip=skip, empty_lines=True, threads=False)
         if got is None or not all(is_end(f) for f in got[1]):
-            return _Parsed(text)
-        return _Parsed(text, self._columns(got[0], skip), got[1], got[0].num_rows + skip.calls, skip)
+            return _Parsed(text=text)
+        return _Parsed(text=text, cols=self._columns(got[0], skip), aside=got[1], n_lines=got[0].num_rows + skip.calls,
+                       skip=skip)
 
     def _part(self, parsed: "_Parsed", line0: int) -> tuple[ParsedPart | None, int]:
         """One part's rows in file order: the fast reader's, or the line-by-line rule's where Arrow could not
@@ -484,7 +485,9 @@ class PartReader:
         self._kept = len(cols[0]) / max(1, parsed.n_lines)
         exact = len(cols[0]) == parsed.n_lines
         span = None if exact else _Span(self.path, self.bytes_read, len(text))
-        return ParsedPart(*cols, line0=line0, source=span, tab=self.lay.tab, keep=self.keep), n_newlines
+        pcodes, proteins, tcodes, terms, scores = cols
+        return ParsedPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms, scores=scores, line0=line0,
+                          source=span, tab=self.lay.tab, keep=self.keep), n_newlines
 
     def _columns(self, table: pa.Table, skip: _Skip) -> tuple[np.ndarray, ...] | None:
         """The fast reader's columns (only the kept proteins' rows with a filter), or None."""

@@ -43,7 +43,8 @@ def concat_parts(parts: list[ParsedPart], source: str, counts: dict[str, Any] | 
         parts[i] = None  # type: ignore[call-overload]
     pcodes, proteins = encode_chunks(pchunks, n)
     tcodes, terms = encode_chunks(tchunks, n)
-    return PairTable(pcodes, proteins, tcodes, terms, scores, source, dict(counts or {}))
+    return PairTable(protein_codes=pcodes, proteins=proteins, term_codes=tcodes, terms=terms, scores=scores,
+                     source=source, counts=dict(counts or {}))
 
 
 def _dictionary(codes: np.ndarray, uniq: np.ndarray) -> pa.DictionaryArray:

@@ -40,7 +40,7 @@ _STRING = pa.dictionary(pa.int32(), pa.string())
 _COLUMNS = ["p", "t", "s"]
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SubmissionPart:
     """The lines of one part of a submission file.
 
@@ -98,7 +98,8 @@ def classify_part(data: bytes, line0: int) -> SubmissionPart:
         else:
             others.append((line0 + k, text, fields))
     (pc, pu), (tc, tu), (sc, su) = _encode(p), _encode(t), _encode(s)
-    return SubmissionPart(pc, pu, tc, tu, sc, su, np.asarray(nos, np.int64), others)
+    return SubmissionPart(pcodes=pc, proteins=pu, tcodes=tc, terms=tu, scodes=sc, scores=su,
+                          lines=np.asarray(nos, np.int64), others=others)
 
 
 def _nonblank_lines(data: bytes, line0: int) -> np.ndarray:
@@ -145,7 +146,9 @@ def _fast_part(data: bytes, line0: int) -> SubmissionPart | None:
         chunk = col.chunk(0) if col.num_chunks else pa.array([], _STRING)
         cols += [chunk.indices.to_numpy(zero_copy_only=False).astype(np.int32),
                  np.asarray(chunk.dictionary.to_pylist(), dtype=object)]
-    return SubmissionPart(*cols, np.delete(rows, set_aside), others)
+    pcodes, proteins, tcodes, terms, scodes, scores = cols
+    return SubmissionPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms, scodes=scodes, scores=scores,
+                          lines=np.delete(rows, set_aside), others=others)
 
 
 def submission_parts(path: PathLike, part_bytes: int = PART_BYTES) -> Iterator[SubmissionPart]:
