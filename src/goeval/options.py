@@ -231,7 +231,7 @@ def _help(text: str, constraint: Constraint, **extra: Any) -> dict[str, Any]:
     return {"help": text, "constraint": constraint, **extra}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EvaluationOptions:
     """How a protein-centric evaluation is run (validated on creation).
 
@@ -509,7 +509,7 @@ PRESET_HELP: dict[str, str] = {
 FIELDS = tuple(fields(EvaluationOptions))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunOptions:
     """How an evaluation is run (validated on creation): where it runs, how files are read, the bootstrap.
 
@@ -540,7 +540,7 @@ class RunOptions:
         Number(int, "an integer >= 1", lambda v: v >= 1, allow_none=True), metavar="N"))
     executor: Any = field(default=None, metadata=_help("where the leaves run (an Executor)", Anything()))
     stream: bool = field(default=False, metadata=_help(
-        "read prediction files in batches and evaluate them chunk by chunk, in memory that does not grow with the "
+        "read prediction files in batches and evaluate them leaf by leaf, in memory that does not grow with the "
         "files (files grouped by protein, as CAFA files are; others are read whole, with a warning); the same "
         "results", Flag()))
     bootstrap: int | None = field(default=None, metadata=_help(

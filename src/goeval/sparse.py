@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["gather_rows", "column_block", "select_columns", "entry_rows", "keep_entries", "row_indptr"]
+__all__ = ["gather_rows", "column_range", "select_columns", "entry_rows", "keep_entries", "row_indptr"]
 
 
 def gather_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -44,8 +44,8 @@ def gather_rows(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray) -> tu
     return lens, indices[offsets]
 
 
-def column_block(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: ANN001, ANN201
-    """CSR pieces (indptr, cols, data) of ``m`` restricted to columns [lo, hi) and to ``rows``.
+def column_range(m, lo: int, hi: int, rows: np.ndarray | None = None):  # noqa: ANN001, ANN201
+    """CSR pieces (indptr, cols, data) of ``m`` restricted to the column range [lo, hi) and to ``rows``.
 
     ``m`` is a scipy CSR array; ``rows`` (optional) must be increasing. The
     columns keep their global numbers and their order within each row; no

@@ -47,7 +47,7 @@ def test_same_cut_as_the_baselines(seed, n):
     assert np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
     assert np.array_equal(a.data, b.data)
     perm = np.random.default_rng(seed).permutation(pred.proteins.size)
-    shuffled = goeval.Annotations(pred.proteins[perm], pred.matrix.tocsr()[perm], onto)
+    shuffled = goeval.Annotations(proteins=pred.proteins[perm], matrix=pred.matrix.tocsr()[perm], ontology=onto)
     c = keep_top_terms(shuffled, n).matrix.tocsr()[np.argsort(perm)]
     c.sort_indices()
     assert (c != a).nnz == 0

@@ -133,7 +133,7 @@ def test_hits_to_other_fold_removed(toy):
     onto, train, hits = toy
     fold = train.namespace("MFO")
     keep = fold.proteins != "p1"  # p1 in the test fold: not in the training set
-    sub = goeval.Annotations(fold.proteins[keep], fold.matrix[np.flatnonzero(keep)], onto)
+    sub = goeval.Annotations(proteins=fold.proteins[keep], matrix=fold.matrix[np.flatnonzero(keep)], ontology=onto)
     got = as_dict(blast(onto, sub, hits, ["x1"], namespaces=["MFO"]))
     assert got == {("x1", g(1)): 0.5, ("x1", g(2)): 0.5, ("x1", g(3)): 0.5, ("x1", g(5)): 0.5}
 
@@ -260,10 +260,12 @@ def test_max_consistent(method, seed):
     onto, train, hits, _, _, queries = _random_case(seed, n_terms=40)
     pred = naive(onto, train, queries) if method == "naive" else FUNCS[method](onto, train, hits, queries)
     m = pred.matrix.tocsr()
-    again = goeval.propagate(goeval.Annotations(pred.proteins, m.copy(), onto, False))
+    again = goeval.propagate(goeval.Annotations(proteins=pred.proteins, matrix=m.copy(), ontology=onto,
+                                                propagated=False))
     assert (again.matrix != m).nnz == 0  # propagating with max changes nothing: ancestor >= descendant
     top = top_terms(pred, 3)
-    again = goeval.propagate(goeval.Annotations(top.proteins, top.matrix.copy(), onto, False))
+    again = goeval.propagate(goeval.Annotations(proteins=top.proteins, matrix=top.matrix.copy(), ontology=onto,
+                                                propagated=False))
     assert (again.matrix != top.matrix).nnz == 0  # the top-N cut keeps ancestors
 
 

@@ -153,7 +153,7 @@ def test_ia_per_fold_by_hand(toy):
         assert ia[0][onto.index(t)] == pytest.approx(v, abs=1e-15)
     for f in (0, 1, 2):  # the count subtraction equals a direct estimate on the training rows
         rows = np.flatnonzero(fv != f)
-        train = goeval.Annotations(ann.proteins[rows], ann.matrix[rows], onto)
+        train = goeval.Annotations(proteins=ann.proteins[rows], matrix=ann.matrix[rows], ontology=onto)
         assert_allclose(ia[f], goeval.information_accretion(onto, train, 1.0).values, rtol=0, atol=0)
 
 

@@ -197,7 +197,7 @@ def test_a_known_file_without_a_namespace_of_the_truth_is_said():
     onto = goeval.ontology_from_edges([("GO:2", "GO:1")], namespace="biological_process")
     truth = goeval.Annotations.from_pairs(onto, ["P1"], ["GO:2"])
     known = goeval.Annotations.from_pairs(onto, ["P9"], ["GO:2"]).namespace("BPO")
-    empty = goeval.Annotations(known.proteins[:0], known.matrix.tocsr()[:0], onto)
+    empty = goeval.Annotations(proteins=known.proteins[:0], matrix=known.matrix.tocsr()[:0], ontology=onto)
     res = goeval.evaluate(onto, truth, {"m": goeval.Annotations.from_pairs(onto, ["P1"], ["GO:2"], [0.5])},
                           ia=np.ones(onto.n_terms), known=empty, preset="cafa6")
     assert any("known terms hold no BPO term" in w for w in res.diagnostics.warnings)

@@ -1,5 +1,5 @@
 """goeval validate: every CAFA 6 submission rule, each violation named with its line; the same report from the
-fast block reader and the line-by-line one, in any block size, with the pairs in memory or spilled to disk."""
+fast part reader and the line-by-line one, in any part size, with the pairs in memory or spilled to disk."""
 
 from __future__ import annotations
 
@@ -90,11 +90,11 @@ def _expected() -> list[tuple[int, str]]:
     return sorted(want + [(13, "too_many_terms")])
 
 
-@pytest.mark.parametrize("block_size", [1 << 20, 64, 1])
-def test_one_violation_of_each_rule_is_named_at_its_line(tmp_path, onto, block_size):
+@pytest.mark.parametrize("part_bytes", [1 << 20, 64, 1])
+def test_one_violation_of_each_rule_is_named_at_its_line(tmp_path, onto, part_bytes):
     path = _file(tmp_path, [text for text, _ in BAD])
     rules = replace(CAFA6_RULES, max_terms=3)
-    report = validate_submission(path, onto, TARGETS, rules=rules, block_size=block_size)
+    report = validate_submission(path, onto, TARGETS, rules=rules, part_bytes=part_bytes)
     assert [(v.line, v.rule) for v in report.shown] == _expected()
     assert set(report.by_rule) == set(RULES) and all(n == 1 for r, n in report.by_rule.items() if r != "header")
     assert report.by_rule["header"] == 2 and not report.valid
@@ -131,12 +131,12 @@ def test_the_command_counts_in_words_of_the_right_number(tmp_path, capsys):
 def test_a_clean_file_is_valid_and_the_line_reader_agrees(tmp_path, onto, monkeypatch):
     lines = [f"P{i}\tGO:000000{2 + i % 2}\t0.{i % 9 + 1}" for i in range(500)] + ["P1\tText\t0.5\tA note."]
     path = _file(tmp_path, lines)
-    report = validate_submission(path, onto, block_size=256)
+    report = validate_submission(path, onto, part_bytes=256)
     assert report.valid and report.by_rule == {} and report.counts["go_lines"] == 500
     bad = _file(tmp_path, [text for text, _ in BAD], "bad.tsv")
-    fast = validate_submission(bad, onto, TARGETS, rules=replace(CAFA6_RULES, max_terms=3), block_size=128)
-    monkeypatch.setattr(lenient, "_fast_block", lambda block, line0: None)
-    slow = validate_submission(bad, onto, TARGETS, rules=replace(CAFA6_RULES, max_terms=3), block_size=128)
+    fast = validate_submission(bad, onto, TARGETS, rules=replace(CAFA6_RULES, max_terms=3), part_bytes=128)
+    monkeypatch.setattr(lenient, "_fast_part", lambda data, line0: None)
+    slow = validate_submission(bad, onto, TARGETS, rules=replace(CAFA6_RULES, max_terms=3), part_bytes=128)
     assert fast == slow
 
 
@@ -149,7 +149,7 @@ def test_pairs_spilled_to_disk_give_the_same_findings(tmp_path, onto, monkeypatc
     rules = replace(CAFA6_RULES, max_terms=2)
     whole = validate_submission(path, onto, rules=rules, show=None)
     monkeypatch.setattr("goeval.compat.submission.PairLedger", lambda budget: PairLedger(budget=50, parts=7))
-    spilled = validate_submission(path, onto, rules=rules, show=None, block_size=512)
+    spilled = validate_submission(path, onto, rules=rules, show=None, part_bytes=512)
     assert whole == spilled and whole.by_rule["too_many_terms"] == 40
     seen: set[tuple[str, str]] = set()
     dups = [k + 1 for k, line in enumerate(lines) if tuple(line.split("\t")[:2]) in seen or seen.add(

@@ -13,7 +13,7 @@ from conftest import random_dag_edges
 from numpy.testing import assert_allclose
 
 import goeval
-from goeval.sparse import column_block
+from goeval.sparse import column_range
 from goeval.annotations import remove_pairs
 from goeval.benchmarks.timesplit import remove_known
 from goeval.errors import InvalidParameterError
@@ -99,7 +99,7 @@ def explicit_stats(onto, truth, preds, known, ia, propagation):
         m = pm.matrix.tocsr()
         sel = [r for r in rows if r >= 0]
         counts = np.zeros(len(rows), np.int64)
-        ptr_p, cols_p, data_p = column_block(m, 0, onto.n_terms, np.array(sel, np.int64))
+        ptr_p, cols_p, data_p = column_range(m, 0, onto.n_terms, np.array(sel, np.int64))
         counts[[i for i, r in enumerate(rows) if r >= 0]] = np.diff(ptr_p)
         if cols_p.size == 0:
             continue

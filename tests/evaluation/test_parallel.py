@@ -116,7 +116,7 @@ def test_one_leaf_is_the_whole_block_kernel(monkeypatch):
     bench = prepare_benchmark(onto, truth, ia, opts, Diagnostics())
     for (_, label), out in evaluate_blocks(bench, preds, Plan(opts, keep_scores=True), Diagnostics()).items():
         blk = out.whole
-        lo, hi = int(onto.bounds[blk.namespace]), int(onto.bounds[blk.namespace + 1])
+        lo, hi = int(onto.bounds[blk.index]), int(onto.bounds[blk.index + 1])
         ref = sweep(blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr, blk.truth_cols, hi - lo,
                     stats[("a", label)].thresholds, ia[lo:hi])
         for name in ref.sums:

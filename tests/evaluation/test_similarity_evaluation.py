@@ -189,7 +189,7 @@ def test_cross_validation_uses_a_per_fold_information_content():
     assert set(cv.ic) == set(cv.ia)
     for f, v in cv.ic.items():
         train = ann.proteins[np.isin(ann.proteins, folds.proteins[folds.folds != f])]
-        sub = goeval.Annotations(train, ann.matrix.tocsr()[np.isin(ann.proteins, train)], onto)
+        sub = goeval.Annotations(proteins=train, matrix=ann.matrix.tocsr()[np.isin(ann.proteins, train)], ontology=onto)
         assert_allclose(v, term_information_content(onto, sub).values, err_msg=str(f))
     rec = cv.table1[0]
     assert {"lin_all", "lin_all_threshold", "jaccard", "jaccard_threshold"} <= set(rec)

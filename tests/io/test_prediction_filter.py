@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from goeval.errors import InputFormatError
 from goeval.io.predictions import PredictionBatches, read_predictions
-from goeval.io.predictions.blocks import BlockReader
+from goeval.io.predictions.parts import PartReader
 from goeval.io.predictions.keep import ProteinFilter
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -43,14 +43,14 @@ BAD = st.sampled_from(["Q1\tGO:1", "Q2\tGO:1\tx", "Q3\t\t0.5", "Q1\tGO:1\t2", "P
 
 @SETTINGS
 @given(lines=st.lists(LINE, max_size=60), bad=st.lists(st.tuples(st.integers(0, 60), BAD), max_size=3),
-       block=st.sampled_from([16, 64, 1 << 20]))
-def test_kept_rows_are_the_whole_reads_rows_of_those_proteins(tmp_path_factory, lines, bad, block):
+       part_bytes=st.sampled_from([16, 64, 1 << 20]))
+def test_kept_rows_are_the_whole_reads_rows_of_those_proteins(tmp_path_factory, lines, bad, part_bytes):
     for at, line in bad:
         lines.insert(min(at, len(lines)), line)
     path = tmp_path_factory.mktemp("f") / "p.tsv"
     path.write_text("\n".join(lines) + "\n")
     keep = {"P1", "P2"}
-    got = outcome(lambda: read_predictions(path, keep=keep, block_size=block))
+    got = outcome(lambda: read_predictions(path, keep=keep, part_bytes=part_bytes))
     if not any(line.strip() for line in lines):
         assert got == ("error", None, "the file is empty")
         return
@@ -79,11 +79,11 @@ def test_without_bad_lines_the_filter_equals_the_whole_read_filtered(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     keep = {f"P{i}" for i in range(0, 100, 3)}
     whole = rows(read_predictions(path))
-    for block in (128, 4096, 1 << 23):
-        got = read_predictions(path, keep=keep, block_size=block)
+    for part_bytes in (128, 4096, 1 << 23):
+        got = read_predictions(path, keep=keep, part_bytes=part_bytes)
         assert rows(got) == [r for r in whole if r[0] in keep]
         assert got.counts["unread"]["rows"] == sum(r[0] not in keep for r in whole)
-        streamed = [r for b in PredictionBatches(path, batch_rows=50, block_size=block, keep=keep) for r in rows(b)]
+        streamed = [r for b in PredictionBatches(path, batch_rows=50, part_bytes=part_bytes, keep=keep) for r in rows(b)]
         assert streamed == rows(got)
 
 
@@ -108,28 +108,28 @@ def test_an_empty_protein_field_is_still_an_error_with_a_filter(tmp_path):
 
 
 def test_a_bad_first_line_is_an_error_before_the_rest_is_read(tmp_path, monkeypatch):
-    """Fail fast: the error of line 1 is raised after the first block, not after the whole file."""
+    """Fail fast: the error of line 1 is raised after the first part, not after the whole file."""
     path = tmp_path / "p.tsv"
     path.write_bytes(b"P1\tGO:1\n" + b"P2\tGO:1\t0.5\n" * 200_000)
-    blocks = []
-    real = BlockReader._block
+    seen = []
+    real = PartReader._part
 
-    def counting(self, block, line0):
-        blocks.append(line0)
-        return real(self, block, line0)
+    def counting(self, parsed, line0):
+        seen.append(line0)
+        return real(self, parsed, line0)
 
-    monkeypatch.setattr(BlockReader, "_block", counting)
+    monkeypatch.setattr(PartReader, "_part", counting)
     with pytest.raises(InputFormatError) as exc:
-        read_predictions(path, block_size=1 << 16)
-    assert exc.value.line == 1 and len(blocks) == 1
+        read_predictions(path, part_bytes=1 << 16)
+    assert exc.value.line == 1 and len(seen) == 1
 
 
 @pytest.mark.parametrize("keep", [None, ["P1"]])
 def test_a_stream_that_decompresses_to_one_huge_line_stops_at_the_line_limit(tmp_path, monkeypatch, keep):
     """A small gzip of zeros (no line end) is refused once the line limit is read, not after inflating it all."""
-    from goeval.io.predictions import blocks
+    from goeval.io.predictions import parts
 
-    monkeypatch.setattr(blocks, "MAX_LINE_BYTES", 1 << 20)
+    monkeypatch.setattr(parts, "MAX_LINE_BYTES", 1 << 20)
     path = tmp_path / "bomb.tsv.gz"
     with gzip.open(path, "wb") as fh:
         for _ in range(64):
@@ -144,13 +144,13 @@ def test_a_stream_that_decompresses_to_one_huge_line_stops_at_the_line_limit(tmp
 
     monkeypatch.setattr(gzip.GzipFile, "read", read)
     with pytest.raises(InputFormatError) as exc:
-        read_predictions(path, keep=keep, block_size=1 << 16)
+        read_predictions(path, keep=keep, part_bytes=1 << 16)
     assert "longer than" in exc.value.problem and exc.value.line == 1
     assert sum(reads) < 4 << 20  # a few times the limit at most, never the 64 MiB
 
 
 def test_a_long_line_in_the_middle_is_named(tmp_path):
-    from goeval.io.predictions.blocks import MAX_LINE_BYTES
+    from goeval.io.predictions.parts import MAX_LINE_BYTES
 
     path = tmp_path / "p.tsv"
     path.write_bytes(b"P1\tGO:1\t0.5\n" * 3 + b"P2\tGO:1\t" + b"1" * (MAX_LINE_BYTES + 10) + b"\n")
@@ -160,10 +160,10 @@ def test_a_long_line_in_the_middle_is_named(tmp_path):
 
 
 def test_the_rows_lines_are_found_again_when_asked(tmp_path):
-    """A block's rows skip the unread lines; their line numbers come from reading the block again."""
+    """A part's rows skip the unread lines; their line numbers come from reading the part again."""
     path = tmp_path / "p.tsv"
     path.write_text("".join(f"Q{i}\tGO:1\t0.5\nP{i}\tGO:2\t0.5\n" for i in range(50)))
-    parts = list(BlockReader(path, 64, ProteinFilter([f"P{i}" for i in range(50)])).parts())
+    parts = list(PartReader(path, 64, ProteinFilter([f"P{i}" for i in range(50)])).parts())
     lines = path.read_text().split("\n")
     for part in parts:
         for row in range(len(part)):
@@ -204,12 +204,12 @@ def test_a_protein_field_with_spaces_or_a_byte_order_mark_is_its_trimmed_name(tm
 
 
 def test_a_filter_that_keeps_most_rows_reads_the_same_rows(tmp_path):
-    """When most rows are kept, the next blocks are converted as without a filter: the same rows and counts."""
+    """When most rows are kept, the next parts are converted as without a filter: the same rows and counts."""
     lines = [f"{'PQ'[i % 10 == 0]}{i // 5}\tGO:{i % 7}\t{(i % 997 + 1) / 1000}" for i in range(5000)]
     lines[4000] = "Q800\tGO:1\tnot a score"  # an unread line that fails Arrow's float column: the line rule decides
     path = tmp_path / "p.tsv"
     path.write_text("\n".join(lines) + "\n")
     keep = {line.split("\t")[0] for line in lines if line.startswith("P")}
-    got = read_predictions(path, keep=keep, block_size=2048)
+    got = read_predictions(path, keep=keep, part_bytes=2048)
     assert rows(got) == [(p, t, float(s)) for p, t, s in (line.split("\t") for line in lines) if p in keep]
     assert got.counts["unread"]["rows"] == sum(not line.startswith("P") for line in lines)

@@ -10,17 +10,17 @@ import pytest
 import goeval.io.predictions.reader as reader
 from goeval.errors import InputFormatError
 from goeval.io.predictions import PredictionBatches, read_predictions, scan_predictions
-from goeval.io.predictions.blocks import BlockReader
+from goeval.io.predictions.parts import PartReader
 from goeval.io.predictions.rules import is_text_line
 
 from test_stream import outcome, rows, write
 
 
-def _all_readers(path: Path, block_size: int = 1 << 20) -> list:
+def _all_readers(path: Path, part_bytes: int = 1 << 20) -> list:
     """(rows, counts) of the whole-file reader, the scan and the batches."""
     whole = read_predictions(path)
-    scan = scan_predictions(path, block_size=block_size)
-    b = PredictionBatches(path, batch_rows=7, block_size=block_size)
+    scan = scan_predictions(path, part_bytes=part_bytes)
+    b = PredictionBatches(path, batch_rows=7, part_bytes=part_bytes)
     streamed = [r for part in b for r in rows(part)]
     return [(rows(whole), whole.counts), (None, scan.counts), (streamed, b.scan.counts)]
 
@@ -37,22 +37,22 @@ def _submission(n: int = 3000) -> str:
 
 def test_text_lines_are_skipped_and_counted_by_every_reader(tmp_path):
     path = write(tmp_path, "sub.tsv", _submission())
-    out = _all_readers(path, block_size=4096)
+    out = _all_readers(path, part_bytes=4096)
     assert out[0][0] == out[2][0] and len(out[0][0]) == 6000
     assert all(o[1]["text_lines"] == 1000 for o in out) and out[0][1] == out[1][1] == out[2][1]
     assert all(t != "Text" for _p, t, _s in out[0][0])
 
 
 def test_text_lines_keep_the_fast_readers(tmp_path, monkeypatch):
-    """Thousands of free-text lines do not send a file (or a block) to the line-by-line reader."""
+    """Thousands of free-text lines do not send a file (or a part of it) to the line-by-line reader."""
     path = write(tmp_path, "sub.tsv", _submission())
 
     def refuse(*args, **kwargs):
         raise AssertionError("the line-by-line reader was used")
 
-    monkeypatch.setattr(BlockReader, "_by_line", refuse)
+    monkeypatch.setattr(PartReader, "_by_line", refuse)
     assert read_predictions(path).counts["text_lines"] == 1000
-    br = BlockReader(path, 8192)
+    br = PartReader(path, 8192)
     parts = list(br.parts())
     assert br.counts["text_lines"] == 1000
     assert parts[1].line_of(0) > parts[1].line0 - 1  # rows are numbered past the skipped lines
@@ -81,7 +81,7 @@ def test_lines_mixing_tabs_and_spaces_are_split_on_whitespace(tmp_path):
     """CAFA-evaluator-PK's example files mix 'target2 GO:0008150<TAB>0.0000' lines into tab-separated files."""
     body = "".join(f"T1\tGO:{k}\t0.5\n" for k in range(300)) + "".join(f"T2 GO:{k}\t0.25\n" for k in range(300))
     path = write(tmp_path, "p.tsv", body)
-    out = _all_readers(path, block_size=2048)
+    out = _all_readers(path, part_bytes=2048)
     assert out[0][0] == out[2][0] and out[0][0][300] == ("T2", "GO:0", 0.25)
     assert all(o[1]["mixed_separator_lines"] == 300 for o in out) and out[0][1] == out[1][1] == out[2][1]
 

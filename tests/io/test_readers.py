@@ -132,7 +132,7 @@ def test_the_evaluation_opens_no_file():
     src = pathlib.Path(goeval.__file__).parent / "evaluation"
     for f in src.glob("*.py"):
         text = f.read_text(encoding="utf-8")
-        for name in ("open(", "read_predictions", "PredictionBatches", "BlockReader", "read_text", "read_bytes"):
+        for name in ("open(", "read_predictions", "PredictionBatches", "PartReader", "read_text", "read_bytes"):
             assert name not in text.replace("# ", ""), f"{f.name} uses {name}"
 
 

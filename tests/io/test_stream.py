@@ -1,6 +1,6 @@
 """The streaming prediction reader against read_predictions: the same rows in
 the same order, the same counts, the same errors (file, line, text), in
-blocks and batches of every size."""
+parts and batches of every size."""
 
 from __future__ import annotations
 
@@ -56,11 +56,11 @@ def outcome(func):
         return (type(exc).__name__, str(exc), getattr(exc, "line", None), getattr(exc, "text", None))
 
 
-def assert_same(path: Path, block_size: int = 1 << 24, batch_rows: int = 1 << 20) -> None:
+def assert_same(path: Path, part_bytes: int = 1 << 24, batch_rows: int = 1 << 20) -> None:
     """scan and the batches give what read_predictions gives (or its error)."""
     ref = outcome(lambda: read_predictions(path))
-    scan = outcome(lambda: scan_predictions(path, block_size=block_size))
-    got = outcome(lambda: [r for b in batches(path, batch_rows=batch_rows, block_size=block_size) for r in rows(b)])
+    scan = outcome(lambda: scan_predictions(path, part_bytes=part_bytes))
+    got = outcome(lambda: [r for b in batches(path, batch_rows=batch_rows, part_bytes=part_bytes) for r in rows(b)])
     if isinstance(ref, tuple):
         assert scan == ref
         assert got == ref or (isinstance(got, tuple) and got[0] == "UngroupedPredictionsError")
@@ -81,8 +81,8 @@ FIXTURES = sorted(p for p in DATA.rglob("*") if p.is_file())
 
 @pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(DATA)) for p in FIXTURES])
 def test_every_fixture_reads_as_read_predictions(path):
-    for block_size in (1 << 24, 64, 1):
-        assert_same(path, block_size, batch_rows=3)
+    for part_bytes in (1 << 24, 64, 1):
+        assert_same(path, part_bytes, batch_rows=3)
 
 
 @pytest.mark.slow
@@ -93,7 +93,7 @@ def test_synthetic_benchmark():
     assert scan.grouped and scan.counts == ref.counts and scan.n_proteins == len(ref.proteins)
     np.testing.assert_array_equal(scan.scores, np.unique(ref.scores[ref.scores > 0]))
     pos = 0
-    for batch in iter_prediction_batches(SYNTH, batch_rows=300_000, block_size=1 << 22):
+    for batch in iter_prediction_batches(SYNTH, batch_rows=300_000, part_bytes=1 << 22):
         n = len(batch)
         assert (batch.proteins[batch.protein_codes] == ref.proteins[ref.protein_codes[pos : pos + n]]).all()
         assert (batch.terms[batch.term_codes] == ref.terms[ref.term_codes[pos : pos + n]]).all()
@@ -107,7 +107,7 @@ def test_synthetic_benchmark():
 def test_compressed_with_crlf(tmp_path, suffix):
     path = write(tmp_path, "p.tsv" + suffix, (CAFA + BODY + "END\n").replace("\n", "\r\n"))
     assert_same(path)
-    assert_same(path, block_size=16, batch_rows=1)
+    assert_same(path, part_bytes=16, batch_rows=1)
     assert rows(next(iter(batches(path)))) == rows(read_predictions(write(tmp_path, "q.tsv", BODY)))
 
 
@@ -127,9 +127,9 @@ def test_compressed_with_crlf(tmp_path, suffix):
 ])
 def test_accepted_variants(tmp_path, text):
     path = write(tmp_path, "p.tsv", text)
-    for block_size in (1 << 20, 30, 1):
+    for part_bytes in (1 << 20, 30, 1):
         for batch_rows in (1, 2, 100):
-            assert_same(path, block_size, batch_rows)
+            assert_same(path, part_bytes, batch_rows)
 
 
 def test_header_only_file(tmp_path):
@@ -164,15 +164,15 @@ def test_malformed_line_names_its_absolute_line(tmp_path, bad, problem, at):
         assert ref[2] == at + 4 and "END" in ref[1] and f"line {at + 3})" in ref[1]
     else:
         assert ref[2] == at + 3 and problem in ref[1] and ref[3] == bad
-    for block_size in (1 << 20, 4096, 100):
-        assert outcome(lambda: scan_predictions(path, block_size=block_size)) == ref
-        assert outcome(lambda: batches(path, batch_rows=64, block_size=block_size)) == ref
+    for part_bytes in (1 << 20, 4096, 100):
+        assert outcome(lambda: scan_predictions(path, part_bytes=part_bytes)) == ref
+        assert outcome(lambda: batches(path, batch_rows=64, part_bytes=part_bytes)) == ref
 
 
 def test_error_after_batches_were_given(tmp_path):
     text = "".join(f"T{k}\tGO:1\t0.5\n" for k in range(100)) + "T100\tGO:1\t2\n"
     path = write(tmp_path, "p.tsv", text)
-    it = iter_prediction_batches(path, batch_rows=10, block_size=200)
+    it = iter_prediction_batches(path, batch_rows=10, part_bytes=200)
     first = next(it)
     assert rows(first) == [(f"T{k}", "GO:1", 0.5) for k in range(10)]
     with pytest.raises(InputFormatError) as e:
@@ -192,8 +192,8 @@ def test_error_after_batches_were_given(tmp_path):
 ])
 def test_errors_and_their_precedence(tmp_path, data):
     path = write(tmp_path, "p.tsv", data)
-    for block_size in (1 << 20, 64, 1):
-        assert_same(path, block_size, batch_rows=2)
+    for part_bytes in (1 << 20, 64, 1):
+        assert_same(path, part_bytes, batch_rows=2)
 
 
 def test_gaf_and_truth_files_are_refused_as_read_predictions_does(tmp_path):
@@ -216,7 +216,7 @@ def test_empty_missing_and_corrupt_files(tmp_path):
             batches(path)
     corrupt = tmp_path / "c.tsv.gz"
     corrupt.write_bytes(gzip.compress(("T1\tGO:1\t0.5\n" * 10000).encode())[:-100])
-    assert outcome(lambda: scan_predictions(corrupt, block_size=1000)) == outcome(lambda: read_predictions(corrupt))
+    assert outcome(lambda: scan_predictions(corrupt, part_bytes=1000)) == outcome(lambda: read_predictions(corrupt))
     assert "decompress" in outcome(lambda: scan_predictions(corrupt))[1]
     assert outcome(lambda: scan_predictions(tmp_path / "nope.tsv")) == outcome(lambda: read_predictions(tmp_path / "nope.tsv"))
 
@@ -236,10 +236,10 @@ def test_ungrouped_file(tmp_path):
     assert [r for b in batches(path, batch_rows=10) for r in rows(b)] == rows(read_predictions(path))
 
 
-@pytest.mark.parametrize("block_size", [1, 13, 1 << 20])
-def test_reappearance_across_blocks_names_the_first_one(tmp_path, block_size):
+@pytest.mark.parametrize("part_bytes", [1, 13, 1 << 20])
+def test_reappearance_across_parts_names_the_first_one(tmp_path, part_bytes):
     lines = [f"P{k}\tGO:1\t0.5" for k in range(50)] + ["P7\tGO:2\t0.5", "P3\tGO:2\t0.5"]
-    scan = scan_predictions(write(tmp_path, "p.tsv", "\n".join(lines) + "\n"), block_size=block_size)
+    scan = scan_predictions(write(tmp_path, "p.tsv", "\n".join(lines) + "\n"), part_bytes=part_bytes)
     assert (scan.grouped, scan.reappearing_protein, scan.reappearing_line) == (False, "P7", 51)
 
 
@@ -248,7 +248,7 @@ def test_batches_end_at_protein_boundaries(tmp_path):
     text = "".join(f"P{i}\tGO:{j}\t0.5\n" for i, n in enumerate(sizes) for j in range(n))
     path = write(tmp_path, "p.tsv", text)
     for batch_rows in (1, 2, 4, 8, 100):
-        got = batches(path, batch_rows=batch_rows, block_size=40)
+        got = batches(path, batch_rows=batch_rows, part_bytes=40)
         assert [r for b in got for r in rows(b)] == rows(read_predictions(path))
         for b in got:
             assert len(b) <= batch_rows or len(b.proteins) == 1
@@ -261,8 +261,8 @@ def test_parameters_and_pickling(tmp_path):
     path = write(tmp_path, "p.tsv", BODY)
     with pytest.raises(InvalidParameterError, match="'batch_rows' parameter of iter_prediction_batches"):
         batches(path, batch_rows=0)
-    with pytest.raises(InvalidParameterError, match="'block_size' parameter of scan_predictions"):
-        scan_predictions(path, block_size=0)
+    with pytest.raises(InvalidParameterError, match="'part_bytes' parameter of scan_predictions"):
+        scan_predictions(path, part_bytes=0)
     err = pickle.loads(pickle.dumps(UngroupedPredictionsError("f.tsv", 3, "P1")))
     assert (err.path, err.line, err.protein, str(err)) == ("f.tsv", 3, "P1", str(UngroupedPredictionsError("f.tsv", 3, "P1")))
 
@@ -291,14 +291,14 @@ def prediction_files(draw):
 @SETTINGS
 @given(prediction_files())
 def test_batches_put_together_are_read_predictions(case):
-    data, batch_rows, block_size = case
+    data, batch_rows, part_bytes = case
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "p.tsv"
         path.write_bytes(data)
         ref = read_predictions(path)
-        scan = scan_predictions(path, block_size=block_size)
+        scan = scan_predictions(path, part_bytes=part_bytes)
         assert scan.counts == ref.counts
-        got = outcome(lambda: batches(path, batch_rows=batch_rows, block_size=block_size))
+        got = outcome(lambda: batches(path, batch_rows=batch_rows, part_bytes=part_bytes))
         if scan.grouped:
             assert [r for b in got for r in rows(b)] == rows(ref)
             for b in got:  # each batch encoded in first-appearance order
@@ -337,9 +337,9 @@ def mutated(draw):
 @SETTINGS
 @given(mutated())
 def test_mutations_give_the_same_error_or_the_same_rows(case):
-    data, block_size = case
+    data, part_bytes = case
     with tempfile.TemporaryDirectory() as tmp:
-        assert_same(write(Path(tmp), "p.tsv", data), block_size, batch_rows=2)
+        assert_same(write(Path(tmp), "p.tsv", data), part_bytes, batch_rows=2)
 
 
 def test_one_pass_batches_record_the_scan(tmp_path):

@@ -56,7 +56,7 @@ def _ranked(lst, hib=True):
 
 
 def test_roc_n_by_hand():
-    q = RetrievalList("q", 3, [0.9, 0.8, 0.7, 0.6, 0.5], [1, 0, 1, 0, 0])
+    q = RetrievalList(id="q", n_relevant=3, scores=[0.9, 0.8, 0.7, 0.6, 0.5], relevance=[1, 0, 1, 0, 0])
     assert roc_n_scores([q], 2)[0] == pytest.approx((1 + 2) / (2 * 3))
     # only 3 irrelevant records: the two missing ones see both retrieved relevant records
     assert roc_n_scores([q], 5)[0] == pytest.approx((1 + 2 + 2 + 2 + 2) / (5 * 3))
@@ -64,9 +64,11 @@ def test_roc_n_by_hand():
 
 def test_pooled_roc_n_is_dominated_by_one_query():
     """The paper's §3.2 effect: query B's early errors halve the pooled score."""
-    a = RetrievalList("A", 10, np.r_[np.full(10, 1e-100), np.geomspace(1e-90, 1, 60)], np.r_[np.ones(10), np.zeros(60)])
-    b = RetrievalList("B", 10, np.r_[np.full(2, 1e-200), np.geomspace(1e-150, 1e-140, 50), np.full(8, 1.0)],
-                      np.r_[np.ones(2), np.zeros(50), np.ones(8)])
+    a = RetrievalList(id="A", n_relevant=10, scores=np.r_[np.full(10, 1e-100), np.geomspace(1e-90, 1, 60)],
+                      relevance=np.r_[np.ones(10), np.zeros(60)])
+    b = RetrievalList(id="B", n_relevant=10,
+                      scores=np.r_[np.full(2, 1e-200), np.geomspace(1e-150, 1e-140, 50), np.full(8, 1.0)],
+                      relevance=np.r_[np.ones(2), np.zeros(50), np.ones(8)])
     per = roc_n_scores([a, b], 50, higher_is_better=False)
     assert per.tolist() == [1.0, pytest.approx(0.2)]
     pooled = pooled_roc_n_score([a, b], 50, higher_is_better=False)
@@ -81,7 +83,8 @@ def _lists(draw):
         rel = draw(st.lists(st.integers(0, 1), max_size=15))
         scores = draw(st.lists(st.sampled_from([0.1, 0.2, 0.4, 0.6, 0.8, 0.9]), min_size=len(rel), max_size=len(rel)))
         t = sum(rel) + draw(st.integers(0, 2))
-        out.append(RetrievalList(f"q{i}", t, scores, rel, draw(st.sampled_from([1.0, 2.0]))))
+        out.append(RetrievalList(id=f"q{i}", n_relevant=t, scores=scores, relevance=rel,
+                                 weight=draw(st.sampled_from([1.0, 2.0]))))
     return out
 
 
@@ -125,18 +128,19 @@ def test_ap_equals_sklearn_when_everything_is_retrieved():
         rel = rng.integers(0, 2, 20)
         rel[0] = 1
         scores = rng.permutation(20) / 20.0  # distinct
-        ap = average_precision_lists([RetrievalList("q", int(rel.sum()), scores, rel)])[0]
+        ap = average_precision_lists([RetrievalList(id="q", n_relevant=int(rel.sum()), scores=scores,
+                                                    relevance=rel)])[0]
         assert ap == pytest.approx(average_precision_score(rel, scores), rel=1e-12)
 
 
 def test_t_zero_warns():
     with pytest.warns(GoevalWarning, match="T\\(q\\) = 0"):
-        assert math.isnan(roc_n_scores([RetrievalList("q", 0, [0.5], [0])], 5)[0])
+        assert math.isnan(roc_n_scores([RetrievalList(id="q", n_relevant=0, scores=[0.5], relevance=[0])], 5)[0])
 
 
 def test_roc_n_parameter_error():
     with pytest.raises(InvalidParameterError, match="'n' parameter of roc_n_scores"):
-        roc_n_scores([RetrievalList("q", 1, [0.5], [1])], 0)
+        roc_n_scores([RetrievalList(id="q", n_relevant=1, scores=[0.5], relevance=[1])], 0)
 
 
 # --------------------------------------------------------------------------

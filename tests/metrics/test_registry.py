@@ -138,15 +138,15 @@ def test_lookup_by_name_or_alias_case_insensitive():
 
 def test_register_refuses_a_taken_name_and_checks_fields():
     with pytest.raises(InvalidParameterError):
-        register(Measure("fmax", "f", "max", False))
+        register(Measure(name="fmax", column="f", direction="max", needs_ia=False))
     with pytest.raises(InvalidParameterError):
-        register(Measure("other", "x", "max", False, aliases=("Smin",)))
+        register(Measure(name="other", column="x", direction="max", needs_ia=False, aliases=("Smin",)))
     with pytest.raises(InvalidParameterError):
-        Measure("x", "f", "up", False)
+        Measure(name="x", column="f", direction="up", needs_ia=False)
     with pytest.raises(InvalidParameterError):
-        Measure("x", "f", "max", False, kind="gene")
+        Measure(name="x", column="f", direction="max", needs_ia=False, kind="gene")
     with pytest.raises(InvalidParameterError, match="'reduce' parameter of Measure"):
-        Measure("x", "f", "max", False, reduce="median")
+        Measure(name="x", column="f", direction="max", needs_ia=False, reduce="median")
 
 
 def test_every_protein_measure_names_curve_columns():
@@ -371,8 +371,8 @@ def f2max():
     """The documented recipe (docs/architecture.md): one register call, removed after the test."""
     from goeval.metrics.registry import unregister
 
-    ms = register(Measure("f2max", "f2", "max", False, label="F2max", interval=True, ranked=True,
-                          curve=_f2, inputs=("precision", "recall"),
+    ms = register(Measure(name="f2max", column="f2", direction="max", needs_ia=False, label="F2max", interval=True,
+                          ranked=True, curve=_f2, inputs=("precision", "recall"),
                           description="maximum over thresholds of F-beta (beta = 2) of precision and recall"))
     yield ms
     unregister("f2max")
@@ -417,7 +417,7 @@ def test_measure_declares_its_sums():
     """Each measure says which per-protein sums its optimum reads; a derived one, those of its inputs."""
     assert get_measure("smin").sums() == ("covered", "mi", "ru")
     assert get_measure("wfmax").sums("cafa", "information") == ("covered", "it_cov_w", "it_wpr", "it_wrc")
-    ms = Measure("x", "x", "max", False, curve=lambda c: c["f"], inputs=("f",))
+    ms = Measure(name="x", column="x", direction="max", needs_ia=False, curve=lambda c: c["f"], inputs=("f",))
     assert ms.sums() == ("covered", "pr", "rc")
     with pytest.raises(InvalidParameterError, match="both 'curve' and 'inputs'"):
-        Measure("y", "y", "max", False, curve=lambda c: c["f"])
+        Measure(name="y", column="y", direction="max", needs_ia=False, curve=lambda c: c["f"])

@@ -60,7 +60,8 @@ def _oracle_lists(truth, scores, pids, min_positives=1):
             continue
         rows = [i for i in range(truth.shape[0]) if scores[i, j] != 0]
         rows.sort(key=lambda i: (-scores[i, j], pids[i]))
-        out.append(RetrievalList(str(j), t, [scores[i, j] for i in rows], [bool(truth[i, j]) for i in rows]))
+        out.append(RetrievalList(id=str(j), n_relevant=t, scores=[scores[i, j] for i in rows],
+                                 relevance=[bool(truth[i, j]) for i in rows]))
     return out
 
 

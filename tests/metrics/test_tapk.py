@@ -54,7 +54,7 @@ def _example(n_records: int | None = None, rank_only: bool = False) -> list[Retr
     out = []
     for q in EX_T:
         scores = EX3_SCORE if rank_only else EX1_SCORE[q]
-        out.append(RetrievalList(q, EX_T[q], scores[:n_records], EX1_REL[q][:n_records]))
+        out.append(RetrievalList(id=q, n_relevant=EX_T[q], scores=scores[:n_records], relevance=EX1_REL[q][:n_records]))
     return out
 
 
@@ -109,7 +109,8 @@ def _case_files(folder: Path) -> list[Path]:
 def _lists_of(case: dict) -> tuple[list[RetrievalList], bool]:
     inp = case["input"]
     lists = [
-        RetrievalList(q["id"], q["T"], [s for s, _ in q["items"]], [r for _, r in q["items"]], q["weight"])
+        RetrievalList(id=q["id"], n_relevant=q["T"], scores=[s for s, _ in q["items"]],
+                      relevance=[r for _, r in q["items"]], weight=q["weight"])
         for q in inp["queries"]
     ]
     return lists, inp["higher_is_better"]
@@ -253,7 +254,8 @@ def _queries(draw):
 
 
 def _to_lists(queries, negate=False):
-    return [RetrievalList(q, t, [-s if negate else s for s, _ in items], [r for _, r in items], w)
+    return [RetrievalList(id=q, n_relevant=t, scores=[-s if negate else s for s, _ in items],
+                          relevance=[r for _, r in items], weight=w)
             for q, t, w, items in queries]
 
 
@@ -300,8 +302,8 @@ def test_evalues_equal_negated_scores(queries, k):
 
 
 def test_unsorted_input_is_ranked_stably():
-    ranked = RetrievalList("q", 3, [0.9, 0.7, 0.7, 0.5, 0.3], [1, 0, 1, 0, 1])
-    shuffled = RetrievalList("q", 3, [0.5, 0.7, 0.9, 0.3, 0.7], [0, 0, 1, 1, 1])
+    ranked = RetrievalList(id="q", n_relevant=3, scores=[0.9, 0.7, 0.7, 0.5, 0.3], relevance=[1, 0, 1, 0, 1])
+    shuffled = RetrievalList(id="q", n_relevant=3, scores=[0.5, 0.7, 0.9, 0.3, 0.7], relevance=[0, 0, 1, 1, 1])
     a, b = tap_k([ranked], 1), tap_k([shuffled], 1)
     assert a.cutoff == b.cutoff == 0.7
     assert a.tap == b.tap == pytest.approx((1 + 2 / 3 + 2 / 3) / 4)
@@ -309,7 +311,7 @@ def test_unsorted_input_is_ranked_stably():
 
 def test_ties_keep_input_order():
     # relevant record listed after an irrelevant one with the same score
-    r = tap_k([RetrievalList("q", 1, [0.5, 0.5], [0, 1])], None, threshold=0.5)
+    r = tap_k([RetrievalList(id="q", n_relevant=1, scores=[0.5, 0.5], relevance=[0, 1])], None, threshold=0.5)
     assert r.apcp[0] == pytest.approx((1 / 2 + 1 / 2) / 2)
 
 
@@ -318,7 +320,8 @@ def test_union_of_query_sets_lies_between():
     rng = np.random.default_rng(7)
     for _ in range(50):
         lists = [
-            RetrievalList(f"q{i}", 5, np.sort(rng.random(8))[::-1], rng.integers(0, 2, 8) * (np.arange(8) < 5))
+            RetrievalList(id=f"q{i}", n_relevant=5, scores=np.sort(rng.random(8))[::-1],
+                          relevance=rng.integers(0, 2, 8) * (np.arange(8) < 5))
             for i in range(6)
         ]
         a = tap_k(lists[:3], None, threshold=0.4).tap
@@ -371,15 +374,16 @@ def test_parameter_errors(kwargs, match):
 
 def test_all_queries_skipped_warns_and_gives_nan():
     with pytest.warns(GoevalWarning, match="undefined"):
-        r = tap_k([RetrievalList("q", 0, [0.5], [0])], 1, zero_relevant="skip")
+        r = tap_k([RetrievalList(id="q", n_relevant=0, scores=[0.5], relevance=[0])], 1, zero_relevant="skip")
     assert math.isnan(r.tap)
 
 
 def test_no_records_at_all():
-    r = tap_k([RetrievalList("a", 2, [], []), RetrievalList("b", 0, [], [])], 3)
+    r = tap_k([RetrievalList(id="a", n_relevant=2, scores=[], relevance=[]), RetrievalList(id="b", n_relevant=0,
+                                                                                           scores=[], relevance=[])], 3)
     assert r.fallback_used and r.cutoff is None
     assert r.apcp.tolist() == [0.0, 0.0]
-    assert tap_k([RetrievalList("b", 0, [], [])], 3, zero_relevant="perl").tap == 1.0
+    assert tap_k([RetrievalList(id="b", n_relevant=0, scores=[], relevance=[])], 3, zero_relevant="perl").tap == 1.0
 
 
 def test_as_dict_is_json_ready():
@@ -419,5 +423,5 @@ def test_tap_curve_example1_peak_and_cutoff():
 
 
 def test_tap_curve_of_empty_lists():
-    curve = tap_curve([RetrievalList("q", 1, [], [])])
+    curve = tap_curve([RetrievalList(id="q", n_relevant=1, scores=[], relevance=[])])
     assert curve.cutoffs.size == 0 and math.isnan(curve.peak_tap) and curve.peak_cutoff is None

@@ -16,7 +16,7 @@ from oracles import random_case
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import get_measure
 from goeval.stats import CurveSettings, bootstrap_replicates, compare, holm, read_protein_stats, write_protein_stats
-from goeval.stats.compare import PairedBlock
+from goeval.stats.compare import PairedBlocks
 from goeval.stats.resample import resample_key, swap_flags
 
 
@@ -51,7 +51,7 @@ def test_permutation_statistics_match_explicitly_mixed_methods(seed, measure):
         blocks = {m: stats[(m, label)].protein_steps for m in ("A", "B") if (m, label) in stats}
         if len(blocks) < 2:
             continue
-        ns = PairedBlock.of(label, blocks, ms, settings)
+        ns = PairedBlocks.of(label, blocks, ms, settings)
         got = ns.permuted(seed, 0, P)["A\0B"]
         proteins = ns.steps["A"].proteins
         union = ns.steps["A"].thresholds

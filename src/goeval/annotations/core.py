@@ -19,12 +19,12 @@ import scipy.sparse as sp
 from goeval.errors import InvalidParameterError
 from goeval.io.pairs import PairTable
 from goeval.ontology import Ontology, TermStatus
-from goeval.sparse import column_block, row_indptr
+from goeval.sparse import column_range, row_indptr
 
 __all__ = ["Annotations", "map_table", "merge_annotations", "TermTally"]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Annotations:
     """Sparse annotations (truth) or scores (predictions) of proteins.
 
@@ -61,7 +61,7 @@ class Annotations:
         """The rows restricted to one namespace's terms (columns keep global indices)."""
         s = self.ontology.namespace_slice(name)
         m = self.matrix.tocsr()
-        ptr, cols, data = column_block(m, s.start, s.stop)
+        ptr, cols, data = column_range(m, s.start, s.stop)
         counts = np.diff(ptr)
         if drop_empty:
             sel = np.flatnonzero(counts > 0)
@@ -69,7 +69,8 @@ class Annotations:
         else:
             sel = np.arange(m.shape[0])
         sub = sp.csr_array((data, cols, ptr), shape=(sel.size, m.shape[1]))
-        return Annotations(self.proteins[sel], sub, self.ontology, self.propagated, dict(self.diagnostics))
+        return Annotations(proteins=self.proteins[sel], matrix=sub, ontology=self.ontology, propagated=self.propagated,
+                           diagnostics=dict(self.diagnostics))
 
     def to_frame(self):  # noqa: ANN201 - pandas.DataFrame
         """Long table ``protein, term[, score]`` (pandas)."""
@@ -114,7 +115,7 @@ def map_table(table: PairTable, ontology: Ontology, *, tally: "TermTally | None"
     rows, cols, scores = _kept_rows(table, idx, diag)
     proteins, rows = _renumber_proteins(table.proteins, rows, diag)
     m = _build_matrix(rows, cols, scores, proteins.size, ontology.n_terms, diag)
-    return Annotations(proteins, m, ontology, False, diag)
+    return Annotations(proteins=proteins, matrix=m, ontology=ontology, propagated=False, diagnostics=diag)
 
 
 class TermTally:
@@ -268,4 +269,5 @@ def merge_annotations(parts: list[Annotations]) -> Annotations:
         for k, v in p.diagnostics.get("rows_by_term_status", {}).items():
             status[k] = status.get(k, 0) + int(v)
     diag["rows_by_term_status"] = status
-    return Annotations(allp[first[order]], sp.csr_array(m), onto, all(p.propagated for p in parts), diag)
+    return Annotations(proteins=allp[first[order]], matrix=sp.csr_array(m), ontology=onto,
+                       propagated=all(p.propagated for p in parts), diagnostics=diag)

@@ -122,5 +122,5 @@ def remove_pairs(annotations: Annotations, pairs: Annotations, *, drop_empty: bo
     out = sp.csr_array((data, cols, ptr), shape=m.shape)
     sel = np.flatnonzero(np.diff(ptr) > 0) if drop_empty else np.arange(m.shape[0])
     diag = dict(annotations.diagnostics, pairs_removed=removed)
-    return Annotations(annotations.proteins[sel], sp.csr_array(out[sel]), annotations.ontology,
-                       annotations.propagated, diag)
+    return Annotations(proteins=annotations.proteins[sel], matrix=sp.csr_array(out[sel]), ontology=annotations.ontology,
+                       propagated=annotations.propagated, diagnostics=diag)

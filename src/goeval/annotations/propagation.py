@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from goeval.annotations.core import Annotations
 from goeval.errors import check_choice
 from goeval.ontology import Ontology
-from goeval.sparse import column_block, gather_rows, row_indptr
+from goeval.sparse import column_range, gather_rows, row_indptr
 
 __all__ = ["propagate", "propagate_rows", "is_consistent", "PROPAGATION_BUFFER_CELLS"]
 
@@ -45,8 +45,8 @@ def propagate_rows(
     """Propagate score rows whose columns all lie in one namespace ``[lo, hi)``.
 
     The kernel of :func:`propagate`, for callers that hold CSR pieces of one
-    namespace (the evaluation propagates each method's namespace block
-    without building an :class:`Annotations`).
+    namespace (the evaluation propagates the leaves of each block, a method in
+    one namespace, without building an :class:`Annotations`).
 
     Parameters
     ----------
@@ -227,7 +227,7 @@ def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)
     diag["entries_after_propagation"] = int(out.nnz)
-    return Annotations(annotations.proteins, out, onto, True, diag)
+    return Annotations(proteins=annotations.proteins, matrix=out, ontology=onto, propagated=True, diagnostics=diag)
 
 
 def propagate(
@@ -263,7 +263,7 @@ def propagate(
     rows_all, cols_all, vals_all = [], [], []
     for j in range(len(onto.namespaces)):
         lo, hi = int(onto.bounds[j]), int(onto.bounds[j + 1])
-        ptr, cols, data = column_block(m, lo, hi)
+        ptr, cols, data = column_range(m, lo, hi)
         if cols.size == 0:
             continue
         cnt, c, v = propagate_rows(ptr, cols.astype(np.int64), data, onto, lo, hi, mode, buffer_cells=buffer_cells)
@@ -274,7 +274,7 @@ def propagate(
         r = np.concatenate(rows_all)
         c = np.concatenate(cols_all)
         v = np.concatenate(vals_all)
-        order = np.argsort(r, kind="stable")  # blocks are (row, col)-sorted: merge by row
+        order = np.argsort(r, kind="stable")  # each namespace's entries are (row, col)-sorted: merge by row
         r, c, v = r[order], c[order], v[order]
     else:
         r = c = np.zeros(0, np.int64)
@@ -284,7 +284,7 @@ def propagate(
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)
     diag["entries_after_propagation"] = int(out.nnz)
-    return Annotations(annotations.proteins, out, onto, True, diag)
+    return Annotations(proteins=annotations.proteins, matrix=out, ontology=onto, propagated=True, diagnostics=diag)
 
 
 def is_consistent(annotations: Annotations) -> bool:

@@ -209,6 +209,8 @@ def keep_top_terms(pred: Annotations, n: int, per_namespace: bool = True) -> Ann
     key = "max_terms" if per_namespace else "max_terms_total"
     diag = dict(pred.diagnostics, **{key: int(n), f"{key}_dropped": int((~keep).sum())})
     if keep.all():
-        return Annotations(pred.proteins, m, pred.ontology, pred.propagated, diag)
+        return Annotations(proteins=pred.proteins, matrix=m, ontology=pred.ontology, propagated=pred.propagated,
+                           diagnostics=diag)
     out = sp.csr_array((m.data[keep], m.indices[keep], keep_entries(m.indptr, keep)), shape=m.shape)
-    return Annotations(pred.proteins, out, pred.ontology, pred.propagated, diag)
+    return Annotations(proteins=pred.proteins, matrix=out, ontology=pred.ontology, propagated=pred.propagated,
+                       diagnostics=diag)

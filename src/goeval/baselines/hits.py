@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from goeval.sparse import column_block
+from goeval.sparse import column_range
 from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError
 from goeval.io.hits import HitTable
@@ -40,7 +40,7 @@ REASONS: tuple[str, ...] = (
 )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class UsableHits:
     """Usable hits of the targets in one namespace, grouped by target.
 
@@ -169,7 +169,7 @@ def usable_hits(
     tpos = _positions(hits.ids, tlist)
     spos = _positions(hits.ids, train.proteins)
     sl = train.ontology.namespace_slice(label)
-    ptr, _, _ = column_block(train.matrix.tocsr(), sl.start, sl.stop)
+    ptr, _, _ = column_range(train.matrix.tocsr(), sl.start, sl.stop)
     annotated = np.r_[np.diff(ptr) > 0, False]  # index -1 (absent) -> False
     tests = [
         ("query_not_target", tpos[q] < 0),
@@ -193,4 +193,4 @@ def usable_hits(
     order = np.argsort(tgt, kind="stable")
     rows, tgt = rows[order], tgt[order]
     counts["usable"] = int(rows.size)
-    return UsableHits(label, tlist, tgt, spos[s[rows]], rows), counts
+    return UsableHits(namespace=label, targets=tlist, target=tgt, subject=spos[s[rows]], row=rows), counts

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from goeval.annotations import Annotations
-from goeval.baselines.scores import NamespaceScores, assemble, labels, namespace_block, reduce_hits, training
+from goeval.baselines.scores import NamespaceScores, assemble, labels, namespace_columns, reduce_hits, training
 from goeval.baselines.hits import UsableHits, unique_targets, usable_hits
 from goeval.io.hits import HitTable
 from goeval.ontology import Ontology
@@ -106,7 +106,7 @@ def _homology(method: str, ontology: Ontology, train: Annotations, hits: HitTabl
     parts = []
     for label in labels(ontology, namespaces, func):
         u, counts = usable_hits(hits, train, label, tlist, **filters)
-        ptr, cols = namespace_block(train, label)
+        ptr, cols = namespace_columns(train, label)
         res, extra = _score(method, u, hits, ptr, cols)
         parts.append(res)
         diag["namespaces"][label] = {

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from goeval.annotations import Annotations
-from goeval.baselines.scores import NamespaceScores, assemble, labels, namespace_block, training
+from goeval.baselines.scores import NamespaceScores, assemble, labels, namespace_columns, training
 from goeval.baselines.hits import unique_targets
 from goeval.ontology import Ontology
 
@@ -58,7 +58,7 @@ def naive_scores(ontology: Ontology, train: Annotations, namespaces: Any = None)
     scores = np.zeros(ontology.n_terms)
     diag: dict[str, Any] = {}
     for label in labels(ontology, namespaces, "naive"):
-        ptr, cols = namespace_block(train, label)
+        ptr, cols = namespace_columns(train, label)
         n_proteins = int(np.count_nonzero(np.diff(ptr)))
         n_term = np.bincount(cols, minlength=ontology.n_terms)
         s = ontology.namespace_slice(label)

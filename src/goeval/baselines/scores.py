@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from goeval.sparse import column_block, gather_rows
+from goeval.sparse import column_range, gather_rows
 from goeval.annotations import Annotations, merge_annotations, propagate
 from goeval.errors import InvalidParameterError
 from goeval.annotations.top_terms import keep_top_terms
 from goeval.ontology import Ontology
 
-__all__ = ["NamespaceScores", "training", "namespace_block", "reduce_hits", "assemble", "top_terms", "labels",
+__all__ = ["NamespaceScores", "training", "namespace_columns", "reduce_hits", "assemble", "top_terms", "labels",
            "combine_annotations"]
 
 #: Cells of the dense per-chunk accumulator (targets x training terms); bounds memory (32 MiB of float64).
@@ -59,10 +59,10 @@ def labels(ontology: Ontology, namespaces: Any, func: str) -> list[str]:
     return [ontology.labels[j] for j in sorted(chosen)]
 
 
-def namespace_block(train: Annotations, label: str) -> tuple[np.ndarray, np.ndarray]:
+def namespace_columns(train: Annotations, label: str) -> tuple[np.ndarray, np.ndarray]:
     """(indptr, global term indices) of every training row restricted to one namespace."""
     s = train.ontology.namespace_slice(label)
-    ptr, cols, _ = column_block(train.matrix.tocsr(), s.start, s.stop)
+    ptr, cols, _ = column_range(train.matrix.tocsr(), s.start, s.stop)
     return ptr, cols.astype(np.int64)
 
 
@@ -136,7 +136,8 @@ def assemble(ontology: Ontology, targets: np.ndarray, parts: list[NamespaceScore
         data, cols = data[order], cols[order]
     del rows
     m = sp.csr_array((data, cols.astype(np.int32), np.r_[0, np.cumsum(counts)]), shape=(n, ontology.n_terms))
-    pred = Annotations(np.asarray(targets, dtype=object), m, ontology, True, diagnostics)
+    pred = Annotations(proteins=np.asarray(targets, dtype=object), matrix=m, ontology=ontology, propagated=True,
+                       diagnostics=diagnostics)
     return pred if max_terms is None else top_terms(pred, max_terms)
 
 

@@ -67,7 +67,7 @@ TABLE1_COLUMNS = (
 _SIMILARITY_NAMES = tuple(m.name for m in SIMILARITY_MEASURES)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CrossValidation:
     """Result of :func:`cross_validate`.
 
@@ -109,7 +109,7 @@ class CrossValidation:
     ic: dict[int, np.ndarray] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Setup:
     """Everything fixed across folds."""
 
@@ -166,7 +166,8 @@ def _setup(ontology: Ontology, annotations: Annotations, hits: HitTable | None, 
     labels = [ontology.labels[ontology.namespace_index(n)] for n in (options.namespaces or ontology.labels)]
     tr = annotations if annotations.propagated else propagate(annotations)
     keep = np.flatnonzero(np.diff(tr.matrix.tocsr().indptr) > 0)
-    tr = Annotations(tr.proteins[keep], tr.matrix.tocsr()[keep], ontology, True, dict(annotations.diagnostics))
+    tr = Annotations(proteins=tr.proteins[keep], matrix=tr.matrix.tocsr()[keep], ontology=ontology, propagated=True,
+                     diagnostics=dict(annotations.diagnostics))
     fp, fv, source = _fold_table(folds)
     fold = fold_of(tr.proteins, fp, fv)
     missing = fold < 0
@@ -185,8 +186,9 @@ def _setup(ontology: Ontology, annotations: Annotations, hits: HitTable | None, 
     if hits is not None:
         pos = fold_of(hits.ids, tr.proteins, np.arange(tr.proteins.size))
         qrow = pos[hits.query_codes]
-    return _Setup(ontology, tr, fold, annotated_namespaces(tr), bench, labels, methods, options,
-                  term_mask(ontology, None, None, options.exclude_roots), hits, filters, qrow)
+    return _Setup(ontology=ontology, truth=tr, folds=fold, in_ns=annotated_namespaces(tr), bench=bench, labels=labels,
+                  methods=methods, options=options, allowed=term_mask(ontology, None, None, options.exclude_roots),
+                  hits=hits, filters=filters, query_row=qrow)
 
 
 def _benchmark_mask(proteins: np.ndarray, hits: HitTable | None, benchmark: Any, diag: Diagnostics) -> np.ndarray:
@@ -202,7 +204,8 @@ def _benchmark_mask(proteins: np.ndarray, hits: HitTable | None, benchmark: Any,
 
 
 def _subset(ann: Annotations, rows: np.ndarray) -> Annotations:
-    return Annotations(ann.proteins[rows], ann.matrix[rows], ann.ontology, ann.propagated, {})
+    return Annotations(proteins=ann.proteins[rows], matrix=ann.matrix[rows], ontology=ann.ontology,
+                       propagated=ann.propagated, diagnostics={})
 
 
 def _fold_hits(s: _Setup, f: int) -> HitTable:
@@ -211,12 +214,12 @@ def _fold_hits(s: _Setup, f: int) -> HitTable:
     ok = qr >= 0
     sel = np.flatnonzero(ok & (s.folds[np.where(ok, qr, 0)] == f) & s.bench[np.where(ok, qr, 0)])
     h = s.hits
-    return HitTable(h.query_codes[sel], h.subject_codes[sel], h.ids, {k: v[sel] for k, v in h.values.items()},
-                    h.source, {"rows": int(sel.size)})
+    return HitTable(query_codes=h.query_codes[sel], subject_codes=h.subject_codes[sel], ids=h.ids,
+                    values={k: v[sel] for k, v in h.values.items()}, source=h.source, counts={"rows": int(sel.size)})
 
 
 # ------------------------------------------------------------ predictions
-@dataclass
+@dataclass(kw_only=True)
 class FoldPredictions:
     """One method's predictions for the benchmark proteins of one (fold, namespace).
 
@@ -254,7 +257,7 @@ def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[FoldPre
             if m == "naive":
                 sc, _ = naive_scores(onto, train, [label])
                 cols = np.flatnonzero(sc > 0)
-                out[m].append(FoldPredictions(f, label, rows, cols=cols, vals=sc[cols]))
+                out[m].append(FoldPredictions(fold=f, label=label, proteins=rows, cols=cols, vals=sc[cols]))
                 continue
             pred = HIT_METHODS[m](onto, train, hits_f, s.truth.proteins[rows], namespaces=[label],
                                   max_terms=s.options.max_terms, **s.filters)
@@ -262,7 +265,7 @@ def _fold_blocks(s: _Setup, f: int, diag: Diagnostics) -> dict[str, list[FoldPre
             md = diag["methods"].setdefault(m, {}).setdefault(label, {})
             _add_counts(md.setdefault("hits", {}), nd["hits"])
             _add_counts(md, {k: nd[k] for k in ("targets_with_usable_hits", "targets_with_predictions", "predictions")})
-            out[m].append(FoldPredictions(f, label, rows, pred=pred))
+            out[m].append(FoldPredictions(fold=f, label=label, proteins=rows, pred=pred))
     return out
 
 
@@ -416,8 +419,9 @@ def cross_validate(
         stats, blocks = _pooled_folds(s, ia, ic, diag, keep_predictions)
         _hit_totals(s, diag)
         result = summarize(stats, opts, True, diagnostics=diag)
-    return CrossValidation(result, stats, table1_records(result.summary_records), _information(s, ia),
-                           s.truth.proteins, s.folds, ia, blocks, diag, ic or {})
+    return CrossValidation(result=result, stats=stats, table1=table1_records(result.summary_records),
+                           information=_information(s, ia), proteins=s.truth.proteins, folds=s.folds, ia=ia,
+                           predictions=blocks, diagnostics=diag, ic=ic or {})
 
 
 def _pooled_folds(s: _Setup, ia: dict[int, np.ndarray], ic: dict[int, np.ndarray] | None, diag: Diagnostics,
@@ -508,4 +512,5 @@ def pooled_predictions(cv: CrossValidation, method: str, ontology: Ontology, min
     v = np.concatenate(vals) if vals else np.zeros(0)
     m = sp.coo_array((v, (inv, c)), shape=(uniq.size, ontology.n_terms)).tocsr()
     m.sort_indices()
-    return Annotations(np.asarray(uniq, dtype=object), sp.csr_array(m), ontology, True, {"method": method})
+    return Annotations(proteins=np.asarray(uniq, dtype=object), matrix=sp.csr_array(m), ontology=ontology,
+                       propagated=True, diagnostics={"method": method})

@@ -132,4 +132,5 @@ def fold_ia(ontology: Ontology, truth: Annotations, folds: np.ndarray, pseudocou
 
 def _rows(ann: Annotations, mask: np.ndarray) -> Annotations:
     rows = np.flatnonzero(mask)
-    return Annotations(ann.proteins[rows], ann.matrix[rows], ann.ontology, ann.propagated, {})
+    return Annotations(proteins=ann.proteins[rows], matrix=ann.matrix[rows], ontology=ann.ontology,
+                       propagated=ann.propagated, diagnostics={})

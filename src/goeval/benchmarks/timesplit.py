@@ -111,7 +111,8 @@ def _restrict(ann: Annotations, keep: Mapping[str, np.ndarray]) -> Annotations:
     ptr = keep_entries(m.indptr, ok)
     sel = np.flatnonzero(np.diff(ptr) > 0)
     sub = sp.csr_array((m.data[ok], m.indices[ok], ptr), shape=m.shape)[sel]
-    return Annotations(ann.proteins[sel], sp.csr_array(sub), onto, ann.propagated, dict(ann.diagnostics))
+    return Annotations(proteins=ann.proteins[sel], matrix=sp.csr_array(sub), ontology=onto, propagated=ann.propagated,
+                       diagnostics=dict(ann.diagnostics))
 
 
 def _new_terms(t0p: Annotations, t1: Annotations, universe: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -35,9 +35,10 @@ def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_result
     p.add_argument("--curves-gzip", action="store_true",
                    help="write the curves as curves.tsv.gz (gzip, reproducible bytes) instead of curves.tsv")
     p.add_argument("--dask", metavar="local:N|tcp://HOST:PORT",
-                   help="evaluate the (method, namespace, chunk of proteins) tasks on Dask: local:N starts a local "
-                        "cluster of N worker processes, an address uses a running scheduler; the results are the "
-                        "same bits as without (needs the dask extra: pip install 'goeval[dask]')")
+                   help="evaluate the leaves (the units of work: runs of proteins of one method in one namespace) "
+                        "on Dask: local:N starts a local cluster of N worker processes, an address uses a running "
+                        "scheduler; the results are the same bits as without (needs the dask extra: pip install "
+                        "'goeval[dask]')")
     p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
                    help="format of the summary printed on stdout (default: a table)")
     p.add_argument("--plots", action="store_true",

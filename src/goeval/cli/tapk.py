@@ -17,7 +17,7 @@ from goeval.metrics.tapk import RetrievalLists, TapCurve, TapkResult, tap_curve,
 DESCRIPTION = """\
 Threshold Average Precision at a median of k errors per query (Carroll et al.
 2010) of the retrieval lists in FILE, in the reference TAP-k tool's format:
-blocks separated by blank lines, each 'query_id [weight]', then T(q) (the
+lists separated by blank lines, each 'query_id [weight]', then T(q) (the
 number of relevant records), then one 'relevance<TAB>score' line per record,
 best first. Prints a summary line per k (or threshold) and a line per query.
 """

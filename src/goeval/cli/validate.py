@@ -15,7 +15,7 @@ DESCRIPTION = (
     "repeated (protein, term); free-text lines protein<TAB>Text<TAB>score<TAB>text (printable ASCII, at most five "
     "and 3000 characters per protein); with --targets, target proteins only. Prints each violation as FILE:LINE, "
     "the rule, the problem and the line, then a summary by rule; exit status 2 when the file breaks a rule. The "
-    "file is read in blocks: memory does not grow with it."
+    "file is read in parts: memory does not grow with it."
 )
 
 

@@ -10,6 +10,12 @@ CAFA-evaluator-PK, the partial-knowledge fork of CAFA-evaluator):
   2016), with the organizers' IA file; the mean over MF, BP and CC per kind;
   the final score is the mean of the three kinds' means.
 
+A *cell* is CAFA 6's word for one (kind of target, namespace) of the score
+and its value, a method's optimum there (:func:`~goeval.metrics.registry.cell_measure`):
+the score's table is cells, kind means and the final score. Within each
+kind's evaluation the unit is, as everywhere in goeval, the *block* (method,
+namespace).
+
 Each kind is one evaluation (:func:`goeval.evaluate` with the ``cafa6``
 preset: max propagation, CAFA-evaluator-PK's counting ``cafa-pk`` and
 thresholds ``np.arange(0.001, 1, 0.001)``; PK with its known terms), so every
@@ -71,7 +77,7 @@ def cafa6_measure(name: str | Measure) -> Measure:
     return m
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Cafa6Result:
     """A CAFA 6 run: one evaluation per kind of target, and the score.
 
@@ -148,6 +154,7 @@ def cafa6_score(kinds: Mapping[str, Any], method: str | None = None,
     per_kind : dict of str to float
         Mean over the kind's namespaces with targets of the cell measure.
     cells : dict of (kind, namespace) to float
+        The cells (CAFA 6's word for a kind and namespace of the score):
         ``wfmax`` (or ``wfmax_micro``); 0 where the method predicts nothing.
 
     Examples
@@ -503,4 +510,5 @@ def _finish(results: dict[str, Any], agg: Measure, diag: Diagnostics, run: Any) 
         diag["bootstrap"] = {"n_resamples": run.bootstrap, "seed": run.seed, "confidence": run.confidence,
                              "resampled": "the targets of every (kind, namespace), independently; a cell without "
                                           "coverage in a replicate counts 0"}
-    return Cafa6Result(results, agg.name, cafa6_records(results, agg.name, reps, run.confidence), diag, reps)
+    return Cafa6Result(kinds=results, measure=agg.name, records=cafa6_records(results, agg.name, reps, run.confidence),
+                       diagnostics=diag, replicates=reps)

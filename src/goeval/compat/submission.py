@@ -17,10 +17,10 @@ Submission and Evaluation pages), :data:`CAFA6_RULES`:
 
 Every violation is kept with its line (each rule's first ``show`` in line
 order, and the count of all), so a 200-million-line file is checked in memory
-that does not grow with it: the lines are read in blocks
-(:func:`goeval.io.predictions.submission.submission_blocks`), the rules that
-look at one line are checked on each block's distinct values (a score text,
-a term, a protein is looked at once per block), and the (protein, term) pairs
+that does not grow with it: the lines are read in parts
+(:func:`goeval.io.predictions.submission.submission_parts`), the rules that
+look at one line are checked on each part's distinct values (a score text,
+a term, a protein is looked at once per part), and the (protein, term) pairs
 go to a :class:`~goeval.compat.submission_pairs.PairLedger` that finds the
 duplicates and the proteins with too many terms at the end, in bounded
 memory.
@@ -38,7 +38,7 @@ import numpy as np
 
 from goeval.compat.submission_pairs import PairLedger
 from goeval.io.files import PathLike
-from goeval.io.predictions.submission import SubmissionBlock, line_texts, submission_blocks
+from goeval.io.predictions.submission import SubmissionPart, line_texts, submission_parts
 from goeval.io.text import CAFA_HEADER, PROTEIN_HEADERS, SCORE_HEADERS, TERM_HEADERS, is_number
 from goeval.ontology import Ontology, TermStatus
 
@@ -46,7 +46,7 @@ __all__ = ["SubmissionRules", "CAFA6_RULES", "RULES", "Violation", "SubmissionRe
            "significant_figures"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SubmissionRules:
     """The limits of a competition's submission format (see :data:`CAFA6_RULES`)."""
 
@@ -91,7 +91,7 @@ class Violation:
     text: str = ""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SubmissionReport:
     """What :func:`validate_submission` found.
 
@@ -216,8 +216,8 @@ class _Validator:
         self.counts = {"lines": 0, "go_lines": 0, "text_lines": 0, "alt_id_lines": 0}
         self.first_line: int | None = None
 
-    def block(self, b: SubmissionBlock) -> None:
-        """Check the lines of one block."""
+    def part(self, b: SubmissionPart) -> None:
+        """Check the lines of one part of the file."""
         firsts = [x for x in (b.lines[:1].tolist() + [o[0] for o in b.others[:1]]) if x]
         if self.first_line is None and firsts:
             self.first_line = min(firsts)
@@ -277,8 +277,8 @@ class _Validator:
                            "free text", text)
         tally[1] += chars
 
-    def _data(self, b: SubmissionBlock) -> None:
-        """The data lines of a block: rules of their distinct values, then their pairs to the ledger."""
+    def _data(self, b: SubmissionPart) -> None:
+        """The data lines of a part: rules of their distinct values, then their pairs to the ledger."""
         r = self.rules
         keep = np.ones(len(b), bool)
         fields = lambda i: [b.proteins[b.pcodes[i]], b.terms[b.tcodes[i]], b.scores[b.scodes[i]]]  # noqa: E731
@@ -298,7 +298,7 @@ class _Validator:
                           b.terms.size)
         self.ledger.add(pid[b.pcodes[rows]], tid[b.tcodes[rows]], b.lines[rows])
 
-    def _scores(self, b: SubmissionBlock, rows: np.ndarray, text: Any) -> None:
+    def _scores(self, b: SubmissionPart, rows: np.ndarray, text: Any) -> None:
         broken = [_score_rule(s, self.rules) for s in b.scores.tolist()]
         names = sorted({x[0] for x in broken if x is not None})
         code = np.array([-1 if x is None else names.index(x[0]) for x in broken], np.int64)
@@ -307,7 +307,7 @@ class _Validator:
             hit = rows[per_row == k]
             self.found.add_many(rule, b.lines[hit], lambda i, h=hit: (broken[b.scodes[h[i]]][1], text(h[i])))
 
-    def _terms(self, b: SubmissionBlock, rows: np.ndarray, text: Any) -> None:
+    def _terms(self, b: SubmissionPart, rows: np.ndarray, text: Any) -> None:
         _idx, status = self.ontology.resolve(b.terms.tolist())
         st = status[b.tcodes[rows]]
         self.counts["alt_id_lines"] += int((st == TermStatus.ALT_ID).sum())
@@ -318,8 +318,8 @@ class _Validator:
             self.found.add_many(rule, b.lines[hit], lambda i, h=hit, w=what: (f"{b.terms[b.tcodes[h[i]]]} {w}",
                                                                               text(h[i])))
 
-    def _proteins(self, b: SubmissionBlock, rows: np.ndarray) -> np.ndarray:
-        """Global ids of the block's proteins of ``rows`` (-1 for the others); a protein outside the targets is
+    def _proteins(self, b: SubmissionPart, rows: np.ndarray) -> np.ndarray:
+        """Global ids of the part's proteins of ``rows`` (-1 for the others); a protein outside the targets is
         reported at its first line."""
         first = np.full(b.proteins.size, -1, np.int64)
         codes, at = np.unique(b.pcodes[rows], return_index=True)
@@ -342,7 +342,7 @@ class _Validator:
 
 
 def validate_submission(path: PathLike, ontology: Ontology, targets: Iterable[str] | None = None, *,
-                        rules: SubmissionRules = CAFA6_RULES, show: int | None = 20, block_size: int | None = None,
+                        rules: SubmissionRules = CAFA6_RULES, show: int | None = 20, part_bytes: int | None = None,
                         budget: int = 1 << 22) -> SubmissionReport:
     """Check every line of a submission file against a competition's rules (default CAFA 6's).
 
@@ -358,7 +358,7 @@ def validate_submission(path: PathLike, ontology: Ontology, targets: Iterable[st
     show : int or None, default 20
         Violations kept with their line per rule (the first ones; None: all).
         Every violation is counted.
-    block_size : int, optional
+    part_bytes : int, optional
         Bytes read at a time (default 8 MiB).
     budget : int
         (protein, term, line) triples kept in memory before they go to temporary files.
@@ -384,13 +384,13 @@ def validate_submission(path: PathLike, ontology: Ontology, targets: Iterable[st
     >>> [(v.line, v.rule) for v in report.shown]
     [(2, 'score_zero'), (3, 'significant_figures'), (3, 'unknown_term')]
     """
-    from goeval.io.predictions.blocks import BLOCK_BYTES
+    from goeval.io.predictions.parts import PART_BYTES
 
     found, ledger = _Findings(show), PairLedger(budget)
     v = _Validator(ontology, None if targets is None else set(targets), rules, found, ledger)
     try:
-        for block in submission_blocks(path, block_size or BLOCK_BYTES):
-            v.block(block)
+        for part in submission_parts(path, part_bytes or PART_BYTES):
+            v.part(part)
         v.finish()
     finally:
         ledger.close()
@@ -399,4 +399,4 @@ def validate_submission(path: PathLike, ontology: Ontology, targets: Iterable[st
     shown = [x if x.text else Violation(x.line, x.rule, x.problem, texts.get(x.line, "")) for x in shown]
     counts = dict(v.counts, proteins=len(v.protein_ids))
     by_rule = {rule: found.counts[rule] for rule in RULES if found.counts.get(rule)}
-    return SubmissionReport(str(path), counts, by_rule, shown, rules)
+    return SubmissionReport(path=str(path), counts=counts, by_rule=by_rule, shown=shown, rules=rules)

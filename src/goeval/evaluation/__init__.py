@@ -26,11 +26,12 @@ from goeval.annotations.top_terms import keep_top_terms
 from goeval.diagnostics import Diagnostics
 from goeval.evaluation.benchmark import namespace_indices, term_mask
 from goeval.evaluation.run import namespace_stats
-from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, BlockKey, EvaluationResult, TimeSplitResult,
+from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, EvaluationResult, TimeSplitResult,
                                        area_records, optimum_records, summarize)
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.stats.bootstrap import add_bootstrap_columns, check_bootstrap_parameters
+from goeval.sweep import BlockKey
 
 __all__ = [
     "EvaluationResult",
@@ -104,8 +105,8 @@ def evaluate_annotations(
         Known annotations whose propagated pairs leave each protein's
         truth and predictions (partial knowledge; :func:`namespace_stats`).
     executor : concurrent.futures.Executor, optional
-        Where the chunks of proteins are evaluated (:func:`namespace_stats`);
-        the same bits as without.
+        Where the leaves (runs of proteins of one (method, namespace)) are
+        evaluated (:func:`namespace_stats`); the same bits as without.
 
     Returns
     -------

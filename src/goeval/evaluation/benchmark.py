@@ -25,7 +25,7 @@ from goeval.errors import InvalidParameterError
 from goeval.io.predictions.keep import ProteinFilter
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.sparse import column_block, select_columns
+from goeval.sparse import column_range, select_columns
 from goeval.sweep import truth_totals
 
 __all__ = ["NamespaceGraph", "NamespaceBenchmark", "Benchmark", "make_benchmark", "term_mask", "namespace_indices",
@@ -54,7 +54,7 @@ class NamespaceGraph:
         return cls(np.asarray(ontology.generation[lo:hi]), parents)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class NamespaceBenchmark:
     """One namespace's benchmark: its proteins, their truth (local columns) and totals.
 
@@ -230,7 +230,7 @@ def _truth_matrix(ontology: Ontology, truth: Annotations, known: Annotations | N
 
 def _rows_with_truth(tm: Any, lo: int, hi: int, rows: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, ...]:
     """(rows with a truth term in [lo, hi), their indptr, their global columns), kept columns only."""
-    t_ptr, t_cols, _ = column_block(tm, lo, hi, rows)
+    t_ptr, t_cols, _ = column_range(tm, lo, hi, rows)
     t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
     has = np.diff(t_ptr) > 0
     return rows[has], np.r_[0, np.cumsum(np.diff(t_ptr)[has])], t_cols
@@ -251,7 +251,7 @@ def _namespace(ontology: Ontology, j: int, truths: tuple[Any, Any], rows: np.nda
         _, i_full = truth_totals(t_ptr, t_cols - lo, ia_ns, hi - lo)
         weighted = (i_full > 0).astype(np.float64)
         if tm is not full:
-            t_ptr, t_cols, _ = column_block(tm, lo, hi, bench)
+            t_ptr, t_cols, _ = column_range(tm, lo, hi, bench)
             t_ptr, t_cols, _ = select_columns(t_ptr, t_cols, None, allowed)
     t_local = t_cols - lo
     n_t, i_t = truth_totals(t_ptr, t_local, ia_ns, hi - lo)
@@ -261,10 +261,11 @@ def _namespace(ontology: Ontology, j: int, truths: tuple[Any, Any], rows: np.nda
     if opts.root_as_prediction:
         r = ontology.roots(j)
         roots = r[allowed[r]] - lo
-    return NamespaceBenchmark(j, ontology.labels[j], lo, hi, bench, proteins[bench], position, t_ptr, t_local,
-                              n_t, i_t, NamespaceGraph.of(ontology, lo, hi),
-                              None if allowed[lo:hi].all() else allowed[lo:hi], roots, ia_ns,
-                              None if ic is None else ic[lo:hi], weighted)
+    return NamespaceBenchmark(index=j, label=ontology.labels[j], lo=lo, hi=hi, rows=bench, proteins=proteins[bench],
+                              position=position, truth_indptr=t_ptr, truth_cols=t_local, n_t=n_t, i_t=i_t,
+                              graph=NamespaceGraph.of(ontology, lo, hi),
+                              allowed=None if allowed[lo:hi].all() else allowed[lo:hi], roots=roots, ia=ia_ns,
+                              ic=None if ic is None else ic[lo:hi], weighted_rows=weighted)
 
 
 def make_benchmark(

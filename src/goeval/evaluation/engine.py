@@ -11,8 +11,8 @@ Two things vary, and nothing else:
   client), at most a bounded window of leaves in flight; or, for streamed
   files, whole files on the executor's workers (:func:`file_task`).
 
-The engine keeps one :class:`Pool` per output block (method, namespace):
-the leaves' results are added in submission order into its fixed pairwise
+The engine keeps the running sums of every output block (method, namespace),
+a :class:`BlockSums`: the leaves' results are added in submission order into its fixed pairwise
 tree (:class:`~goeval.sweep.TreeSum`), so a block's sums are the same bits
 whatever ran its leaves, and finished with the totals of every benchmark
 protein (:func:`~goeval.sweep.finish_partial`) into a
@@ -35,13 +35,10 @@ from goeval.evaluation.sources import source_for
 from goeval.metrics.similarity import SimilaritySpec, similarity_stats
 from goeval.options import EvaluationOptions
 from goeval.sparse import gather_rows
-from goeval.sweep import STAT_NAMES, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
+from goeval.sweep import STAT_NAMES, BlockKey, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
 
-__all__ = ["BlockKey", "Plan", "Pool", "PropagatedBlock", "Runner", "Engine", "executor_workers",
+__all__ = ["Plan", "BlockSums", "BlockScores", "Runner", "Engine", "executor_workers",
            "file_task"]
-
-#: Key of one block: (method, namespace label).
-BlockKey = tuple[str, str]
 
 #: Leaves in flight per worker before the oldest result is awaited.
 WINDOW_PER_WORKER = 4
@@ -85,21 +82,25 @@ class Plan:
             spec = SimilaritySpec.of(benchmark.ontology, nb.lo, nb.hi, nb.ic, nb.ia, measures=opts.similarity,
                                      pairings=opts.pairings, func="evaluate")
         taus = self.thresholds if self.thresholds is not None else opts.grid
-        return Block(method, nb.label, nb.width, nb.graph, opts.propagation, nb.allowed, nb.ia, taus, nb.roots,
-                     known, self.per_protein, spec, self.keep_scores, self.sweep)
+        return Block(method=method, label=nb.label, width=nb.width, graph=nb.graph, propagation=opts.propagation,
+                     allowed=nb.allowed, ia=nb.ia, thresholds=taus, roots=nb.roots, known=known,
+                     per_protein=self.per_protein, similarity=spec, keep_scores=self.keep_scores, sweep=self.sweep)
 
 
-@dataclass
-class PropagatedBlock:
-    """A method's propagated predictions and the truth of one namespace, every benchmark protein a row.
+@dataclass(kw_only=True)
+class BlockScores:
+    """The propagated scores of one block (a method in one namespace) and the namespace's truth, every
+    benchmark protein a row (kept for term-centric evaluation, ``Plan.keep_scores``).
 
     Columns are local to the namespace (``term - lo``); rows follow the
-    benchmark (truth order).
+    benchmark (truth order). ``label`` is the namespace's label and
+    ``index`` its index in the ontology (``Ontology.bounds``), as in
+    :class:`~goeval.evaluation.benchmark.NamespaceBenchmark`.
     """
 
     method: str
     label: str
-    namespace: int
+    index: int
     proteins: np.ndarray
     truth_indptr: np.ndarray
     truth_cols: np.ndarray
@@ -112,9 +113,10 @@ class PropagatedBlock:
         return int(self.proteins.size)
 
 
-@dataclass
-class Pool:
-    """The leaves of one output block, from one benchmark or several pooled (cross-validation folds).
+@dataclass(kw_only=True)
+class BlockSums:
+    """The running sums of one output block: its leaves' results, from one benchmark or several pooled
+    (cross-validation folds).
 
     Results are added in submission order into the block's fixed tree; the
     benchmark proteins of every part count in the totals, predicted or not.
@@ -180,7 +182,7 @@ class Pool:
             st.protein_steps = assemble_steps(self.steps, st.thresholds, n_t, i_t, proteins, weighted_rows=rows_w)
         return st
 
-    def whole(self) -> PropagatedBlock:
+    def whole(self) -> BlockScores:
         """The propagated scores of every benchmark protein (``keep_scores``), in benchmark order."""
         nb = self.parts[0]
         n = sum(p.n for p in self.parts)
@@ -195,8 +197,8 @@ class Pool:
         t_ptr = np.r_[0, np.cumsum(np.concatenate([np.diff(p.truth_indptr) for p in self.parts]))]
         t_cols = np.concatenate([p.truth_cols for p in self.parts])
         proteins = np.concatenate([p.proteins for p in self.parts])
-        return PropagatedBlock(self.method, self.label, nb.index, proteins, t_ptr, t_cols,
-                               np.r_[0, np.cumsum(sizes)], cols, vals)
+        return BlockScores(method=self.method, label=self.label, index=nb.index, proteins=proteins, truth_indptr=t_ptr,
+                           truth_cols=t_cols, pred_indptr=np.r_[0, np.cumsum(sizes)], pred_cols=cols, pred_scores=vals)
 
 
 def _entry_order(pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], order: Any) -> np.ndarray:
@@ -219,7 +221,7 @@ def executor_workers(executor: Any) -> int:
 class Runner:
     """Where leaves run: here, or on a ``concurrent.futures`` executor with a bounded window.
 
-    Results are added to their pool in submission order, so each block's
+    Results are added to their block's sums in submission order, so each block's
     tree receives its leaves in leaf order whichever task finishes first;
     at most ``window`` leaves (their rows and results) are held at once.
     """
@@ -228,25 +230,25 @@ class Runner:
         self.executor = executor
         self.window = window if window is not None else (
             executor_workers(executor) * WINDOW_PER_WORKER if executor is not None else 0)
-        self.inflight: deque[tuple[Pool, np.ndarray, Any]] = deque()
+        self.inflight: deque[tuple[BlockSums, np.ndarray, Any]] = deque()
         self.on_added: Any = None
         self.on_proteins: Any = None  # called with a leaf's number of proteins once it is added (progress)
 
-    def submit(self, pool: Pool, leaf: Leaf, offset: int) -> None:
-        pool.submitted += 1
+    def submit(self, sums: BlockSums, leaf: Leaf, offset: int) -> None:
+        sums.submitted += 1
         bench = leaf.bench + offset
         if self.executor is None:
-            pool.add(leaf_task(pool.block, leaf), bench)
+            sums.add(leaf_task(sums.block, leaf), bench)
             if self.on_proteins is not None:
                 self.on_proteins(bench.size)
             return
-        self.inflight.append((pool, bench, self.executor.submit(leaf_task, pool.block, leaf)))
+        self.inflight.append((sums, bench, self.executor.submit(leaf_task, sums.block, leaf)))
         while len(self.inflight) > self.window:
             self._collect()
 
     def _collect(self) -> None:
-        pool, bench, fut = self.inflight.popleft()
-        pool.add(fut.result(), bench)
+        sums, bench, fut = self.inflight.popleft()
+        sums.add(fut.result(), bench)
         if self.on_proteins is not None:
             self.on_proteins(bench.size)
         if self.on_added is not None:
@@ -268,11 +270,11 @@ class BlockOutcome:
 
     stats: SweepStats | None
     counts: dict[str, Any]
-    whole: PropagatedBlock | None = None
+    whole: BlockScores | None = None
 
 
 class Engine:
-    """The one driver: sources' leaves to a runner, pools finished in order.
+    """The one driver: sources' leaves to a runner, blocks finished in order.
 
     Parameters
     ----------
@@ -280,16 +282,16 @@ class Engine:
     runner : Runner
     pooled : bool, default False
         Blocks of the same (method, namespace) from several benchmarks (the
-        folds of a cross-validation) share one pool, finished by
+        folds of a cross-validation) share one :class:`BlockSums`, finished by
         :meth:`finish`; otherwise a block is finished as soon as its source
         says it is complete (one block's tree in memory at a time).
     """
 
     def __init__(self, plan: Plan, runner: Runner, *, pooled: bool = False) -> None:
         self.plan, self.runner, self.pooled = plan, runner, pooled
-        self.pools: dict[BlockKey, Pool] = {}
+        self.sums: dict[BlockKey, BlockSums] = {}
         self.done: dict[BlockKey, BlockOutcome] = {}
-        self.closing: deque[Pool] = deque()
+        self.closing: deque[BlockSums] = deque()
         self.submitted_proteins = 0  # over every block so far (progress)
         runner.on_added = self._finish_ready
 
@@ -299,27 +301,27 @@ class Engine:
         A source that raises leaves its blocks unfinished: :meth:`discard`
         them (to evaluate the method again another way) or :meth:`abort`.
         """
-        blocks: dict[str, tuple[Pool, int]] = {}
+        blocks: dict[str, tuple[BlockSums, int]] = {}
         for nb in benchmark.namespaces:
             block = self.plan.block(method, nb, benchmark)
-            pool = self.pools.get((method, nb.label))
-            if pool is None:
-                pool = self.pools[(method, nb.label)] = Pool(method, nb.label, block)
-            pool.block = block  # pooled: the next part's IA, IC and known pairs
-            blocks[nb.label] = (pool, pool.offset(nb))
+            sums = self.sums.get((method, nb.label))
+            if sums is None:
+                sums = self.sums[(method, nb.label)] = BlockSums(method=method, label=nb.label, block=block)
+            sums.block = block  # pooled: the next part's IA, IC and known pairs
+            blocks[nb.label] = (sums, sums.offset(nb))
         for label, leaf in source:
-            pool, offset = blocks[label]
+            sums, offset = blocks[label]
             if leaf is not None:
                 self.submitted_proteins += leaf.bench.size
-                self.runner.submit(pool, leaf, offset)
+                self.runner.submit(sums, leaf, offset)
             elif not self.pooled:
-                self.closing.append(pool)
+                self.closing.append(sums)
                 self._finish_ready()
 
     def discard(self, method: str) -> None:
-        """Forget the unfinished blocks of ``method`` (results still in flight land in the forgotten pools)."""
-        for key in [k for k in self.pools if k[0] == method]:
-            del self.pools[key]
+        """Forget the unfinished blocks of ``method`` (results still in flight land in the forgotten sums)."""
+        for key in [k for k in self.sums if k[0] == method]:
+            del self.sums[key]
         self.closing = deque(p for p in self.closing if p.method != method)
 
     def abort(self) -> None:
@@ -330,24 +332,24 @@ class Engine:
         while self.closing and self.closing[0].complete:
             self._finish(self.closing.popleft())
 
-    def _finish(self, pool: Pool) -> None:
-        st = pool.finish()
-        counts: dict[str, Any] = {"entries_after_propagation": pool.entries}
-        if pool.block.known is not None:
-            counts["known_pairs_removed"] = pool.known_removed
-        whole = pool.whole() if self.plan.keep_scores and pool.parts else None
+    def _finish(self, sums: BlockSums) -> None:
+        st = sums.finish()
+        counts: dict[str, Any] = {"entries_after_propagation": sums.entries}
+        if sums.block.known is not None:
+            counts["known_pairs_removed"] = sums.known_removed
+        whole = sums.whole() if self.plan.keep_scores and sums.parts else None
         counts["evaluated"] = st is not None or whole is not None  # swept, or its scores kept (term-centric)
         if st is not None:
             counts["thresholds"] = int(st.thresholds.size)
-        self.done[(pool.method, pool.label)] = BlockOutcome(st, counts, whole)
-        del self.pools[(pool.method, pool.label)]
+        self.done[(sums.method, sums.label)] = BlockOutcome(st, counts, whole)
+        del self.sums[(sums.method, sums.label)]
 
     def finish(self) -> dict[BlockKey, BlockOutcome]:
-        """Every block's outcome (the runner drained, the remaining pools finished)."""
+        """Every block's outcome (the runner drained, the remaining blocks finished)."""
         self.runner.drain()
         self._finish_ready()
-        for pool in list(self.pools.values()):
-            self._finish(pool)
+        for sums in list(self.sums.values()):
+            self._finish(sums)
         return self.done
 
 

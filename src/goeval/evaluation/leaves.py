@@ -38,7 +38,7 @@ __all__ = ["LEAF_ENTRIES", "Block", "Leaf", "SharedLeaf", "LeafResult", "leaf_ta
 LEAF_ENTRIES = 1 << 18
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Block:
     """One (method, namespace): what every leaf of it shares (shipped with each leaf task).
 
@@ -91,7 +91,7 @@ class Block:
     chunk_entries: int = 1 << 19
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Leaf:
     """Raw predictions and truth of a run of benchmark proteins (local columns).
 
@@ -110,7 +110,7 @@ class Leaf:
     weighted_rows: np.ndarray | None = None  # cafa-pk: 1.0 where a protein's truth carries information
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SharedLeaf:
     """One score vector predicted for every benchmark protein of a block (local columns).
 
@@ -139,7 +139,7 @@ class SharedLeaf:
     weighted_rows: np.ndarray | None = None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class LeafResult:
     """What one leaf gives its block.
 
@@ -232,8 +232,8 @@ def leaf_task(block: Block, leaf: Leaf | SharedLeaf) -> LeafResult:
         return shared_leaf_task(block, leaf)
     ptr, c, v, n_propagated = _closed(block, leaf.pred_indptr, leaf.pred_cols, leaf.pred_scores)
     ptr, c, v, removed = _without_known(block, leaf.truth_rows, ptr, c, v)
-    return _swept(block, leaf, ptr, c, v, _leaf_levels(block, v), LeafResult(SweepPartial.empty(), n_propagated,
-                                                                             int(c.size), removed))
+    result = LeafResult(partial=SweepPartial.empty(), entries=n_propagated, kept=int(c.size), known_removed=removed)
+    return _swept(block, leaf, ptr, c, v, _leaf_levels(block, v), result)
 
 
 def _swept(block: Block, leaf: Leaf | SharedLeaf, ptr: np.ndarray, c: np.ndarray, v: np.ndarray,
@@ -277,7 +277,7 @@ def shared_leaf_task(block: Block, leaf: SharedLeaf) -> LeafResult:
                              "similarity sums or kept scores")
         part = shared_partial(c1, v1, leaf.truth_indptr, leaf.truth_cols, block.width, block.thresholds,
                               block.ia) if block.sweep else SweepPartial.empty()
-        return LeafResult(part, n * n1, n * int(c1.size), 0)
+        return LeafResult(partial=part, entries=n * n1, kept=n * int(c1.size), known_removed=0)
     taus, lev = _leaf_levels(block, v1)
     ptr, c, v = np.arange(n + 1, dtype=np.int64) * c1.size, np.tile(c1, n), np.tile(v1, n)
     lev = None if lev is None else np.tile(lev, n)
@@ -287,8 +287,8 @@ def shared_leaf_task(block: Block, leaf: SharedLeaf) -> LeafResult:
         keep[gone] = False
         ptr, c, v = keep_entries(ptr, keep), c[keep], v[keep]
         lev, taus = (None, taus) if lev is None else _renumbered(lev[keep], taus)
-    return _swept(block, leaf, ptr, c, v, (taus, lev), LeafResult(SweepPartial.empty(), n * n1, int(c.size),
-                                                                  int(gone.size)))
+    result = LeafResult(partial=SweepPartial.empty(), entries=n * n1, kept=int(c.size), known_removed=int(gone.size))
+    return _swept(block, leaf, ptr, c, v, (taus, lev), result)
 
 
 def _known_entries(block: Block, truth_rows: np.ndarray, c1: np.ndarray) -> np.ndarray:

@@ -1,8 +1,8 @@
 """Executors for the leaves of an evaluation: a process pool, a local Dask cluster, or a scheduler.
 
 :func:`goeval.evaluate` and :func:`goeval.evaluation.namespace_stats` take
-any ``concurrent.futures.Executor`` (``executor=``); the (method, namespace,
-chunk of proteins) tasks of :mod:`goeval.evaluation.chunked` are submitted to it and
+any ``concurrent.futures.Executor`` (``executor=``); the leaves (runs of
+proteins of one (method, namespace) block, :func:`goeval.evaluation.leaves.leaf_task`) are submitted to it and
 their partial sums added in a fixed tree, so the result is the same, bit
 for bit, as a serial run. :func:`dask_executor` opens one from the
 command line's ``--dask`` value:

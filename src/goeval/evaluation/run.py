@@ -19,7 +19,7 @@ from goeval.annotations import Annotations, propagate
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError, UngroupedPredictionsError
 from goeval.evaluation.benchmark import Benchmark, check_term_values, make_benchmark, term_mask
-from goeval.evaluation.engine import BlockKey, BlockOutcome, Engine, Plan, Runner, executor_workers, shippable, \
+from goeval.evaluation.engine import BlockOutcome, Engine, Plan, Runner, executor_workers, shippable, \
     file_task
 from goeval.evaluation.sources import source_for
 from goeval.information.content import term_information_content
@@ -28,7 +28,7 @@ from goeval.metrics.similarity import similarity_columns
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.progress import Stage, stage
-from goeval.sweep import SweepStats
+from goeval.sweep import BlockKey, SweepStats
 
 __all__ = ["BATCH_ROWS", "similarity_ic", "evaluate_blocks", "evaluated", "prepare_benchmark", "namespace_stats", "method_diagnostics"]
 

@@ -39,7 +39,7 @@ from goeval.io.background import prefetched
 from goeval.io.readers import BATCH_ROWS, PredictionInput
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Leaf, LeafCutter, SharedLeaf
-from goeval.sparse import column_block, gather_rows
+from goeval.sparse import column_range, gather_rows
 
 __all__ = ["MethodCounts", "MethodFeed", "AnnotationsSource", "FileSource", "SharedScoresSource", "Event", "source_for",
            "prefetched", "shared_sweep_possible"]
@@ -135,9 +135,10 @@ class MethodCounts:
         return d
 
 
-@dataclass
-class _Cut:
-    """A method's open leaf in one namespace."""
+@dataclass(kw_only=True)
+class _OpenLeaf:
+    """A method's open leaf in one namespace: its rows since the last leaf closed, the cutter that closes it,
+    and the namespace's counts of the method."""
 
     nb: NamespaceBenchmark
     cutter: LeafCutter
@@ -152,7 +153,9 @@ class _Cut:
         self.pending = []
         tl, tc = gather_rows(self.nb.truth_indptr, self.nb.truth_cols, idx)
         w = None if self.nb.weighted_rows is None else self.nb.weighted_rows[idx]
-        return Leaf(np.r_[0, np.cumsum(lens)], cols, scores, np.r_[0, np.cumsum(tl)], tc, self.nb.rows[idx], idx, w)
+        return Leaf(pred_indptr=np.r_[0, np.cumsum(lens)], pred_cols=cols, pred_scores=scores,
+                    truth_indptr=np.r_[0, np.cumsum(tl)], truth_cols=tc, truth_rows=self.nb.rows[idx], bench=idx,
+                    weighted_rows=w)
 
     def add(self, lens: np.ndarray, cols: np.ndarray, scores: np.ndarray, idx: np.ndarray) -> Iterator[Leaf]:
         """Rows of this namespace in file order (proteins with at least one entry); the leaves they close."""
@@ -195,8 +198,9 @@ class MethodFeed:
         self.max_terms_total = max_terms_total
         self.ranks = ranks
         self.counts = MethodCounts()
-        self.cuts = [_Cut(nb, LeafCutter(leaf_entries), seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
-                     for nb in benchmark.namespaces]
+        self.open_leaves = [_OpenLeaf(nb=nb, cutter=LeafCutter(leaf_entries),
+                                      seen=np.zeros(nb.n, bool) if nb.roots is not None else None)
+                            for nb in benchmark.namespaces]
 
     def feed(self, ann: Annotations) -> Iterator[Event]:
         """The leaves closed by one batch (rows in file order)."""
@@ -210,35 +214,35 @@ class MethodFeed:
         pos = self.benchmark.truth_rows(ann.proteins)
         pm = ann.matrix.tocsr()
         self.counts.add_alignment(ann.proteins, pos < 0, int(np.diff(pm.indptr)[pos < 0].sum()))
-        for cut in self.cuts:
-            yield from ((cut.nb.label, leaf) for leaf in self._rows(cut, pm, pos))
+        for open_leaf in self.open_leaves:
+            yield from ((open_leaf.nb.label, leaf) for leaf in self._rows(open_leaf, pm, pos))
 
-    def _rows(self, cut: _Cut, pm: Any, pos: np.ndarray) -> Iterator[Leaf]:
-        nb = cut.nb
+    def _rows(self, open_leaf: _OpenLeaf, pm: Any, pos: np.ndarray) -> Iterator[Leaf]:
+        nb = open_leaf.nb
         brow = np.where(pos >= 0, nb.position[np.maximum(pos, 0)], -1)
         sel = np.flatnonzero(brow >= 0)
-        p_ptr, p_cols, p_data = column_block(pm, nb.lo, nb.hi, sel)
+        p_ptr, p_cols, p_data = column_range(pm, nb.lo, nb.hi, sel)
         lens = np.diff(p_ptr)
         has = lens > 0
-        cut.proteins += int(has.sum())
-        cut.entries += int(p_cols.size)
+        open_leaf.proteins += int(has.sum())
+        open_leaf.entries += int(p_cols.size)
         idx = brow[sel][has]
-        if cut.seen is not None:
-            cut.seen[idx] = True
-        yield from cut.add(lens[has], (p_cols - nb.lo).astype(np.int32), p_data, idx)
+        if open_leaf.seen is not None:
+            open_leaf.seen[idx] = True
+        yield from open_leaf.add(lens[has], (p_cols - nb.lo).astype(np.int32), p_data, idx)
 
     def finish(self) -> Iterator[Event]:
         """The last open leaf of every namespace (with the unpredicted proteins when roots are predicted), then
         each block's end."""
-        for cut in self.cuts:
-            if cut.seen is not None and not cut.seen.all():
-                rest = np.flatnonzero(~cut.seen)
+        for open_leaf in self.open_leaves:
+            if open_leaf.seen is not None and not open_leaf.seen.all():
+                rest = np.flatnonzero(~open_leaf.seen)
                 empty = np.zeros(0)
-                yield from ((cut.nb.label, leaf) for leaf in cut.add(np.zeros(rest.size, np.int64),
+                yield from ((open_leaf.nb.label, leaf) for leaf in open_leaf.add(np.zeros(rest.size, np.int64),
                                                                      empty.astype(np.int32), empty, rest))
-            if cut.pending:
-                yield cut.nb.label, cut.leaf()
-            yield cut.nb.label, None
+            if open_leaf.pending:
+                yield open_leaf.nb.label, open_leaf.leaf()
+            yield open_leaf.nb.label, None
 
     @classmethod
     def of(cls, benchmark: Benchmark, options: Any) -> "MethodFeed":
@@ -249,7 +253,7 @@ class MethodFeed:
 
     def namespace_counts(self) -> dict[str, dict[str, int]]:
         """Per namespace label: proteins with predictions and raw entries."""
-        return {c.nb.label: {"proteins_with_predictions": c.proteins, "entries": c.entries} for c in self.cuts}
+        return {c.nb.label: {"proteins_with_predictions": c.proteins, "entries": c.entries} for c in self.open_leaves}
 
 
 class AnnotationsSource:
@@ -362,26 +366,26 @@ class SharedScoresSource:
             self.scores = 1.0 / ranks
 
     def __iter__(self) -> Iterator[Event]:
-        for cut in self.feed.cuts:
-            nb = cut.nb
+        for open_leaf in self.feed.open_leaves:
+            nb = open_leaf.nb
             inside = (self.cols >= nb.lo) & (self.cols < nb.hi)
             c, v = (self.cols[inside] - nb.lo).astype(np.int32), self.scores[inside]
             if not c.size:
                 continue
-            cut.proteins += nb.n
-            cut.entries += nb.n * c.size
-            if cut.seen is not None:
-                cut.seen[:] = True
-            yield from ((nb.label, leaf) for leaf in self._leaves(cut, c, v))
-        rows = [c.nb.rows for c in self.feed.cuts]
+            open_leaf.proteins += nb.n
+            open_leaf.entries += nb.n * c.size
+            if open_leaf.seen is not None:
+                open_leaf.seen[:] = True
+            yield from ((nb.label, leaf) for leaf in self._leaves(open_leaf, c, v))
+        rows = [c.nb.rows for c in self.feed.open_leaves]
         self.feed.counts.n_proteins = int(np.unique(np.concatenate(rows)).size) if rows else 0
         yield from self.feed.finish()
 
-    def _leaves(self, cut: _Cut, c: np.ndarray, v: np.ndarray) -> Iterator[SharedLeaf]:
+    def _leaves(self, open_leaf: _OpenLeaf, c: np.ndarray, v: np.ndarray) -> Iterator[SharedLeaf]:
         """One leaf of every benchmark protein (swept from the truth), or runs of about
         :data:`~goeval.evaluation.leaves.LEAF_ENTRIES` entries, each protein given the vector."""
-        nb = cut.nb
-        per = nb.n if self.shared else max(1, cut.cutter.leaf_entries // c.size)
+        nb = open_leaf.nb
+        per = nb.n if self.shared else max(1, open_leaf.cutter.leaf_entries // c.size)
         for a in range(0, nb.n, per):
             idx = np.arange(a, min(nb.n, a + per))
             if self.shared:
@@ -390,7 +394,8 @@ class SharedScoresSource:
                 t_len, t_cols = gather_rows(nb.truth_indptr, nb.truth_cols, idx)
                 t_ptr = np.r_[0, np.cumsum(t_len)]
             w = None if nb.weighted_rows is None else nb.weighted_rows[idx]
-            yield SharedLeaf(c, v, t_ptr, t_cols, nb.rows[idx], idx, self.shared, w)
+            yield SharedLeaf(cols=c, scores=v, truth_indptr=t_ptr, truth_cols=t_cols, truth_rows=nb.rows[idx],
+                             bench=idx, from_truth=self.shared, weighted_rows=w)
 
     def diagnostics(self) -> dict[str, Any]:
         out = {**self.info, "proteins_not_in_truth": 0}
@@ -417,5 +422,6 @@ def _top_of_vector(benchmark: Benchmark, cols: np.ndarray, scores: np.ndarray,
     onto = benchmark.ontology
     order = np.argsort(cols, kind="stable")
     m = sp.csr_array((scores[order], cols[order], np.array([0, cols.size])), shape=(1, onto.n_terms))
-    top = keep_top_terms(Annotations(np.asarray(["*"], dtype=object), m, onto, True, {}), max_terms).matrix
+    top = keep_top_terms(Annotations(proteins=np.asarray(["*"], dtype=object), matrix=m, ontology=onto, propagated=True,
+                                     diagnostics={}), max_terms).matrix
     return top.indices.astype(np.int64), np.asarray(top.data, np.float64)

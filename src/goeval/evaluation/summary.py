@@ -21,13 +21,10 @@ from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import derived_columns, get_measure, measures
 from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
-from goeval.sweep import SweepStats
+from goeval.sweep import BlockKey, SweepStats
 
 __all__ = ["EvaluationResult", "TimeSplitResult", "merge_results", "leaderboard", "summarize", "optimum_records",
-           "area_records", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS", "BlockKey"]
-
-#: Key of the statistics of one method in one namespace: (method, namespace label).
-BlockKey = tuple[str, str]
+           "area_records", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS"]
 
 SUMMARY_COLUMNS = ("method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi")
 #: Columns a bootstrap adds to the summary (:func:`goeval.stats.add_bootstrap_columns`).

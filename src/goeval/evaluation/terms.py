@@ -30,7 +30,7 @@ from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.diagnostics import Diagnostics
 from goeval.evaluation.benchmark import make_benchmark
-from goeval.evaluation.engine import Plan, PropagatedBlock
+from goeval.evaluation.engine import BlockScores, Plan
 from goeval.evaluation.run import evaluate_blocks
 from goeval.options import EvaluationOptions
 from goeval.metrics.iprauc import ipr_auc_segments
@@ -148,12 +148,12 @@ def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: M
 
 
 def _evaluate_block(
-    blk: PropagatedBlock, ontology: Ontology, ks: list[int], min_positives: int, auc_min_positives: int,
+    blk: BlockScores, ontology: Ontology, ks: list[int], min_positives: int, auc_min_positives: int,
     ia: np.ndarray | None, insufficient: str, curve: bool,
 ) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame | None]:
     """Summary row, per-term rows and TAP curve of one (method, namespace)."""
-    lo = int(ontology.bounds[blk.namespace])
-    width = int(ontology.bounds[blk.namespace + 1]) - lo
+    lo = int(ontology.bounds[blk.index])
+    width = int(ontology.bounds[blk.index + 1]) - lo
     n = blk.n_bench
     t = sp.csr_array((np.ones(blk.truth_cols.size, bool), blk.truth_cols, blk.truth_indptr), shape=(n, width))
     s = sp.csr_array((blk.pred_scores, blk.pred_cols, blk.pred_indptr), shape=(n, width))

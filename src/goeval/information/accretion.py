@@ -33,7 +33,7 @@ from goeval.ontology import Ontology
 __all__ = ["InformationAccretion", "information_accretion", "information_content"]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class InformationAccretion:
     """Per-term information accretion over an ontology's global term index.
 
@@ -286,9 +286,9 @@ def information_accretion(
             GoevalWarning,
             stacklevel=2,
         )
-    return InformationAccretion(
-        ontology, values, n_term, n_par, tuple(ontology.labels[j] for j in present.tolist()), c, method, diag
-    )
+    return InformationAccretion(ontology=ontology, values=values, n_term=n_term, n_parents=n_par,
+                                namespaces=tuple(ontology.labels[j] for j in present.tolist()), pseudocount=c,
+                                method=method, diagnostics=diag)
 
 
 def information_content(ia: np.ndarray, annotations: Annotations) -> np.ndarray:

@@ -35,7 +35,7 @@ from goeval.ontology import Ontology
 __all__ = ["TermInformationContent", "term_information_content"]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class TermInformationContent:
     """Per-term information content over an ontology's global term index.
 
@@ -169,4 +169,5 @@ def term_information_content(
         "terms_never_annotated": int((annotated & (n_term == 0)).sum()),
         "terms_of_unannotated_namespaces": int((~annotated).sum()),
     }
-    return TermInformationContent(ontology, values, prob, n_term, n_ns, c, labels, diag)
+    return TermInformationContent(ontology=ontology, values=values, probability=prob, n_term=n_term, n_namespace=n_ns,
+                                  pseudocount=c, namespaces=labels, diagnostics=diag)

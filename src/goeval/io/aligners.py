@@ -47,7 +47,7 @@ class AlignerError(GoevalError):
     """The aligner ran but failed (non-zero exit status)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AlignmentResult:
     """What :func:`align` did.
 
@@ -231,7 +231,8 @@ def align(
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     counts = {"query": dict(qrec.counts, source=qrec.source), "db": dict(drec.counts, source=drec.source)}
-    return AlignmentResult(str(out), tool, version, cmds, columns, n, seconds, counts)
+    return AlignmentResult(out=str(out), tool=tool, version=version, commands=cmds, columns=columns, hits=n,
+                           seconds=seconds, counts=counts)
 
 
 def _copy_hits(raw: Path, out: PathLike) -> int:
@@ -239,11 +240,11 @@ def _copy_hits(raw: Path, out: PathLike) -> int:
     n = 0
     with open(raw, encoding="utf-8", newline="\n") as src, open_text_out(out) as dst:
         while True:
-            block = src.read(1 << 22)
-            if not block:
+            data = src.read(1 << 22)
+            if not data:
                 break
-            n += block.count("\n")
-            dst.write(block)
+            n += data.count("\n")
+            dst.write(data)
     return n
 
 

@@ -180,4 +180,5 @@ def _filter_gaf(table: pa.Table, evidence: tuple[str, ...] | None, counts: dict[
     counts["rows"] = table.num_rows
     pcodes, puniq = encode_strings(table.column("protein"))
     tcodes, tuniq = encode_strings(table.column("term"))
-    return PairTable(pcodes, puniq, tcodes, tuniq, None, str(path), counts)
+    return PairTable(protein_codes=pcodes, proteins=puniq, term_codes=tcodes, terms=tuniq, scores=None,
+                     source=str(path), counts=counts)

@@ -50,7 +50,7 @@ KNOWN_COLUMNS: tuple[str, ...] = STANDARD_COLUMNS[2:] + (
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass
+@dataclass(kw_only=True)
 class HitTable:
     """Alignment hits with dictionary-encoded identifiers.
 
@@ -119,7 +119,7 @@ class HitTable:
                 raise InvalidParameterError(
                     f"The {k!r} parameter of HitTable.from_arrays must have {qc.size} values; got {v.size}."
                 )
-        return cls(qc, sc, ids, vals, source, {"rows": int(qc.size)})
+        return cls(query_codes=qc, subject_codes=sc, ids=ids, values=vals, source=source, counts={"rows": int(qc.size)})
 
 
 # ----------------------------------------------------------------- helpers
@@ -375,4 +375,4 @@ def read_hits(path: PathLike, hit_columns: tuple[str, ...] | list[str] | None = 
     pa.default_memory_pool().release_unused()  # the parsed text's pages go back to the system, not to Arrow's pool
     counts["rows"] = int(qc.size)
     counts["columns"] = list(columns)
-    return HitTable(qc, sc, ids, values, str(path), counts)
+    return HitTable(query_codes=qc, subject_codes=sc, ids=ids, values=values, source=str(path), counts=counts)

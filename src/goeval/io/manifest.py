@@ -55,9 +55,9 @@ def file_digest(path: PathLike) -> dict[str, Any]:
     h = hashlib.sha256()
     size = 0
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-            size += len(block)
+        for data in iter(lambda: fh.read(1 << 20), b""):
+            h.update(data)
+            size += len(data)
     return {"bytes": size, "sha256": h.hexdigest()}
 
 

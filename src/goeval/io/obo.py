@@ -108,7 +108,7 @@ class _LineProblem(Exception):
     """What is wrong with one line (turned into an InputFormatError by the caller)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class RawOntology:
     """Stanzas of an OBO file as parsed by obonet (lists of tag dictionaries).
 

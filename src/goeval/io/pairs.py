@@ -19,7 +19,7 @@ from goeval.io.text import STRIP
 __all__ = ["PairTable", "encode_strings", "encode_chunks", "float_chunks", "has_empty"]
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PairTable:
     """(protein, term[, score]) rows with dictionary-encoded identifiers.
 
@@ -54,7 +54,7 @@ class PairTable:
         pcodes, puniq = encode_strings(pa.chunked_array([pa.array(list(proteins), pa.string())]))
         tcodes, tuniq = encode_strings(pa.chunked_array([pa.array(list(terms), pa.string())]))
         sc = None if scores is None else np.asarray(scores, dtype=np.float64)
-        return cls(pcodes, puniq, tcodes, tuniq, sc, source)
+        return cls(protein_codes=pcodes, proteins=puniq, term_codes=tcodes, terms=tuniq, scores=sc, source=source)
 
 
 def encode_strings(col: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:

@@ -221,7 +221,8 @@ class SpilledPredictions(PredictionInput):
         self.file.seek(0)
         for _ in range(self.n_batches):
             pc, pr, tc, tr, sc = (np.load(self.file, allow_pickle=False) for _ in range(5))
-            yield PairTable(pc, pr.astype(object), tc, tr.astype(object), sc, self.path, {"rows": int(pc.size)})
+            yield PairTable(protein_codes=pc, proteins=pr.astype(object), term_codes=tc, terms=tr.astype(object),
+                            scores=sc, source=self.path, counts={"rows": int(pc.size)})
 
     def batches(self, batch_rows: int = BATCH_ROWS, keep: Any = None) -> "_Replay":
         """The kept batches, replayed (``keep`` must be the spill's or None: the rows are those kept)."""

@@ -81,7 +81,7 @@ def kind_dirs(folder: PathLike) -> list[Path]:
     return found
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ResultsDir:
     """The tables and documents of one results directory.
 

@@ -2,11 +2,11 @@
 
 The format ([TAP]_ §2.4, the reference Perl script and its Python port)::
 
-    query_id [weight]          first line of a block; weight > 0, default 1
+    query_id [weight]          first line of a list; weight > 0, default 1
     T(q)                       number of relevant records, retrieved or not
     0|1<TAB>score              one line per record, best first
     ...
-                               blocks are separated by blank lines
+                               lists are separated by blank lines
 
 Scores are ranked best-first: descending for scores, ascending for E-values.
 Columns after the score are ignored, as by the reference tool.
@@ -70,7 +70,7 @@ def _fields(line: str) -> list[str]:
     return [f for f in (x.strip(_WS) for x in _SEPARATORS.split(line.strip(_WS))) if f]
 
 
-class _BlockReader:
+class _ListReader:
     """The lists read so far, as columns, and where the reader stands.
 
     ``state`` is ``"between"`` (a query line comes next), ``"need_t"`` (the
@@ -95,8 +95,8 @@ class _BlockReader:
     def fail(self, no: int, problem: str) -> InputFormatError:
         return InputFormatError(self.path, no, problem, self.lines[no - 1])
 
-    def end_block(self) -> None:
-        """Close the current block (at a blank line or the end of the text)."""
+    def end_list(self) -> None:
+        """Close the current list (at a blank line or the end of the text)."""
         if self.state == "need_t":
             raise self.fail(self.header_no, _NO_T)
         if self.state == "records":
@@ -104,7 +104,7 @@ class _BlockReader:
         self.state = "between"
 
     def query_line(self, no: int, fields: list[str]) -> None:
-        """``query_id [weight]``: opens a block."""
+        """``query_id [weight]``: opens a list."""
         if len(fields) > 2:
             raise self.fail(no, "a query line holds 'query_id [weight]' (at most 2 fields)")
         weight = 1.0
@@ -153,23 +153,23 @@ class _BlockReader:
         self.rec_line.append(no)
 
 
-def _read_blocks(lines: list[str], path: str | os.PathLike[str] | None) -> _BlockReader:
-    """Read every block, checking each line; at least one list is required."""
-    reader = _BlockReader(lines, path)
+def _read_lists(lines: list[str], path: str | os.PathLike[str] | None) -> _ListReader:
+    """Read every list, checking each line; at least one is required."""
+    reader = _ListReader(lines, path)
     step = {"between": reader.query_line, "need_t": reader.count_line, "records": reader.record_line}
     for no, line in enumerate(lines, start=1):
         fields = _fields(line)
         if fields:
             step[reader.state](no, fields)
         else:
-            reader.end_block()
-    reader.end_block()
+            reader.end_list()
+    reader.end_list()
     if not reader.ids:
-        raise InputFormatError(path, None, "no retrieval list found; expected blocks of 'query_id', T(q), records")
+        raise InputFormatError(path, None, "no retrieval list found; expected lists of 'query_id', T(q), records")
     return reader
 
 
-def _check_ranked(reader: _BlockReader, s: np.ndarray, off: np.ndarray, higher_is_better: bool) -> None:
+def _check_ranked(reader: _ListReader, s: np.ndarray, off: np.ndarray, higher_is_better: bool) -> None:
     """Raise at the first record better than the record before it in its list."""
     seg = np.repeat(np.arange(len(reader.ids)), np.diff(off))
     same = seg[1:] == seg[:-1]
@@ -194,7 +194,7 @@ def parse_retrieval_lists(
     spaces and tabs, with a byte-order mark stripped like a space.
     """
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
-    reader = _read_blocks(lines, path)
+    reader = _read_lists(lines, path)
     s = np.array(reader.scores, dtype=np.float64)
     off = np.array(reader.offsets, dtype=np.int64)
     _check_ranked(reader, s, off, higher_is_better)

@@ -175,7 +175,7 @@ def is_ia_header(fields: list[str]) -> bool:
 
 
 # ------------------------------------------------------------------ layout
-@dataclass
+@dataclass(kw_only=True)
 class Layout:
     """Where the data of a file starts and how its columns are separated.
 

@@ -102,7 +102,9 @@ def pair_table(data: bytes, path: PathLike, lay: Layout, second: str = "term", e
     cols = None if has_lone_cr(data) else _pairs_fast(data, lay, lay.first, exact)  # type: ignore[arg-type]
     if cols is None:
         return PairTable.from_arrays(*_pairs_by_line(data, path, lay, second, exact), source=str(path))
-    return PairTable(*cols, None, str(path))
+    pcodes, proteins, tcodes, terms = cols
+    return PairTable(protein_codes=pcodes, proteins=proteins, term_codes=tcodes, terms=terms, scores=None,
+                     source=str(path))
 
 
 def read_truth(path: PathLike) -> PairTable:

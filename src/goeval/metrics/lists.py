@@ -30,7 +30,7 @@ def _as_relevance(relevance: ArrayLike) -> NDArray[np.bool_]:
 
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class RetrievalList:
     """One query's retrieval list.
 
@@ -64,7 +64,7 @@ class RetrievalList:
             )
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class RetrievalLists:
     """Retrieval lists of many queries stored as concatenated arrays.
 
@@ -154,9 +154,8 @@ class RetrievalLists:
 
     def __getitem__(self, q: int) -> RetrievalList:
         lo, hi = self.offsets[q], self.offsets[q + 1]
-        return RetrievalList(
-            self.ids[q], int(self.n_relevant[q]), self.scores[lo:hi], self.relevance[lo:hi], float(self.weights[q])
-        )
+        return RetrievalList(id=self.ids[q], n_relevant=int(self.n_relevant[q]), scores=self.scores[lo:hi],
+                             relevance=self.relevance[lo:hi], weight=float(self.weights[q]))
 
     def __iter__(self) -> Iterator[RetrievalList]:
         return (self[q] for q in range(len(self)))

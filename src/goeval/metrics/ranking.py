@@ -186,7 +186,7 @@ def mean_average_precision(
     return float(np.dot(w[ok], ap[ok]) / den) if den > 0 else float("nan")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class TermCentricResult:
     """Per-term ROC AUC and average precision (arrays of shape (n_selected,)).
 

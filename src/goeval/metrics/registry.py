@@ -23,7 +23,7 @@ existing curve columns (``curve=``, ``inputs=``) then appears in
 ``interval=True`` and appears in the report::
 
     from goeval.metrics import f_score  # doctest: +SKIP
-    register(Measure("f2max", "f2", "max", False, label="F2max", interval=True,
+    register(Measure(name="f2max", column="f2", direction="max", needs_ia=False, label="F2max", interval=True,
                      curve=lambda c: fbeta(c["precision"], c["recall"], 2.0),
                      inputs=("precision", "recall")))
 
@@ -125,7 +125,7 @@ def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str 
     return table[column]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Measure:
     """One evaluation measure and everything goeval needs to know about it.
 
@@ -327,8 +327,9 @@ def _protein(name: str, column: str, direction: str, needs_ia: bool, cols: tuple
              aliases: tuple[str, ...], description: str, *, label: str, unit: str = "", interval: bool = False,
              ranked: bool = False) -> Measure:
     pr, rc, ru, mi, cov = cols
-    return register(Measure(name, column, direction, needs_ia, pr, rc, ru, mi, cov, aliases, "protein",
-                            description=description, label=label, unit=unit, interval=interval, ranked=ranked))
+    return register(Measure(name=name, column=column, direction=direction, needs_ia=needs_ia, precision=pr, recall=rc,
+                            ru=ru, mi=mi, coverage=cov, aliases=aliases, kind="protein", description=description,
+                            label=label, unit=unit, interval=interval, ranked=ranked))
 
 
 #: Protein-centric measures in the order of the summary table (CR13 §3.2-3.4).
@@ -366,8 +367,9 @@ PROTEIN_MEASURES: tuple[Measure, ...] = (
 
 def _area(name: str, precision: str, recall: str, needs_ia: bool, aliases: tuple[str, ...],
           description: str, label: str) -> Measure:
-    return register(Measure(name, precision, "max", needs_ia, precision, recall, None, None, None, aliases=aliases,
-                            kind="protein", reduce="area", description=description, label=label, interval=True))
+    return register(Measure(name=name, column=precision, direction="max", needs_ia=needs_ia, precision=precision,
+                            recall=recall, ru=None, mi=None, coverage=None, aliases=aliases, kind="protein",
+                            reduce="area", description=description, label=label, interval=True))
 
 
 #: Protein-centric areas: one value per method and namespace from a whole curve
@@ -384,15 +386,18 @@ PROTEIN_AREAS: tuple[Measure, ...] = (
 #: The optimum each one averages is the ``optimum`` measure of the same column
 #: (:func:`cell_measure`).
 PROTEIN_AGGREGATES: tuple[Measure, ...] = (
-    register(Measure("cafa5_score", "wf", "max", True, "wprecision", "wrecall", None, None, None, aliases=("CAFA5",),
-                     kind="protein", reduce="namespace_mean", label="CAFA 5 score",
+    register(Measure(name="cafa5_score", column="wf", direction="max", needs_ia=True, precision="wprecision",
+                     recall="wrecall", ru=None, mi=None, coverage=None, aliases=("CAFA5",), kind="protein",
+                     reduce="namespace_mean", label="CAFA 5 score",
                      description="mean over the benchmark's namespaces of the weighted Fmax (Kaggle CAFA 5)")),
-    register(Measure("cafa6_metric_final", "wf", "max", True, "wprecision", "wrecall", None, None, None,
-                     aliases=("CAFA6", "cafa6_score"), kind="protein", reduce="kind_mean", label="CAFA 6 score",
+    register(Measure(name="cafa6_metric_final", column="wf", direction="max", needs_ia=True, precision="wprecision",
+                     recall="wrecall", ru=None, mi=None, coverage=None, aliases=("CAFA6", "cafa6_score"),
+                     kind="protein", reduce="kind_mean", label="CAFA 6 score",
                      description="mean over the NK, LK and PK targets of the mean over MF, BP and CC of the weighted "
                                  "Fmax, CAFA-evaluator-PK's f_w (Kaggle CAFA 6, the Evaluation page's text)")),
-    register(Measure("cafa6_metric_final_micro", "wf_micro", "max", True, "wprecision_micro", "wrecall_micro", None,
-                     None, None, aliases=("CAFA6_micro",), kind="protein", reduce="kind_mean",
+    register(Measure(name="cafa6_metric_final_micro", column="wf_micro", direction="max", needs_ia=True,
+                     precision="wprecision_micro", recall="wrecall_micro", ru=None, mi=None, coverage=None,
+                     aliases=("CAFA6_micro",), kind="protein", reduce="kind_mean",
                      label="CAFA 6 score (micro)",
                      description="the CAFA 6 score from the micro-averaged weighted Fmax, CAFA-evaluator-PK's "
                                  "f_micro_w (the reading of some public reproductions)")),
@@ -400,7 +405,8 @@ PROTEIN_AGGREGATES: tuple[Measure, ...] = (
 
 
 def cell_measure(aggregate: str | Measure) -> Measure:
-    """The protein-centric optimum an aggregate averages: the ``optimum`` measure of its column.
+    """The protein-centric optimum an aggregate averages: the ``optimum`` measure of its column, the value
+    of each of its *cells* (CAFA 6's word for one (kind of target, namespace) of the score).
 
     Examples
     --------
@@ -415,7 +421,8 @@ def cell_measure(aggregate: str | Measure) -> Measure:
 
 
 def _similarity(name: str, direction: str, needs_ia: bool, description: str, label: str, unit: str = "") -> Measure:
-    return register(Measure(name, name, direction, needs_ia, description=description, label=label, unit=unit))
+    return register(Measure(name=name, column=name, direction=direction, needs_ia=needs_ia, description=description,
+                            label=label, unit=unit))
 
 
 _TERM = {"resnik": ("Resnik IC(MICA), bits", "Resnik", "bits"), "lin": ("Lin 2 IC(MICA)/(IC(t)+IC(p))", "Lin", ""),
@@ -446,8 +453,8 @@ def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:
 
 
 def _term(name: str, column: str, aliases: tuple[str, ...], description: str, needs_ia: bool = False) -> Measure:
-    return register(Measure(name, column, "max", needs_ia, None, None, None, None, None, aliases=aliases, kind="term",
-                            description=description))
+    return register(Measure(name=name, column=column, direction="max", needs_ia=needs_ia, precision=None, recall=None,
+                            ru=None, mi=None, coverage=None, aliases=aliases, kind="term", description=description))
 
 
 #: Term-centric measures: columns of the :func:`goeval.evaluate_terms` summary.

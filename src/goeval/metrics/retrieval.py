@@ -137,7 +137,7 @@ def term_queries(
     return lists, sel.astype(np.int64)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class TermRetrievalResult:
     """Result of :func:`term_retrieval` (arrays of shape (n_queries,)).
 
@@ -211,4 +211,5 @@ def term_retrieval(
     w = lists.weights
     mean_auc = float(np.dot(w, auc) / w.sum()) if w.sum() > 0 else float("nan")
     cv = tap_curve(lists, zero_relevant=zero_relevant) if curve else None
-    return TermRetrievalResult(term_index, lists, tk, auc, mean_auc, cv)
+    return TermRetrievalResult(term_index=term_index, lists=lists, tapk=tk, ipr_auc=auc, mean_ipr_auc=mean_auc,
+                               curve=cv)

@@ -55,7 +55,7 @@ from goeval.annotations import Annotations, propagate
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
 from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, PAIRINGS, SET_MEASURES
 from goeval.metrics.registry import similarity_column as column_name
-from goeval.metrics.similarity_kernel import block_values, namespace_structure, term_values
+from goeval.metrics.similarity_kernel import chunk_values, namespace_structure, term_values
 from goeval.ontology import Ontology
 from goeval.sparse import gather_rows
 
@@ -324,7 +324,7 @@ def set_similarity(
         tp_, pp_ = t.indptr[r0 : r1 + 1], p.indptr[r0 : r1 + 1]
         rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pp_))
         cols = p.indices[pp_[0] : pp_[-1]].astype(np.int64) - lo
-        bv = block_values(st, tp_ - tp_[0], t.indices[tp_[0] : tp_[-1]].astype(np.int64) - lo, rows, cols,
+        bv = chunk_values(st, tp_ - tp_[0], t.indices[tp_[0] : tp_[-1]].astype(np.int64) - lo, rows, cols,
                           np.ones(cols.size, np.int64), 1, icv[lo:hi], iav, (measure,), (pairing,))
         first = bv.points.start[:-1]  # every row's first point is level 1: the whole sets
         ok = bv.defined[col][first]
@@ -402,7 +402,7 @@ def _local(x: Any, lo: int, hi: int, n_terms: int, name: str) -> np.ndarray | No
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SimilaritySpec:
     """What the similarity sums of one namespace need besides the proteins' sets (built once per namespace).
 
@@ -434,8 +434,8 @@ class SimilaritySpec:
         measures, pairings = tuple(measures), tuple(pairings)
         _check_measure_inputs(measures, pairings, ia, func)
         cols = tuple(similarity_columns(measures, pairings))
-        return cls(namespace_structure(ontology, lo, hi), _local(ic, lo, hi, ontology.n_terms, "ic"),
-                   _local(ia, lo, hi, ontology.n_terms, "ia"), measures, pairings, cols)
+        return cls(structure=namespace_structure(ontology, lo, hi), ic=_local(ic, lo, hi, ontology.n_terms, "ic"),
+                   ia=_local(ia, lo, hi, ontology.n_terms, "ia"), measures=measures, pairings=pairings, columns=cols)
 
 
 def _reverse_changes(bv: Any, m: int) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
@@ -500,7 +500,7 @@ def similarity_partial(
             rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
             level = np.searchsorted(thresholds, pred_scores[a:b], side="right") if levels is None else levels[a:b]
             tp_ = truth_indptr[r0 : r1 + 1]
-            bv = block_values(spec.structure, tp_ - tp_[0], np.asarray(truth_cols[tp_[0] : tp_[-1]], np.int64), rows,
+            bv = chunk_values(spec.structure, tp_ - tp_[0], np.asarray(truth_cols[tp_[0] : tp_[-1]], np.int64), rows,
                               np.asarray(pred_cols[a:b], np.int64), level, m, spec.ic, spec.ia, spec.measures,
                               spec.pairings)
             idx, _, changes = _reverse_changes(bv, m)
@@ -532,7 +532,7 @@ def similarity_sweep(
     ia: np.ndarray | None = None, *, measures: Sequence[str] | None = None,
     pairings: Sequence[str] = PAIRINGS, chunk_items: int = 1 << 21,
 ) -> SimilarityStats:
-    """Per-threshold sums of the similarity measures over a block of proteins.
+    """Per-threshold sums of the similarity measures over a set of proteins (rows).
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """Vectorized kernel of the similarity sweep (see :mod:`goeval.metrics.similarity`).
 
-For a block of proteins (one namespace, local term columns) the kernel
+For a chunk of proteins (rows of one namespace, local term columns) the kernel
 computes, for every protein and every *point* (a range of threshold levels
 over which the protein's predicted set does not change), the per-protein
 value of each requested measure. The steps, all array operations over the
@@ -40,7 +40,7 @@ from goeval.metrics.registry import similarity_column as column_name
 
 
 # ----------------------------------------------------------------- structure
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Structure:
     """One namespace ``[lo, hi)`` in local indices: parents, closure, generation."""
 
@@ -64,12 +64,12 @@ def namespace_structure(ontology: Ontology, lo: int, hi: int) -> Structure:
         par = ontology.parents[lo:hi][:, lo:hi].tocsr()
         par.sort_indices()
         gen = ontology.generation[lo:hi].astype(np.int64)
-        per[(lo, hi)] = Structure(hi - lo, par, ptr - ptr[0], ind, gen)
+        per[(lo, hi)] = Structure(n=hi - lo, parents=par, anc_indptr=ptr - ptr[0], anc_indices=ind, generation=gen)
     return per[(lo, hi)]
 
 
 # ------------------------------------------------------------------ entries
-@dataclass
+@dataclass(kw_only=True)
 class Entries:
     """A chunk's entries sorted by (row, column); ``start[r]:start[r+1]`` is row ``r``."""
 
@@ -120,7 +120,7 @@ def make_entries(st: Structure, n_rows: int, rows: np.ndarray, cols: np.ndarray,
         key, lev = key[order], lev[order]
     by_gen = np.argsort(st.generation[col[child]], kind="stable")
     start = np.searchsorted(row, np.arange(n_rows + 1))
-    return Entries(key, row, col, lev, start, child[by_gen], ppos[by_gen])
+    return Entries(key=key, row=row, col=col, level=lev, start=start, child=child[by_gen], parent=ppos[by_gen])
 
 
 def descendant_levels(st: Structure, ent: Entries) -> np.ndarray:
@@ -138,7 +138,7 @@ def descendant_levels(st: Structure, ent: Entries) -> np.ndarray:
 
 
 # -------------------------------------------------------------------- truth
-@dataclass
+@dataclass(kw_only=True)
 class Truth:
     key: np.ndarray  # sorted row * n + col of the truth terms
     leaf_row: np.ndarray  # leaves of T, sorted by (row, col)
@@ -160,8 +160,8 @@ def make_truth(st: Structure, indptr: np.ndarray, cols: np.ndarray) -> Truth:
     inner = np.zeros(key.size, bool)
     inner[pos[pos >= 0]] = True
     leaf = ~inner
-    return Truth(key, row[leaf], col[leaf], np.bincount(row[leaf], minlength=n_rows),
-                 np.bincount(row, minlength=n_rows))
+    return Truth(key=key, leaf_row=row[leaf], leaf_col=col[leaf], n_leaves=np.bincount(row[leaf], minlength=n_rows),
+                 size=np.bincount(row, minlength=n_rows))
 
 
 # --------------------------------------------------------------------- MICA
@@ -178,7 +178,7 @@ def term_values(measure: str, ict: np.ndarray, icp: np.ndarray, mic: np.ndarray)
     return lin * (1.0 - np.exp2(-mic))  # schlicker: p(MICA) = 2**-IC(MICA)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Items:
     """(truth leaf q, entry e) pairs, q-major: ``qstart[q] + (e - start[row(q)])``."""
 
@@ -215,7 +215,7 @@ def mica_items(st: Structure, ic: np.ndarray, ent: Entries, tr: Truth) -> Items:
         qs = np.repeat(q_first[r], k) + (np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k))
         off = qstart[qs] - ent.start[ent.row[np.repeat(c, k)]]
         np.maximum.at(val, off + np.repeat(c, k), val[off + np.repeat(p, k)])
-    return Items(q_row, q_col, qstart, entry, val)
+    return Items(q_row=q_row, q_col=q_col, qstart=qstart, entry=entry, mica=val)
 
 
 # ------------------------------------------------------------------- points
@@ -294,9 +294,9 @@ def interval_max(n_groups_pts: np.ndarray, group: np.ndarray, a: np.ndarray, b: 
     return out
 
 
-# ------------------------------------------------------------ block values
+# ------------------------------------------------------------ chunk values
 @dataclass
-class BlockValues:
+class ChunkValues:
     """Per-point values of every requested column (0 where undefined) and where they are defined."""
 
     points: Points
@@ -309,7 +309,7 @@ def _safe_div(num: np.ndarray, den: np.ndarray, zero_over_zero: float) -> np.nda
 
 
 def _set_columns(n_cols: int, pts: Points, ent: Entries, tr: Truth, pa: np.ndarray, pb: np.ndarray, cnt: np.ndarray,
-                 ic: np.ndarray, ia: np.ndarray | None, measures: tuple[str, ...], out: BlockValues) -> None:
+                 ic: np.ndarray, ia: np.ndarray | None, measures: tuple[str, ...], out: ChunkValues) -> None:
     """Jaccard, simGIC and the IA-weighted Jaccard of the predicted node sets at each point."""
     pred = ent.level > 0
     tp = (_lookup(tr.key, ent.key[pred]) >= 0).astype(np.float64)
@@ -332,7 +332,7 @@ def _set_columns(n_cols: int, pts: Points, ent: Entries, tr: Truth, pa: np.ndarr
 
 def _pair_columns(st: Structure, pts: Points, ent: Entries, d: np.ndarray, leafy: np.ndarray, tr: Truth,
                   ic: np.ndarray, m: int, measures: tuple[str, ...], pairings: tuple[str, ...],
-                  out: BlockValues) -> None:
+                  out: ChunkValues) -> None:
     """All-pair and best-match averages of the term measures over the leaves of T and of P(tau)."""
     it = mica_items(st, ic, ent, tr)
     sel = np.flatnonzero(leafy[it.entry])
@@ -380,9 +380,9 @@ def _pair_columns(st: Structure, pts: Points, ent: Entries, d: np.ndarray, leafy
             out.defined[col] = ok
 
 
-def block_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray, rows: np.ndarray,
+def chunk_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray, rows: np.ndarray,
                  cols: np.ndarray, level: np.ndarray, m: int, ic: np.ndarray, ia: np.ndarray | None,
-                 measures: tuple[str, ...], pairings: tuple[str, ...]) -> BlockValues:
+                 measures: tuple[str, ...], pairings: tuple[str, ...]) -> ChunkValues:
     """Per-point values of a chunk: entries ``(rows, cols)`` predicted up to threshold level ``level``.
 
     ``m`` is the number of thresholds; local columns; ``ic``/``ia`` local.
@@ -393,7 +393,7 @@ def block_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray
     leafy = ent.level > d
     tr = make_truth(st, truth_indptr, truth_cols)
     pts = make_points(n_rows, m, ent, d, leafy)
-    out = BlockValues(pts, {}, {})
+    out = ChunkValues(pts, {}, {})
     pred = np.flatnonzero(ent.level > 0)
     pa = point_of(pts, m, ent.row[pred], np.ones(pred.size, np.int64))
     pb = point_of(pts, m, ent.row[pred], ent.level[pred] + 1)

@@ -47,7 +47,7 @@ class InsufficientErrorsError(GoevalError, ValueError):
     """Too few retrieval lists have k irrelevant records to define E_k."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class TapkResult:
     """Result of :func:`tap_k` (arrays have shape (n_queries,)).
 
@@ -125,7 +125,7 @@ class TapkResult:
         }
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class TapCurve:
     """Query-averaged TAP as a function of the cutoff E0 (Fig. 5 of [TAP]_).
 
@@ -343,7 +343,7 @@ def tap_k(
 
     Examples
     --------
-    >>> q = RetrievalList("q1", 2, [0.9, 0.8, 0.6, 0.5], [1, 0, 1, 0])
+    >>> q = RetrievalList(id="q1", n_relevant=2, scores=[0.9, 0.8, 0.6, 0.5], relevance=[1, 0, 1, 0])
     >>> r = tap_k([q], 1)
     >>> r.cutoff, round(r.tap, 4)  # (1 + 1/2) / (2 + 1)
     (0.8, 0.5)
@@ -428,7 +428,8 @@ def tap_curve(
     r = lists.ranked(higher_is_better)
     sign = 1.0 if higher_is_better else -1.0
     if r.g.size == 0 or total <= 0:
-        return TapCurve(np.zeros(0), np.zeros(0), float("nan"), None, higher_is_better)
+        return TapCurve(cutoffs=np.zeros(0), tap=np.zeros(0), peak_tap=float("nan"), peak_cutoff=None,
+                        higher_is_better=higher_is_better)
     end = np.ones(r.g.size, dtype=bool)
     end[:-1] = (r.seg[1:] != r.seg[:-1]) | (r.g[1:] != r.g[:-1])
     contrib = np.where(r.rel, r.prec, 0.0)
@@ -458,4 +459,5 @@ def tap_curve(
     curve = (np.dot(w, init) + np.cumsum(np.add.reduceat(delta[order], starts))) / total
     cutoffs = sign * g_sorted[starts]
     j = int(np.argmax(curve))
-    return TapCurve(cutoffs, curve, float(curve[j]), float(cutoffs[j]), higher_is_better)
+    return TapCurve(cutoffs=cutoffs, tap=curve, peak_tap=float(curve[j]), peak_cutoff=float(cutoffs[j]),
+                    higher_is_better=higher_is_better)

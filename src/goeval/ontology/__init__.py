@@ -1,6 +1,6 @@
 """The frozen ontology: integer term indices, namespaces, sparse DAG, closure.
 
-Terms are numbered namespace by namespace (one contiguous block each) and,
+Terms are numbered namespace by namespace (one contiguous range of indices each) and,
 inside a namespace, by *generation* (the length of the longest path from a
 root), so every parent has a smaller index than each of its children.
 Edges point child -> parent as in OBO (``is_a``); :meth:`Ontology.ancestors`

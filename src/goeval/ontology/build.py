@@ -41,7 +41,7 @@ def _raise_cycle(ids: list[str], rows: np.ndarray, cols: np.ndarray, bad: np.nda
     )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Edges:
     """Followed edges between live terms (temporary indices) and what was dropped."""
 
@@ -53,9 +53,9 @@ class _Edges:
     cross: Counter[tuple[int, str]]  # (namespace position, relation) -> edges dropped
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Order:
-    """Final term order (namespace block, generation, id) and the parent matrix in it."""
+    """Final term order (namespace range, generation, id) and the parent matrix in it."""
 
     ids: np.ndarray
     nsv: np.ndarray
@@ -65,7 +65,7 @@ class _Order:
     new_of_old: np.ndarray
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Redirects:
     """alt_id and obsolete-id lookups with their counts."""
 
@@ -159,11 +159,12 @@ def _edges(live: list[dict[str, Any]], tmp_ns: np.ndarray, relations: tuple[str,
     child, parent, rel_code = child[keep], parent[keep], rel_code[keep]
     # de-duplicate parallel edges (same child/parent through two relations): the first counts
     _, first = np.unique(child * len(live) + parent, return_index=True)
-    return _Edges(child[first], parent[first], rel_code[first], not_followed, unknown_target, cross)
+    return _Edges(child=child[first], parent=parent[first], relation=rel_code[first], not_followed=not_followed,
+                  unknown_target=unknown_target, cross=cross)
 
 
 def _order(tmp_ids: list[str], tmp_ns: np.ndarray, n_ns: int, edges: _Edges, src: str) -> _Order:
-    """Number terms by namespace block, generation and id; a cycle is an error."""
+    """Number terms by namespace range, generation and id; a cycle is an error."""
     n = len(tmp_ids)
     ones = np.ones(edges.child.size, bool)
     tmp_par = sp.csr_array((ones, (edges.child, edges.parent)), shape=(n, n))
@@ -320,7 +321,8 @@ def _redirects(live: list[dict[str, Any]], obsolete: dict[str, dict[str, Any]], 
             counts["none" if not reps else "several" if len(reps) > 1 else "unresolved"] += 1
     for a, tid in obsolete_alt.items():
         redirect[a] = redirect[tid]
-    return _Redirects(redirect, alt_count, obs_ns, counts, claims.summary())
+    return _Redirects(redirect=redirect, alt_count=alt_count, obsolete_ns=obs_ns, counts=counts,
+                      conflicts=claims.summary())
 
 
 def _namespace_stats(order: _Order, edges: _Edges, red: _Redirects, ns_order: list[str],

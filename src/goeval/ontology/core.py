@@ -34,7 +34,7 @@ class TermStatus:
     NAMES = ("primary", "alt_id", "replaced_by", "obsolete", "unknown")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NamespaceStats:
     """Counts describing one namespace of a loaded ontology."""
 
@@ -49,7 +49,7 @@ class NamespaceStats:
     max_generation: int
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Ontology:
     """A directed acyclic graph of live terms with compact sparse structure.
 
@@ -58,7 +58,7 @@ class Ontology:
     ids : ndarray of str, shape (n_terms,)
         Primary identifiers, in index order.
     namespaces : tuple of str
-        OBO namespace names, in block order.
+        OBO namespace names, in the order of their index ranges.
     labels : tuple of str
         Short labels (``BPO``, ``MFO``, ``CCO`` for GO; else the namespace name).
     bounds : ndarray of int, shape (n_namespaces + 1,)

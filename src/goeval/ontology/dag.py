@@ -13,7 +13,7 @@ def closure(parents: sp.csr_array, generation: np.ndarray) -> sp.csr_array:
     """Reflexive-transitive closure, one sparse product per generation.
 
     Indices are sorted by generation, so the rows of generation ``g`` form a
-    contiguous block whose parents all lie in earlier, finished blocks.
+    contiguous range whose parents all lie in earlier, finished ranges.
     """
     n = parents.shape[0]
     indptr = np.zeros(n + 1, dtype=np.int64)
@@ -24,7 +24,7 @@ def closure(parents: sp.csr_array, generation: np.ndarray) -> sp.csr_array:
     for start, stop in zip(np.r_[0, cuts], np.r_[cuts, n]):
         start, stop = int(start), int(stop)
         if start == 0 or parents[start:stop].nnz == 0:
-            block = sp.csr_array(
+            closed = sp.csr_array(
                 (np.ones(stop - start, np.int8), np.arange(start, stop), np.arange(stop - start + 1)),
                 shape=(stop - start, n),
             )
@@ -37,11 +37,11 @@ def closure(parents: sp.csr_array, generation: np.ndarray) -> sp.csr_array:
                 (np.ones(stop - start, np.int8), np.arange(start, stop), np.arange(stop - start + 1)),
                 shape=(stop - start, n),
             )
-            block = (p @ a + eye).tocsr()
-            block.sort_indices()
-        chunks.append(block.indices.astype(np.int64))
-        indptr[start + 1 : stop + 1] = nnz + block.indptr[1:]
-        nnz += block.indices.size
+            closed = (p @ a + eye).tocsr()
+            closed.sort_indices()
+        chunks.append(closed.indices.astype(np.int64))
+        indptr[start + 1 : stop + 1] = nnz + closed.indptr[1:]
+        nnz += closed.indices.size
         done = stop
     ind = np.concatenate(chunks).astype(np.int32)
     return sp.csr_array((np.ones(ind.size, bool), ind, indptr), shape=(n, n))

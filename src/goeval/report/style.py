@@ -77,7 +77,7 @@ def ranked_measures(present: Iterable[str]) -> list[str]:
     return [m.name for m in measures("protein") if m.ranked and m.name in have]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Panel:
     """One panel of Clark & Radivojac (2013) Fig. 4.
 
@@ -111,14 +111,15 @@ class Panel:
 
 #: The four panels, in the paper's column order.
 PANELS: tuple[Panel, ...] = (
-    Panel("pr", "recall", "precision", "fmax", "recall", "precision",
-          "recall", "precision", "precision-recall", "f"),
-    Panel("wpr", "wrecall", "wprecision", "wfmax", "recall", "precision",
-          "weighted recall", "weighted precision", "weighted precision-recall", "f"),
-    Panel("rumi", "ru", "mi", "smin", "ru", "mi",
-          "remaining uncertainty ru (bits)", "misinformation mi (bits)", "ru-mi", "s"),
-    Panel("wrumi", "wru", "wmi", "wsmin", "ru", "mi",
-          "weighted remaining uncertainty wru (bits)", "weighted misinformation wmi (bits)", "weighted ru-mi", "s"),
+    Panel(name="pr", x="recall", y="precision", measure="fmax", at_x="recall", at_y="precision",
+          xlabel="recall", ylabel="precision", title="precision-recall", iso="f"),
+    Panel(name="wpr", x="wrecall", y="wprecision", measure="wfmax", at_x="recall", at_y="precision",
+          xlabel="weighted recall", ylabel="weighted precision", title="weighted precision-recall", iso="f"),
+    Panel(name="rumi", x="ru", y="mi", measure="smin", at_x="ru", at_y="mi",
+          xlabel="remaining uncertainty ru (bits)", ylabel="misinformation mi (bits)", title="ru-mi", iso="s"),
+    Panel(name="wrumi", x="wru", y="wmi", measure="wsmin", at_x="ru", at_y="mi",
+          xlabel="weighted remaining uncertainty wru (bits)", ylabel="weighted misinformation wmi (bits)",
+          title="weighted ru-mi", iso="s"),
 )
 
 

@@ -16,13 +16,13 @@ benchmark proteins); a namespace where the method predicts nothing counts
 0, and so does a replicate in which none of its resampled proteins is
 covered.
 
-Replicate ``b`` resamples every (group, namespace) block independently, with
+Replicate ``b`` resamples every (group, namespace) independently, with
 the resamples of :func:`goeval.stats.bootstrap` (keyed by the namespace and
-its benchmark proteins, so a block gets the same draws as in its own
+its benchmark proteins, so a method's block gets the same draws as in its own
 evaluation's intervals and every method the same draws), re-optimizes each
 block's threshold and averages as above. A paired permutation swaps each
 protein's contributions between the two methods in every block, independently
-(:class:`~goeval.stats.compare.PairedBlock`), and recomputes both aggregates.
+(:class:`~goeval.stats.compare.PairedBlocks`), and recomputes both aggregates.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import numpy as np
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import Measure
 from goeval.stats.bootstrap import check_bootstrap_parameters, replicates_per_batch
-from goeval.stats.compare import PAIR_COLUMNS, PairedBlock, batched, chosen_methods, pair_record, set_holm
+from goeval.stats.compare import PAIR_COLUMNS, PairedBlocks, batched, chosen_methods, pair_record, set_holm
 from goeval.stats.replicates import CurveSettings, replicate_optima
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -64,7 +64,7 @@ def _empty_like(steps: ProteinSteps) -> ProteinSteps:
 
 
 def _blocks(groups: Groups, layout: Mapping[str, list[str]], methods: Sequence[str], measure: Measure,
-            settings: CurveSettings) -> dict[tuple[str, str], PairedBlock]:
+            settings: CurveSettings) -> dict[tuple[str, str], PairedBlocks]:
     """Every (group, namespace) with benchmark statistics, each method's steps (empty where it has none)."""
     out = {}
     for g, labels in layout.items():
@@ -76,12 +76,13 @@ def _blocks(groups: Groups, layout: Mapping[str, list[str]], methods: Sequence[s
             if have:
                 first = next(iter(have.values()))
                 steps = {m: have[m] if m in have else _empty_like(first) for m in methods}
-                out[(g, label)] = PairedBlock.of(label, steps, measure, settings)
+                out[(g, label)] = PairedBlocks.of(label, steps, measure, settings)
     return out
 
 
 def _mean_of_means(cells: Mapping[tuple[str, str], Any], layout: Mapping[str, list[str]], zero: Any) -> Any:
-    """Mean over groups of the mean over the group's namespaces (missing or NaN cells count 0)."""
+    """Mean over groups of the mean over the group's namespaces; a *cell* is one (group, namespace), as CAFA 6
+    says (missing or NaN cells count 0)."""
     means = []
     for g, labels in layout.items():
         vals = [np.nan_to_num(np.asarray(cells.get((g, x), zero), dtype=np.float64), nan=0.0) for x in labels]
@@ -135,7 +136,7 @@ def aggregate_replicates(groups: Groups, measure: Measure, settings: CurveSettin
     return out
 
 
-def _points(blocks: Mapping[tuple[str, str], PairedBlock], methods: Sequence[str]) -> dict[str, dict]:
+def _points(blocks: Mapping[tuple[str, str], PairedBlocks], methods: Sequence[str]) -> dict[str, dict]:
     """Each method's optimum in each block (NaN where it covers no protein)."""
     out: dict[str, dict] = {m: {} for m in methods}
     for key, blk in blocks.items():
@@ -175,7 +176,7 @@ def compare_aggregate(groups: Groups, methods: Sequence[str] | None, measure: Me
     return pairs
 
 
-def _permuted(blocks: Mapping[tuple[str, str], PairedBlock], layout: Mapping[str, list[str]], methods: Sequence[str],
+def _permuted(blocks: Mapping[tuple[str, str], PairedBlocks], layout: Mapping[str, list[str]], methods: Sequence[str],
               permutations: int, seed: int, threads: int | None, batch_size: int | None) -> dict[str, np.ndarray]:
     """``|A(a') - A(b')|`` of every pair under ``permutations`` paired swaps in every block."""
     if not permutations:

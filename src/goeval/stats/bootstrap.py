@@ -46,7 +46,7 @@ from goeval.metrics.registry import SIMILARITY_MEASURES, get_measure, interval_m
 from goeval.progress import say_stage, stage
 from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key
-from goeval.sweep import ProteinSteps, SweepStats
+from goeval.sweep import BlockKey, ProteinSteps, SweepStats
 
 __all__ = [
     "BOOTSTRAP_COLUMNS", "replicates_per_batch", "bootstrap", "bootstrap_replicates", "percentile_interval",
@@ -60,8 +60,6 @@ BOOTSTRAP_COLUMNS: tuple[str, ...] = ("ci_low", "ci_high", "se")
 #: synth3k (BPO, 969 thresholds): 0.5 ms per replicate at 32-128, 0.9 ms at
 #: 512 and 1.5 ms at 4096 (the product's output rows leave the caches).
 BATCH_ELEMENTS = 1 << 17
-
-BlockKey = tuple[str, str]
 
 
 def check_bootstrap_parameters(n_resamples: Any, seed: Any, confidence: Any, func: str = "bootstrap") -> tuple[int, int, float]:

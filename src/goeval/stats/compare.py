@@ -45,7 +45,7 @@ from goeval.stats.replicates import (CurveSettings, curve_settings, optima_of_st
 from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
-__all__ = ["Comparison", "compare", "holm", "PairedBlock", "common_steps", "batched", "better", "pair_record",
+__all__ = ["Comparison", "compare", "holm", "PairedBlocks", "common_steps", "batched", "better", "pair_record",
            "set_holm", "chosen_methods",
            "PAIR_COLUMNS", "DUEL_COLUMNS"]
 
@@ -151,10 +151,10 @@ def batched(fn: Callable[[int, int], dict[str, Any]], total: int, size: int, thr
     return {k: cat([p[k] for p in parts]) for k in parts[0]}
 
 
-@dataclass
-class PairedBlock:
-    """The methods of one namespace on the same benchmark proteins, on one common threshold set: their
-    optima under the shared bootstrap resamples and under paired permutations.
+@dataclass(kw_only=True)
+class PairedBlocks:
+    """The blocks of several methods in one namespace, on the same benchmark proteins and one common threshold
+    set: their optima under the shared bootstrap resamples and under paired permutations.
 
     Attributes
     ----------
@@ -177,9 +177,10 @@ class PairedBlock:
 
     @classmethod
     def of(cls, label: str, blocks: dict[str, ProteinSteps], measure: Measure,
-           settings: CurveSettings) -> "PairedBlock":
-        """The paired block of ``blocks`` (put on the union of their thresholds)."""
-        return cls(label, common_steps(blocks, label), measure, settings, sums_needed([measure], settings))
+           settings: CurveSettings) -> "PairedBlocks":
+        """The methods' blocks ``blocks`` (method -> steps) paired, on the union of their thresholds."""
+        return cls(label=label, steps=common_steps(blocks, label), measure=measure, settings=settings,
+                   names=sums_needed([measure], settings))
 
     @property
     def n(self) -> int:
@@ -239,7 +240,7 @@ def set_holm(pairs: list[dict[str, Any]]) -> None:
         r["p_holm"] = float(q)
 
 
-def _compare_namespace(ns: PairedBlock, n_resamples: int, permutations: int, seed: int, confidence: float,
+def _compare_namespace(ns: PairedBlocks, n_resamples: int, permutations: int, seed: int, confidence: float,
                        threads: int | None, batch_size: int | None) -> tuple[list[dict], list[dict]]:
     ones = np.ones((1, ns.n))
     point = {m: float(replicate_optima(s, ones, [ns.measure], ns.settings)[ns.measure.name][0])
@@ -374,7 +375,7 @@ def compare(
     for label, blocks in _select(stats, methods).items():
         if len(blocks) < 2:
             continue
-        ns = PairedBlock.of(label, blocks, ms, settings)
+        ns = PairedBlocks.of(label, blocks, ms, settings)
         pairs, duels = _compare_namespace(ns, n_resamples, int(permutations), seed, confidence, threads, batch_size)
         out.pairs += pairs
         out.duels += duels

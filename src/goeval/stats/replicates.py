@@ -157,8 +157,8 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
     """Optima (and areas) of every row of statistics with sums of shape (B, m) (missing sums read as 0)."""
     first = next(iter(stats.sums.values()))
     zero = np.broadcast_to(np.zeros(1), first.shape)
-    full = SweepStats(stats.thresholds, {k: stats.sums.get(k, zero) for k in STAT_NAMES},
-                      stats.n, stats.n_true, stats.it_sum, stats.it2_sum, stats.n_w)
+    full = SweepStats(thresholds=stats.thresholds, sums={k: stats.sums.get(k, zero) for k in STAT_NAMES},
+                      n=stats.n, n_true=stats.n_true, it_sum=stats.it_sum, it2_sum=stats.it2_sum, n_w=stats.n_w)
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
                          protein_weighting=settings.protein_weighting,
                          with_ia=settings.with_ia and any(ms.needs_ia for ms in measures))

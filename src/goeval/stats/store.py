@@ -16,7 +16,7 @@ without reading the inputs again. The file is a NumPy ``.npz`` archive
   ``normalization='cafa-pk'`` ``i/weighted_rows`` (1.0 for a protein whose
   truth carries information);
 * the point statistics of block ``i`` as they were summed by the evaluation
-  (leaf by leaf, :mod:`goeval.evaluation.chunked`): ``i/sums/NAME`` for every sum and
+  (leaf by leaf, :mod:`goeval.evaluation.engine`): ``i/sums/NAME`` for every sum and
   ``i/totals`` (``n``, ``n_true``, ``it_sum``, ``it2_sum``, and ``n_w`` when
   recorded), so that a
   comparison read back starts from the same bits (files without them, of

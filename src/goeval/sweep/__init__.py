@@ -9,8 +9,10 @@ of thresholds ``<= score``), sorts each protein's entries by level once
 levels, and scatters the *changes* of every per-protein measure into the
 threshold bins with ``np.bincount``; a reverse cumulative sum then gives,
 for every threshold, the sum over proteins. Nothing loops over thresholds
-or proteins in Python, and the statistics are additive over chunks of
-proteins (bounded memory; a distributed backend only has to add them).
+or proteins in Python, and the statistics are additive over disjoint sets of
+proteins: the kernel's *chunks* (runs of rows that bound its memory) and the
+evaluation's *leaves* (the units of work a thread or a worker sweeps, which a
+distributed backend only has to add).
 
 This is the multi-threshold analogue of scikit-learn's
 ``_binary_clf_curve``.
@@ -25,12 +27,12 @@ The stages, one module each:
 * :mod:`~goeval.sweep.steps` - :class:`ProteinSteps`, every protein's step
   functions kept (bootstrap, paired comparisons);
 * :mod:`~goeval.sweep.partial` - :class:`SweepPartial`, the unfinished sums
-  of chunks of proteins, added in a fixed tree (:class:`TreeSum`).
+  of a set of proteins (a leaf), added in a fixed tree (:class:`TreeSum`).
 """
 
 from goeval.sweep.kernel import running_sums, sweep, truth_totals
 from goeval.sweep.partial import SweepPartial, TreeSum, finish_partial, fold_infinite, sweep_partial, tree_sum
-from goeval.sweep.stats import BASE_QUANTITIES, STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.stats import BASE_QUANTITIES, STAT_DEFINITIONS, STAT_NAMES, BlockKey, SweepStats
 from goeval.sweep.steps import ProteinSteps, assemble_steps, protein_steps
 from goeval.sweep.thresholds import (MAX_GRID_THRESHOLDS, arange_thresholds, exact_thresholds, grid_multiplier,
                                      grid_thresholds)
@@ -39,4 +41,4 @@ __all__ = ["SweepStats", "sweep", "running_sums", "ProteinSteps", "protein_steps
            "SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite", "truth_totals",
            "grid_thresholds", "arange_thresholds", "exact_thresholds", "grid_multiplier", "MAX_GRID_THRESHOLDS", "STAT_NAMES",
            "STAT_DEFINITIONS",
-           "BASE_QUANTITIES"]
+           "BASE_QUANTITIES", "BlockKey"]

@@ -101,7 +101,7 @@ def _levels(thresholds: np.ndarray, scores: np.ndarray, grid_n: int) -> np.ndarr
     return lev
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ChunkSteps:
     """The (protein, level) groups of a chunk, ordered by protein then descending level.
 
@@ -197,7 +197,7 @@ def chunk_steps(
     iav_e = iav[cols]
     iap = running_sums(iav_e, ends, row_start)
     iatp = running_sums(np.where(tp, iav_e, 0.0), ends, row_start)
-    return ChunkSteps(g_row + r0, (m - g_rlev) - 1, first, cnt, tpc, iap, iatp)
+    return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, cnt=cnt, tp=tpc, ia_pred=iap, ia_tp=iatp)
 
 
 def _protein_state(
@@ -327,7 +327,7 @@ def finish_sums(thresholds: np.ndarray, sums: dict[str, np.ndarray], pw: list[np
     it_sum, it2_sum = pw[1].sum(axis=-1), pw[2].sum(axis=-1)
     if not batched:
         it_sum, it2_sum = float(it_sum), float(it2_sum)
-    return SweepStats(thresholds, sums, n, n_true, it_sum, it2_sum, n_w)
+    return SweepStats(thresholds=thresholds, sums=sums, n=n, n_true=n_true, it_sum=it_sum, it2_sum=it2_sum, n_w=n_w)
 
 
 def truth_totals(truth_indptr: np.ndarray, truth_cols: np.ndarray, ia: np.ndarray | None,

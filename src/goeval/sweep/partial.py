@@ -1,4 +1,4 @@
-"""Partial sums: what a chunk of proteins contributes, combined in a fixed tree."""
+"""Partial sums: what a set of proteins (a leaf of the evaluation) contributes, combined in a fixed tree."""
 
 from __future__ import annotations
 
@@ -193,7 +193,7 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
     ----------
     partial : SweepPartial
         The changes of every sum (e.g. :func:`tree_sum` of the partials of
-        chunks of proteins).
+        leaves).
     thresholds : ndarray of float64, shape (m,), or None
         The thresholds of the statistics (containing every key of
         ``partial``); None: the keys themselves - the thresholds at which

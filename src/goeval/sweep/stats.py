@@ -12,7 +12,11 @@ from goeval.errors import InvalidParameterError
 if TYPE_CHECKING:
     from goeval.sweep.steps import ProteinSteps
 
-__all__ = ["BASE_QUANTITIES", "STAT_DEFINITIONS", "STAT_NAMES", "SweepStats"]
+__all__ = ["BASE_QUANTITIES", "STAT_DEFINITIONS", "STAT_NAMES", "SweepStats", "BlockKey"]
+
+#: The key of a *block*, the unit an evaluation's statistics come in (one :class:`SweepStats` each):
+#: (method, namespace label).
+BlockKey = tuple[str, str]
 
 #: Per-protein quantities of a predicted set at one threshold (``sweep``
 #: sums them over proteins): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when
@@ -66,7 +70,7 @@ _INFORMATION_VIEW = {
 }
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SweepStats:
     """Sufficient statistics of a protein-centric sweep (additive over proteins).
 
@@ -91,13 +95,13 @@ class SweepStats:
 
     Notes
     -----
-    The combination contract (what a chunked or distributed backend relies
-    on): the statistics of a set of proteins are the sum of those of any
-    partition of it into chunks, computed over the same thresholds with the
+    The combination contract (what a backend that evaluates leaves anywhere
+    relies on): the statistics of a set of proteins are the sum of those of any
+    partition of it into disjoint sets (leaves, folds), computed over the same thresholds with the
     same IA and the same weights per protein. ``a + b``, ``a += b`` and
     :meth:`combine` add every field; the curves and optima of
     :mod:`goeval.metrics.protein` are functions of the combined statistics
-    only. Sums of chunks equal the sums of the whole up to floating-point
+    only. Sums over the sets equal the sums of the whole up to floating-point
     rounding (the order of additions differs).
     """
 
@@ -110,7 +114,7 @@ class SweepStats:
     n_w: Any = None
     #: The per-protein step functions these sums came from, when kept
     #: (:func:`protein_steps`; bootstrap and paired comparisons need them).
-    #: Sums added over chunks or folds do not carry them.
+    #: Sums added over leaves or folds do not carry them.
     protein_steps: "ProteinSteps | None" = field(default=None, repr=False, compare=False)
     #: Per-threshold sums of the semantic similarities of the same proteins over the
     #: same thresholds (:class:`goeval.metrics.similarity.SimilarityStats`), when
@@ -143,14 +147,14 @@ class SweepStats:
         return self
 
     def __add__(self, other: "SweepStats") -> "SweepStats":
-        out = SweepStats(self.thresholds, dict(self.sums), self.n, self.n_true, self.it_sum, self.it2_sum, self.n_w,
-                         similarity=self.similarity)
+        out = SweepStats(thresholds=self.thresholds, sums=dict(self.sums), n=self.n, n_true=self.n_true,
+                         it_sum=self.it_sum, it2_sum=self.it2_sum, n_w=self.n_w, similarity=self.similarity)
         out += other
         return out
 
     @classmethod
     def combine(cls, parts: Iterable["SweepStats"]) -> "SweepStats":
-        """Sum of the statistics of disjoint protein chunks (see Notes of the class).
+        """Sum of the statistics of disjoint sets of proteins (see Notes of the class).
 
         Raises
         ------
@@ -161,8 +165,8 @@ class SweepStats:
         if not parts:
             raise InvalidParameterError("The 'parts' parameter of SweepStats.combine must not be empty.")
         first = parts[0]
-        total = cls(first.thresholds, dict(first.sums), first.n, first.n_true, first.it_sum, first.it2_sum, first.n_w,
-                    similarity=first.similarity)
+        total = cls(thresholds=first.thresholds, sums=dict(first.sums), n=first.n, n_true=first.n_true,
+                    it_sum=first.it_sum, it2_sum=first.it2_sum, n_w=first.n_w, similarity=first.similarity)
         for p in parts[1:]:
             total += p
         return total
@@ -176,11 +180,13 @@ class SweepStats:
         means of this view. ``n_true`` and ``it2_sum`` are not available (NaN).
         """
         sums = {name: self.sums[src] for name, src in _INFORMATION_VIEW.items()}
-        return SweepStats(self.thresholds, sums, self.it_sum, float("nan"), self.it2_sum, float("nan"))
+        return SweepStats(thresholds=self.thresholds, sums=sums, n=self.it_sum, n_true=float("nan"),
+                          it_sum=self.it2_sum, it2_sum=float("nan"))
 
     def replicate(self, b: int) -> "SweepStats":
         """Row ``b`` of statistics swept with weights of shape (B, n)."""
         if self.n_replicates is None:
             raise InvalidParameterError("replicate() needs statistics swept with weights of shape (B, n).")
-        return SweepStats(self.thresholds, {k: v[b] for k, v in self.sums.items()}, self.n[b], self.n_true[b],
-                          self.it_sum[b], self.it2_sum[b], None if self.n_w is None else self.n_w[b])
+        return SweepStats(thresholds=self.thresholds, sums={k: v[b] for k, v in self.sums.items()}, n=self.n[b],
+                          n_true=self.n_true[b], it_sum=self.it_sum[b], it2_sum=self.it2_sum[b],
+                          n_w=None if self.n_w is None else self.n_w[b])

@@ -16,7 +16,7 @@ from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["ProteinSteps", "protein_steps", "assemble_steps"]
 
-@dataclass
+@dataclass(kw_only=True)
 class ProteinSteps:
     """Per-protein sufficient statistics: each benchmark protein's step functions.
 
@@ -71,8 +71,8 @@ class ProteinSteps:
         g0, g1 = int(self.group_bounds[c]), int(self.group_bounds[c + 1])
         rows = self.rows[g0:g1]
         first = np.r_[True, rows[1:] != rows[:-1]] if rows.size else np.zeros(0, bool)
-        return ChunkSteps(rows, self.bins[g0:g1], first, self.cnt[g0:g1], self.tp[g0:g1],
-                      self.ia_pred[g0:g1], self.ia_tp[g0:g1])
+        return ChunkSteps(rows=rows, bins=self.bins[g0:g1], first=first, cnt=self.cnt[g0:g1], tp=self.tp[g0:g1],
+                      ia_pred=self.ia_pred[g0:g1], ia_tp=self.ia_tp[g0:g1])
 
     def stats(self, weights: np.ndarray | None = None, names: tuple[str, ...] = STAT_NAMES) -> SweepStats:
         """The :class:`SweepStats` of these proteins under ``weights`` (as :func:`sweep`).
@@ -179,6 +179,13 @@ class ProteinSteps:
         return replace(self, thresholds=t, bins=pos[self.bins])
 
 
+def _no_steps() -> ChunkSteps:
+    """The steps of a chunk without entries."""
+    none = np.zeros(0, np.int64)
+    return ChunkSteps(rows=none, bins=none, first=np.zeros(0, bool), cnt=np.zeros(0), tp=np.zeros(0),
+                      ia_pred=np.zeros(0), ia_tp=np.zeros(0))
+
+
 def protein_steps(
     pred_indptr: np.ndarray,
     pred_cols: np.ndarray,
@@ -214,15 +221,15 @@ def protein_steps(
         flags = TruthFlags(truth_indptr, truth_cols, n_cols)
         for r0, r1 in zip(bounds[:-1], bounds[1:]):
             steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)
-            parts.append(steps if steps is not None else ChunkSteps(*([np.zeros(0, np.int64)] * 2), np.zeros(0, bool),
-                                                                 *([np.zeros(0)] * 4)))
+            parts.append(steps if steps is not None else _no_steps())
     else:
-        parts.append(ChunkSteps(*([np.zeros(0, np.int64)] * 2), np.zeros(0, bool), *([np.zeros(0)] * 4)))
+        parts.append(_no_steps())
     cat = {f: np.concatenate([getattr(s, f) for s in parts]) for f in ("rows", "bins", "cnt", "tp", "ia_pred", "ia_tp")}
     group_bounds = np.r_[0, np.cumsum([s.rows.size for s in parts])].astype(np.int64)
-    return ProteinSteps(thresholds, n_t, i_t, cat["rows"].astype(np.int64), cat["bins"].astype(np.int64),
-                        cat["cnt"], cat["tp"], cat["ia_pred"], cat["ia_tp"], np.asarray(bounds, np.int64),
-                        group_bounds, None if proteins is None else np.asarray(proteins), weighted_rows)
+    return ProteinSteps(thresholds=thresholds, n_t=n_t, i_t=i_t, rows=cat["rows"].astype(np.int64),
+                        bins=cat["bins"].astype(np.int64), cnt=cat["cnt"], tp=cat["tp"], ia_pred=cat["ia_pred"],
+                        ia_tp=cat["ia_tp"], row_bounds=np.asarray(bounds, np.int64), group_bounds=group_bounds,
+                        proteins=None if proteins is None else np.asarray(proteins), weighted_rows=weighted_rows)
 
 
 def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], thresholds: np.ndarray,
@@ -267,6 +274,7 @@ def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], th
     b = np.concatenate(bins)[order] if bins else np.zeros(0, np.int64)
     bounds = np.asarray(chunk_bounds(np.r_[0, np.cumsum(sizes)], chunk_entries) if n else [0, 0], np.int64)
     group_bounds = np.searchsorted(r, bounds, side="left").astype(np.int64)
-    return ProteinSteps(taus, n_t, i_t, r.astype(np.int64), b.astype(np.int64), cat["cnt"], cat["tp"],
-                        cat["ia_pred"], cat["ia_tp"], bounds, group_bounds,
-                        None if proteins is None else np.asarray(proteins), weighted_rows)
+    return ProteinSteps(thresholds=taus, n_t=n_t, i_t=i_t, rows=r.astype(np.int64), bins=b.astype(np.int64),
+                        cnt=cat["cnt"], tp=cat["tp"], ia_pred=cat["ia_pred"], ia_tp=cat["ia_tp"], row_bounds=bounds,
+                        group_bounds=group_bounds, proteins=None if proteins is None else np.asarray(proteins),
+                        weighted_rows=weighted_rows)

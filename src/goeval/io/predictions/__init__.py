@@ -3,7 +3,7 @@
 * :func:`read_predictions` reads a whole file (vectorized), and
   :func:`start_read_predictions` starts that read in a forked child;
 * :func:`scan_predictions`, :func:`iter_prediction_batches` and
-  :class:`PredictionBatches` read it in bounded memory, in blocks of whole
+  :class:`PredictionBatches` read it in bounded memory, in parts of whole
   lines.
 
 All of them apply one set of rules (:mod:`goeval.io.predictions.rules`: the

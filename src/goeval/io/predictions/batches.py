@@ -5,18 +5,18 @@ memory. The readers here take the same files by the same rules (those of
 :mod:`goeval.io.predictions.rules`: the line rule, CAFA header lines and
 ``END``, a column header, compression) and raise the same
 :class:`~goeval.errors.InputFormatError` (file, line number, text) on the
-same input, but read the file in blocks of whole lines
-(:class:`~goeval.io.predictions.blocks.BlockReader`):
+same input, but read the file in parts of whole lines
+(:class:`~goeval.io.predictions.parts.PartReader`):
 
 * :func:`scan_predictions` validates every line in one pass and returns what
-  a chunked evaluation needs to know first: the distinct scores (the exact
+  a streamed evaluation needs to know first: the distinct scores (the exact
   thresholds), whether the file is grouped by protein, the number of rows and
   proteins, and the ``counts`` that ``read_predictions`` gives;
 * :func:`iter_prediction_batches` gives the rows in file order as
   :class:`~goeval.io.pairs.PairTable` batches that end at protein boundaries;
   :class:`PredictionBatches` does the same and records the scan.
 
-Memory is independent of the file size: a few blocks of text and their
+Memory is independent of the file size: a few parts of text and their
 parsed rows, plus one entry per distinct protein (and per distinct score for
 the scan).
 """
@@ -33,14 +33,14 @@ import pyarrow as pa
 from goeval.errors import InvalidParameterError, UngroupedPredictionsError
 from goeval.io.files import PathLike
 from goeval.io.pairs import PairTable, encode_chunks
-from goeval.io.predictions.blocks import BLOCK_BYTES, BlockReader, ParsedBlock
+from goeval.io.predictions.parts import PART_BYTES, PartReader, ParsedPart
 from goeval.io.predictions.keep import ProteinFilter
 
 __all__ = ["PredictionScan", "scan_predictions", "iter_prediction_batches", "PredictionBatches",
            "UngroupedPredictionsError"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PredictionScan:
     """What one validating pass over a prediction file found.
 
@@ -107,7 +107,7 @@ class _Grouping:
         self.last: str | None = None
         self.reappearing: tuple[str, int] | None = None
 
-    def add(self, part: ParsedBlock) -> None:
+    def add(self, part: ParsedPart) -> None:
         """Take the next part; set ``part.starts`` (its protein runs not continuing the previous part)."""
         starts = _run_starts(part.pcodes)
         run_codes = part.pcodes[starts]
@@ -150,7 +150,7 @@ class _DistinctScores:
         return self.merged
 
 
-def scan_predictions(path: PathLike, *, block_size: int = BLOCK_BYTES) -> PredictionScan:
+def scan_predictions(path: PathLike, *, part_bytes: int = PART_BYTES) -> PredictionScan:
     """Validate a prediction file in one pass in bounded memory; its scores, grouping and counts.
 
     Every line is checked as :func:`~goeval.io.predictions.read_predictions`
@@ -161,7 +161,7 @@ def scan_predictions(path: PathLike, *, block_size: int = BLOCK_BYTES) -> Predic
     path : str or path-like
         A prediction file (CAFA format or a 3-column table, plain, ``.gz``,
         ``.bz2`` or ``.xz``).
-    block_size : int, default 8 MiB
+    part_bytes : int, default 8 MiB
         Bytes of text parsed at a time (rounded up to whole lines). Memory
         is a few times this, plus the distinct proteins and scores.
 
@@ -189,14 +189,15 @@ def scan_predictions(path: PathLike, *, block_size: int = BLOCK_BYTES) -> Predic
     >>> scan.scores.tolist(), scan.grouped, scan.n_rows, scan.n_proteins
     ([0.25, 0.5], True, 3, 2)
     """
-    _check_size(block_size, "block_size", "scan_predictions")
-    reader, groups, scores = BlockReader(path, block_size), _Grouping(), _DistinctScores()
+    _check_size(part_bytes, "part_bytes", "scan_predictions")
+    reader, groups, scores = PartReader(path, part_bytes), _Grouping(), _DistinctScores()
     for part in reader.parts():
         groups.add(part)
         scores.add(part.scores)
     again = groups.reappearing or (None, None)
-    return PredictionScan(str(path), scores.result(), groups.reappearing is None, again[0], again[1],
-                          reader.rows, len(groups.seen), scores.zeros, reader.counts)
+    return PredictionScan(source=str(path), scores=scores.result(), grouped=groups.reappearing is None,
+                          reappearing_protein=again[0], reappearing_line=again[1], n_rows=reader.rows,
+                          n_proteins=len(groups.seen), n_zero_scores=scores.zeros, counts=reader.counts)
 
 
 # -------------------------------------------------------------- batches
@@ -228,7 +229,7 @@ class _Batcher:
         self.n = 0
         self.emitted: set[str] = set()
 
-    def add(self, part: ParsedBlock) -> Iterator[PairTable]:
+    def add(self, part: ParsedPart) -> Iterator[PairTable]:
         self.pending.append([part, 0])
         self.n += len(part)
         while self.n >= self.batch_rows and (cut := self._cut()) is not None:
@@ -273,7 +274,8 @@ class _Batcher:
         self._check_grouped(proteins, pcodes, slices)
         tcodes, terms = _merge_codes([(p.tcodes[a:b], p.terms) for p, a, b in slices])
         scores = np.concatenate([p.scores[a:b] for p, a, b in slices])
-        return PairTable(pcodes, proteins, tcodes, terms, scores, str(self.path), {"rows": int(pcodes.size)})
+        return PairTable(protein_codes=pcodes, proteins=proteins, term_codes=tcodes, terms=terms, scores=scores,
+                         source=str(self.path), counts={"rows": int(pcodes.size)})
 
     def _check_grouped(self, proteins: np.ndarray, pcodes: np.ndarray, slices: list) -> None:
         """Raise :class:`UngroupedPredictionsError` when a protein of an earlier batch is back."""
@@ -288,7 +290,7 @@ class _Batcher:
         self.emitted.update(names)
 
 
-def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20, block_size: int = BLOCK_BYTES,
+def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20, part_bytes: int = PART_BYTES,
                             keep: Any = None) -> Iterator[PairTable]:
     """The rows of a prediction file in file order, in batches ending at protein boundaries.
 
@@ -305,8 +307,8 @@ def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20, block_
         Rows per batch: a batch ends at the last protein boundary within
         ``batch_rows`` rows, so it is smaller, except a protein with more
         rows, which is one batch of its own.
-    block_size : int, default 8 MiB
-        Bytes of text parsed at a time. Memory is a few batches and blocks.
+    part_bytes : int, default 8 MiB
+        Bytes of text parsed at a time. Memory is a few batches and parts.
     keep : iterable of str or ProteinFilter, optional
         Only these proteins' lines are parsed (see
         :func:`~goeval.io.predictions.read_predictions`); the others are counted.
@@ -335,8 +337,8 @@ def iter_prediction_batches(path: PathLike, *, batch_rows: int = 1 << 20, block_
     [['P1'], ['P2']]
     """
     _check_size(batch_rows, "batch_rows", "iter_prediction_batches")
-    _check_size(block_size, "block_size", "iter_prediction_batches")
-    yield from PredictionBatches(path, batch_rows=batch_rows, block_size=block_size, keep=keep)
+    _check_size(part_bytes, "part_bytes", "iter_prediction_batches")
+    yield from PredictionBatches(path, batch_rows=batch_rows, part_bytes=part_bytes, keep=keep)
 
 
 class PredictionBatches:
@@ -352,23 +354,23 @@ class PredictionBatches:
 
     Parameters
     ----------
-    path, batch_rows, block_size, keep
+    path, batch_rows, part_bytes, keep
         As for :func:`iter_prediction_batches`.
     progress : callable, optional
-        Called with the bytes (of text) read after each block.
+        Called with the bytes (of text) read after each part.
     """
 
-    def __init__(self, path: PathLike, *, batch_rows: int = 1 << 20, block_size: int = BLOCK_BYTES,
+    def __init__(self, path: PathLike, *, batch_rows: int = 1 << 20, part_bytes: int = PART_BYTES,
                  keep: Any = None, progress: Any = None) -> None:
         _check_size(batch_rows, "batch_rows", "PredictionBatches")
-        _check_size(block_size, "block_size", "PredictionBatches")
-        self.path, self.batch_rows, self.block_size = path, batch_rows, block_size
+        _check_size(part_bytes, "part_bytes", "PredictionBatches")
+        self.path, self.batch_rows, self.part_bytes = path, batch_rows, part_bytes
         self.keep = keep if keep is None or isinstance(keep, ProteinFilter) else ProteinFilter(keep)
         self.progress = progress
         self.scan: PredictionScan | None = None
 
     def __iter__(self) -> Iterator[PairTable]:
-        reader, groups = BlockReader(self.path, self.block_size, self.keep), _Grouping()
+        reader, groups = PartReader(self.path, self.part_bytes, self.keep), _Grouping()
         batcher = _Batcher(self.path, self.batch_rows)
         zeros = 0
         for part in reader.parts():
@@ -379,5 +381,6 @@ class PredictionBatches:
             yield from batcher.add(part)
         yield from batcher.flush()
         again = groups.reappearing or (None, None)
-        self.scan = PredictionScan(str(self.path), np.zeros(0), groups.reappearing is None, again[0], again[1],
-                                   reader.rows, len(groups.seen), zeros, reader.counts)
+        self.scan = PredictionScan(source=str(self.path), scores=np.zeros(0), grouped=groups.reappearing is None,
+                                   reappearing_protein=again[0], reappearing_line=again[1], n_rows=reader.rows,
+                                   n_proteins=len(groups.seen), n_zero_scores=zeros, counts=reader.counts)

@@ -127,13 +127,13 @@ class Unread:
         self.proteins |= other.proteins
 
 
-#: The Arrow types a filtered block is read with: the protein dictionary-encoded (it is looked up),
+#: The Arrow types a filtered part is read with: the protein dictionary-encoded (it is looked up),
 #: the term and score as text (converted for the kept rows only).
 FILTERED_TYPES = {"p": pa.dictionary(pa.int32(), pa.string()), "t": pa.string(), "s": pa.string()}
 
 
 def filtered_table(table: pa.Table, keep: ProteinFilter, unread: Unread) -> pa.Table | None:
-    """The kept rows of a block read with :data:`FILTERED_TYPES` (or, when most rows are kept, with the
+    """The kept rows of a part read with :data:`FILTERED_TYPES` (or, when most rows are kept, with the
     unfiltered reader's types), their scores as float64; the others counted in ``unread``. None when a kept
     score is not a number (the line rule decides)."""
     mask = keep.rows(table.column("p"), unread)

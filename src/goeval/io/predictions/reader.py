@@ -1,10 +1,10 @@
 """The whole-file reader of prediction files (and its start in a forked child).
 
-:func:`read_predictions` is one pass of the block reader
-(:class:`~goeval.io.predictions.blocks.BlockReader`: Arrow over blocks of
+:func:`read_predictions` is one pass of the part reader
+(:class:`~goeval.io.predictions.parts.PartReader`: Arrow over parts of
 whole lines, the reference :class:`~goeval.io.predictions.rules.LineParser`
-for any block it cannot vouch for) whose parts are put together: memory is
-the rows kept plus a few blocks, whatever the file's size or compression.
+for any part it cannot vouch for) whose parsed parts are put together: memory is
+the rows kept plus a few parts, whatever the file's size or compression.
 Given the proteins to keep (an evaluation's benchmark proteins), only their
 lines are parsed and held; the others are counted.
 """
@@ -21,16 +21,16 @@ import pyarrow as pa
 from goeval.io.background import Background, should_fork, start
 from goeval.io.files import PathLike
 from goeval.io.pairs import PairTable, encode_chunks
-from goeval.io.predictions.blocks import BLOCK_BYTES, BlockReader, ParsedBlock
+from goeval.io.predictions.parts import PART_BYTES, PartReader, ParsedPart
 from goeval.io.predictions.keep import ProteinFilter
 
 __all__ = ["read_predictions", "start_read_predictions", "concat_parts"]
 
 
-def concat_parts(parts: list[ParsedBlock], source: str, counts: dict[str, Any] | None = None) -> PairTable:
-    """Parsed blocks as one :class:`~goeval.io.pairs.PairTable` (identifiers in order of first appearance).
+def concat_parts(parts: list[ParsedPart], source: str, counts: dict[str, Any] | None = None) -> PairTable:
+    """Parsed parts as one :class:`~goeval.io.pairs.PairTable` (identifiers in order of first appearance).
 
-    ``parts`` is emptied as it is read (each block released once encoded).
+    ``parts`` is emptied as it is read (each part released once encoded).
     """
     n = sum(len(p) for p in parts)
     pchunks, tchunks, scores = [], [], np.empty(n, np.float64)
@@ -43,7 +43,8 @@ def concat_parts(parts: list[ParsedBlock], source: str, counts: dict[str, Any] |
         parts[i] = None  # type: ignore[call-overload]
     pcodes, proteins = encode_chunks(pchunks, n)
     tcodes, terms = encode_chunks(tchunks, n)
-    return PairTable(pcodes, proteins, tcodes, terms, scores, source, dict(counts or {}))
+    return PairTable(protein_codes=pcodes, proteins=proteins, term_codes=tcodes, terms=terms, scores=scores,
+                     source=source, counts=dict(counts or {}))
 
 
 def _dictionary(codes: np.ndarray, uniq: np.ndarray) -> pa.DictionaryArray:
@@ -51,7 +52,7 @@ def _dictionary(codes: np.ndarray, uniq: np.ndarray) -> pa.DictionaryArray:
 
 
 def read_predictions(path: PathLike, *, keep: Iterable[str] | ProteinFilter | None = None,
-                     block_size: int = BLOCK_BYTES,
+                     part_bytes: int = PART_BYTES,
                      progress: Callable[[int], None] | None = None) -> PairTable:
     """Read a prediction file: CAFA format or a plain 3-column table.
 
@@ -74,11 +75,11 @@ def read_predictions(path: PathLike, *, keep: Iterable[str] | ProteinFilter | No
         field and counted in ``counts['unread']`` (``rows``: its data lines,
         ``other_lines``: lines of another shape, not checked, ``proteins``:
         how many, ``examples``: the first ones), never parsed further.
-    block_size : int, default 8 MiB
+    part_bytes : int, default 8 MiB
         Bytes of text parsed at a time. Memory is the rows kept plus a few
-        blocks.
+        parts.
     progress : callable, optional
-        Called with the number of bytes (of text) read after each block.
+        Called with the number of bytes (of text) read after each part.
 
     Returns
     -------
@@ -101,8 +102,8 @@ def read_predictions(path: PathLike, *, keep: Iterable[str] | ProteinFilter | No
         beyond their protein field.
     """
     keep = keep if keep is None or isinstance(keep, ProteinFilter) else ProteinFilter(keep)
-    reader = BlockReader(path, block_size, keep)
-    parts: list[ParsedBlock] = []
+    reader = PartReader(path, part_bytes, keep)
+    parts: list[ParsedPart] = []
     for part in reader.parts():
         part.source = None  # the rows' lines are not asked for
         parts.append(part)

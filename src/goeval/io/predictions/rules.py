@@ -7,7 +7,7 @@ column header) and the separator (:func:`prediction_layout`), a data line
 free-text lines (:func:`is_text_line`: ``protein Text score text``, skipped
 and counted), and the reference line-by-line parser (:class:`LineParser`)
 that decides whenever the vectorized reader cannot vouch for a file or a
-block.
+part of one.
 
 A line of a tab-separated file that mixes tabs and spaces between its
 three fields (``P1 GO:0000001<TAB>0.5``, as CAFA-evaluator-PK's example

@@ -1,22 +1,22 @@
-"""Submission files read leniently, block by block: every line classified, nothing raised.
+"""Submission files read leniently, part by part: every line classified, nothing raised.
 
 The prediction readers (:mod:`goeval.io.predictions.reader`,
 :mod:`~goeval.io.predictions.batches`) stop at the first malformed line, as
 an evaluation must. A competition's validator must instead see every line
-of a file that may hold hundreds of millions: :func:`submission_blocks`
-reads the same files (plain or compressed, in blocks of whole lines,
-:func:`~goeval.io.predictions.blocks.line_blocks`, so memory does not grow
-with the file) and gives, per block,
+of a file that may hold hundreds of millions: :func:`submission_parts`
+reads the same files (plain or compressed, in parts of whole lines,
+:func:`~goeval.io.predictions.parts.line_parts`, so memory does not grow
+with the file) and gives, per part,
 
 * the *data lines* - exactly three tab-separated fields, taken as written
   (no field stripped: a submission is ``protein<TAB>GO id<TAB>score``) - as
   dictionary-encoded columns of strings with their line numbers, parsed by
-  Arrow (one thread per block, which numbers the rows it sets aside);
+  Arrow (one thread per part, which numbers the rows it sets aside);
 * every other non-blank line (free-text lines, headers, lines with another
   number of fields, undecodable lines) with its number, text and fields.
 
-A block Arrow cannot read (bytes that are not UTF-8, a lone carriage
-return) is read line by line by the same rules (:func:`classify_block`,
+A part Arrow cannot read (bytes that are not UTF-8, a lone carriage
+return) is read line by line by the same rules (:func:`classify_part`,
 also the tests' oracle). Which lines break which rule is the business of
 the validator (:mod:`goeval.compat.submission`).
 """
@@ -31,23 +31,23 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from goeval.io.files import PathLike
-from goeval.io.predictions.blocks import BLOCK_BYTES, line_blocks
+from goeval.io.predictions.parts import PART_BYTES, line_parts
 from goeval.io.text import has_lone_cr
 
-__all__ = ["SubmissionBlock", "submission_blocks", "classify_block", "line_texts"]
+__all__ = ["SubmissionPart", "submission_parts", "classify_part", "line_texts"]
 
 _STRING = pa.dictionary(pa.int32(), pa.string())
 _COLUMNS = ["p", "t", "s"]
 
 
-@dataclass
-class SubmissionBlock:
-    """The lines of one block of a submission file.
+@dataclass(kw_only=True)
+class SubmissionPart:
+    """The lines of one part of a submission file.
 
     Attributes
     ----------
     pcodes, proteins, tcodes, terms, scodes, scores : ndarray
-        The data lines (three tab-separated fields): codes into the block's
+        The data lines (three tab-separated fields): codes into the part's
         distinct proteins, terms and score texts (object arrays of str).
     lines : ndarray of int64
         The line number of every data line.
@@ -77,10 +77,10 @@ def _encode(values: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return codes, np.asarray(list(index), dtype=object)
 
 
-def classify_block(block: bytes, line0: int) -> SubmissionBlock:
-    """The reference reading of a block, line by line (the fast reader must give the same)."""
+def classify_part(data: bytes, line0: int) -> SubmissionPart:
+    """The reference reading of a part, line by line (the fast reader must give the same)."""
     p, t, s, nos, others = [], [], [], [], []
-    for k, raw in enumerate(block.split(b"\n")):
+    for k, raw in enumerate(data.split(b"\n")):
         raw = raw[:-1] if raw.endswith(b"\r") else raw
         if not raw.strip():
             continue
@@ -98,12 +98,13 @@ def classify_block(block: bytes, line0: int) -> SubmissionBlock:
         else:
             others.append((line0 + k, text, fields))
     (pc, pu), (tc, tu), (sc, su) = _encode(p), _encode(t), _encode(s)
-    return SubmissionBlock(pc, pu, tc, tu, sc, su, np.asarray(nos, np.int64), others)
+    return SubmissionPart(pcodes=pc, proteins=pu, tcodes=tc, terms=tu, scodes=sc, scores=su,
+                          lines=np.asarray(nos, np.int64), others=others)
 
 
-def _nonblank_lines(block: bytes, line0: int) -> np.ndarray:
+def _nonblank_lines(data: bytes, line0: int) -> np.ndarray:
     """Numbers of the lines Arrow reads as rows: not empty (an ``\\r`` alone is empty)."""
-    arr = np.frombuffer(block, np.uint8)
+    arr = np.frombuffer(data, np.uint8)
     nl = np.flatnonzero(arr == 10)
     starts = np.r_[0, nl + 1]
     ends = np.r_[nl, arr.size]
@@ -112,9 +113,9 @@ def _nonblank_lines(block: bytes, line0: int) -> np.ndarray:
     return line0 + np.flatnonzero((length > 0) & ~cr_only)
 
 
-def _fast_block(block: bytes, line0: int) -> SubmissionBlock | None:
-    """Arrow over one block (None when it cannot vouch for it: the line reader decides)."""
-    if has_lone_cr(block):
+def _fast_part(data: bytes, line0: int) -> SubmissionPart | None:
+    """Arrow over one part (None when it cannot vouch for it: the line reader decides)."""
+    if has_lone_cr(data):
         return None
     aside: list[tuple[int, str]] = []
 
@@ -124,15 +125,15 @@ def _fast_block(block: bytes, line0: int) -> SubmissionBlock | None:
 
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(block),
-            read_options=pacsv.ReadOptions(column_names=_COLUMNS, use_threads=False, block_size=len(block) + 1),
+            pa.BufferReader(data),
+            read_options=pacsv.ReadOptions(column_names=_COLUMNS, use_threads=False, block_size=len(data) + 1),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
                                              invalid_row_handler=handler),
             convert_options=pacsv.ConvertOptions(column_types=dict.fromkeys(_COLUMNS, _STRING),
                                                  strings_can_be_null=False, quoted_strings_can_be_null=False))
     except (pa.ArrowException, ValueError, UnicodeDecodeError):
         return None
-    rows = _nonblank_lines(block, line0)
+    rows = _nonblank_lines(data, line0)
     if any(n is None for n, _ in aside) or any(c.num_chunks > 1 for c in table.columns) or \
             rows.size != table.num_rows + len(aside):
         return None
@@ -145,17 +146,19 @@ def _fast_block(block: bytes, line0: int) -> SubmissionBlock | None:
         chunk = col.chunk(0) if col.num_chunks else pa.array([], _STRING)
         cols += [chunk.indices.to_numpy(zero_copy_only=False).astype(np.int32),
                  np.asarray(chunk.dictionary.to_pylist(), dtype=object)]
-    return SubmissionBlock(*cols, np.delete(rows, set_aside), others)
+    pcodes, proteins, tcodes, terms, scodes, scores = cols
+    return SubmissionPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms, scodes=scodes, scores=scores,
+                          lines=np.delete(rows, set_aside), others=others)
 
 
-def submission_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator[SubmissionBlock]:
-    """Every line of a submission file, block by block, in file order (see the module notes).
+def submission_parts(path: PathLike, part_bytes: int = PART_BYTES) -> Iterator[SubmissionPart]:
+    """Every line of a submission file, part by part, in file order (see the module notes).
 
     Parameters
     ----------
     path : str or path-like
         The file, plain or compressed (``.gz``, ``.bz2``, ``.xz``).
-    block_size : int, default 8 MiB
+    part_bytes : int, default 8 MiB
         Bytes of text read at a time (rounded up to whole lines).
 
     Raises
@@ -163,21 +166,21 @@ def submission_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator
     InputFormatError
         Only for a file that cannot be read or decompressed.
     """
-    for block, line0, _ in line_blocks(path, block_size):
-        yield _fast_block(block, line0) or classify_block(block, line0)
+    for data, line0, _ in line_parts(path, part_bytes):
+        yield _fast_part(data, line0) or classify_part(data, line0)
 
 
-def line_texts(path: PathLike, numbers: list[int], block_size: int = BLOCK_BYTES) -> dict[int, str]:
+def line_texts(path: PathLike, numbers: list[int], part_bytes: int = PART_BYTES) -> dict[int, str]:
     """The text of the lines ``numbers`` of a file (one pass, stopping after the last)."""
     wanted = sorted(set(numbers))
     out: dict[int, str] = {}
     if not wanted:
         return out
-    for block, line0, n_newlines in line_blocks(path, block_size):
+    for data, line0, n_newlines in line_parts(path, part_bytes):
         last = line0 + n_newlines
         todo = [n for n in wanted if line0 <= n <= last and n not in out]
         if todo:
-            lines = block.split(b"\n")
+            lines = data.split(b"\n")
             for n in todo:
                 out[n] = lines[n - line0].rstrip(b"\r").decode("utf-8", "replace")
         if wanted[-1] <= last:

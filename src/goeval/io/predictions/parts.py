@@ -1,15 +1,15 @@
-"""One validating pass over a prediction file in blocks of whole lines, in bounded memory.
+"""One validating pass over a prediction file in parts of whole lines, in bounded memory.
 
-Each block (the whole lines that start within ``block_size`` bytes) is
+Each part (the whole lines that start within ``part_bytes`` bytes of text) is
 parsed by the fast reader exactly as :func:`~goeval.io.predictions.read_predictions`
-parses a whole file; a block that it cannot vouch for (a lone carriage
+parses a whole file; a part that it cannot vouch for (a lone carriage
 return, an Arrow error, a row with another number of columns, an empty
 field, a score outside [0, 1]) is read by the reference
 :class:`~goeval.io.predictions.rules.LineParser` instead, with absolute line
 numbers. Errors are raised as soon as they are met, in file order (a
 malformed line, bytes that are not UTF-8, a carriage return inside a line, a
 line longer than :data:`MAX_LINE_BYTES`, a corrupt compressed stream): a bad
-first line is an error at once, and memory stays within a few blocks
+first line is an error at once, and memory stays within a few parts
 whatever the file holds (a decompression bomb of one long line included).
 
 Given a :class:`~goeval.io.predictions.keep.ProteinFilter`, the reader
@@ -49,39 +49,39 @@ from goeval.io.predictions.rules import (
 )
 from goeval.io.text import BOM, LONE_CR, Layout, has_lone_cr, is_end, split_fields, whitespace_to_tab
 
-__all__ = ["BLOCK_BYTES", "MAX_LINE_BYTES", "ParsedBlock", "BlockReader", "line_blocks"]
+__all__ = ["PART_BYTES", "MAX_LINE_BYTES", "ParsedPart", "PartReader", "line_parts"]
 
 #: Bytes of text parsed at a time, by default.
-BLOCK_BYTES = 1 << 23
-_ARROW_BLOCK = 1 << 20  # Arrow's own block inside ours
-#: Blocks parsed at once, each by one thread (Arrow and the compute kernels release the GIL).
+PART_BYTES = 1 << 23
+_ARROW_BLOCK = 1 << 20  # Arrow's block size (its unit of parsing) inside a part
+#: Parts parsed at once, each by one thread (Arrow and the compute kernels release the GIL).
 PARSERS = max(1, min(4, os.cpu_count() or 1))
 _READ = 1 << 20  # bytes read from the file at a time
-#: The longest line a reader takes (or the block size, when larger): :data:`goeval.io.files.MAX_LINE_BYTES`.
+#: The longest line a reader takes (or ``part_bytes``, when larger): :data:`goeval.io.files.MAX_LINE_BYTES`.
 MAX_LINE_BYTES = FILES_MAX_LINE
 
 
-@dataclass
-class ParsedBlock:
-    """The rows parsed from one block, dictionary-encoded in first-appearance order.
+@dataclass(kw_only=True)
+class ParsedPart:
+    """The rows parsed from one part of a file, dictionary-encoded in first-appearance order.
 
     Attributes
     ----------
     pcodes, proteins, tcodes, terms, scores : ndarray
         Target codes and targets, term codes and terms, scores.
     line0 : int
-        Line number of the block's first line.
+        Line number of the part's first line.
     lines : ndarray of int64 or None
         The line of every row, when known.
     source : _Span or None
-        Where the block lies in the file, to find the lines of its rows when
+        Where the part lies in the file, to find the lines of its rows when
         they are not one per line (it is read again, only then).
     tab : bool
         The file is tab-separated.
     keep : ProteinFilter or None
         The proteins whose lines were parsed.
     starts : ndarray of int64
-        Rows where a protein run starts (set by the reader of the blocks).
+        Rows where a protein run starts (set by the reader of the parts).
     """
 
     pcodes: np.ndarray
@@ -100,7 +100,7 @@ class ParsedBlock:
         return int(self.pcodes.shape[0])
 
     def line_of(self, row: int) -> int:
-        """The line number of row ``row`` (the block is read again when rows skip lines)."""
+        """The line number of row ``row`` (the part is read again when rows skip lines)."""
         if self.lines is None and self.source is not None:
             self.lines = _row_lines(self.source.read(), self.line0, self.tab, self.keep)
             self.source = None
@@ -126,11 +126,11 @@ class _Span:
             return fh.read(self.size)
 
 
-def _row_lines(block: bytes, line0: int, tab: bool, keep: ProteinFilter | None = None) -> np.ndarray:
-    """Line numbers of the data lines of a block that Arrow read (blank, END, free-text lines and the lines of
+def _row_lines(text: bytes, line0: int, tab: bool, keep: ProteinFilter | None = None) -> np.ndarray:
+    """Line numbers of the data lines of a part that Arrow read (blank, END, free-text lines and the lines of
     proteins outside ``keep`` skipped)."""
     out = []
-    for k, raw in enumerate(block.split(b"\n")):
+    for k, raw in enumerate(text.split(b"\n")):
         fields = line_fields(raw.decode("utf-8", "replace").rstrip("\r"), tab)[0]
         if fields and not is_end(fields) and not is_text_line(fields) and (keep is None or fields[0] in keep):
             out.append(line0 + k)
@@ -145,22 +145,22 @@ class _LongLine(Exception):
         self.limit = limit
 
 
-def _text_blocks(read: Callable[[int], bytes], readinto: Callable[[memoryview], int], head: bytes, size: int,
+def _text_parts(read: Callable[[int], bytes], readinto: Callable[[memoryview], int], head: bytes, size: int,
                  limit: int | None = None) -> Iterator[bytearray]:
-    """``head`` and then the rest of the stream in blocks of whole lines: each the lines that end within
-    ``size`` bytes (at least one line; the last block ends at the end of the stream).
+    """``head`` and then the rest of the stream in parts of whole lines: each the lines that end within
+    ``size`` bytes (at least one line; the last part ends at the end of the stream).
 
-    Each block is a buffer of its own, filled by ``readinto`` with no
+    Each part is a buffer of its own, filled by ``readinto`` with no
     further copy. A line longer than ``limit`` bytes (default ``max(size,
     MAX_LINE_BYTES)``) raises :class:`_LongLine` as soon as that many bytes
-    are read, so memory stays within a few blocks whatever the stream holds.
+    are read, so memory stays within a few parts whatever the stream holds.
     """
     limit = max(size, MAX_LINE_BYTES) if limit is None else limit
     carry, eof = head, False
     while carry or not eof:
         buf, eof = _filled(readinto, carry, size)
         cut = len(buf) if eof else buf.rfind(b"\n", 0, size) + 1
-        if cut == 0:  # one line longer than the block: read on to its end, within the limit
+        if cut == 0:  # one line longer than a part: read on to its end, within the limit
             cut = _line_end(read, buf, size, limit)
             eof = eof or cut == len(buf) and not buf.endswith(b"\n")
         carry = bytes(buf[cut:])
@@ -202,22 +202,22 @@ def _line_end(read: Callable[[int], bytes], buf: bytearray, start: int, limit: i
 
 def _whole_lines(read: Callable[[int], bytes], readinto: Callable[[memoryview], int], line: int, size: int,
                  path: PathLike) -> Iterator[tuple[bytearray, int, int]]:
-    """(block, number of its first line, its ``\\n`` count) of :func:`_text_blocks`."""
+    """(part, number of its first line, its ``\\n`` count) of :func:`_text_parts`."""
     try:
-        for block in _text_blocks(read, readinto, b"", size):
-            n_newlines = block.count(b"\n")
-            yield block, line, n_newlines
+        for text in _text_parts(read, readinto, b"", size):
+            n_newlines = text.count(b"\n")
+            yield text, line, n_newlines
             line += n_newlines
     except _LongLine as exc:
         raise long_line_error(path, line, exc.limit) from None
 
 
-def line_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator[tuple[bytes, int, int]]:
-    """A file (plain or compressed) in blocks of whole lines: (block, number of its first line, its ``\\n`` count).
+def line_parts(path: PathLike, part_bytes: int = PART_BYTES) -> Iterator[tuple[bytes, int, int]]:
+    """A file (plain or compressed) in parts of whole lines: (part, number of its first line, its ``\\n`` count).
 
-    Each block holds the lines that start within ``block_size`` bytes (at
-    least one line). Memory is a few blocks, whatever the file's size: a line
-    longer than :data:`MAX_LINE_BYTES` (or the block size) is an error.
+    Each part holds the lines that start within ``part_bytes`` bytes (at
+    least one line). Memory is a few parts, whatever the file's size: a line
+    longer than :data:`MAX_LINE_BYTES` (or ``part_bytes``) is an error.
 
     Raises
     ------
@@ -225,17 +225,17 @@ def line_blocks(path: PathLike, block_size: int = BLOCK_BYTES) -> Iterator[tuple
         A file that cannot be read or decompressed (as the prediction readers
         say it), or a line too long.
     """
-    reader = BlockReader(path, block_size)
+    reader = PartReader(path, part_bytes)
     with reader._open() as fh:
-        yield from _whole_lines(reader._reader(fh), reader._reader_into(fh), 1, block_size, path)
+        yield from _whole_lines(reader._reader(fh), reader._reader_into(fh), 1, part_bytes, path)
 
 
-def _last_data_line(block: bytes, line0: int) -> tuple[int, list[str]] | None:
-    """(line number, fields) of the last non-blank line of ``block``, or None."""
-    end, no = len(block), line0 + block.count(b"\n")
+def _last_data_line(text: bytes, line0: int) -> tuple[int, list[str]] | None:
+    """(line number, fields) of the last non-blank line of ``text``, or None."""
+    end, no = len(text), line0 + text.count(b"\n")
     while True:
-        start = block.rfind(b"\n", 0, end) + 1
-        fields = split_fields(block[start:end].decode("utf-8", "replace").rstrip("\r"), True)
+        start = text.rfind(b"\n", 0, end) + 1
+        fields = split_fields(text[start:end].decode("utf-8", "replace").rstrip("\r"), True)
         if fields:
             return no, fields
         if start == 0:
@@ -243,17 +243,17 @@ def _last_data_line(block: bytes, line0: int) -> tuple[int, list[str]] | None:
         end, no = start - 1, no - 1
 
 
-def _from_lists(p: list[str], t: list[str], s: list[float], nos: list[int], line0: int) -> ParsedBlock:
+def _from_lists(p: list[str], t: list[str], s: list[float], nos: list[int], line0: int) -> ParsedPart:
     pcodes, proteins = encode_strings(pa.chunked_array([pa.array(p, pa.string())]))
     tcodes, terms = encode_strings(pa.chunked_array([pa.array(t, pa.string())]))
-    return ParsedBlock(pcodes, proteins, tcodes, terms, np.asarray(s, dtype=np.float64), line0,
-                       lines=np.asarray(nos, dtype=np.int64))
+    return ParsedPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms,
+                      scores=np.asarray(s, dtype=np.float64), line0=line0, lines=np.asarray(nos, dtype=np.int64))
 
 
-def _unread_names(block: bytearray, tab: bool, keep: ProteinFilter | None, n: int) -> list[str]:
-    """The first ``n`` distinct proteins of a block's unread lines, in file order."""
+def _unread_names(text: bytearray, tab: bool, keep: ProteinFilter | None, n: int) -> list[str]:
+    """The first ``n`` distinct proteins of a part's unread lines, in file order."""
     names: dict[str, None] = {}
-    for raw in block.split(b"\n"):
+    for raw in text.split(b"\n"):
         fields = line_fields(raw.decode("utf-8", "replace").rstrip("\r"), tab)[0]
         if fields and fields[0] and not is_end(fields) and not is_text_line(fields) and fields[0] not in keep:
             names[fields[0]] = None
@@ -262,11 +262,11 @@ def _unread_names(block: bytearray, tab: bool, keep: ProteinFilter | None, n: in
     return list(names)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Parsed:
-    """What the fast reader made of one block: its columns, or None (the line rule decides)."""
+    """What the fast reader made of one part: its columns, or None (the line rule decides)."""
 
-    block: bytearray
+    text: bytearray
     cols: tuple[np.ndarray, ...] | None = None
     aside: list[list[str]] = field(default_factory=list)
     n_lines: int = 0
@@ -276,13 +276,13 @@ class _Parsed:
 class _Skip:
     """The ``skip`` of the fast reader: free-text lines, and with a filter the lines of other proteins.
 
-    Its counts are the block's own, added to the reader's only when the fast
-    reader's result is used (else the line rule reads the block and counts).
+    Its counts are the part's own, added to the reader's only when the fast
+    reader's result is used (else the line rule reads the part and counts).
     """
 
     def __init__(self, tab: bool, keep: ProteinFilter | None) -> None:
         self.tab, self.keep = tab, keep
-        self.parser = LineParser("<block>", tab)
+        self.parser = LineParser("<part>", tab)
         self.unread = Unread()
         self.calls = 0  # rows of another number of columns (blank lines included), set aside or not
 
@@ -299,8 +299,8 @@ class _Skip:
         return True
 
 
-class BlockReader:
-    """One pass over a prediction file: validated rows block by block, then the counts.
+class PartReader:
+    """One pass over a prediction file: validated rows part by part, then the counts.
 
     Errors are raised as soon as they are met, in file order: a malformed
     line, bytes that are not UTF-8, a carriage return inside a line or a line
@@ -310,8 +310,8 @@ class BlockReader:
     ----------
     path : str or path-like
         A prediction file, plain or compressed.
-    block_size : int
-        Bytes of text parsed at a time (rounded up to whole lines).
+    part_bytes : int
+        Bytes of text parsed at a time, a *part* (rounded up to whole lines).
     keep : ProteinFilter, optional
         Parse only the lines of these proteins; the other lines are counted
         (``counts['unread']``, :class:`~goeval.io.predictions.keep.Unread`)
@@ -325,9 +325,9 @@ class BlockReader:
         After the pass: the ``counts`` of ``read_predictions`` for the file.
     """
 
-    def __init__(self, path: PathLike, block_size: int, keep: ProteinFilter | None = None) -> None:
+    def __init__(self, path: PathLike, part_bytes: int, keep: ProteinFilter | None = None) -> None:
         self.path = path
-        self.block_size = block_size
+        self.part_bytes = part_bytes
         self.keep = keep
         self.compressed = is_compressed(path)
         self.lay = Layout()
@@ -336,11 +336,11 @@ class BlockReader:
         self.rows = 0
         self.bytes_read = 0
         self.counts: dict[str, Any] = {}
-        self._kept = 0.0  # the share of the last block's rows kept (it chooses the next blocks' column types)
+        self._kept = 0.0  # the share of the last part's rows kept (it chooses the next parts' column types)
         self._pending_error: InputFormatError | None = None
 
-    def parts(self) -> Iterator[ParsedBlock]:
-        """The parsed blocks in file order; the first error is raised when it is met."""
+    def parts(self) -> Iterator[ParsedPart]:
+        """The parsed parts in file order; the first error is raised when it is met."""
         with self._open() as fh:
             read = self._reader(fh)
             buf = bytearray()
@@ -349,16 +349,16 @@ class BlockReader:
             self._layout(bytes(buf), read)
             self.bytes_read, line0 = self.lay.offset, self.lay.start
             try:
-                blocks = _text_blocks(read, self._reader_into(fh), bytes(buf[self.lay.offset :]), self.block_size)
-                # a large file: the next blocks read and parsed (each by one thread) while this one is put in order
+                texts = _text_parts(read, self._reader_into(fh), bytes(buf[self.lay.offset :]), self.part_bytes)
+                # a large file: the next parts read and parsed (each by one thread) while this one is put in order
                 if self._large():
-                    blocks = ordered_map(self._parse, prefetched(blocks, depth=2), PARSERS)
+                    texts = ordered_map(self._parse, prefetched(texts, depth=2), PARSERS)
                 else:
-                    blocks = map(self._parse, blocks)
-                for parsed in blocks:
-                    block = parsed.block
-                    part, n_newlines = self._block(parsed, line0)
-                    self.bytes_read += len(block)
+                    texts = map(self._parse, texts)
+                for parsed in texts:
+                    text = parsed.text
+                    part, n_newlines = self._part(parsed, line0)
+                    self.bytes_read += len(text)
                     line0 += n_newlines
                     if part is not None and len(part):
                         self.rows += len(part)
@@ -368,11 +368,11 @@ class BlockReader:
         self._finish()
 
     def _large(self) -> bool:
-        """Whether the file is worth threads: several blocks of at least 1 MiB (a compressed file: any)."""
-        if self.block_size < 1 << 20:
+        """Whether the file is worth threads: several parts of at least 1 MiB (a compressed file: any)."""
+        if self.part_bytes < 1 << 20:
             return False
         try:
-            return self.compressed or os.path.getsize(self.path) > 2 * self.block_size
+            return self.compressed or os.path.getsize(self.path) > 2 * self.part_bytes
         except OSError:
             return False
 
@@ -429,20 +429,20 @@ class BlockReader:
             if self._pending_error is not None:
                 raise self._pending_error
 
-    def _lines(self, block: bytes, line0: int) -> list[str]:
-        """The lines of ``block`` (one trailing ``\\r`` removed); the first line that is not UTF-8 or holds a
+    def _lines(self, text: bytes, line0: int) -> list[str]:
+        """The lines of ``text`` (one trailing ``\\r`` removed); the first line that is not UTF-8 or holds a
         carriage return is an error, raised after the lines before it are parsed (:meth:`_by_line`)."""
         bad = None
         try:
-            text = block.decode("utf-8")
+            decoded = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             try:
-                decode_utf8(block, self.path)
+                decode_utf8(text, self.path)
             except InputFormatError as err:
                 bad = InputFormatError(self.path, err.line + line0 - 1, err.problem, err.text)  # type: ignore[operator]
-            text = block[: block.rfind(b"\n", 0, exc.start) + 1].decode("utf-8")
-        lines = text.split("\n")
-        if "\r" in text:
+            decoded = text[: text.rfind(b"\n", 0, exc.start) + 1].decode("utf-8")
+        lines = decoded.split("\n")
+        if "\r" in decoded:
             for k, line in enumerate(lines):
                 line = lines[k] = line[:-1] if line.endswith("\r") else line
                 if "\r" in line:
@@ -451,13 +451,13 @@ class BlockReader:
         self._pending_error = bad
         return lines
 
-    def _parse(self, block: bytearray) -> "_Parsed":
-        """The fast reader over one block, on its own (blocks are parsed in parallel): Arrow, then the kept rows'
-        columns; what it cannot vouch for is left to :meth:`_block`."""
+    def _parse(self, text: bytearray) -> "_Parsed":
+        """The fast reader over one part, on its own (parts are parsed in parallel): Arrow, then the kept rows'
+        columns; what it cannot vouch for is left to :meth:`_part`."""
         tab = self.lay.tab
-        if has_lone_cr(block):
-            return _Parsed(block)
-        body = block if tab else whitespace_to_tab(block)
+        if has_lone_cr(text):
+            return _Parsed(text=text)
+        body = text if tab else whitespace_to_tab(text)
         skip = _Skip(tab, self.keep)
         # with a filter that keeps most rows (a benchmark-sized file), terms and scores are converted by
         # Arrow as without one; with one that keeps few, only the kept rows' are, after the lookup
@@ -465,26 +465,29 @@ class BlockReader:
         got = tsv.parse_tsv(tsv.buffer_reader(body), COLUMNS, types, COLUMNS, tab,
                             min(_ARROW_BLOCK, max(len(body), 1)), skip=skip, empty_lines=True, threads=False)
         if got is None or not all(is_end(f) for f in got[1]):
-            return _Parsed(block)
-        return _Parsed(block, self._columns(got[0], skip), got[1], got[0].num_rows + skip.calls, skip)
+            return _Parsed(text=text)
+        return _Parsed(text=text, cols=self._columns(got[0], skip), aside=got[1], n_lines=got[0].num_rows + skip.calls,
+                       skip=skip)
 
-    def _block(self, parsed: "_Parsed", line0: int) -> tuple[ParsedBlock | None, int]:
-        """One block's rows in file order: the fast reader's, or the line-by-line rule's where Arrow could not
-        vouch for it. (rows, the block's ``\\n`` count)"""
-        block, cols = parsed.block, parsed.cols
+    def _part(self, parsed: "_Parsed", line0: int) -> tuple[ParsedPart | None, int]:
+        """One part's rows in file order: the fast reader's, or the line-by-line rule's where Arrow could not
+        vouch for it. (rows, the part's ``\\n`` count)"""
+        text, cols = parsed.text, parsed.cols
         if self.parser.end_line is not None or cols is None:
-            return self._by_line(block, line0), block.count(b"\n")
-        n_newlines = parsed.n_lines - (not block.endswith(b"\n"))
-        if parsed.aside:  # an END closing the block (lines after it go to the line rule), or the line rule decides
-            end = _last_data_line(block, line0) if len(parsed.aside) == 1 else None
+            return self._by_line(text, line0), text.count(b"\n")
+        n_newlines = parsed.n_lines - (not text.endswith(b"\n"))
+        if parsed.aside:  # an END closing the part (lines after it go to the line rule), or the line rule decides
+            end = _last_data_line(text, line0) if len(parsed.aside) == 1 else None
             if end is None or not is_end(end[1]):
-                return self._by_line(block, line0), n_newlines
+                return self._by_line(text, line0), n_newlines
             self.parser.end_line = end[0]
-        self._count(parsed.skip, block)
+        self._count(parsed.skip, text)
         self._kept = len(cols[0]) / max(1, parsed.n_lines)
         exact = len(cols[0]) == parsed.n_lines
-        span = None if exact else _Span(self.path, self.bytes_read, len(block))
-        return ParsedBlock(*cols, line0=line0, source=span, tab=self.lay.tab, keep=self.keep), n_newlines
+        span = None if exact else _Span(self.path, self.bytes_read, len(text))
+        pcodes, proteins, tcodes, terms, scores = cols
+        return ParsedPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms, scores=scores, line0=line0,
+                          source=span, tab=self.lay.tab, keep=self.keep), n_newlines
 
     def _columns(self, table: pa.Table, skip: _Skip) -> tuple[np.ndarray, ...] | None:
         """The fast reader's columns (only the kept proteins' rows with a filter), or None."""
@@ -494,18 +497,18 @@ class BlockReader:
                 return None
         return _table_columns(table)
 
-    def _count(self, skip: _Skip, block: bytearray) -> None:
-        """Add a block's counts from the fast reader (the first proteins of unread lines in file order)."""
+    def _count(self, skip: _Skip, text: bytearray) -> None:
+        """Add a part's counts from the fast reader (the first proteins of unread lines in file order)."""
         self.parser.text_lines += skip.parser.text_lines
         self.parser.mixed += skip.parser.mixed
         self.parser.spaced += skip.parser.spaced
         if len(self.unread.examples) < EXAMPLES and skip.unread.proteins:
-            skip.unread.examples = _unread_names(block, self.lay.tab, self.keep, 2 * EXAMPLES)
+            skip.unread.examples = _unread_names(text, self.lay.tab, self.keep, 2 * EXAMPLES)
         self.unread.merge(skip.unread)
 
-    def _by_line(self, block: bytes, line0: int) -> ParsedBlock | None:
-        """The reference rule of ``read_predictions`` over one block, with absolute line numbers."""
-        lines = self._lines(block, line0)
+    def _by_line(self, text: bytes, line0: int) -> ParsedPart | None:
+        """The reference rule of ``read_predictions`` over one part, with absolute line numbers."""
+        lines = self._lines(text, line0)
         p, t, s, nos = self.parser.parse(lines, line0, rows_before=self.rows, numbers=True, keep=self.keep,
                                          unread=self.unread)
         if self._pending_error is not None:
