@@ -29,7 +29,7 @@ def _binary(pred: Annotations, k: float) -> Annotations:
     top = pred if np.isinf(k) else keep_top_terms(pred, int(k))
     m = top.matrix.tocsr()
     m = sp.csr_array((np.ones_like(m.data), m.indices, m.indptr), shape=m.shape)
-    return Annotations(top.proteins, m, pred.ontology, False, {})
+    return Annotations(proteins=top.proteins, matrix=m, ontology=pred.ontology, propagated=False, diagnostics={})
 
 
 def _oracle_rows(onto, truth, pred, ia, ks) -> pd.DataFrame:

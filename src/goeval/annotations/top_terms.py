@@ -157,7 +157,8 @@ def rank_scores(pred: Annotations) -> Annotations:
     ranks = term_ranks(rows, m.indices.astype(np.int64), m.data, pred.ontology)
     out = sp.csr_array((1.0 / ranks, m.indices, m.indptr), shape=m.shape)
     diag = dict(pred.diagnostics, rank_zero_scores_dropped=zeros)
-    return Annotations(pred.proteins, out, pred.ontology, pred.propagated, diag)
+    return Annotations(proteins=pred.proteins, matrix=out, ontology=pred.ontology, propagated=pred.propagated,
+                       diagnostics=diag)
 
 
 def keep_top_terms(pred: Annotations, n: int, per_namespace: bool = True) -> Annotations:

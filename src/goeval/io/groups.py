@@ -196,4 +196,5 @@ def read_gaf_taxa(path: PathLike) -> PairTable:
     pcodes, puniq = encode_strings(table.column("protein"))
     tcodes, tuniq = encode_strings(ids)
     counts["rows"] = int(pcodes.size)
-    return PairTable(pcodes, puniq, tcodes, tuniq, None, str(path), counts)
+    return PairTable(protein_codes=pcodes, proteins=puniq, term_codes=tcodes, terms=tuniq, scores=None,
+                     source=str(path), counts=counts)
