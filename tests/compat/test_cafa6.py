@@ -321,3 +321,22 @@ def test_the_command_on_dask_writes_the_same_leaderboard(tmp_path):
     assert main([*common, "--out", str(tmp_path / "b"), "--dask", "local:2"]) == 0
     for name in ("leaderboard.tsv", "cafa6.tsv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_each_group_scores_as_a_run_on_its_targets_alone(tmp_path):
+    """groups=: a group's CAFA 6 records (cells, kind means, final score, intervals) are those of a run whose
+    truths hold the group's targets only; a group with targets in one kind is scored over that kind."""
+    from goeval.io.truth import read_truth
+
+    ex = goeval.example_path
+    proteins = read_truth(ex("truth")).proteins.tolist()
+    first = proteins[:200]
+    lines = [line for line in open(ex("truth")) if line.split("\t")[0] in set(first)]
+    sub = tmp_path / "first.tsv"
+    sub.write_text("".join(lines))
+    kw = dict(ia=ex("ia"), bootstrap=20, seed=5, thresholds="arange:0.01")
+    res = cafa6_eval(ex("ontology"), {"NK": ex("truth"), "LK": ex("truth")}, [ex("predictions")],
+                     groups={"first": first}, **kw)
+    alone = cafa6_eval(ex("ontology"), {"NK": sub, "LK": sub}, [ex("predictions")], **kw)
+    assert _same_records(res.groups["first"].records, alone.records)
+    assert res.groups["first"].score() == alone.score() != res.score()

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, read_ontology, options_from_args,
+from goeval.cli.common import (add_ontology, groups_from_args, add_option_fields, add_run_fields, read_ontology, options_from_args,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 from goeval.cli.parsing import ExtendValues
 
@@ -47,6 +47,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_option_fields(p)
     p.set_defaults(curves="thin", preset="cafa6")
     add_run_fields(p, ("stream", "threads", "bootstrap", "seed", "confidence", "pattern"))
+    p.add_argument("--groups", metavar="FILE",
+                   help="score every group of proteins too (protein<TAB>group lines; a protein may be in several "
+                        "groups): each group's score is that of its targets alone, over the kinds where it has "
+                        "targets (groups.tsv, the final score per group on the console)")
     p.add_argument("--dask", metavar="local:N|tcp://HOST:PORT",
                    help="score the submissions on Dask, one submission per task (read and scored for every kind on "
                         "a worker): local:N starts a local cluster of N worker processes, an address uses a running "
@@ -88,14 +92,18 @@ def run(args: argparse.Namespace) -> int:
         res = cafa6_eval(onto, truths, args.predictions, ia=args.ia, known=args.known,
                          terms_of_interest=args.terms_of_interest, measure=args.measure, options=opts,
                          bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence, threads=args.threads,
-                         stream=args.stream, pattern=args.pattern, executor=executor)
+                         stream=args.stream, pattern=args.pattern, executor=executor,
+                         groups=groups_from_args(args))
     from goeval.report.text import format_report
 
     for kind, kres in res.kinds.items():
         say(args, *(f"{kind}: {line}" for line in format_report(kres.diagnostics)))
     paths = _write(args, res, time.perf_counter() - t0)
     show(args, _printed(res, args.format))
-    say(args, f"results in {Path(args.out)}/ (cafa6.tsv, leaderboard.tsv, diagnostics.json, "
+    if res.groups and args.format == "table":
+        show(args, "", _group_scores(res))
+    say(args, f"results in {Path(args.out)}/ (cafa6.tsv, leaderboard.tsv, {'groups.tsv, ' if res.groups else ''}"
+        f"diagnostics.json, "
         f"{', '.join(k + '/' for k in res.kinds)}); "
         f"{time.perf_counter() - t0:.2f} s")
     return 0 if paths else 1
@@ -125,10 +133,27 @@ def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path
     table = [{c: r.get(c) for c in columns} for r in res.records]
     top = dict(res.diagnostics, command=list(getattr(args, "_argv", [])), versions=package_versions())
     tables = {"cafa6.tsv": table, "leaderboard.tsv": cafa6_leaderboard(res.records)}
+    if res.groups:  # every group's score table, a group column after the method (all: every target)
+        parts_of = [("all", res), *res.groups.items()]
+        tables["groups.tsv"] = [{"method": r["method"], "group": name, **{c: r.get(c) for c in columns[1:]}}
+                                for name, gres in parts_of for r in gres.records]
     with run_output(args, args.out) as run:
         paths = write_result_tree(args.out, parts, tables, {"diagnostics.json": top}, files=run)
     say_run_output(args, run)
     return paths
+
+
+def _group_scores(res: Any) -> str:
+    """Per group (with its targets per kind), each submission's final score."""
+    from goeval.report.text import format_table
+
+    methods = res.methods
+    rows = []
+    for name, gres in [("all", res), *res.groups.items()]:
+        targets = ", ".join(f"{k} {sum(v.values()):,}" for k, v in gres.diagnostics.get("targets", {}).items())
+        finals = {r["method"]: r["value"] for r in gres.records if r["kind"] == "all"}
+        rows.append([name, targets] + [f"{finals[m]:.4f}" if m in finals else "-" for m in methods])
+    return format_table(rows, ["group", "targets", *methods]) + f"\n({res.measure} per group)"
 
 
 def _printed(res: Any, fmt: str) -> str:

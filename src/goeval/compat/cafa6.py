@@ -103,6 +103,8 @@ class Cafa6Result:
     records: list[dict[str, Any]]
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     replicates: dict[str, dict[str, np.ndarray]] | None = None
+    #: Group name -> the score of the group's targets alone (``groups=``), else None.
+    groups: dict[str, "Cafa6Result"] | None = None
 
     @property
     def methods(self) -> list[str]:
@@ -327,6 +329,7 @@ class _Submissions:
         try:
             return {kind: evaluate(onto, t, preds, options=self.options, run=run, ia=kw["ia"],
                                    known=kw["known"] if kind == "PK" else None, terms_of_interest=kw["terms_of_interest"],
+                                   groups=kw.get("groups"),
                                    allow_empty=True)  # a group may predict none of a kind's targets: cells 0
                     for kind, t in self.truths.items()}
         finally:
@@ -413,7 +416,7 @@ def _kind_truths(truth: Mapping[str, Any]) -> dict[str, Any]:
 def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia: Any, known: Any = None,
                terms_of_interest: Any = None, measure: str = "cafa6_metric_final", options: Any = None,
                bootstrap: int | None = None, seed: int = 0, confidence: float = 0.95, threads: int | None = None,
-               executor: Any = None, stream: bool = False, pattern: str | None = None,
+               executor: Any = None, stream: bool = False, pattern: str | None = None, groups: Any = None,
                **option_overrides: Any) -> Cafa6Result:
     """Score submissions against NK, LK and PK targets as CAFA 6 does: one evaluation per kind, then the mean.
 
@@ -441,6 +444,9 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
     bootstrap, seed, confidence
         B resamples of every (kind, namespace)'s targets: intervals of every
         cell, kind mean and the final score (and of each kind's usual measures).
+    groups : mapping of str to proteins, or ProteinGroups, optional
+        Each group's score too (``result.groups``): every kind evaluated on the group's targets alone
+        (:func:`goeval.evaluate`'s ``groups``), over the kinds where the group has targets.
     threads, executor, stream, pattern
         As for :func:`goeval.evaluate`, but with an ``executor`` (a Dask cluster: ``--dask``) and
         submissions given as files, every submission is one task, read and scored for every kind on a
@@ -478,13 +484,30 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
     if not per_task and isinstance(ontology, (str, Path)):
         ontology = load_ontology(ontology, opts.relations)
     run = RunOptions(threads=threads, stream=stream, bootstrap=bootstrap, seed=seed, confidence=confidence)
-    job = _Submissions(ontology, truths, dict(ia=ia, known=known, terms_of_interest=terms_of_interest), opts, run)
+    job = _Submissions(ontology, truths, dict(ia=ia, known=known, terms_of_interest=terms_of_interest,
+                                              groups=groups), opts, run)
     if per_task:
         parts = _on_executor(executor, job, inputs)
     else:
         parts = [job(group, threads) for group in _groups(inputs, max(1, threads or os.cpu_count() or 1))]
     results = {kind: merge_results([part[kind] for part in parts]) for kind in truths}
-    return _finish(results, agg, diag, run)
+    out = _finish(results, agg, diag, run)
+    if groups is not None:
+        out.groups = {name: _finish(kinds, agg, Diagnostics(measure=agg.name, kinds=list(kinds)), run)
+                      for name, kinds in _group_kinds(results).items()}
+    return out
+
+
+def _group_kinds(results: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Group -> its per-kind results, the kinds where the group has a benchmark protein."""
+    names = list(dict.fromkeys(g for r in results.values() for g in (r.groups or {})))
+    out = {}
+    for name in names:
+        kinds = {k: r.groups[name] for k, r in results.items() if name in (r.groups or {})
+                 and any(v.get("benchmark_proteins") for v in r.groups[name].diagnostics.get("namespaces", {}).values())}
+        if kinds:
+            out[name] = kinds
+    return out
 
 
 def _finish(results: dict[str, Any], agg: Measure, diag: Diagnostics, run: Any) -> Cafa6Result:

@@ -460,8 +460,11 @@ def merge_results(results: list[EvaluationResult]) -> EvaluationResult:
                                                                                             r["namespace"]))
     stats = None if any(r.stats is None for r in results) else dict(sorted(
         ((k, v) for r in results for k, v in r.stats.items()), key=lambda kv: rank(*kv[0])))
-    return EvaluationResult(_merged_curves([r.curve_columns for r in results], rank), records,
+    merged = EvaluationResult(_merged_curves([r.curve_columns for r in results], rank), records,
                             _merged_diagnostics(results, rank), stats)
+    if all(r.groups for r in results):  # each group's results merged the same way
+        merged.groups = {g: merge_results([r.groups[g] for r in results]) for g in results[0].groups}
+    return merged
 
 
 def _merged_curves(columns: list[dict[str, np.ndarray] | None], rank: Any) -> dict[str, np.ndarray] | None:
