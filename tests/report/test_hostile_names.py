@@ -199,3 +199,18 @@ def test_a_hostile_namespace_is_text_in_the_contents_headings_and_anchors(two_me
     assert f'<h2 id="{anchors[0]}">{shown}</h2>' in page
     md = report_markdown(res)
     assert "- \\<img src=x onerror=alert(1)\\> \"\\#s1: methods ranked" in md  # the contents entry, escaped
+
+
+def test_the_top_bars_of_a_namespace_that_looks_like_a_path_stay_inside_the_folder(two_methods, tmp_path):
+    pytest.importorskip("matplotlib")
+    folder = results_copy(two_methods[1], tmp_path / "r", "\tMFO\t", "\t/../../../escaped\t")
+    for name in ("summary.tsv", "curves.tsv"):  # a method that is not a baseline, so that the top-N bars are drawn
+        (folder / name).write_bytes((folder / name).read_bytes().replace(b"BLAST\t", b"x$\\foo{$\t"))
+    assert main(["plot", str(folder), "--out", str(folder / "plots"), "-q", "--no-panels"]) == 0
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.png"))
+    assert "r/plots/top__.._.._.._escaped.png" in written and all(p.startswith("r/plots/") for p in written)
+    from goeval.report.plots import top_methods_figure
+
+    fig = top_methods_figure(read_results_dir(folder).summary, "/../../../escaped")
+    texts = {t._preprocess_math(t.get_text()) for t in _figure_texts(fig)}
+    assert ("x$\\foo{$", False) in texts and all(not math for _, math in texts)  # drawn as written, never as math

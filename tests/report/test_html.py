@@ -221,3 +221,26 @@ def test_the_console_and_screenshot_checks_can_fail(page, tmp_path):
     blank.write_text("<!DOCTYPE html><html><head><title>x</title></head><body style=\"background:#fff\"></body></html>")
     r = _rendered(blank, size=(400, 300))
     assert _page_messages(r.console) == [] and r.screenshot is not None and _blank(r.screenshot)
+
+
+def test_chromium_renders_the_top_bars_rank_and_group_figures(two_methods, tmp_path):
+    """A page with the figures papers print (a method that is not a baseline, groups): every image decoded, each
+    in its section, no request, no console message, a screenshot that is not blank."""
+    pytest.importorskip("matplotlib")
+    import pandas as pd
+
+    res = read_results_dir(two_methods[1])
+    mine = {"BLAST": "mine"}
+    res.summary = pd.concat([res.summary.assign(group="all"), res.summary.assign(group="g1", value=0.3)])
+    res.summary = res.summary.assign(method=res.summary.method.replace(mine))
+    res.curves = pd.concat([res.curves.assign(group="all"), res.curves.assign(group="g1", n_proteins=50)])
+    res.curves = res.curves.assign(method=res.curves.method.replace(mine))
+    out = tmp_path / "report.html"
+    save_report(res, out, compare=())
+    text = out.read_text()
+    for name in ("top_MFO", "groups_fmax", "groups_wfmax", "groups_smin", "optima", "fig4_MFO"):
+        assert f'id="fig-{name}"' in text
+    r = _rendered(out, shot=tmp_path / "report.png")
+    n_img = len(re.findall(r"<img ", text))
+    assert n_img == 7 and f'data-images="{n_img}/{n_img}"' in r.dom and r.requests == []
+    assert _page_messages(r.console) == [] and r.screenshot is not None and not _blank(r.screenshot)

@@ -6,6 +6,8 @@ from report_fixtures import small_split, two_methods  # noqa: F401 - fixtures
 
 import re
 
+import pandas as pd
+
 from goeval.io.results_dir import read_results_dir
 from goeval.report.html import report_html, report_markdown
 from goeval.report.outline import HEADLINE_TITLE, Figure, Table, report_outline
@@ -90,3 +92,30 @@ def test_a_time_split_page_stays_small(small_split):
     page = report_html(read_results_dir(small_split), {})
     assert page.count("<table>") == 1 + 3 * 2
     assert len(page.encode()) < 40_000
+
+
+def test_the_paper_figures_sit_in_the_headline_the_rankings_and_the_groups_section(two_methods):
+    res = read_results_dir(two_methods[1])
+    res.summary = pd.concat([res.summary.assign(group="all"), res.summary.assign(group="human")])
+    drawn = ["fig4_MFO", "rank_MFO", "optima", "top_MFO", "groups_fmax", "groups_smin", "coverage"]
+    sections = report_outline(res, drawn)
+    by_title = {s.title: s for s in sections}
+    assert by_title[HEADLINE_TITLE].figures() == ["top_MFO", "optima"]  # the top-N bars first
+    assert by_title["MFO: methods ranked"].figures() == ["fig4_MFO", "rank_MFO"]
+    groups = by_title["Groups of proteins: each method per group"]
+    assert groups.figures() == ["groups_fmax", "groups_smin"] and "Other figures" not in by_title
+    assert [s.title for s in sections].index(groups.title) == [s.title for s in sections].index("MFO: methods ranked") + 1
+    res.summary = res.summary[res.summary.group == "all"]  # the group 'all' alone: no groups section
+    assert "Groups of proteins: each method per group" not in [s.title for s in report_outline(res, drawn)]
+    page = report_html(res, {name: FAKE for name in drawn})
+    assert "MFO: the best methods by each measure" in page and "MFO: F, weighted F and S at each rank threshold" in page
+
+
+def test_each_kind_of_a_time_split_has_its_top_bars_in_the_headline(small_split):
+    res = read_results_dir(small_split)
+    drawn = [f"{k}_{n}" for k in ("nk", "lk", "pk") for n in ("optima", "top_MFO", "groups_fmax")]
+    sections = report_outline(res, drawn)
+    assert sections[0].figures() == ["nk_top_MFO", "lk_top_MFO", "pk_top_MFO"]
+    page = report_html(res, {name: FAKE for name in drawn})
+    assert "LK targets: MFO: the best methods by each measure" in page
+    assert "PK targets: Fmax of every method in each group" in page  # placed in 'Other figures' (no groups here)

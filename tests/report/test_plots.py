@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from report_fixtures import two_methods  # noqa: F401 - fixture
+from report_fixtures import small_split, two_methods  # noqa: F401 - fixtures
 
 import types
 
@@ -315,3 +315,215 @@ def test_without_matplotlib_a_figure_is_a_clear_error(two_methods, monkeypatch):
 
     with pytest.raises(GoevalError, match=r"plots need matplotlib: install it with pip install 'goeval\[plot\]'"):
         two_methods[0].plot()
+
+
+# ------------------------------------------------------------ the figures papers print
+def _summary(values, *, measure="fmax", ns="MFO", ci=True, group=None):
+    """A summary of one measure: method -> value (the interval value -/+ 0.02, the coverage 0.5 + value / 10)."""
+    rows = [{"method": m, "namespace": ns, "measure": measure, "value": v, "threshold": 0.5, "coverage": 0.5 + v / 10,
+             **({"ci_low": v - 0.02, "ci_high": v + 0.02} if ci else {}), **({"group": group} if group else {})}
+            for m, v in values.items()]
+    return pd.DataFrame(rows)
+
+
+TWELVE = {f"m{i:02d}": 0.30 + 0.01 * ((i * 7) % 12) for i in range(12)}  # twelve methods, values in a shuffled order
+BASES = {"naive": 0.41, "BLAST": 0.45, "mine": 0.60}
+
+
+def _ticks(ax):
+    return [t.get_text() for t in ax.get_xticklabels()]
+
+
+def test_top_methods_are_the_n_best_then_the_baselines():
+    s = _summary({**TWELVE, "undefined": float("nan"), **BASES})
+    ranked, base, total = plots.top_methods(s, "MFO", "fmax", 10, baselines=["mine"])
+    assert ranked == sorted(TWELVE, key=TWELVE.get, reverse=True)[:10] and total == 12  # nan: not ranked
+    assert base == ["naive", "BLAST", "mine"]  # any case; 'mine' named; in the summary's order, never counted
+    smin = _summary({**TWELVE, **BASES}, measure="smin")
+    assert plots.top_methods(smin, "MFO", "smin", 3)[0] == sorted(TWELVE, key=TWELVE.get)[:3]  # lower is better
+    tied = _summary({"b": 0.5, "a": 0.5, "c": 0.6})
+    assert plots.top_methods(tied, "MFO", "fmax", 3)[0] == ["c", "b", "a"]  # ties in the summary's order
+    with pytest.raises(InvalidParameterError, match="'n' parameter of top_methods"):
+        plots.top_methods(s, "MFO", "fmax", 0)
+
+
+def test_top_bars_sorted_with_intervals_and_the_baselines_after_the_gap():
+    s = pd.concat([_summary({**TWELVE, **BASES}), _summary({**TWELVE, **BASES}, measure="smin")])
+    fig = plots.top_methods_figure(s, "MFO", n=10, baselines=["mine"])
+    assert len(fig.axes) == 2  # no weighted Fmax in this summary: Fmax and Smin
+    colors = result_colors(s)
+    for ax, measure in zip(fig.axes, ("fmax", "smin")):
+        bars, base = _by_gid(ax, "bar:"), _by_gid(ax, "baseline:")
+        order = sorted(bars, key=lambda m: bars[m].get_x())
+        assert len(bars) == 10 and order == plots.top_methods(s, "MFO", measure, 10, ["mine"])[0] == _ticks(ax)[:10]
+        heights = [bars[m].get_height() for m in order]
+        assert heights == sorted(heights, reverse=measure == "fmax")  # best first: highest Fmax, lowest Smin
+        (gap,) = [ln for ln in ax.get_lines() if ln.get_gid() == "gap"]
+        assert max(b.get_x() + b.get_width() for b in bars.values()) < gap.get_xdata()[0]
+        assert gap.get_xdata()[0] < min(b.get_x() for b in base.values())  # the baselines after the gap
+        assert sorted(base, key=lambda m: base[m].get_x()) == ["naive", "BLAST", "mine"] == _ticks(ax)[10:]
+        for m, b in base.items():
+            assert b.get_hatch() == "///" and mcolors.to_hex(b.get_edgecolor()).upper() == colors[m].upper()
+        assert all(mcolors.to_hex(bars[m].get_facecolor()).upper() == colors[m].upper() for m in bars)
+        cis = _by_gid(ax, "ci:")
+        assert sorted(cis) == sorted([*bars, *base])  # an interval on every bar
+        for m, coll in cis.items():
+            row = s[(s.method == m) & (s.measure == measure)].iloc[0]
+            assert sorted(coll.get_segments()[0][:, 1]) == pytest.approx([row.ci_low, row.ci_high])
+        cov = {t.get_gid().split(":", 1)[1]: t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("cov")}
+        assert sorted(cov) == sorted([*bars, *base]) and cov[order[0]] == f" C={0.5 + TWELVE[order[0]] / 10:.2f}"
+        assert "the 10 best of 12 methods (bootstrap CI)" in ax.get_title()
+    assert fig.axes[0].get_ylabel() == "Fmax" and fig.axes[1].get_ylabel() == "Smin (bits), lower is better"
+    assert fig.axes[0].get_ylim() == (0, 1)
+
+
+def test_top_bars_without_intervals_or_baselines_and_of_the_whole_benchmark_only():
+    s = _summary({"a": 0.3, "b": 0.5}, ci=False)
+    ax = plots.top_methods_figure(s, "mfo").axes[0]  # any case
+    assert _ticks(ax) == ["b", "a"] and not _by_gid(ax, "ci:") and not _by_gid(ax, "baseline:")
+    assert not [ln for ln in ax.get_lines() if ln.get_gid() == "gap"] and ax.get_title() == "MFO: Fmax, 2 methods"
+    grouped = pd.concat([_summary({"a": 0.3, "b": 0.5}, group="all"), _summary({"a": 0.9, "b": 0.1}, group="g1")])
+    bars = _by_gid(plots.top_methods_figure(grouped, "MFO").axes[0], "bar:")
+    assert {m: b.get_height() for m, b in bars.items()} == {"a": 0.3, "b": 0.5}  # the group 'all'
+    with pytest.raises(InvalidParameterError, match="'measures' parameter of top_methods_figure"):
+        plots.top_methods_figure(s, "MFO", measures=("wfmax",))
+    with pytest.raises(InvalidParameterError, match=r"namespaces \['MFO'\]; got 'BPO'"):
+        plots.top_methods_figure(s, "BPO")
+
+
+def _grouped(measure="fmax"):
+    """Two namespaces x groups all, g1, 'x$\\foo{$' (a hostile name) of A, B and naive; B undefined in BPO's g1."""
+    values = {"MFO": {"all": {"A": 0.4, "B": 0.5, "naive": 0.3}, "g1": {"A": 0.6, "B": 0.2, "naive": 0.35},
+                      "x$\\foo{$": {"A": 0.1, "B": 0.7, "naive": 0.25}},
+              "BPO": {"all": {"A": 0.45, "B": 0.35, "naive": 0.2}, "g1": {"A": 0.3, "B": float("nan"), "naive": 0.1},
+                      "x$\\foo{$": {"A": 0.5, "B": 0.4, "naive": 0.3}}}
+    summary = pd.concat([_summary(v, measure=measure, ns=ns, group=g) for ns, by in values.items() for g, v in by.items()])
+    sizes = {("MFO", "all"): 30, ("MFO", "g1"): 20, ("MFO", "x$\\foo{$"): 10, ("BPO", "all"): 25, ("BPO", "g1"): 5,
+             ("BPO", "x$\\foo{$"): 20}
+    curves = pd.DataFrame([{"method": m, "namespace": ns, "group": g, "threshold": t, "n_proteins": n,
+                            "coverage": 1.0, "precision": 0.5, "recall": 0.5}
+                           for (ns, g), n in sizes.items() for m in ("A", "B", "naive") for t in (0.1, 0.5)])
+    return summary, curves, sizes, values
+
+
+def test_group_sizes_are_the_benchmark_proteins_of_each_group_and_namespace():
+    summary, curves, sizes, _ = _grouped()
+    assert plots.group_sizes(curves) == sizes
+    assert plots.group_sizes(curves.drop(columns="group")) == {} and plots.group_sizes(None) == {}
+    assert plots.result_groups(summary) == ["all", "g1", "x$\\foo{$"]
+    assert plots.result_groups(summary[summary.group == "all"]) == [] == plots.result_groups(summary.drop(columns="group"))
+
+
+def test_groups_heatmap_cells_rows_and_group_sizes():
+    summary, curves, sizes, values = _grouped()
+    fig = plots.groups_figure(summary, "fmax", sizes=plots.group_sizes(curves))
+    panels = [ax for ax in fig.axes if ax.get_images()]
+    assert [ax.get_title() for ax in panels] == ["MFO: Fmax per group", "BPO: Fmax per group"]
+    groups = ["all", "g1", "x$\\foo{$"]
+    for ax, ns, rows in zip(panels, ("MFO", "BPO"), (["B", "A", "naive"], ["A", "B", "naive"])):
+        (image,) = ax.get_images()
+        assert image.get_gid() == f"heatmap:{ns}"
+        assert [t.get_text() for t in ax.get_yticklabels()] == rows  # best first on 'all', the baseline last
+        expect = np.array([[values[ns][g][m] for g in groups] for m in rows])
+        np.testing.assert_array_equal(image.get_array().filled(np.nan), expect)
+        assert image.get_array().mask.sum() == np.isnan(expect).sum()
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        assert labels == [f"{g.replace('$', chr(92) + '$')}\nn = {sizes[(ns, g)]}" for g in groups]
+        cells = [t.get_text() for t in ax.texts if t.get_gid() == "cell"]
+        assert cells == ["nan" if v != v else f"{v:.3f}" for v in expect.ravel()]
+        assert [ln.get_ydata()[0] for ln in ax.get_lines() if ln.get_gid() == "baseline-line"] == [1.5]
+    assert figure_bytes_ok(fig)
+    smin = plots.groups_figure(_grouped("smin")[0], "smin")
+    ax = [a for a in smin.axes if a.get_images()][0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A", "B", "naive"]  # lower is better
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["all", "g1", "x\\$\\foo{\\$"]  # no sizes: names alone
+    assert ax.get_images()[0].get_cmap().name == "viridis_r"
+    assert "lower is better" in smin.axes[-1].get_ylabel()  # the colour bar
+
+
+def figure_bytes_ok(fig):
+    return plots.figure_bytes(fig).startswith(b"\x89PNG")
+
+
+def test_groups_heatmap_needs_groups_and_a_measure_of_the_summary():
+    summary = _grouped()[0]
+    with pytest.raises(InvalidParameterError, match="evaluated per group .*no group column"):
+        plots.groups_figure(summary.drop(columns="group"))
+    with pytest.raises(InvalidParameterError, match="the group 'all' alone"):
+        plots.groups_figure(summary[summary.group == "all"])
+    with pytest.raises(InvalidParameterError, match="'measure' parameter of groups_figure .*'smin'"):
+        plots.groups_figure(summary, "smin")
+
+
+def _rank_frames():
+    ks = [1.0, 3.0, 5.0, 10.0, float("inf")]
+    f = {"A": [0.2, 0.4, 0.5, 0.45, 0.3], "naive": [0.1, 0.2, 0.25, 0.3, 0.28]}
+    curves = pd.DataFrame([{"method": m, "namespace": "MFO", "threshold": k, "coverage": 1.0, "precision": 0.5,
+                            "recall": 0.5, "f": v, "s": 10 - 5 * v} for m, vs in f.items() for k, v in zip(ks, vs)])
+    curves = curves.iloc[::-1]  # as written: all first
+    best = {"A": 5.0, "naive": 10.0}
+    summary = pd.DataFrame([{"method": m, "namespace": "MFO", "measure": "fmax", "value": max(f[m]),
+                             "threshold": best[m], "coverage": 1.0, "precision": 0.5, "recall": 0.5} for m in f])
+    return curves, summary, f
+
+
+def test_f_against_k_one_line_per_method_on_a_k_axis_ending_with_all():
+    curves, summary, f = _rank_frames()
+    fig = plots.rank_figure(curves, summary, "MFO")
+    assert len(fig.axes) == 2  # F and S: no weighted F in these curves
+    ax = fig.axes[0]
+    assert _ticks(ax) == ["1", "3", "5", "10", "all"]
+    assert ax.get_xlabel().startswith("k (") and ax.get_ylabel() == "F" and ax.get_title() == "MFO: F against k"
+    lines = _by_gid(ax, "curve:")
+    assert sorted(lines) == ["A", "naive"]
+    for m, line in lines.items():
+        assert list(line.get_xdata()) == [0, 1, 2, 3, 4] and list(line.get_ydata()) == f[m]
+    marks = _by_gid(ax, "optimum:")
+    assert (marks["A"].get_xdata()[0], marks["A"].get_ydata()[0]) == (2, 0.5)  # Fmax at k = 5
+    assert (marks["naive"].get_xdata()[0], marks["naive"].get_ydata()[0]) == (3, 0.3)  # at k = 10
+    assert lines["A"].get_label() == "A: Fmax 0.500 at k = 5"
+    assert fig.axes[1].get_ylabel() == "S (bits)" and not _by_gid(fig.axes[1], "optimum:")  # no Smin in the summary
+    assert figure_bytes_ok(fig)
+    with pytest.raises(InvalidParameterError, match="'measures' parameter of rank_figure"):
+        plots.rank_figure(curves, summary, "MFO", measures=("wfmax",))
+
+
+def test_results_figures_draw_the_paper_figures_only_where_they_apply(results):
+    """Top-N bars when a method is not a baseline; heat maps for groups; F against k (and no coverage against the
+    score) for rank thresholds; the other figures of a result evaluated per group are those of its group 'all'."""
+    assert "top_MFO" not in plots.results_figures(results)  # BLAST and naive: baselines only
+    c, s = results.curves, results.summary
+    mine = types.SimpleNamespace(curves=c.assign(method=c.method.replace({"BLAST": "mine"})),
+                                 summary=s.assign(method=s.method.replace({"BLAST": "mine"})), diagnostics={})
+    assert list(plots.results_figures(mine)) == ["fig4_MFO", "coverage", "optima", "top_MFO"]
+    assert list(plots.results_figures(mine, baselines=["mine"])) == ["fig4_MFO", "coverage", "optima"]
+    bars = _by_gid(plots.results_figures(mine, top=1)["top_MFO"].axes[0], "bar:")
+    assert list(bars) == ["mine"] and _by_gid(plots.results_figures(mine)["top_MFO"].axes[0], "baseline:").keys() == {"naive"}
+    other = mine.curves.assign(recall=0.0, precision=0.0)  # a group's curves: not drawn in Fig. 4
+    grouped = types.SimpleNamespace(
+        curves=pd.concat([mine.curves.assign(group="all"), other.assign(group="g1", n_proteins=7)]),
+        summary=pd.concat([mine.summary.assign(group="all"), mine.summary.assign(group="g1", value=0.1)]),
+        diagnostics={})
+    figs = plots.results_figures(grouped)
+    assert list(figs) == ["fig4_MFO", "coverage", "optima", "top_MFO", "groups_fmax", "groups_wfmax", "groups_smin"]
+    lines = _by_gid(figs["fig4_MFO"].axes[0], "curve:")
+    whole = _by_gid(plots.results_figures(mine)["fig4_MFO"].axes[0], "curve:")
+    for m in lines:
+        np.testing.assert_array_equal(lines[m].get_xydata(), whole[m].get_xydata())
+    heat = [ax for ax in figs["groups_fmax"].axes if ax.get_images()][0]
+    assert [t.get_text() for t in heat.get_xticklabels()] == ["all\nn = 421", "g1\nn = 7"]
+    curves, summary, _ = _rank_frames()
+    ranks = types.SimpleNamespace(curves=curves, summary=summary,
+                                  diagnostics={"options": {"thresholds": "the top 1, 3, 5, 10, all terms (5 rank thresholds)"}})
+    assert list(plots.results_figures(ranks)) == ["fig4_MFO", "rank_MFO", "optima", "top_MFO"]
+    assert plots.rank_thresholds_run(types.SimpleNamespace(diagnostics={"options": {"thresholds": "top:1,3"}}))
+    assert not plots.rank_thresholds_run(types.SimpleNamespace(diagnostics={"options": {"thresholds": "exact"}}))
+
+
+def test_a_time_split_draws_each_kind_of_the_paper_figures(small_split):
+    res = read_results_dir(small_split)
+    for part in res.parts.values():
+        part.summary = part.summary.assign(method=part.summary.method.replace({"BLAST": "mine"}))
+    figs = plots.results_figures(res)
+    assert [n for n in figs if "top_" in n] == ["nk_top_MFO", "lk_top_MFO", "pk_top_MFO"]
+    assert figs["lk_top_MFO"].get_suptitle() == "LK targets"

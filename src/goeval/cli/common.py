@@ -16,6 +16,7 @@ from goeval.progress import write  # stdlib only
 __all__ = [
     "add_ontology",
     "add_cache_options",
+    "add_figure_arguments",
     "cache_arg",
     "comma_list",
     "show_warnings",
@@ -50,6 +51,15 @@ def add_ontology(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--relations", type=comma_list, action=ExtendValues, default=("is_a", "part_of"), metavar="R1,R2",
                    help="relations to follow (default: is_a,part_of)")
     add_cache_options(p)
+
+
+def add_figure_arguments(p: argparse.ArgumentParser) -> None:
+    """``--top`` and ``--baselines``: the methods the top-N bars rank and those they draw apart (``goeval plot``,
+    ``goeval report``)."""
+    p.add_argument("--top", type=positive_int, default=10, metavar="N",
+                   help="the number of methods the top-N bars rank per namespace and measure (default 10)")
+    p.add_argument("--baselines", type=comma_list, action=ExtendValues, default=(), metavar="NAME[,NAME]",
+                   help="methods drawn as baselines (apart, not ranked) besides naive, blast and gotcha (any case)")
 
 
 def add_cache_options(p: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import say, say_notes
+from goeval.cli.common import add_figure_arguments, say, say_notes
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -12,8 +12,12 @@ DESCRIPTION = (
     "Draws the figures of a results directory written by goeval evaluate, retrieval or benchmark cv: per namespace "
     "the four panels of Clark & Radivojac (2013) Fig. 4 (precision-recall, weighted precision-recall, ru-mi and "
     "weighted ru-mi in bits, each curve marked at its optimum, iso-F and iso-S contours) as one figure and one file "
-    "per panel, coverage against the threshold, Fmax and Smin bars (with bootstrap intervals when computed) and "
-    "TAP against the cutoff when retrieval curves are present. Needs matplotlib (pip install 'goeval[plot]')."
+    "per panel, coverage against the score threshold, Fmax and Smin bars (with bootstrap intervals when computed) and "
+    "TAP against the cutoff when retrieval curves are present; the figures CAFA papers print: per namespace the "
+    "--top best methods by Fmax, weighted Fmax and Smin with their intervals, the baselines apart (top_NS), F "
+    "against k for rank thresholds (rank_NS), and a methods x groups heat map of each of those measures with the "
+    "groups' sizes for a result evaluated per group (groups_MEASURE); a time split's per kind (nk_...). Needs "
+    "matplotlib (pip install 'goeval[plot]')."
 )
 
 
@@ -23,6 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="DIR", help="output directory (default RESULTS_DIR/plots)")
     p.add_argument("--no-panels", dest="panels", action="store_false",
                    help="only the four-panel figure per namespace, not one file per panel")
+    add_figure_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     from goeval.report.save import save_plots
 
-    written = save_plots(res, args.out, args.format, panels=args.panels)
+    written = save_plots(res, args.out, args.format, panels=args.panels, top=args.top, baselines=args.baselines)
     from goeval.report.text import plural
 
     say(args, f"wrote {plural(len(written), 'figure')} to {out}/ ({', '.join(sorted(written))})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import comma_list, say, say_notes
+from goeval.cli.common import add_figure_arguments, comma_list, say, say_notes
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -12,9 +12,11 @@ DESCRIPTION = (
     "Writes one HTML page that needs nothing else (tables as HTML, figures embedded as data URIs, no external "
     "style, script or font: it opens offline) and a Markdown summary beside it. After its contents: the headline, "
     "(kind of target x) namespace x method of Fmax, weighted Fmax, Smin and coverage with bootstrap intervals when "
-    "present, the best values in bold; the paired comparison of the methods (differences, intervals, p-values) "
+    "present, the best values in bold, and per namespace the --top best methods as bars beside the baselines; "
+    "the paired comparison of the methods (differences, intervals, p-values) "
     "when RESULTS_DIR holds protein_stats.npz (goeval evaluate --bootstrap), with the run's resamples and seed; "
-    "per namespace the methods ranked by each measure beside its figure; the other measures; retrieval and "
+    "per namespace the methods ranked by each measure beside its figure (and F against k for rank thresholds); "
+    "methods x groups heat maps for a result evaluated per group; the other measures; retrieval and "
     "Table 1 when present; what was read, remapped and dropped; the options, inputs and versions that produced "
     "the results. Without matplotlib the page has no figures. See docs/report.md."
 )
@@ -31,6 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(default fmax; repeat or give a list: --compare fmax,wfmax,smin)")
     p.add_argument("--no-compare", dest="compare", action="store_const", const=[],
                    help="no paired comparison, even with protein_stats.npz")
+    add_figure_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     from goeval.report.save import save_report
 
-    written = save_report(res, out, markdown=args.markdown, title=args.title, compare=compare)
+    written = save_report(res, out, markdown=args.markdown, title=args.title, compare=compare, top=args.top,
+                          baselines=args.baselines)
     say(args, "wrote " + ", ".join(str(p) for p in written.values()))
     return 0

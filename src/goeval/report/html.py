@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 from goeval.io.names import shown
 from goeval.report.outline import Details, Figure, Items, Para, Section, Table, report_outline
-from goeval.report.style import result_colors
+from goeval.report.style import measure_label, result_colors
 
 __all__ = ["report_html", "report_markdown"]
 
@@ -105,7 +105,7 @@ _CAPTIONS = {
     "optima": "Fmax and Smin per method (error bars: bootstrap interval, when computed).",
     "tap_curve": "Mean TAP over term queries against the score cutoff (TAP-k paper, Fig. 5); dots: peak TAP.",
 }
-_KIND_PREFIX = re.compile(r"^([a-z]{2})_(?=fig4_|coverage$|optima$|tap_curve$)")
+_KIND_PREFIX = re.compile(r"^([a-z]{2})_(?=fig4_|coverage$|optima$|tap_curve$|top_|rank_|groups_)")
 
 
 def _caption(name: str) -> str:
@@ -119,6 +119,17 @@ def _caption(name: str) -> str:
                 "and the coverage at its threshold (share of benchmark proteins with a prediction; weighted: whose "
                 "predicted terms carry information). Rows without coverage, where precision is undefined, are not "
                 "drawn. A note above a ru-mi panel says where its misinformation axis cuts the curves.")
+    if stem.startswith("top_"):
+        return (f"{kind}{stem[4:]}: the best methods by each measure (at most --top, 10 by default), best first, "
+                "beside the baselines (naive, BLAST, GOtcha and those named with --baselines: hatched, after the "
+                "gap, not counted among the best); error bars: the bootstrap interval, when computed; C: the "
+                "coverage at the optimum.")
+    if stem.startswith("rank_"):
+        return (f"{kind}{stem[5:]}: F, weighted F and S at each rank threshold k (the k best-scoring terms of each "
+                "protein and namespace, and their ancestors; all: every term); ringed dots: the optima over k.")
+    if stem.startswith("groups_"):
+        return (f"{kind}{measure_label(stem[7:])} of every method in each group of benchmark proteins (all: the "
+                "whole benchmark; n: the group's proteins in the namespace).")
     return kind + _CAPTIONS.get(stem, stem)
 
 

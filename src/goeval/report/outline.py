@@ -6,14 +6,16 @@ order:
 
 1. the headline: kind x namespace x method of Fmax, weighted Fmax, Smin and
    the maximum coverage, with intervals when computed, the best values
-   marked (:func:`goeval.report.tables.headline_matrix`), and the optima
-   figure of a single result;
+   marked (:func:`goeval.report.tables.headline_matrix`), the top-N bars
+   of each (kind and) namespace, and the optima figure of a single result;
 2. the paired comparison, when the results hold ``protein_stats.npz``
    (:mod:`goeval.report.comparison`);
 3. per kind of target (a time split; otherwise directly): its optima
    figure, then per namespace one table of the methods ranked by each
-   ranked measure beside its Fig. 4; the other measures beside the
-   coverage figure; retrieval beside the TAP curve;
+   ranked measure beside its Fig. 4 (and F against k for rank
+   thresholds); the heat maps of methods x groups for a result evaluated
+   per group; the other measures beside the coverage figure; retrieval
+   beside the TAP curve;
 4. Table 1 (one table, every kind);
 5. any figure no section took;
 6. the diagnostics in words, per kind;
@@ -30,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from goeval.report.plots import result_groups
 from goeval.report.style import figure_stem
 from goeval.report.tables import (comparison_records, diagnostics_lines, frame_records, headline_matrix, headline_note,
                                   number, optima_records, other_matrix, provenance, reader_version, table1_records)
@@ -125,7 +128,9 @@ def report_outline(results: Any, figures: Iterable[str] = (), comparison: Any = 
     if matrix.records:
         blocks: list[Block] = [Table(matrix.records, best=frozenset(matrix.best)),
                                Items(tuple(headline_note(results)), note=True)]
-        out.append(Section(HEADLINE_TITLE, blocks + ([] if parts else _figures(drawn, "", "optima"))))
+        tops = [f for kind, part in (parts or {"": results}).items() for f in _figures(
+            drawn, f"{kind.lower()}_" if kind else "", *(f"top_{figure_stem(ns)}" for ns in _namespaces(part)))]
+        out.append(Section(HEADLINE_TITLE, blocks + tops + ([] if parts else _figures(drawn, "", "optima"))))
     if comparison is not None:
         out.append(_comparison_section(comparison))
     if parts:
@@ -162,11 +167,14 @@ def _result_sections(res: Any, drawn: list[str], prefix: str) -> list[Section]:
     out = []
     summary = res.summary
     if summary is not None and len(summary):
-        for ns in [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]:
+        for ns in _namespaces(res):
             records = optima_records(summary, ns)
             if records:
+                stem = figure_stem(str(ns))
                 out.append(Section(f"{ns}: methods ranked", [Table(records)]
-                                   + _figures(drawn, prefix, f"fig4_{figure_stem(str(ns))}")))
+                                   + _figures(drawn, prefix, f"fig4_{stem}", f"rank_{stem}")))
+        if result_groups(summary):
+            out.append(_groups_section(drawn, prefix))
         other, names = other_matrix(summary)
         blocks: list[Block] = [Table(other)] if other else []
         if names:
@@ -178,6 +186,21 @@ def _result_sections(res: Any, drawn: list[str], prefix: str) -> list[Section]:
         out.append(Section("Term-centric retrieval (TAP-k, AUC iP/R, ROC AUC, AP)",
                            [Table(frame_records(res.retrieval_summary))] + _figures(drawn, prefix, "tap_curve")))
     return out
+
+
+def _namespaces(res: Any) -> list[str]:
+    """The namespaces of a result's summary, in order (``all`` left out)."""
+    summary = res.summary
+    return [] if summary is None else [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]
+
+
+def _groups_section(drawn: list[str], prefix: str) -> Section:
+    """The heat maps of a result evaluated per group (``groups_<measure>``), with what their rows and columns are."""
+    note = ("Rows: the methods, best first on the whole benchmark (the column 'all'), then the baselines (naive, BLAST, "
+            "GOtcha and those named with --baselines); columns: the groups, each with its number of benchmark "
+            "proteins in the namespace (n). Yellow is the better end of the scale for every measure; grey: undefined.")
+    figures: list[Block] = [Figure(f) for f in drawn if f.startswith(f"{prefix}groups_")]
+    return Section("Groups of proteins: each method per group", [Items((note,), note=True), *figures])
 
 
 def _table1_title(results: Any) -> str:

@@ -1,4 +1,5 @@
-"""Figures of an evaluation: Clark & Radivojac (2013) Fig. 3 and Fig. 4, coverage, optima, TAP.
+"""Figures of an evaluation: Clark & Radivojac (2013) Fig. 3 and Fig. 4, coverage, optima, TAP, and the figures
+CAFA papers print: the top methods beside the baselines, methods x groups, F against k.
 
 Every function returns a :class:`matplotlib.figure.Figure` built off screen
 (Agg; pyplot's global state is never touched), so figures show in a
@@ -9,7 +10,8 @@ draw, they compute nothing but contour grids.
 
 Drawn elements carry a ``gid`` so that tests (and users) can find the data
 behind a figure: ``curve:<method>``, ``optimum:<method>``,
-``point:<name>``, ``iso:<kind>``.
+``point:<name>``, ``iso:<kind>``, ``bar:<method>``, ``baseline:<method>``,
+``ci:<method>``, ``heatmap:<namespace>``.
 
 Needs matplotlib (``pip install 'goeval[plot]'``).
 
@@ -20,6 +22,12 @@ predicted ontological annotations. Bioinformatics 29(13):i53-i61, Fig. 3
 (information content per protein) and Fig. 4 (the four 2D plots).
 Carroll H. D. et al. (2010) Threshold Average Precision (TAP-k).
 Bioinformatics 26(14):1708-1713, Fig. 5 (TAP against the cutoff).
+Jiang Y. et al. (2016) An expanded evaluation of protein function
+prediction methods shows an improvement in accuracy. Genome Biology 17:184,
+Fig. 3 and 4 (the top ten methods beside the baselines, bootstrap intervals).
+Zhou N. et al. (2019) The CAFA challenge reports improved protein function
+prediction and new functional annotations for hundreds of genes through
+experimental screens. Genome Biology 20:244, Fig. 2 (the same, per ontology).
 """
 
 from __future__ import annotations
@@ -32,8 +40,9 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.io.names import held_namespace
-from goeval.report.style import (PANELS, Panel, coverage_column, figure_stem, figure_text, lower_is_better,
-                                  measure_label, method_colors, new_figure, require_matplotlib, result_colors)
+from goeval.report.style import (PANELS, Panel, coverage_column, figure_stem, figure_text, is_baseline,
+                                  lower_is_better, measure_label, method_colors, new_figure, require_matplotlib,
+                                  result_colors)
 
 __all__ = [
     "PANELS",
@@ -46,6 +55,16 @@ __all__ = [
     "coverage_figure",
     "optima_figure",
     "tap_curve_figure",
+    "top_methods",
+    "top_methods_figure",
+    "groups_figure",
+    "group_sizes",
+    "rank_figure",
+    "whole_benchmark",
+    "result_groups",
+    "rank_thresholds_run",
+    "ALL_GROUP",
+    "PAPER_MEASURES",
     "results_figures",
     "result_figure",
     "FIGURE_KINDS",
@@ -569,9 +588,429 @@ def tap_curve_figure(tap_curve: Any, retrieval_summary: Any = None, *, methods: 
     return fig
 
 
+# ------------------------------------------------------------ the figures papers print
+#: The group of a result evaluated per group (``goeval evaluate --groups``) that holds the whole benchmark.
+ALL_GROUP = "all"
+
+#: The measures of the top-N bars and of F against k, each a panel when the summary holds it.
+PAPER_MEASURES: tuple[str, ...] = ("fmax", "wfmax", "smin")
+
+
+def whole_benchmark(frame: Any) -> Any:
+    """The rows of a frame that are about the whole benchmark: all of them, or those of the group ``all`` (without
+    the ``group`` column) when the result was evaluated per group; None stays None."""
+    if frame is None or "group" not in frame.columns:
+        return frame
+    return frame[frame["group"].astype(str) == ALL_GROUP].drop(columns="group")
+
+
+def result_groups(frame: Any) -> list[str]:
+    """The groups of a result evaluated per group, ``all`` first, then in order of first appearance; empty for a
+    result without groups (no ``group`` column, or ``all`` alone)."""
+    if frame is None or "group" not in frame.columns:
+        return []
+    groups = [g for g in dict.fromkeys(frame["group"].astype(str).tolist()) if g != ALL_GROUP]
+    return [ALL_GROUP, *groups] if groups else []
+
+
+def rank_thresholds_run(results: Any) -> bool:
+    """Whether a result was evaluated at rank thresholds: its recorded ``options.thresholds`` is the label of rank
+    thresholds (``the top 1, 3, 5 terms (3 rank thresholds)``) or the option itself (``top:1,3,5``)."""
+    options = (getattr(results, "diagnostics", None) or {}).get("options") or {}
+    return str(options.get("thresholds", "")).startswith(("the top ", "top:"))
+
+
+def _values(summary: Any, namespace: str, measure: str) -> dict[str, Mapping[str, Any]]:
+    """Each method's summary row of one measure and namespace, in the summary's order."""
+    rows = summary[(summary["namespace"] == namespace) & (summary["measure"] == measure)]
+    out: dict[str, Mapping[str, Any]] = {}
+    for m, r in zip(rows["method"].tolist(), rows.to_dict("records")):
+        out.setdefault(m, r)
+    return out
+
+
+def top_methods(summary: Any, namespace: str, measure: str, n: int = 10,
+                baselines: Sequence[str] = ()) -> tuple[list[str], list[str], int]:
+    """The methods a top-N panel draws, in order.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        ``summary.tsv`` (of the whole benchmark: see :func:`whole_benchmark`).
+    namespace, measure : str
+    n : int
+        How many methods to rank.
+    baselines : sequence of str
+        Methods drawn as baselines besides :data:`~goeval.report.style.BASELINE_NAMES`.
+
+    Returns
+    -------
+    ranked : list of str
+        The ``n`` best methods that are not baselines, best first (the
+        largest value of a maximised measure, the smallest of a minimised
+        one; ties in the summary's order); a method whose value is
+        undefined (nan) is not ranked.
+    baselines : list of str
+        The baselines the summary holds, in its order, whatever their value.
+    total : int
+        How many methods were ranked (the ``n`` shown are the best of them).
+    """
+    if n < 1:
+        raise InvalidParameterError(f"The 'n' parameter of top_methods must be an integer >= 1; got {n!r}.")
+    rows = _values(summary, namespace, measure)
+    values = {m: float(r["value"]) for m, r in rows.items()}
+    ranked = [m for m, v in values.items() if not is_baseline(m, baselines) and v == v]
+    ranked.sort(key=lambda m: values[m], reverse=not lower_is_better(measure))  # stable: ties in the summary's order
+    return ranked[:n], [m for m in values if is_baseline(m, baselines)], len(ranked)
+
+
+def top_methods_figure(summary: Any, namespace: str, *, measures: Sequence[str] = PAPER_MEASURES, n: int = 10,
+                       baselines: Sequence[str] = (),
+                       colors: Mapping[str, str] | None = None):  # noqa: ANN201 - Figure
+    """The ``n`` best methods of one namespace as bars, the baselines apart (CAFA2 and CAFA3's figures).
+
+    One panel per measure the summary holds (default Fmax, weighted Fmax,
+    Smin): the best methods first (:func:`top_methods`), then, after a gap
+    marked by a dotted line, the baselines as hatched bars, not counted
+    among the ``n``. Error bars span the bootstrap interval when the
+    summary has ``ci_low``/``ci_high``; ``C`` in a bar is the coverage at
+    the optimum. Bars carry the gids ``bar:<method>`` (ranked) and
+    ``baseline:<method>``, intervals ``ci:<method>``, coverage texts
+    ``coverage:<method>``.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        ``summary.tsv`` or a result's summary (a result evaluated per
+        group: its group ``all``).
+    namespace : str
+        A namespace of the summary (any case, or a GO namespace's OBO name).
+    measures : sequence of str
+        The measures, one panel each, in order (those the summary lacks are left out).
+    n : int
+        How many methods each panel ranks.
+    baselines : sequence of str
+        Methods drawn as baselines besides naive, BLAST and GOtcha
+        (:data:`~goeval.report.style.BASELINE_NAMES`).
+    colors : mapping of str to colour, optional
+        Colours that win over :func:`~goeval.report.style.result_colors`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    InvalidParameterError
+        A namespace the summary does not hold, none of ``measures`` in it, or ``n`` below 1.
+    """
+    summary = whole_benchmark(summary)
+    namespace = _namespace(summary, namespace, "top_methods_figure")
+    held = set(summary.loc[summary["namespace"] == namespace, "measure"])
+    chosen = [m for m in measures if m in held]
+    if not chosen:
+        raise InvalidParameterError(f"The 'measures' parameter of top_methods_figure must name measures of the "
+                                    f"summary; got none of {sorted(held)}: {list(measures)!r}.")
+    colors = result_colors(summary, fixed=colors)
+    drawn = [top_methods(summary, namespace, m, n, baselines) for m in chosen]
+    slots = max(len(r) + len(b) + (1 if r and b else 0) for r, b, _ in drawn)
+    fig = new_figure(max(3.2, 0.38 * slots + 1.4) * len(chosen), 3.9)
+    axes = fig.subplots(1, len(chosen), squeeze=False)[0]
+    has_ci = {"ci_low", "ci_high"} <= set(summary.columns)
+    for ax, measure, (ranked, base, total) in zip(axes, chosen, drawn):
+        _top_panel(ax, _values(summary, namespace, measure), ranked, base, colors, has_ci, measure)
+        best = f"the {len(ranked)} best of {total} methods" if total > len(ranked) else \
+            f"{total} method{'s' if total != 1 else ''}"
+        ax.set_title(f"{figure_text(namespace)}: {measure_label(measure, unit=False)}, {best}"
+                     + (" (bootstrap CI)" if has_ci else ""), fontsize=9)
+        ax.set_ylabel(_better(measure))
+    if any((t.get_gid() or "").startswith("coverage:") for ax in axes for t in ax.texts):
+        fig.supxlabel("C: the coverage at the optimum (share of benchmark proteins predicted at its threshold)",
+                      fontsize=7, color="0.3")
+    return fig
+
+
+def _better(measure: str) -> str:
+    """A measure's label with its unit, and ``lower is better`` for a minimised one."""
+    return measure_label(measure) + (", lower is better" if lower_is_better(measure) else "")
+
+
+def _top_panel(ax: Any, rows: Mapping[str, Mapping[str, Any]], ranked: list[str], base: list[str],
+               colors: Mapping[str, str], has_ci: bool, measure: str) -> None:
+    """One top-N panel: the ranked bars, the gap, the baselines' hatched bars."""
+    from matplotlib.colors import to_rgba  # deferred: matplotlib (plot extra) only when a figure is drawn
+
+    at = {m: float(i) for i, m in enumerate(ranked)}
+    at.update({m: float(len(ranked) + (1 if ranked else 0) + i) for i, m in enumerate(base)})
+    top = 0.0
+    for m, x in at.items():
+        row, baseline = rows[m], m in base
+        v = float(row["value"])
+        if v != v:
+            ax.text(x, 0.0, "undefined\n(nan)", ha="center", va="bottom", fontsize=7, gid=f"undefined:{m}")
+            continue
+        style = {"facecolor": to_rgba(colors[m], 0.3), "edgecolor": colors[m], "hatch": "///", "linewidth": 1.0} \
+            if baseline else {"color": colors[m]}
+        (bar,) = ax.bar([x], [v], width=0.7, **style).patches
+        bar.set_gid(f"{'baseline' if baseline else 'bar'}:{m}")
+        lo, hi = (float(row["ci_low"]), float(row["ci_high"])) if has_ci else (float("nan"),) * 2
+        if lo == lo and hi == hi:
+            _interval_bar(ax, x, lo, hi, m)
+        top = max(top, v, hi if hi == hi else v)
+        cov = row.get("coverage")
+        if cov is not None and cov == cov:
+            ax.text(x, 0.0, f" C={float(cov):.2f}", rotation=90, ha="center", va="bottom", fontsize=6,
+                    bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "alpha": 0.7, "linewidth": 0},
+                    gid=f"coverage:{m}")
+    ax.set_xticks(list(at.values()), [figure_text(m) for m in at], rotation=35, ha="right", fontsize=8)
+    ax.set_xlim(-0.6, max(at.values(), default=0.0) + 0.6)
+    if not lower_is_better(measure) and measure_label(measure) == measure_label(measure, unit=False):
+        ax.set_ylim(0, 1)  # a ratio maximised (F, coverage...): its whole range
+    else:
+        ax.set_ylim(0, (top or 1.0) * 1.12)
+    if ranked and base:
+        gap = len(ranked)
+        ax.axvline(gap, color="0.6", linestyle=":", linewidth=1.0, gid="gap")
+        ax.text((gap + 1 + at[base[-1]]) / 2, 0.98, "baselines", transform=ax.get_xaxis_transform(), ha="center",
+                va="top", fontsize=7, color="0.3", gid="baselines")
+
+
+def group_sizes(curves: Any) -> dict[tuple[str, str], int]:
+    """The benchmark proteins of each (namespace, group) of a result evaluated per group: ``n_proteins`` of its
+    curves (the same at every threshold and for every method); empty without curves, groups or that column."""
+    if curves is None or not len(curves) or not {"group", "n_proteins"} <= set(curves.columns):
+        return {}
+    sizes = curves.assign(group=curves["group"].astype(str)).groupby(["namespace", "group"], sort=False)["n_proteins"]
+    return {(str(ns), str(g)): int(v) for (ns, g), v in sizes.max().items() if v == v}
+
+
+def groups_figure(summary: Any, measure: str = "fmax", *, sizes: Mapping[tuple[str, str], int] | None = None,
+                  namespaces: Sequence[str] | None = None, methods: Sequence[str] | None = None,
+                  baselines: Sequence[str] = ()):  # noqa: ANN201 - Figure
+    """A methods x groups heat map of one measure per namespace, with each group's size.
+
+    Rows: the methods that are not baselines, best first by their value on
+    the whole benchmark (group ``all``; a minimised measure: the smallest
+    first), then the baselines (:func:`~goeval.report.style.is_baseline`)
+    below a white line. Columns: ``all``, then the groups in the summary's
+    order, each labelled with its number of benchmark proteins in the
+    namespace (``sizes``). Each cell shows its value; the better end of the
+    colour scale is the same (yellow) for a maximised and a minimised
+    measure, and one scale serves every namespace; an undefined value (nan)
+    is a grey cell. The image of a namespace carries the gid
+    ``heatmap:<namespace>``, its array the values drawn; namespaces are
+    drawn one under the other.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        ``summary.tsv`` of a result evaluated per group (a ``group`` column).
+    measure : str
+        A summary measure (default Fmax).
+    sizes : mapping of (namespace, group) to int, optional
+        The benchmark proteins of each group (:func:`group_sizes` of the curves); without: labels without sizes.
+    namespaces, methods : sequence of str, optional
+        The namespaces (panels) and methods (rows) to draw (default all).
+    baselines : sequence of str
+        Methods drawn as baselines besides naive, BLAST and GOtcha.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    InvalidParameterError
+        A summary without groups, a measure it does not hold, a namespace it does not hold.
+    """
+    groups = result_groups(summary)
+    if not groups:
+        raise InvalidParameterError("The 'summary' parameter of groups_figure must be of a result evaluated per "
+                                    "group (a group column with groups besides 'all'); got "
+                                    + ("no group column." if "group" not in summary.columns else "the group 'all' alone."))
+    rows = summary[summary["measure"] == measure].assign(group=lambda f: f["group"].astype(str))
+    if rows.empty:
+        raise InvalidParameterError(f"The 'measure' parameter of groups_figure must name a measure of the summary; "
+                                    f"got {measure!r} (held: {sorted(set(summary['measure']))}).")
+    namespaces = [_namespace(rows, n, "groups_figure") for n in namespaces] if namespaces else \
+        [n for n in dict.fromkeys(rows["namespace"].tolist()) if n != "all"]
+    panels = [_group_matrix(rows, ns, measure, groups, _methods(rows, methods), baselines) for ns in namespaces]
+    finite = np.concatenate([v[np.isfinite(v)] for _, v, _ in panels] or [np.zeros(0)])
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    cmap = _heat_cmap(measure)
+    heights = [1.0 + 0.3 * max(len(order), 1) for order, _, _ in panels]  # a namespace under the other: one width
+    fig = new_figure(max(4.0, 1.6 + 0.85 * len(groups)) + 1.2, sum(heights) + 0.8)
+    axes = fig.subplots(len(panels), 1, squeeze=False, height_ratios=heights)[:, 0]
+    image = None
+    for ax, ns, (order, values, n_base) in zip(axes, namespaces, panels):
+        image = _heat_panel(ax, values, cmap, lo, hi, measure)
+        image.set_gid(f"heatmap:{ns}")
+        _heat_labels(ax, order, groups, [(sizes or {}).get((ns, g)) for g in groups], n_base)
+        ax.set_title(f"{figure_text(ns)}: {measure_label(measure, unit=False)} per group", fontsize=9)
+    axes[-1].set_xlabel("group of benchmark proteins (n: proteins in the namespace)", fontsize=8)
+    fig.colorbar(image, ax=list(axes), label=_better(measure), shrink=0.9)
+    return fig
+
+
+def _group_matrix(rows: Any, namespace: str, measure: str, groups: list[str], methods: list[str],
+                  baselines: Sequence[str]) -> tuple[list[str], np.ndarray, int]:
+    """(methods in row order, values methods x groups, number of baselines) of one namespace."""
+    block = rows[rows["namespace"] == namespace]
+    value = {(m, g): float(v) for m, g, v in zip(block["method"], block["group"], block["value"])}
+    held = [m for m in methods if any((m, g) in value for g in groups)]
+    whole = {m: value.get((m, ALL_GROUP), float("nan")) for m in held}
+    sign = 1.0 if lower_is_better(measure) else -1.0
+    ranked = sorted((m for m in held if not is_baseline(m, baselines)),
+                    key=lambda m: (whole[m] != whole[m], sign * whole[m] if whole[m] == whole[m] else 0.0))
+    base = [m for m in held if is_baseline(m, baselines)]
+    order = ranked + base
+    values = np.array([[value.get((m, g), float("nan")) for g in groups] for m in order], dtype=np.float64)
+    return order, values.reshape(len(order), len(groups)), len(base)
+
+
+def _heat_cmap(measure: str) -> Any:
+    """Viridis with the better end yellow: reversed for a minimised measure; nan cells grey."""
+    from matplotlib import colormaps  # deferred: matplotlib (plot extra) only when a figure is drawn
+
+    return colormaps["viridis_r" if lower_is_better(measure) else "viridis"].with_extremes(bad="0.85")
+
+
+def _heat_panel(ax: Any, values: np.ndarray, cmap: Any, lo: float, hi: float, measure: str) -> Any:
+    """The cells of one namespace, each with its value written in a colour that reads on it."""
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=lo, vmax=hi if hi > lo else lo + 1e-9,
+                      aspect="auto", interpolation="nearest")
+    fmt = ".2f" if measure_label(measure) != measure_label(measure, unit=False) else ".3f"
+    for (i, j), v in np.ndenumerate(values):
+        if v != v:
+            ax.text(j, i, "nan", ha="center", va="center", fontsize=7, color="0.3", gid="cell")
+            continue
+        r, g, b, _ = image.cmap(image.norm(v))
+        ink = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+        ax.text(j, i, format(v, fmt), ha="center", va="center", fontsize=7, color=ink, gid="cell")
+    return image
+
+
+def _heat_labels(ax: Any, methods: list[str], groups: list[str], sizes: list[int | None], n_base: int) -> None:
+    """Method names down the side, groups (with their sizes) across; a white line above the baselines."""
+    import textwrap
+
+    many = len(groups) > 8  # upright, names wrapped, below that; slanted past it
+    labels = [figure_text(g if many else textwrap.fill(g, 12, break_long_words=False))
+              + (f"\nn = {s:,}" if s is not None else "") for g, s in zip(groups, sizes)]
+    ax.set_xticks(range(len(groups)), labels, fontsize=7, rotation=40 if many else 0, ha="right" if many else "center",
+                  rotation_mode="anchor")
+    ax.set_yticks(range(len(methods)), [figure_text(m) for m in methods], fontsize=7)
+    ax.tick_params(length=0)
+    ax.axvline(0.5, color="white", linewidth=2.5, gid="all-line")  # the whole benchmark apart from its groups
+    if n_base and n_base < len(methods):
+        ax.axhline(len(methods) - n_base - 0.5, color="white", linewidth=2.5, gid="baseline-line")
+
+
+def rank_figure(curves: Any, summary: Any, namespace: str, *, measures: Sequence[str] = PAPER_MEASURES,
+                methods: Sequence[str] | None = None,
+                colors: Mapping[str, str] | None = None):  # noqa: ANN201 - Figure
+    """F (and each other measure's curve) against k, for a result evaluated at rank thresholds.
+
+    One panel per measure whose curve column the curves hold (default F,
+    weighted F and S): one line per method through its value at each k
+    (``goeval evaluate --thresholds top:1,3,5,10,all``: the ``threshold``
+    column holds k), on a categorical axis, ``inf`` drawn as ``all``; the
+    optimum over k of the summary (Fmax...) is ringed. Lines carry the gid
+    ``curve:<method>``, optima ``optimum:<method>``.
+
+    Parameters
+    ----------
+    curves, summary : pandas.DataFrame
+        ``curves.tsv`` and ``summary.tsv`` of the run (a result evaluated
+        per group: its group ``all``); the summary may be None.
+    namespace : str
+    measures : sequence of str
+        Summary measures, one panel each, in order.
+    methods : sequence of str, optional
+        The methods to draw, in order (default all).
+    colors : mapping of str to colour, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    InvalidParameterError
+        A namespace the curves do not hold, or none of the measures' columns in them.
+    """
+    from goeval.metrics.registry import get_measure  # deferred: as in goeval.report.style
+
+    curves, summary = whole_benchmark(curves), whole_benchmark(summary)
+    namespace = _namespace(curves, namespace, "rank_figure")
+    chosen = [m for m in measures if get_measure(m).column in curves.columns]
+    if not chosen:
+        raise InvalidParameterError(f"The 'measures' parameter of rank_figure must name measures whose curve "
+                                    f"column the curves hold; got {list(measures)!r}.")
+    methods = _methods(curves, methods)
+    colors = result_colors(summary, curves, fixed=colors)
+    ks = sorted(set(curves.loc[curves["namespace"] == namespace, "threshold"].astype(float)))
+    fig = new_figure(4.4 * len(chosen), 3.4 + _legend_height(len(methods)))
+    axes = fig.subplots(1, len(chosen), squeeze=False)[0]
+    for ax, measure in zip(axes, chosen):
+        _rank_panel(ax, curves, summary, namespace, measure, methods, colors, ks)
+    return fig
+
+
+def _k_text(k: float) -> str:
+    return "all" if k == float("inf") else f"{k:g}"
+
+
+def _rank_panel(ax: Any, curves: Any, summary: Any, namespace: str, measure: str, methods: list[str],
+                colors: Mapping[str, str], ks: list[float]) -> None:
+    from goeval.metrics.registry import get_measure  # deferred: as in goeval.report.style
+
+    column, at = get_measure(measure).column, {k: i for i, k in enumerate(ks)}
+    for i, m in enumerate(methods):
+        c = _rows(curves, m, namespace).sort_values("threshold")
+        if c.empty:
+            continue
+        row = _optimum(summary, m, namespace, measure)
+        label = m if row is None else f"{m}: {_opt_text(row, measure)}"
+        x = [at[float(k)] for k in c["threshold"]]
+        (line,) = ax.plot(x, c[column].to_numpy(), "-o", color=colors[m], ms=3.5, lw=1.5, zorder=10 + i,
+                          label=figure_text(_wrap(label, _legend_chars(ax))))
+        line.set_gid(f"curve:{m}")
+        if row is not None and float(row["threshold"]) in at and row["value"] == row["value"]:
+            (mark,) = ax.plot([at[float(row["threshold"])]], [row["value"]], "o", color=colors[m], ms=8,
+                              mec="black", mew=0.8, zorder=100 + i)
+            mark.set_gid(f"optimum:{m}")
+    name = _curve_name(measure)
+    ax.set_xticks(range(len(ks)), [_k_text(k) for k in ks])
+    ax.set_xlim(-0.4, len(ks) - 0.6)
+    ax.set_xlabel("k (best-scoring terms kept per protein)")
+    ax.set_ylabel(name if not get_measure(measure).unit else f"{name} ({get_measure(measure).unit})")
+    if not lower_is_better(measure) and not get_measure(measure).unit:
+        ax.set_ylim(0, 1)
+    ax.set_title(f"{figure_text(namespace)}: {name} against k", fontsize=9)
+    _legend_below(ax)
+
+
+def _opt_text(row: Mapping[str, Any], measure: str) -> str:
+    """``Fmax 0.519 [0.49, 0.55] at k = 10``: the optimum over k, its interval when computed."""
+    text = f"{measure_label(measure, unit=False)} {_fmt(float(row['value']))}"
+    lo, hi = row.get("ci_low"), row.get("ci_high")
+    if lo is not None and hi is not None and lo == lo and hi == hi:
+        text += f" [{_fmt(float(lo))}, {_fmt(float(hi))}]"
+    return text + f" at k = {_k_text(float(row['threshold']))}"
+
+
+def _curve_name(measure: str) -> str:
+    """The quantity a measure optimises, as its label names it without ``max``/``min``: Fmax -> F, weighted Fmax ->
+    weighted F, Smin -> S."""
+    import re
+
+    return re.sub(r"(?<=\w)(max|min)\b", "", measure_label(measure, unit=False))
+
+
 # ------------------------------------------------------------ all figures of a result
 def results_figures(results: Any, *, points: PointsArg = None, panels: bool = False,
-                    k: float | None = None) -> dict[str, Any]:
+                    k: float | None = None, top: int = 10, baselines: Sequence[str] = ()) -> dict[str, Any]:
     """Every figure a result supports, by file stem.
 
     Parameters
@@ -579,56 +1018,99 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     results : ResultsDir or EvaluationResult
         Anything with ``curves`` and ``summary`` frames (either may be
         ``None``), optionally ``tap_curve``, ``retrieval_summary`` and
-        ``diagnostics`` (its ``options.k`` sets the S_k order).
+        ``diagnostics`` (its ``options.k`` sets the S_k order, its
+        ``options.thresholds`` says whether the run used rank thresholds).
     points : mapping, optional
         Single points for the Fig. 4 panels (see :func:`fig4_figure`).
     panels : bool
         Also each Fig. 4 panel as a figure of its own (``fig4_<NS>_<panel>``).
     k : float, optional
         S_k order of the iso-S contours (default: the run's, else 2).
+    top : int
+        How many methods the top-N bars rank (:func:`top_methods_figure`).
+    baselines : sequence of str
+        Methods drawn as baselines besides naive, BLAST and GOtcha.
 
     Returns
     -------
     dict of str to Figure
-        ``fig4_<NS>`` per namespace (``/`` and ``\\`` in it replaced by ``_``) and its panels, ``coverage``,
-        ``optima`` (Fmax and Smin bars, with bootstrap intervals when the
-        summary has them; an undefined optimum is written "undefined (nan)"
-        in place of its bar), ``tap_curve`` when retrieval curves are
-        present; for a time split, each kind's figures prefixed ``nk_``,
-        ``lk_``, ``pk_`` and titled with the kind.
+        ``fig4_<NS>`` per namespace (``/`` and ``\\`` in it replaced by ``_``) and its panels, ``coverage``
+        (not for rank thresholds: its axis is the score), ``optima`` (Fmax and Smin bars, with bootstrap
+        intervals when the summary has them; an undefined optimum is written "undefined (nan)" in place of its
+        bar), ``top_<NS>`` per namespace when a method is not a baseline (:func:`top_methods_figure`),
+        ``rank_<NS>`` per namespace for rank thresholds (:func:`rank_figure`), ``groups_<measure>`` of Fmax,
+        weighted Fmax and Smin for a result evaluated per group (:func:`groups_figure`), ``tap_curve`` when
+        retrieval curves are present; for a time split, each kind's figures prefixed ``nk_``, ``lk_``,
+        ``pk_`` and titled with the kind. A result evaluated per group draws the figures but the heat maps
+        from its group ``all``.
     """
     require_matplotlib()
     parts = getattr(results, "parts", None) or {}
     if parts:  # a time split: each kind's figures, named and titled by the kind
         figs = {}
         for kind, part in parts.items():
-            for name, fig in results_figures(part, points=points, panels=panels, k=k).items():
+            for name, fig in results_figures(part, points=points, panels=panels, k=k, top=top,
+                                             baselines=baselines).items():
                 fig.suptitle(f"{figure_text(kind)} targets", fontsize=10)
                 figs[f"{kind.lower()}_{name}"] = fig
         return figs
-    curves, summary = getattr(results, "curves", None), getattr(results, "summary", None)
-    k = _run_k(results) if k is None else k
-    figs: dict[str, Any] = {}
-    if curves is not None and len(curves):
-        colors = result_colors(summary, curves)
-        methods = list(colors)
-        for ns in dict.fromkeys(curves["namespace"].tolist()):
-            figs[f"fig4_{figure_stem(ns)}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors,
-                                                    k=k)
-            for p in _available(curves, None) if panels else []:
-                figs[f"fig4_{figure_stem(ns)}_{p.name}"] = panel_figure(curves, summary, ns, p.name, methods=methods, points=points,
-                                                           colors=colors, k=k)
-        figs["coverage"] = coverage_figure(curves, methods=methods, colors=colors)
-    if summary is not None and len(summary) and summary["measure"].isin(["fmax", "smin"]).any():
-        figs["optima"] = optima_figure(summary, colors=result_colors(summary, curves))
+    figs = _curve_figures(results, points, panels, _run_k(results) if k is None else k)
+    figs.update(_summary_figures(results, top, baselines))
     tap = getattr(results, "tap_curve", None)
     if tap is not None and len(tap):
         retrieval = getattr(results, "retrieval_summary", None)
-        figs["tap_curve"] = tap_curve_figure(tap, retrieval, colors=result_colors(summary, curves, retrieval, tap))
+        frames = (getattr(results, "summary", None), getattr(results, "curves", None), retrieval, tap)
+        figs["tap_curve"] = tap_curve_figure(tap, retrieval, colors=result_colors(*frames))
     kind = (getattr(results, "diagnostics", None) or {}).get("kind")
     if isinstance(kind, str):  # one kind of a time split, read on its own
         for fig in figs.values():
             fig.suptitle(f"{figure_text(kind)} targets", fontsize=10)
+    return figs
+
+
+def _curve_figures(results: Any, points: PointsArg, panels: bool, k: float) -> dict[str, Any]:
+    """Fig. 4 (and its panels), F against k for rank thresholds, else the coverage: of the whole benchmark."""
+    curves = whole_benchmark(getattr(results, "curves", None))
+    summary = whole_benchmark(getattr(results, "summary", None))
+    if curves is None or not len(curves):
+        return {}
+    colors = result_colors(summary, curves)
+    methods = list(colors)
+    ranks = rank_thresholds_run(results)
+    figs: dict[str, Any] = {}
+    for ns in dict.fromkeys(curves["namespace"].tolist()):
+        stem = figure_stem(ns)
+        figs[f"fig4_{stem}"] = fig4_figure(curves, summary, ns, methods=methods, points=points, colors=colors, k=k)
+        for p in _available(curves, None) if panels else []:
+            figs[f"fig4_{stem}_{p.name}"] = panel_figure(curves, summary, ns, p.name, methods=methods, points=points,
+                                                         colors=colors, k=k)
+        if ranks:
+            figs[f"rank_{stem}"] = rank_figure(curves, summary, ns, methods=methods, colors=colors)
+    if not ranks:
+        figs["coverage"] = coverage_figure(curves, methods=methods, colors=colors)
+    return figs
+
+
+def _summary_figures(results: Any, top: int, baselines: Sequence[str]) -> dict[str, Any]:
+    """The optima, the top-N bars per namespace and, per group, the heat maps."""
+    grouped = getattr(results, "summary", None)
+    summary, curves = whole_benchmark(grouped), whole_benchmark(getattr(results, "curves", None))
+    if summary is None or not len(summary):
+        return {}
+    colors = result_colors(summary, curves)
+    figs: dict[str, Any] = {}
+    if summary["measure"].isin(["fmax", "smin"]).any():
+        figs["optima"] = optima_figure(summary, colors=colors)
+    ranked = any(not is_baseline(m, baselines) for m in summary["method"])
+    for ns in [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"]:
+        held = set(summary.loc[summary["namespace"] == ns, "measure"])
+        if ranked and held & set(PAPER_MEASURES):
+            figs[f"top_{figure_stem(ns)}"] = top_methods_figure(summary, ns, n=top, baselines=baselines,
+                                                                colors=colors)
+    if result_groups(grouped):
+        sizes = group_sizes(getattr(results, "curves", None))
+        for measure in [m for m in PAPER_MEASURES if (grouped["measure"] == m).any()]:
+            figs[f"groups_{measure}"] = groups_figure(grouped, measure, sizes=sizes, baselines=baselines)
     return figs
 
 
@@ -676,7 +1158,7 @@ def result_figure(result: Any, kind: str = "fig4", namespace: str | None = None,
     """
     require_matplotlib()
     check_choice(kind, "kind", "plot", FIGURE_KINDS)
-    curves, summary = getattr(result, "curves", None), getattr(result, "summary", None)
+    curves, summary = whole_benchmark(getattr(result, "curves", None)), whole_benchmark(getattr(result, "summary", None))
     held = [n for n in dict.fromkeys(summary["namespace"].tolist()) if n != "all"] if summary is not None else []
     namespace = None if namespace is None else held_namespace(namespace, held, "plot")
     if kind == "optima":

@@ -30,19 +30,22 @@ def _results(results: Any) -> Any:
 
 
 def render_figures(results: Any, format: str = "png", *, panels: bool = True, points: Any = None,
-                   desc: str | None = "figures") -> dict[str, bytes]:
+                   desc: str | None = "figures", top: int = 10, baselines: Any = ()) -> dict[str, bytes]:
     """Every figure of ``results`` (a directory or a ResultsDir), rendered: file name -> bytes.
 
     ``panels`` adds each Fig. 4 panel as a file of its own
-    (``fig4_<NS>_<panel>.<format>``) beside the four-panel ``fig4_<NS>``.
-    A progress bar shows on a terminal (:mod:`goeval.progress`).
+    (``fig4_<NS>_<panel>.<format>``) beside the four-panel ``fig4_<NS>``;
+    ``top`` and ``baselines``: the methods the top-N bars rank and the
+    methods they draw as baselines besides naive, BLAST and GOtcha
+    (:func:`goeval.report.plots.results_figures`). A progress bar shows on
+    a terminal (:mod:`goeval.progress`).
     """
     if format not in FORMATS:
         raise InvalidParameterError(f"The 'format' parameter of render_figures must be one of {set(FORMATS)}; got {format!r}.")
     from goeval.report.plots import figure_bytes, results_figures  # deferred: see the note at the top
 
     with stage(desc or "figures", quiet=desc is None) as st:
-        figs = results_figures(_results(results), panels=panels, points=points)
+        figs = results_figures(_results(results), panels=panels, points=points, top=top, baselines=tuple(baselines))
         st.set_total(len(figs))
         out = {}
         for name, fig in figs.items():
@@ -53,7 +56,7 @@ def render_figures(results: Any, format: str = "png", *, panels: bool = True, po
 
 
 def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels: bool = True,
-               points: Any = None) -> dict[str, Path]:
+               points: Any = None, top: int = 10, baselines: Any = ()) -> dict[str, Path]:
     """Render and write every figure of a results directory.
 
     Parameters
@@ -68,6 +71,10 @@ def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels
         Also one file per Fig. 4 panel.
     points : mapping, optional
         Single points for the Fig. 4 panels (:func:`goeval.report.plots.fig4_figure`).
+    top : int
+        How many methods the top-N bars rank (``top_<NS>``).
+    baselines : sequence of str
+        Methods drawn as baselines besides naive, BLAST and GOtcha.
 
     Returns
     -------
@@ -79,15 +86,16 @@ def save_plots(results: Any, out_dir: Any = None, format: str = "png", *, panels
 
     res = _results(results)
     if out_dir is not None:  # a folder the user named: written as named
-        return write_files(out_dir, render_figures(res, format, panels=panels, points=points), added_by="goeval plot")
+        return write_files(out_dir, render_figures(res, format, panels=panels, points=points, top=top,
+                                                   baselines=baselines), added_by="goeval plot")
     # plots/ inside the results folder: never through a link planted there (goeval.io.files.inside_output)
     inside_output(res.path, "plots", link_ok=False)
-    figures = render_figures(res, format, panels=panels, points=points)
+    figures = render_figures(res, format, panels=panels, points=points, top=top, baselines=baselines)
     return write_files(res.path, {f"plots/{name}": data for name, data in figures.items()}, added_by="goeval plot")
 
 
 def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: str | None = None,
-                compare: Any = ("fmax",)) -> dict[str, Path]:
+                compare: Any = ("fmax",), top: int = 10, baselines: Any = ()) -> dict[str, Path]:
     """Write the self-contained HTML page (and the Markdown summary beside it).
 
     Parameters
@@ -103,6 +111,10 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
         The measures of the paired comparison, made when the results hold
         ``protein_stats.npz`` (:func:`goeval.report.comparison.paired_comparison`:
         the run's resamples and seed); empty: none.
+    top : int
+        How many methods the top-N bars rank.
+    baselines : sequence of str
+        Methods drawn as baselines besides naive, BLAST and GOtcha.
 
     Returns
     -------
@@ -125,8 +137,8 @@ def save_report(results: Any, out: Any = None, *, markdown: bool = True, title: 
     except ImportError:
         figures: dict[str, bytes] = {}
     else:
-        figures = {name.rsplit(".", 1)[0]: data for name, data in render_figures(res, "png", panels=False,
-                                                                                     desc="report figures").items()}
+        drawn = render_figures(res, "png", panels=False, desc="report figures", top=top, baselines=baselines)
+        figures = {name.rsplit(".", 1)[0]: data for name, data in drawn.items()}
     files: dict[str, str] = {html_path.name: report_html(res, figures, title=title, comparison=comparison)}
     if markdown:
         files[html_path.with_suffix(".md").name] = report_markdown(res, title=title, comparison=comparison)

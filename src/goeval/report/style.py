@@ -9,7 +9,7 @@ from typing import Any
 from goeval.errors import GoevalError, InvalidParameterError
 from goeval.metrics.registry import get_measure, measures
 
-__all__ = ["Panel", "PANELS", "PALETTE", "BASELINE_COLORS", "method_colors", "result_colors", "require_matplotlib",
+__all__ = ["Panel", "PANELS", "PALETTE", "BASELINE_COLORS", "BASELINE_NAMES", "is_baseline", "method_colors", "result_colors", "require_matplotlib",
            "new_figure", "measure_label", "lower_is_better", "ranked_measures", "value_format", "cafaeval_name",
            "coverage_column", "figure_text", "figure_stem"]
 
@@ -21,6 +21,10 @@ OKABE_ITO = {"blue": "#0072B2", "vermillion": "#D55E00", "bluish green": "#009E7
 
 #: goeval's reference baselines (names as its baselines write them, any case): one colour in every figure.
 BASELINE_COLORS = {"naive": OKABE_ITO["black"], "blast": OKABE_ITO["orange"]}
+
+#: The methods that figures draw as baselines, apart from the methods they rank (names as goeval's baselines
+#: write them, any case): CAFA's naive and BLAST baselines, and GOtcha.
+BASELINE_NAMES = ("naive", "blast", "gotcha")
 
 #: Colour cycle of the other methods (and of namespaces, points): Okabe-Ito without the baselines' colours.
 PALETTE = tuple(c for c in OKABE_ITO.values() if c not in BASELINE_COLORS.values())
@@ -157,6 +161,18 @@ def method_colors(names: Iterable[str], fixed: Mapping[str, str] | None = None) 
         out[name] = free[i % len(free)]
         i += 1
     return out
+
+
+def is_baseline(name: str, baselines: Iterable[str] = ()) -> bool:
+    """Whether a method is a baseline: one of :data:`BASELINE_NAMES` (any case), or named in ``baselines`` (as
+    written).
+
+    Examples
+    --------
+    >>> is_baseline("BLAST"), is_baseline("BB4S"), is_baseline("BB4S", ["BB4S"])
+    (True, False, True)
+    """
+    return str(name).lower() in BASELINE_NAMES or name in set(baselines)
 
 
 def result_colors(*frames: Any, fixed: Mapping[str, str] | None = None) -> dict[str, str]:
