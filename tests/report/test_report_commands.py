@@ -161,3 +161,29 @@ def test_f_against_k_of_an_evaluation_with_every_term_ends_with_all():
     (line,) = [ln for ln in ax.get_lines() if ln.get_gid() == "curve:BB4S_mfo_NK"]
     assert list(line.get_xdata()) == [0, 1, 2, 3, 4]
     assert line.get_ydata()[-1] == res.curves.loc[res.curves.threshold == float("inf"), "f"].iloc[0]
+
+
+def test_plot_and_report_of_an_evaluate_run_with_groups_draw_the_heat_maps(tmp_path):
+    """goeval evaluate --groups writes groups.tsv; plot and report read it: heat maps with the groups' sizes
+    (from diagnostics.json) and a groups section in the report."""
+    pytest.importorskip("matplotlib")
+    import goeval
+    from goeval.cli import main
+    from goeval.io.results_dir import read_results_dir
+    from goeval.io.truth import read_truth
+    from goeval.report.plots import diagnostic_group_sizes
+
+    d = goeval.example_path
+    proteins = read_truth(d("truth")).proteins.tolist()
+    groups = tmp_path / "g.tsv"
+    groups.write_text("".join(f"{p}\t{'a' if k < 200 else 'b'}\n" for k, p in enumerate(proteins)))
+    out = tmp_path / "r"
+    assert main(["evaluate", "--ontology", str(d("ontology")), "--truth", str(d("truth")), "--predictions",
+                 str(d("predictions")), "--ia", str(d("ia")), "--groups", str(groups), "--out", str(out), "-q"]) == 0
+    res = read_results_dir(out)
+    assert list(dict.fromkeys(res.group_summary["group"])) == ["all", "a", "b"]
+    assert diagnostic_group_sizes(res) == {("MFO", "all"): 421, ("MFO", "a"): 200, ("MFO", "b"): 221}
+    assert main(["plot", str(out), "-q"]) == 0
+    assert (out / "plots" / "groups_wfmax.png").is_file()
+    assert main(["report", str(out), "-q"]) == 0
+    assert "per group" in (out / "report.html").read_text()

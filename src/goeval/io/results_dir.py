@@ -47,6 +47,7 @@ TABLE_FILES: dict[str, str] = {
     "retrieval_summary": "retrieval_summary.tsv",
     "retrieval_terms": "retrieval_terms.tsv",
     "tap_curve": "tap_curve.tsv",
+    "group_summary": "groups.tsv",
 }
 
 #: Other names a table may have (compressed); a directory holds at most one name of each table.
@@ -60,9 +61,10 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "retrieval_summary": ("method", "namespace"),
     "retrieval_terms": ("method", "namespace", "term"),
     "tap_curve": ("method", "namespace", "cutoff", "tap"),
+    "group_summary": ("method", "group", "namespace", "measure", "value"),
 }
 
-_TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name")
+_TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name", "group")
 
 
 #: The sub-directories of a time split's kinds, in report order.
@@ -90,6 +92,8 @@ class ResultsDir:
     path : Path
         The directory.
     curves, summary, table1, retrieval_summary, retrieval_terms, tap_curve : pandas.DataFrame or None
+    group_summary : pandas.DataFrame or None
+        ``groups.tsv`` of a run with groups: every group's optima, a ``group`` column (``all`` first).
         The tables present (``None`` for a file that is absent; the curves
         are read from ``curves.tsv`` or ``curves.tsv.gz``), read with
         exact floats; ``method``, ``namespace``, ``measure`` and ``term``
@@ -112,6 +116,7 @@ class ResultsDir:
     retrieval_summary: Any = None
     retrieval_terms: Any = None
     tap_curve: Any = None
+    group_summary: Any = None
     diagnostics: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, Any] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)

@@ -173,7 +173,7 @@ def _result_sections(res: Any, drawn: list[str], prefix: str) -> list[Section]:
                 stem = figure_stem(str(ns))
                 out.append(Section(f"{ns}: methods ranked", [Table(records)]
                                    + _figures(drawn, prefix, f"fig4_{stem}", f"rank_{stem}")))
-        if result_groups(summary):
+        if result_groups(getattr(res, "group_summary", None)) or result_groups(summary):
             out.append(_groups_section(drawn, prefix))
         other, names = other_matrix(summary)
         blocks: list[Block] = [Table(other)] if other else []

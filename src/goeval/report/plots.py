@@ -775,6 +775,16 @@ def _top_panel(ax: Any, rows: Mapping[str, Mapping[str, Any]], ranked: list[str]
                 va="top", fontsize=7, color="0.3", gid="baselines")
 
 
+def diagnostic_group_sizes(results: Any) -> dict[tuple[str, str], int]:
+    """The benchmark proteins of each (namespace, group) from a run's diagnostics (``groups`` and the whole
+    benchmark's ``namespaces``); empty when they do not say."""
+    diag = getattr(results, "diagnostics", None) or {}
+    sizes = {(ns, ALL_GROUP): int(d.get("benchmark_proteins", 0)) for ns, d in (diag.get("namespaces") or {}).items()}
+    for name, g in (diag.get("groups") or {}).items():
+        sizes.update({(ns, str(name)): int(n) for ns, n in (g.get("benchmark_proteins") or {}).items()})
+    return sizes if diag.get("groups") else {}
+
+
 def group_sizes(curves: Any) -> dict[tuple[str, str], int]:
     """The benchmark proteins of each (namespace, group) of a result evaluated per group: ``n_proteins`` of its
     curves (the same at every threshold and for every method); empty without curves, groups or that column."""
@@ -1107,8 +1117,10 @@ def _summary_figures(results: Any, top: int, baselines: Sequence[str]) -> dict[s
         if ranked and held & set(PAPER_MEASURES):
             figs[f"top_{figure_stem(ns)}"] = top_methods_figure(summary, ns, n=top, baselines=baselines,
                                                                 colors=colors)
+    grouped = getattr(results, "group_summary", None) if getattr(results, "group_summary", None) is not None \
+        else grouped
     if result_groups(grouped):
-        sizes = group_sizes(getattr(results, "curves", None))
+        sizes = group_sizes(getattr(results, "curves", None)) or diagnostic_group_sizes(results)
         for measure in [m for m in PAPER_MEASURES if (grouped["measure"] == m).any()]:
             figs[f"groups_{measure}"] = groups_figure(grouped, measure, sizes=sizes, baselines=baselines)
     return figs
