@@ -301,7 +301,7 @@ class EvaluationOptions:
 
     thresholds: str | float = field(default="exact", metadata=_help(
         "'exact' (every distinct score, default), a grid step such as 0.01, or rank thresholds 'top:1,3,5' (the k "
-        "best terms per protein and namespace; 'all': every term)", Thresholds(), metavar="exact|STEP|top:K,..."))
+        "best terms per protein and namespace; 'all': every term)", Thresholds(), metavar="exact|STEP|top:LIST"))
     normalization: str = field(default="cafa", metadata=_help(
         "cafa: precision over covered proteins, the rest over all (default)", Choice(_NORMALIZATIONS)))
     propagation: str = field(default="max", metadata=_help(

@@ -152,8 +152,9 @@ class EvaluationResult:
         """Write the results directory ``goeval evaluate --out DIR`` writes (read back by :func:`goeval.load_results`).
 
         ``curves.tsv``, ``summary.tsv``, ``diagnostics.json``,
-        ``timings.json``, ``manifest.json`` and, after a bootstrap,
-        ``protein_stats.npz`` (what :func:`goeval.compare` resamples); with
+        ``timings.json``, ``leaderboard.tsv``, ``manifest.json`` and, after a bootstrap,
+        ``protein_stats.npz`` (what :func:`goeval.compare` resamples); with a
+        result with groups, ``groups.tsv`` and ``groups/NAME/``; with
         ``plots``, the figures and ``report.html`` too. See
         :func:`goeval.report.save.save_results`.
 
@@ -169,7 +170,7 @@ class EvaluationResult:
         ...                       [goeval.example_path("predictions")], ia=goeval.example_path("ia"))
         >>> out = tempfile.mkdtemp()
         >>> sorted(p.name for p in res.save(out).values())
-        ['curves.tsv', 'diagnostics.json', 'summary.tsv', 'timings.json']
+        ['curves.tsv', 'diagnostics.json', 'leaderboard.tsv', 'summary.tsv', 'timings.json']
         >>> back = goeval.load_results(out)
         >>> back.best("Fmax").equals(res.best("Fmax"))
         True
