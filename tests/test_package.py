@@ -11,10 +11,8 @@ import pkgutil
 
 import goeval
 
-#: Records of more than four fields still built by position by a module that changes on its own: ``api.py``
-#: builds its ``_Inputs`` and a ``Plan``, the ``cafa6`` command a ``ResultFiles``. Drop a name once its
-#: callers pass keywords and the record is keyword-only.
-POSITIONAL = ["goeval.api._Inputs", "goeval.evaluation.engine.Plan", "goeval.io.results.ResultFiles"]
+#: Records of more than four fields still built by position (none: every one takes keywords only).
+POSITIONAL: list[str] = []
 
 
 def _dataclasses() -> dict[str, type]:

@@ -109,10 +109,10 @@ def evaluate(
         is estimated from (default: the source of an estimated IA, else the
         truth, with a warning that test annotations then inform the measure).
     executor : concurrent.futures.Executor, optional
-        Where the evaluation's (method, namespace, chunk of proteins) tasks
+        Where the evaluation's leaves (the rows of about a fixed number of proteins of one (method, namespace) block)
         run: a ``ProcessPoolExecutor``, a Dask ``Client.get_executor()``
         (:func:`goeval.evaluation.parallel.dask_executor`), anything with ``submit``.
-        The chunks and the order their sums are added in are fixed, so the
+        The leaves and the order their sums are added in are fixed, so the
         result is the serial one, bit for bit (``threads`` then only reads).
     stream : bool, default False
         Read prediction files in batches and evaluate them leaf by leaf
@@ -306,7 +306,7 @@ def _evaluate_inputs(inputs: Inputs, opts: EvaluationOptions, run: RunOptions,
     bench = prepare_benchmark(onto, inputs.truth, inputs.ia, opts, diag, targets=inputs.targets,
                               terms_of_interest=inputs.terms_of_interest, excluded_terms=inputs.excluded_terms,
                               ic=inputs.ic, known=inputs.known)
-    plan = Plan(opts, None, run.bootstrap is not None, opts.similarity is not None)
+    plan = Plan(options=opts, per_protein=run.bootstrap is not None, similarity=opts.similarity is not None)
     preds = inputs.predictions if stream_files is None else stream_files
     with _leaf_executor(run.executor, run.threads, stream_files is not None or len(preds) > 1) as ex:
         stats = evaluated(evaluate_blocks(bench, preds, plan, diag, executor=ex,

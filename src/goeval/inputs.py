@@ -156,7 +156,7 @@ def load_targets(path: PathLike) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- evaluate
-@dataclass
+@dataclass(kw_only=True)
 class Inputs:
     """Everything an evaluation reads, loaded and mapped on one ontology."""
 
@@ -510,9 +510,10 @@ def load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: Ev
     tg = None
     if targets is not None:
         tg = load_targets(targets) if isinstance(targets, (str, Path)) else np.asarray(list(targets), dtype=object)
-    return Inputs(onto, tr, preds, _load_ia(onto, ia, ia_annotations, opts, diag, _truth_namespaces(onto, tr, opts)), tg,
-                   _term_indices(onto, terms_of_interest, "terms of interest", diag),
-                   _term_indices(onto, excluded_terms, "excluded terms", diag), diag)
+    return Inputs(ontology=onto, truth=tr, predictions=preds,
+                  ia=_load_ia(onto, ia, ia_annotations, opts, diag, _truth_namespaces(onto, tr, opts)), targets=tg,
+                  terms_of_interest=_term_indices(onto, terms_of_interest, "terms of interest", diag),
+                  excluded_terms=_term_indices(onto, excluded_terms, "excluded terms", diag), diagnostics=diag)
 
 
 def _truth_namespaces(onto: Ontology, truth: Annotations, opts: EvaluationOptions) -> list[str]:

@@ -114,7 +114,7 @@ def test_one_leaf_is_the_whole_block_kernel(monkeypatch):
     opts = EvaluationOptions(thresholds=0.01)
     stats = namespace_stats(onto, truth, preds, ia, opts)
     bench = prepare_benchmark(onto, truth, ia, opts, Diagnostics())
-    for (_, label), out in evaluate_blocks(bench, preds, Plan(opts, keep_scores=True), Diagnostics()).items():
+    for (_, label), out in evaluate_blocks(bench, preds, Plan(options=opts, keep_scores=True), Diagnostics()).items():
         blk = out.whole
         lo, hi = int(onto.bounds[blk.index]), int(onto.bounds[blk.index + 1])
         ref = sweep(blk.pred_indptr, blk.pred_cols, blk.pred_scores, blk.truth_indptr, blk.truth_cols, hi - lo,

@@ -37,7 +37,7 @@ def _setup(seed: int, **options):
 
 
 def _run(opts, bench, cols, scores, shared: bool, leaf_entries: int = 7):
-    plan = Plan(opts)
+    plan = Plan(options=opts)
     diag = Diagnostics()
     source = SharedScoresSource("naive", cols, scores, MethodFeed(bench, max_terms=opts.max_terms,
                                                                   leaf_entries=leaf_entries),
@@ -68,11 +68,11 @@ def test_rows_are_made_when_a_protein_needs_its_own():
     """Per-protein steps (bootstrap), similarity and known pairs keep the rows."""
     opts, bench, cols, scores = _setup(0)
     feed = MethodFeed(bench)
-    assert SharedScoresSource("n", cols, scores, feed, plan=Plan(opts)).shared
-    assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(opts, per_protein=True)).shared
-    assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(opts, similarity=True)).shared
+    assert SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts)).shared
+    assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts, per_protein=True)).shared
+    assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts, similarity=True)).shared
     known = type(bench)(bench.ontology, bench.proteins, bench.namespaces, np.zeros(1, np.int64))
-    assert not SharedScoresSource("n", cols, scores, MethodFeed(known), plan=Plan(opts)).shared
+    assert not SharedScoresSource("n", cols, scores, MethodFeed(known), plan=Plan(options=opts)).shared
 
 
 def _tiled(onto, bench, cols, scores):
@@ -102,7 +102,7 @@ def test_rows_with_known_pairs_equal_the_plain_rows(thresholds, per_protein):
     pairs = [(p, t) for p, t in case.truth[::3]]
     known = Annotations.from_pairs(onto, [p for p, _ in pairs], [t for _, t in pairs])
     bench = make_benchmark(onto, truth, opts, Diagnostics(), ia=case.ia_array(onto), known=known)
-    plan = Plan(opts, per_protein=per_protein)
+    plan = Plan(options=opts, per_protein=per_protein)
     shared = SharedScoresSource("m", cols, scores, MethodFeed(bench, leaf_entries=9), plan=plan)
     assert not shared.shared
     plain = AnnotationsSource("m", _tiled(onto, bench, cols, scores), MethodFeed(bench, leaf_entries=9))

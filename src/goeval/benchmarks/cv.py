@@ -428,7 +428,7 @@ def _pooled_folds(s: _Setup, ia: dict[int, np.ndarray], ic: dict[int, np.ndarray
                   keep_predictions: bool) -> tuple[dict[tuple[str, str], SweepStats], dict[str, list[FoldPredictions]]]:
     """Every fold's leaves into one pooled block per (method, namespace): the statistics, and the predictions kept."""
     blocks: dict[str, list[FoldPredictions]] = {m: [] for m in s.methods} if keep_predictions else {}
-    engine = Engine(Plan(s.options, similarity=s.options.similarity is not None), Runner(), pooled=True)
+    engine = Engine(Plan(options=s.options, similarity=s.options.similarity is not None), Runner(), pooled=True)
     folds = [int(f) for f in np.unique(s.folds)]
     for i, f in enumerate(folds, 1):  # each fold's leaves swept at once, its predictions then dropped
         with within(f"fold {f} ({i} of {len(folds)})"):

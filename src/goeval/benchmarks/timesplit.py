@@ -438,7 +438,7 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
     diag["ontology"] = {"source": ontology.source, **ontology.diagnostics}
     with diag.capture():
         bench = make_benchmark(ontology, truth, opts, diag, ia=information[0], ic=information[1], known=known)
-        plan = Plan(opts, per_protein=intervals is not None, similarity=opts.similarity is not None)
+        plan = Plan(options=opts, per_protein=intervals is not None, similarity=opts.similarity is not None)
         sources = {m: (AnnotationsSource(m, p, MethodFeed.of(bench, opts))
                        if isinstance(p, HitPredictions) else
                        SharedScoresSource(m, *p[:2], MethodFeed.of(bench, opts), p[2], plan=plan))

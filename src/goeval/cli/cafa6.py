@@ -127,8 +127,9 @@ def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path
 
             arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(kres.stats, diag.get("options", {}))}
         columns = list(getattr(kres, "summary_columns", SUMMARY_COLUMNS))
-        parts[kind] = ResultFiles(kres.curve_columns, kres.summary_records, columns, diag, dict(diag.timings),
-                                  extra_arrays=arrays, curves_gzip=getattr(args, "curves_gzip", False))
+        parts[kind] = ResultFiles(curves=kres.curve_columns, summary=kres.summary_records, summary_columns=columns,
+                                  diagnostics=diag, timings=dict(diag.timings), extra_arrays=arrays,
+                                  curves_gzip=getattr(args, "curves_gzip", False))
     columns = list(CAFA6_COLUMNS) + (list(BOOTSTRAP_COLUMNS) if args.bootstrap is not None else [])
     table = [{c: r.get(c) for c in columns} for r in res.records]
     top = dict(res.diagnostics, command=list(getattr(args, "_argv", [])), versions=package_versions())

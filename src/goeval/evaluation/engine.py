@@ -44,7 +44,7 @@ __all__ = ["Plan", "BlockSums", "BlockScores", "Runner", "Engine", "executor_wor
 WINDOW_PER_WORKER = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Plan:
     """What every block of an evaluation computes.
 

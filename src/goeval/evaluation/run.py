@@ -295,7 +295,7 @@ def namespace_stats(
             raise InvalidParameterError(f"predictions of {name!r} were mapped on another Ontology object.")
     bench = prepare_benchmark(ontology, truth, ia, opts, diag, targets=targets, terms_of_interest=terms_of_interest,
                               excluded_terms=excluded_terms, ic=ic, known=known)
-    plan = Plan(opts, common, per_protein, opts.similarity is not None)
+    plan = Plan(options=opts, thresholds=common, per_protein=per_protein, similarity=opts.similarity is not None)
     stats = evaluated(evaluate_blocks(bench, predictions, plan, diag, executor=executor))
     if diagnostics is not None and diag is not diagnostics:
         diagnostics.update(diag)

@@ -123,7 +123,7 @@ def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: M
     """The term-centric measures of every (method, namespace) block, propagated by the engine."""
     propagation = opts.propagation
     bench = make_benchmark(ontology, truth, opts, diag, targets=targets)
-    outcomes = evaluate_blocks(bench, predictions, Plan(opts, keep_scores=True, sweep=False), diag)
+    outcomes = evaluate_blocks(bench, predictions, Plan(options=opts, keep_scores=True, sweep=False), diag)
     w_all = None if query_weights == "uniform" else np.asarray(ia, dtype=np.float64)
     summary, terms, curves = [], [], []
     for outcome in outcomes.values():

@@ -301,7 +301,7 @@ def _write_curves(files: OutputSet, name: str, curves: Mapping[str, Any]) -> Non
             write_table_to(fh, curves, None)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ResultFiles:
     """What :func:`write_results` writes into one results directory (see there)."""
 
@@ -342,8 +342,8 @@ def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: 
     are added to, committed by the caller; by default a run of their own,
     with its manifest.
     """
-    part = ResultFiles(curves, summary, summary_columns, diagnostics, timings, extra_tables, extra_arrays,
-                       curves_gzip)
+    part = ResultFiles(curves=curves, summary=summary, summary_columns=summary_columns, diagnostics=diagnostics,
+                       timings=timings, extra_tables=extra_tables, extra_arrays=extra_arrays, curves_gzip=curves_gzip)
     return write_result_tree(out_dir, {"": part}, files=files)
 
 

@@ -183,8 +183,9 @@ def _result_files(result: Any, records: Any, timings: Any, extra_tables: Any, cu
 
         arrays = {PROTEIN_STATS_FILE: protein_stats_arrays(result.stats, result.diagnostics.get("options", {}))}
     spent = dict(getattr(result.diagnostics, "timings", {})) if timings is None else timings
-    return ResultFiles(result.curve_columns, list(result.summary_records if records is None else records), columns,
-                       result.diagnostics, spent, extra_tables, arrays, curves_gzip)
+    return ResultFiles(curves=result.curve_columns, summary=list(result.summary_records if records is None else records),
+                       summary_columns=columns, diagnostics=result.diagnostics, timings=spent,
+                       extra_tables=extra_tables, extra_arrays=arrays, curves_gzip=curves_gzip)
 
 
 def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: bool = False,
