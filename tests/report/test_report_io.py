@@ -114,3 +114,26 @@ def test_the_kind_folders_of_goeval_cafa6_are_read_as_a_time_splits(tmp_path):
     res.save(tmp_path / "split" / "nk")
     assert list(read_results_dir(tmp_path / "board").parts) == ["NK", "PK"]
     assert list(read_results_dir(tmp_path / "split").parts) == ["NK"]
+
+
+def test_a_rank_runs_threshold_all_is_read_and_plotted(tmp_path):
+    """--thresholds top:...,all writes the threshold inf (every term): read back, plotted; inf elsewhere is refused."""
+    pytest.importorskip("matplotlib")
+    import goeval
+    from goeval.cli import main
+
+    d = goeval.example_path
+    out = tmp_path / "r"
+    assert main(["evaluate", "--ontology", str(d("ontology")), "--truth", str(d("truth")), "--predictions",
+                 str(d("predictions")), "--ia", str(d("ia")), "--thresholds", "top:1,3,all", "--out", str(out),
+                 "-q"]) == 0
+    assert np.isinf(read_results_dir(out).curves["threshold"]).sum() == 1
+    assert main(["plot", str(out), "-q"]) == 0 and (out / "plots" / "rank_MFO.png").is_file()
+    text = (out / "curves.tsv").read_text().splitlines()
+    cols = text[0].split("\t")
+    row = text[1].split("\t")
+    row[cols.index("precision")] = "inf"
+    (out / "curves.tsv").write_text("\n".join([text[0], "\t".join(row), *text[2:]]) + "\n")
+    (out / "manifest.json").unlink()
+    with pytest.raises(InputFormatError, match="precision column holds an infinite value"):
+        read_results_dir(out)

@@ -388,7 +388,7 @@ def summarize(
         cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
                              protein_weighting=opts.protein_weighting, with_ia=with_ia)
         if opts.ranks is not None:  # rank thresholds: the threshold column says k (inf: every term), not 1 / k
-            with np.errstate(divide="ignore"):
+            with np.errstate(divide="ignore", over="ignore"):  # 1 / the smallest float: inf, the rank 'all'
                 cur["threshold"] = np.round(1.0 / cur["threshold"])
         sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
         no_information, n_bench = with_ia and st.it_sum == 0, st.n

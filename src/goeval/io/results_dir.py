@@ -172,7 +172,8 @@ def _lines_problem(data: bytes) -> tuple[int, str] | None:
 
 
 def _check_numbers(frame: Any, path: PathLike) -> None:
-    """Every column but the text ones holds numbers, none infinite (``nan``: undefined)."""
+    """Every column but the text ones holds numbers, none infinite (``nan``: undefined) but a rank threshold's
+    ``threshold`` of ``inf`` (``--thresholds top:...,all``: every term)."""
     import pandas as pd
 
     for col in frame.columns:
@@ -183,8 +184,11 @@ def _check_numbers(frame: Any, path: PathLike) -> None:
             numbers = pd.to_numeric(values, errors="coerce")
             k = int(np.flatnonzero((numbers.isna() & values.notna()).to_numpy())[0])
             raise InputFormatError(path, k + 2, f"the {col} column holds {values.iloc[k]!r}, not a number")
-        if values.dtype.kind == "f" and np.isinf(values.to_numpy()).any():
-            k = int(np.flatnonzero(np.isinf(values.to_numpy()))[0])
+        bad = np.isinf(values.to_numpy()) if values.dtype.kind == "f" else np.zeros(0, bool)
+        if col == "threshold":
+            bad &= values.to_numpy() < 0  # +inf: the rank threshold 'all'
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
             raise InputFormatError(path, k + 2, f"the {col} column holds an infinite value (undefined is nan)")
 
 
