@@ -414,13 +414,32 @@ def _kind_groups(ontology: Ontology, split: TimeSplit, kind: str, per_ns: dict[s
     whose targets are the group's), on the predictions made once for the kind."""
     out = {}
     for name, proteins in groups.items():
-        g_ns = {label: t[np.isin(t.astype(str), np.asarray(proteins, dtype=object).astype(str))]
-                for label, t in per_ns.items()}
+        members = np.asarray(proteins, dtype=object).astype(str)
+        g_ns = {label: t[np.isin(t.astype(str), members)] for label, t in per_ns.items()}
         known = _restrict(split.known, g_ns) if kind == "PK" else None
         with within(f"group {name}"):
             out[name] = _evaluate_kind(ontology, _restrict(split.truth, g_ns), known, information, opts, kind, g_ns,
-                                       sources, intervals)
+                                       _group_sources(sources, members), intervals)
     return out
+
+
+def _group_sources(sources: dict[str, Any], members: np.ndarray) -> dict[str, Any]:
+    """The held predictions of a kind cut to a group's proteins (the rows in their order: the same leaves), so
+    that a group's evaluation costs its proteins' rows, not the kind's; naive's one list as it is."""
+    out: dict[str, Any] = {}
+    for m, p in sources.items():
+        if isinstance(p, HitPredictions):
+            out[m] = [_group_rows(a, members) for a in p]
+        else:
+            out[m] = p
+    return out
+
+
+def _group_rows(ann: Annotations, members: np.ndarray) -> Annotations:
+    """The rows of ``ann`` whose protein is among ``members`` (in their order)."""
+    rows = np.flatnonzero(np.isin(ann.proteins.astype(str), members))
+    return Annotations(proteins=ann.proteins[rows], matrix=sp.csr_array(ann.matrix.tocsr()[rows]),
+                       ontology=ann.ontology, propagated=ann.propagated, diagnostics=dict(ann.diagnostics))
 
 
 def evaluate_time_split(ontology: Ontology, t0: Annotations, split: TimeSplit, hits: Any = None,
@@ -440,7 +459,7 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
         bench = make_benchmark(ontology, truth, opts, diag, ia=information[0], ic=information[1], known=known)
         plan = Plan(options=opts, per_protein=intervals is not None, similarity=opts.similarity is not None)
         sources = {m: (AnnotationsSource(m, p, MethodFeed.of(bench, opts))
-                       if isinstance(p, HitPredictions) else
+                       if isinstance(p, (HitPredictions, list)) else
                        SharedScoresSource(m, *p[:2], MethodFeed.of(bench, opts), p[2], plan=plan))
                    for m, p in predictions.items()}
         stats = evaluated(evaluate_blocks(bench, sources, plan, diag))
