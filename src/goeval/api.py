@@ -26,7 +26,7 @@ from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions, RunOptions
 from goeval.progress import stage
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "protein_groups"]
 
 
 def evaluate(
@@ -194,31 +194,23 @@ def evaluate(
         if groups is None:
             res = _evaluate_inputs(inputs, opts, run, stream_files)
         else:
-            res = _evaluate_groups(inputs, opts, run, stream_files, _protein_groups(groups))
+            res = _evaluate_groups(inputs, opts, run, stream_files, protein_groups(groups))
     why = res.diagnostics.get("nothing_evaluated")
     if why and not allow_empty:
         raise GoevalError(f"nothing was evaluated: {why}.")
     return res
 
 
-def _protein_groups(groups: Any) -> dict[str, np.ndarray]:
-    """Group name -> its proteins, from a mapping or a :class:`~goeval.benchmarks.groups.ProteinGroups`;
-    ``all`` is the whole benchmark's name and no group may take it."""
-    named = getattr(groups, "groups", groups)
-    if not isinstance(named, Mapping) or not named:
-        raise InvalidParameterError(f"The 'groups' parameter of evaluate must map group names to proteins (or be "
-                                    f"a ProteinGroups); got {type(groups).__name__}.")
-    if "all" in named:
-        raise InvalidParameterError("The 'groups' parameter of evaluate names a group 'all': that is the whole "
-                                    "benchmark's name; rename the group.")
-    return {str(k): np.asarray(list(dict.fromkeys(map(str, v))), dtype=object) for k, v in named.items()}
+def protein_groups(groups: Any) -> dict[str, np.ndarray]:
+    """Group name -> its proteins: a groups file (:func:`goeval.benchmarks.groups.read_groups`), a mapping or a
+    :class:`~goeval.benchmarks.groups.ProteinGroups` (:func:`goeval.evaluation.benchmark.group_proteins`)."""
+    from goeval.evaluation.benchmark import group_proteins
 
+    if isinstance(groups, (str, Path)):
+        from goeval.benchmarks.groups import read_groups
 
-def _group_targets(targets: np.ndarray | None, proteins: np.ndarray | None) -> np.ndarray | None:
-    """A group's benchmark proteins: its proteins among the targets (all of them without targets)."""
-    if proteins is None:
-        return targets
-    return proteins if targets is None else proteins[np.isin(proteins, targets)]
+        groups = read_groups(groups)
+    return group_proteins(groups)
 
 
 def _evaluate_groups(inputs: Inputs, opts: EvaluationOptions, run: RunOptions, stream_files: dict[str, Any] | None,
@@ -233,6 +225,7 @@ def _evaluate_groups(inputs: Inputs, opts: EvaluationOptions, run: RunOptions, s
 
     from goeval.io.predictions.keep import ProteinFilter
     from goeval.io.readers import SpilledPredictions
+    from goeval.evaluation.benchmark import group_targets
     from goeval.progress import within
 
     spills = None
@@ -246,7 +239,7 @@ def _evaluate_groups(inputs: Inputs, opts: EvaluationOptions, run: RunOptions, s
             diag = Diagnostics(base)
             diag.said = set(base.said)
             diag["warnings"] = list(base.get("warnings", []))  # each group's own list
-            part = replace(inputs, targets=_group_targets(inputs.targets, proteins), diagnostics=diag)
+            part = replace(inputs, targets=group_targets(inputs.targets, proteins), diagnostics=diag)
             with contextlib.nullcontext() if proteins is None else within(f"group {name}"):
                 out[name] = _evaluate_inputs(part, opts, run, spills, quiet_targets=proteins is not None)
     finally:

@@ -245,3 +245,20 @@ def test_evaluate_with_groups_writes_each_group_and_says_a_table(tmp_path, capsy
     assert set(depth["group"]) <= {"all", "1", "2", "3+"} and "1" in set(depth["group"])
     assert main([*common, "--groups-from", "identity", "--out", str(tmp_path / "x")]) == 2
     assert "--groups-from identity is not available in this command" in capsys.readouterr().err
+
+
+def test_retrieval_with_groups_writes_each_group(tmp_path):
+    """goeval retrieval --groups: retrieval_groups.tsv (a group column, all first) and groups/NAME/."""
+    import goeval
+    from goeval.io.truth import read_truth
+
+    d = goeval.example_path
+    proteins = read_truth(d("truth")).proteins.tolist()
+    groups = tmp_path / "g.tsv"
+    groups.write_text("".join(f"{p}\t{'a' if k < 200 else 'b'}\n" for k, p in enumerate(proteins)))
+    out = tmp_path / "r"
+    assert main(["retrieval", "--ontology", str(d("ontology")), "--truth", str(d("truth")), "--predictions",
+                 str(d("predictions")), "--groups", str(groups), "--out", str(out), "-q"]) == 0
+    table = pd.read_csv(out / "retrieval_groups.tsv", sep="\t")
+    assert list(table.columns[:3]) == ["method", "group", "namespace"] and list(table["group"]) == ["all", "a", "b"]
+    assert (out / "groups" / "b" / "retrieval_summary.tsv").is_file()

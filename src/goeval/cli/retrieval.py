@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import (add_ontology, read_ontology, comma_list, report_lines, run_output, say, say_run_output, show,
+from goeval.cli.common import (add_groups, add_ontology, groups_from_args, read_ontology, comma_list, report_lines, run_output, say, say_run_output, show,
                                show_warnings)
 from goeval.cli.parsing import ExtendValues
 from goeval.errors import InvalidParameterError
@@ -34,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--propagation", choices=("max", "fill"), default="max")
     p.add_argument("--namespaces", type=comma_list, action=ExtendValues, metavar="BPO,MFO,CCO")
     p.add_argument("--targets", metavar="LIST", help="benchmark proteins, one per line")
+    add_groups(p, "depth[:1,3,7] (bins of the number of truth terms)")
     p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB")
     p.add_argument("--out", default="goeval_retrieval", metavar="DIR", help="output directory")
 
@@ -89,9 +90,12 @@ def run(args: argparse.Namespace) -> int:
     if found.skipped:
         diag["skipped_files"] = [(str(p), why) for p, why in found.skipped]
     diag["command"] = list(getattr(args, "_argv", []))
+    tables = {"retrieval_summary.tsv": res.summary, "retrieval_terms.tsv": res.terms, "tap_curve.tsv": res.curves}
+    jsons = {"diagnostics.json": diag}
+    if res.groups:  # groups/NAME/ as the run of the group's proteins; retrieval_groups.tsv: every group's summary
+        _add_groups(res, tables, jsons)
     with run_output(args, args.out) as out:
-        write_frames(args.out, {"retrieval_summary.tsv": res.summary, "retrieval_terms.tsv": res.terms,
-                                "tap_curve.tsv": res.curves}, {"diagnostics.json": diag}, files=out)
+        write_frames(args.out, tables, jsons, files=out)
     report_lines(args, diag)
     say_run_output(args, out)
     ks = args.k or [20]
@@ -109,6 +113,23 @@ def run(args: argparse.Namespace) -> int:
     say(args, f"results in {Path(args.out)}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, "
               "diagnostics.json)")
     return 0
+
+
+def _add_groups(res, tables: dict, jsons: dict) -> None:  # noqa: ANN001 - TermEvaluationResult
+    """Each group's files under ``groups/NAME/`` and ``retrieval_groups.tsv`` (a ``group`` column, ``all`` first)."""
+    import pandas as pd
+
+    from goeval.report.save import group_dir
+
+    for name, g in res.groups.items():
+        d = f"groups/{group_dir(name)}"
+        tables.update({f"{d}/retrieval_summary.tsv": g.summary, f"{d}/retrieval_terms.tsv": g.terms,
+                       f"{d}/tap_curve.tsv": g.curves})
+        jsons[f"{d}/diagnostics.json"] = dict(g.diagnostics)
+    table = pd.concat([res.summary.assign(group="all"), *(g.summary.assign(group=n) for n, g in res.groups.items())],
+                      ignore_index=True)
+    tables["retrieval_groups.tsv"] = table[["method", "group", *[c for c in table.columns if c not in ("method",
+                                                                                                        "group")]]]
 
 
 def fallback_notes(blocks: list) -> list[str]:
@@ -147,4 +168,6 @@ def evaluate_terms_from_args(args, onto, truth, preds, ia, load_targets):  # noq
         auc_min_positives=args.auc_min_positives, query_weights=args.query_weights, ia=ia,
         namespaces=args.namespaces, propagation=args.propagation,
         targets=load_targets(args.targets) if args.targets else None, insufficient=args.insufficient,
+        groups=groups_from_args(args, depth=truth if str(getattr(args, "groups_from", "") or "").startswith("depth")
+                                else None),
     )

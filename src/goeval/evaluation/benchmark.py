@@ -14,6 +14,7 @@ namespace's parents, the kept columns, the IA) is here too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from goeval.sparse import column_range, select_columns
 from goeval.sweep import truth_totals
 
 __all__ = ["NamespaceGraph", "NamespaceBenchmark", "Benchmark", "make_benchmark", "term_mask", "namespace_indices",
+           "group_proteins", "group_targets",
            "check_term_values"]
 
 
@@ -152,6 +154,35 @@ class Benchmark:
         get = self._row_of.get
         return np.fromiter((get(p, -1) for p in np.asarray(proteins, dtype=object).tolist()), np.int64,
                            len(proteins))
+
+
+def group_proteins(groups: Any) -> dict[str, np.ndarray]:
+    """Group name -> its distinct proteins, from a mapping or anything with ``groups`` (a
+    :class:`~goeval.benchmarks.groups.ProteinGroups`); ``all`` names the whole benchmark and no group may take it.
+
+    Raises
+    ------
+    InvalidParameterError
+        Not a mapping, empty, or a group named ``all``.
+    """
+    named = getattr(groups, "groups", groups)
+    if not isinstance(named, Mapping) or not named:
+        raise InvalidParameterError(f"The 'groups' parameter of evaluate must map group names to proteins (or be "
+                                    f"a ProteinGroups or a groups file); got {type(groups).__name__}.")
+    if "all" in named:
+        raise InvalidParameterError("The 'groups' parameter of evaluate names a group 'all': that is the whole "
+                                    "benchmark's name; rename the group.")
+    return {str(k): np.asarray(list(dict.fromkeys(map(str, v))), dtype=object) for k, v in named.items()}
+
+
+def group_targets(targets: Any, proteins: np.ndarray | None) -> np.ndarray | None:
+    """A group's benchmark proteins: its proteins among ``targets`` (all of them without targets; None: every
+    protein, the whole benchmark)."""
+    if proteins is None:
+        return None if targets is None else np.asarray(list(targets), dtype=object)
+    if targets is None:
+        return proteins
+    return proteins[np.isin(proteins.astype(str), np.asarray(list(targets), dtype=object).astype(str))]
 
 
 def term_mask(ontology: Ontology, terms_of_interest: Any, excluded_terms: Any, exclude_roots: bool) -> np.ndarray:

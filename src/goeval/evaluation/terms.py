@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.diagnostics import Diagnostics
-from goeval.evaluation.benchmark import make_benchmark
+from goeval.evaluation.benchmark import group_proteins, group_targets, make_benchmark
 from goeval.evaluation.engine import BlockScores, Plan
 from goeval.evaluation.run import evaluate_blocks
 from goeval.options import EvaluationOptions
@@ -67,6 +67,8 @@ class TermEvaluationResult:
     terms: pd.DataFrame
     curves: pd.DataFrame
     diagnostics: dict[str, Any] = field(default_factory=dict)
+    #: Group name -> the result of the group's proteins alone (``groups=``), else None.
+    groups: dict[str, "TermEvaluationResult"] | None = None
 
 
 def evaluate_terms(
@@ -84,6 +86,7 @@ def evaluate_terms(
     targets: Any = None,
     insufficient: str = "lowest",
     curve: bool = True,
+    groups: Any = None,
 ) -> TermEvaluationResult:
     """TAP-k, AUC iP/R and term-centric ROC AUC / AP per method and namespace.
 
@@ -101,6 +104,10 @@ def evaluate_terms(
         Weight of each term query in the means; ``ia`` needs ``ia``.
     insufficient : {'lowest', 'error', 'pad'}
         TAP-k when fewer than half the queries reach ``k`` errors (C4).
+    groups : mapping of str to proteins, or ProteinGroups, optional
+        Each group's result too (``result.groups``): the evaluation whose
+        benchmark proteins are the group's among ``targets`` (the same result
+        as ``targets=`` them), on the same predictions.
     """
     check_choice(query_weights, "query_weights", "evaluate_terms", ("uniform", "ia"))
     check_choice(propagation, "propagation", "evaluate_terms", ("max", "fill"))
@@ -111,9 +118,17 @@ def evaluate_terms(
         raise InvalidParameterError(f"The 'k' parameter of evaluate_terms must be integers >= 1; got {list(k)!r}.")
     diag = Diagnostics(ontology={"source": ontology.source})
     opts = EvaluationOptions(propagation=propagation, namespaces=namespaces)  # unknown names fail before any work
+    args = (ks, min_positives, auc_min_positives, query_weights, ia, insufficient, curve)
     with diag.capture():
-        return _evaluate_term_blocks(ontology, truth, predictions, opts, diag, targets, ks, min_positives,
-                                     auc_min_positives, query_weights, ia, insufficient, curve)
+        res = _evaluate_term_blocks(ontology, truth, predictions, opts, diag, targets, *args)
+    if groups is not None:
+        res.groups = {}
+        for name, proteins in group_proteins(groups).items():
+            g_diag = Diagnostics(ontology={"source": ontology.source})
+            with diag.capture():
+                res.groups[name] = _evaluate_term_blocks(ontology, truth, predictions, opts, g_diag,
+                                                         group_targets(targets, proteins), *args)
+    return res
 
 
 def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: Mapping[str, Annotations],
