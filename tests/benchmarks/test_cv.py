@@ -242,3 +242,16 @@ def test_benchmark_cv_command_with_similarity(tmp_path):
     assert head[-4:] == ["lin_all", "lin_all_threshold", "jaccard", "jaccard_threshold"]
     assert (out / "curves.tsv").read_text().splitlines()[0].split("\t")[-2:] == ["lin_all", "jaccard"]
     assert sorted(p.name for p in (out / "ic").iterdir()) == sorted(p.name for p in (out / "ia").iterdir())
+
+
+def test_each_group_of_a_cross_validation_is_the_cross_validation_of_its_proteins(toy):
+    """groups=: each group's pooled summary and curves are those of benchmark= its proteins (the same folds,
+    IA and predictions), to the last bit."""
+    onto, ann, hits, folds = toy
+    queries = sorted(set(hits.ids[hits.query_codes].astype(str)))
+    groups = {"first": queries[: len(queries) // 2 + 1], "rest": queries[len(queries) // 2:]}
+    cv = cross_validate(onto, ann, hits, folds, methods=["naive", "blast"], groups=groups)
+    for name, proteins in groups.items():
+        alone = cross_validate(onto, ann, hits, folds, methods=["naive", "blast"], benchmark=proteins)
+        assert cv.result.groups[name].summary.equals(alone.result.summary), name
+        assert cv.result.groups[name].curves.equals(alone.result.curves), name

@@ -85,3 +85,17 @@ def test_timesplit_lists_truth_and_evaluation(tmp_path):
     assert (out / "pk" / "table1.tsv").exists() and (out / "nk" / "summary.tsv").exists()
     diag = json.loads((out / "diagnostics.json").read_text())
     assert diag["targets"]["NK"]["MFO"]["binding_only_dropped"] == 1
+
+
+def test_cv_with_groups_writes_every_groups_pooled_optima(tmp_path):
+    """benchmark cv --groups: groups.tsv with a group column (all first), each group pooled over the folds."""
+    out = tmp_path / "cv"
+    proteins = [line.split("\t")[0] for line in (D / "annotations.tsv").read_text().splitlines() if line.strip()]
+    proteins = list(dict.fromkeys(proteins))
+    groups = tmp_path / "g.tsv"
+    groups.write_text("".join(f"{p}\t{'x' if k % 2 else 'y'}\n" for k, p in enumerate(proteins)))
+    assert run(cv_args(out, "--folds", str(D / "folds.tsv"), "--thresholds", "0.01", "--groups", str(groups))) == 0
+    rows = (out / "groups.tsv").read_text().splitlines()
+    assert rows[0].split("\t")[:3] == ["method", "group", "namespace"]
+    order = list(dict.fromkeys(r.split("\t")[1] for r in rows[1:]))
+    assert order[0] == "all" and sorted(order[1:]) == ["x", "y"]

@@ -43,7 +43,7 @@ from goeval.benchmarks.folds import fold_ia, fold_of
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.evaluation import EvaluationResult, summarize, term_mask
-from goeval.evaluation.benchmark import make_benchmark
+from goeval.evaluation.benchmark import group_proteins, make_benchmark
 from goeval.evaluation.engine import Engine, Plan, Runner
 from goeval.evaluation.sources import AnnotationsSource, MethodFeed, SharedScoresSource
 from goeval.information.accretion import information_content
@@ -281,9 +281,12 @@ def _source(m: str, preds: list[FoldPredictions], feed: MethodFeed, floor: float
 
 
 def _run_fold(engine: Engine, s: _Setup, f: int, fold: dict[str, list[FoldPredictions]], ia: np.ndarray,
-              ic: np.ndarray | None, diag: Diagnostics) -> None:
-    """Fold f's benchmark (its proteins, IA and IC) and every method's leaves into the pooled blocks."""
+              ic: np.ndarray | None, diag: Diagnostics, members: np.ndarray | None = None) -> None:
+    """Fold f's benchmark (its proteins, IA and IC; only ``members``' with a group) and every method's leaves into
+    the pooled blocks."""
     targets = s.truth.proteins[np.flatnonzero((s.folds == f) & s.bench)]
+    if members is not None:
+        targets = targets[np.isin(targets.astype(str), members)]
     bench = make_benchmark(s.ontology, s.truth, s.options, Diagnostics(), ia=ia, ic=ic, targets=targets,
                            allowed=s.allowed)
     floor = float(s.options.grid[0]) if s.options.grid is not None else 0.0
@@ -360,6 +363,7 @@ def cross_validate(
     min_identity: float | None = None,
     min_coverage: float | None = None,
     keep_predictions: bool = False,
+    groups: Any = None,
 ) -> CrossValidation:
     """Cross-validate baselines and evaluate them with pooled statistics (CR13 §4.1).
 
@@ -389,6 +393,10 @@ def cross_validate(
         Hit filters (off by default).
     keep_predictions : bool
         Keep every fold's predictions (for writing them).
+    groups : mapping of str to proteins, or ProteinGroups, optional
+        Each group's pooled result too (``result.result.groups``): the
+        cross-validation whose benchmark is the group's proteins, on the
+        predictions made once per fold.
 
     Returns
     -------
@@ -416,19 +424,26 @@ def cross_validate(
         ic = None if opts.similarity is None else {
             f: term_information_content(ontology, _subset(s.truth, np.flatnonzero(s.folds != f)), pseudocount).values
             for f in (int(f) for f in np.unique(s.folds))}
-        stats, blocks = _pooled_folds(s, ia, ic, diag, keep_predictions)
+        named = None if groups is None else group_proteins(groups)
+        stats, blocks, per_group = _pooled_folds(s, ia, ic, diag, keep_predictions, named)
         _hit_totals(s, diag)
         result = summarize(stats, opts, True, diagnostics=diag)
+        if named is not None:
+            result.groups = {g: summarize(st, opts, True, diagnostics=Diagnostics(d)) for g, (st, d) in per_group.items()}
     return CrossValidation(result=result, stats=stats, table1=table1_records(result.summary_records),
                            information=_information(s, ia), proteins=s.truth.proteins, folds=s.folds, ia=ia,
                            predictions=blocks, diagnostics=diag, ic=ic or {})
 
 
 def _pooled_folds(s: _Setup, ia: dict[int, np.ndarray], ic: dict[int, np.ndarray] | None, diag: Diagnostics,
-                  keep_predictions: bool) -> tuple[dict[tuple[str, str], SweepStats], dict[str, list[FoldPredictions]]]:
-    """Every fold's leaves into one pooled block per (method, namespace): the statistics, and the predictions kept."""
+                  keep_predictions: bool, groups: dict[str, np.ndarray] | None = None) -> tuple[Any, Any, Any]:
+    """Every fold's leaves into one pooled block per (method, namespace): the statistics, the predictions kept,
+    and per group (an engine of its own, fed the same predictions of each fold) its statistics and counts."""
     blocks: dict[str, list[FoldPredictions]] = {m: [] for m in s.methods} if keep_predictions else {}
-    engine = Engine(Plan(options=s.options, similarity=s.options.similarity is not None), Runner(), pooled=True)
+    plan = Plan(options=s.options, similarity=s.options.similarity is not None)
+    engine = Engine(plan, Runner(), pooled=True)
+    by_group = {g: (Engine(plan, Runner(), pooled=True), Diagnostics(methods={}), np.asarray(p, dtype=object).astype(str))
+                for g, p in (groups or {}).items()}
     folds = [int(f) for f in np.unique(s.folds)]
     for i, f in enumerate(folds, 1):  # each fold's leaves swept at once, its predictions then dropped
         with within(f"fold {f} ({i} of {len(folds)})"):
@@ -437,12 +452,18 @@ def _pooled_folds(s: _Setup, ia: dict[int, np.ndarray], ic: dict[int, np.ndarray
                 st.note = f"{int(((s.folds == f) & s.bench).sum()):,} benchmark proteins"
             with stage("sweeping"):
                 _run_fold(engine, s, f, fb, ia[f], None if ic is None else ic[f], diag)
+                for g_engine, g_diag, members in by_group.values():
+                    _run_fold(g_engine, s, f, fb, ia[f], None if ic is None else ic[f], g_diag, members)
         for m in blocks:
             blocks[m].extend(fb[m])
+    return _pooled_stats(s, engine), blocks, {g: (_pooled_stats(s, e), d) for g, (e, d, _) in by_group.items()}
+
+
+def _pooled_stats(s: _Setup, engine: Engine) -> dict[tuple[str, str], SweepStats]:
+    """The statistics of every pooled (method, namespace) block that was evaluated."""
     outcomes = engine.finish()
-    stats = {(m, label): outcomes[(m, label)].stats for label in s.labels for m in s.methods
-             if (m, label) in outcomes and outcomes[(m, label)].stats is not None}
-    return stats, blocks
+    return {(m, label): outcomes[(m, label)].stats for label in s.labels for m in s.methods
+            if (m, label) in outcomes and outcomes[(m, label)].stats is not None}
 
 
 def _benchmark_counts(s: _Setup, diag: Diagnostics) -> None:

@@ -81,6 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--k", type=int, metavar="K", help="assign K folds at random (seeded; written to DIR/folds.tsv)")
     cv.add_argument("--seed", type=int, default=0, help="seed of --k (default 0)")
     cv.add_argument("--benchmark", metavar="LIST", help="benchmark proteins (default: the queries of --hits)")
+    add_groups(cv, "files (the species of the --annotations files, by their names), taxa (GAF --annotations), "
+                   "depth[:1,3,7] (bins of the number of annotated terms)")
     cv.add_argument("--no-curves", action="store_true", help="the same as --curves none")
     ts = sub.add_parser("timesplit", help="CAFA no-, limited- and partial-knowledge targets between t0 and t1")
     _common(ts)
@@ -200,7 +202,8 @@ def _run_cv(args: argparse.Namespace) -> int:
     bench = None if args.benchmark is None else read_id_list(args.benchmark)
     cv = cross_validate(onto, ann, hits, folds, methods=args.methods, options=opts, pseudocount=args.pseudocount,
                         benchmark=bench, max_evalue=args.max_evalue, min_identity=args.min_identity,
-                        min_coverage=args.min_coverage, keep_predictions=not args.no_predictions)
+                        min_coverage=args.min_coverage, keep_predictions=not args.no_predictions,
+                        groups=_cv_groups(args, ann))
     cv.diagnostics["annotations"] = ann.diagnostics
     cv.diagnostics.update(provenance(args))
     _say_fold_proteins(args, cv.diagnostics["folds"])
@@ -211,6 +214,10 @@ def _run_cv(args: argparse.Namespace) -> int:
         _write_cv(args, onto, cv, opts, run)
     say_run_output(args, run)
     show(args, format_table1(cv.table1))
+    if getattr(cv.result, "groups", None):
+        from goeval.report.text import format_group_table
+
+        show(args, "", format_group_table(cv.result))
     say(args, f"results in {Path(args.out)}/ ({time.perf_counter() - t0:.1f} s, "
         f"writing {time.perf_counter() - t_write:.1f} s)")
     write_figures(args)
@@ -236,6 +243,20 @@ def _say_fold_proteins(args: argparse.Namespace, d: dict[str, Any]) -> None:
         are = "is" if extra == 1 else "are"
         say(args, f"{d['source']}: {extra:,} of its {plural(d['proteins_listed'], 'protein')} {are} not annotated in "
                   f"{'the evaluated namespaces' if d.get('annotated_proteins') else 'any namespace'} (ignored)")
+
+
+def _cv_groups(args: argparse.Namespace, ann: Any) -> Any:
+    """``--groups`` / ``--groups-from`` of a cross-validation (species from the --annotations files), said."""
+    from goeval.cli.common import groups_from_args
+    from goeval.io.kinds import FileKind, sniff
+    from goeval.report.text import plural
+
+    gaf = all(sniff(f) is FileKind.GAF for f in args.annotations)
+    groups = groups_from_args(args, files=list(args.annotations), taxa=list(args.annotations) if gaf else None,
+                              depth=ann)
+    if groups is not None:
+        say(args, f"groups ({groups.rule}): {plural(len(groups.groups), 'group')}")
+    return groups
 
 
 def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, run: Any) -> None:
@@ -270,6 +291,10 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, run: Any)
     text = {curves: res.curve_columns} if res.curve_columns is not None else {}
     text |= {"summary.tsv": [{c: r[c] for c in SUMMARY_COLUMNS} for r in res.summary_records],
              "table1.tsv": [{c: decimal_value(r[c]) for c in table1_columns(res.summary_records)} for r in cv.table1]}
+    if getattr(res, "groups", None):  # every group's pooled optima, a group column (all: every benchmark protein)
+        from goeval.report.save import GROUPS_TABLE, group_table
+
+        text[GROUPS_TABLE] = group_table(res)
     write_frames(args.out, text, {"diagnostics.json": dict(cv.diagnostics)}, files=run)
     info = [f"- {k}: {v['proteins']:,} benchmark proteins, mean i(T) {v['mean']:.2f} bits (std {v['std']:.2f})"
             for k, v in cv.information.items()]

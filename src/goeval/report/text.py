@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 
 __all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report",
            "plural"]
@@ -33,10 +35,22 @@ def format_group_table(result: Any) -> str:
     rows = []
     for ns in spaces:
         for name, res in parts:
-            n = res.diagnostics.get("namespaces", {}).get(ns, {}).get("benchmark_proteins", 0)
+            n = _benchmark_proteins(res, ns)
             cells = {r["method"]: r for r in res.summary_records if r["namespace"] == ns and r["measure"] == measure}
             rows.append([ns, name, f"{int(n):,}"] + [_cell(cells.get(m)) for m in methods])
     return format_table(rows, ["ns", "group", "proteins", *methods]) + f"\n({measure} per group)"
+
+
+def _benchmark_proteins(res: Any, ns: str) -> int:
+    """A result's benchmark proteins in ``ns``: its diagnostics', else its curves' ``n_proteins`` (pooled runs)."""
+    n = res.diagnostics.get("namespaces", {}).get(ns, {}).get("benchmark_proteins")
+    if n is not None:
+        return int(n)
+    cols = res.curve_columns or {}
+    if "n_proteins" not in cols or "namespace" not in cols:
+        return 0
+    sel = np.asarray(cols["namespace"]) == ns
+    return int(np.asarray(cols["n_proteins"])[sel].max()) if sel.any() else 0
 
 
 def _cell(r: dict[str, Any] | None) -> str:
