@@ -42,7 +42,7 @@ from goeval.ontology import Ontology
 __all__ = ["TermEvaluationResult", "evaluate_terms"]
 
 
-@dataclass
+@dataclass(kw_only=True)
 class TermEvaluationResult:
     """Result of :func:`evaluate_terms`.
 
@@ -155,10 +155,11 @@ def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: M
     diag["options"] = {"k": ks, "min_positives": min_positives, "auc_min_positives": auc_min_positives,
                        "query_weights": query_weights, "propagation": propagation, "insufficient": insufficient}
     return TermEvaluationResult(
-        pd.DataFrame(summary),
-        pd.concat(terms, ignore_index=True) if terms else pd.DataFrame(),
-        pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(columns=["method", "namespace", "cutoff", "tap"]),
-        diag,
+        summary=pd.DataFrame(summary),
+        terms=pd.concat(terms, ignore_index=True) if terms else pd.DataFrame(),
+        curves=pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(
+            columns=["method", "namespace", "cutoff", "tap"]),
+        diagnostics=diag,
     )
 
 
