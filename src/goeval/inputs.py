@@ -36,7 +36,7 @@ from goeval.io.ontology_cache import StartedOntology, load_cached_ontology
 from goeval.io.pairs import PairTable
 from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.predictions.keep import ProteinFilter
-from goeval.io.readers import PredictionInput, SpilledPredictions, prediction_file
+from goeval.io.readers import PredictionInput, SpilledPredictions, as_prediction_input, prediction_file
 from goeval.io.truth import read_annotation_tables
 from goeval.ontology import Ontology, build_ontology
 from goeval.options import EvaluationOptions
@@ -426,7 +426,7 @@ def _read(path: Any, keep: ProteinFilter | None, progress: Callable[[int], None]
           spill: int | None = None) -> PairTable | SpilledPredictions:
     """One prediction file read whole through the reader of its kind (only the kept proteins' lines parsed),
     or its kept batches spilled."""
-    pred = prediction_file(path) if isinstance(path, (str, Path)) else path
+    pred = as_prediction_input(path)
     if spill is not None:
         return SpilledPredictions(pred, keep, spill, progress)
     return pred.read(keep=keep, progress=progress)
@@ -535,7 +535,7 @@ def deferred_files(preds: dict[str, Any], stream: bool, executor: Any,
     if not files:
         diag.warn("the prediction files are read whole, not streamed: predictions were given in memory.")
         return preds, None
-    return {}, {n: prediction_file(p) if isinstance(p, (str, Path)) else p for n, p in preds.items()}
+    return {}, {n: as_prediction_input(p) for n, p in preds.items()}
 
 
 def _per_file_tasks(executor: Any, n_files: int) -> bool:

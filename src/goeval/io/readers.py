@@ -31,7 +31,7 @@ from goeval.io.files import PathLike
 from goeval.io.kinds import FileKind, sniff
 from goeval.io.pairs import PairTable
 
-__all__ = ["Reader", "READERS", "add_reader", "reader_of", "PredictionInput", "PredictionFile", "prediction_file",
+__all__ = ["Reader", "READERS", "add_reader", "reader_of", "PredictionInput", "PredictionFile", "prediction_file", "as_prediction_input",
            "SpilledPredictions", "BATCH_ROWS"]
 
 #: Rows of a prediction file per batch when it is streamed.
