@@ -118,3 +118,18 @@ def test_a_run_with_groups_writes_groups_tsv_and_a_folder_per_group(tmp_path):
     sub = read_results_dir(tmp_path / "r" / "groups" / "a")
     assert (tmp_path / "r" / "groups" / "a" / "protein_stats.npz").exists()
     assert sub.summary["value"].tolist() == res.groups["a"].summary["value"].tolist()
+
+
+def test_a_group_named_dot_dot_gets_a_folder_inside_groups(tmp_path):
+    """A group named '..' or '.' (text read from a groups file) is a folder name under groups/, never a path step."""
+    import goeval
+    from goeval.report.save import save_results
+
+    d = goeval.example_path
+    onto = goeval.load_ontology(d("ontology"))
+    truth = goeval.load_annotations(d("truth"), onto)
+    prots = truth.proteins.tolist()
+    res = goeval.evaluate(onto, truth, [d("predictions")], groups={"..": prots[:50], ".": prots[50:100]})
+    save_results(res, tmp_path / "r")
+    assert sorted(p.name for p in (tmp_path / "r" / "groups").iterdir()) == ["_.", "_.."]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]

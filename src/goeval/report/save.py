@@ -152,8 +152,16 @@ GROUPS_TABLE = "groups.tsv"
 
 
 def group_dir(name: str) -> str:
-    """A group's folder under ``groups/``: its name, ``/`` and ``\\`` replaced by ``_`` (a name is not a path)."""
-    return name.replace("/", "_").replace("\\", "_")
+    """A group's folder under ``groups/``: its name, ``/`` and ``\\`` replaced by ``_`` and ``.`` or ``..``
+    prefixed by ``_`` (a name is not a path).
+
+    Examples
+    --------
+    >>> group_dir("b/x"), group_dir(".."), group_dir("human")
+    ('b_x', '_..', 'human')
+    """
+    name = name.replace("/", "_").replace("\\", "_")
+    return f"_{name}" if name in (".", "..") else name
 
 
 def group_table(result: Any) -> dict[str, list[Any]]:
