@@ -50,7 +50,7 @@ from goeval.benchmarks.timesplit import KINDS
 from goeval.compat.cafaeval import benchmark_namespaces
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
-from goeval.evaluation.summary import merge_results
+from goeval.evaluation.summary import merge_results, ranked
 from goeval.metrics.registry import Measure, cell_measure, get_measure
 
 __all__ = ["KINDS", "CAFA6_COLUMNS", "Cafa6Result", "cafa6_eval", "cafa6_score", "cafa6_records", "cafa6_measure",
@@ -239,14 +239,12 @@ def cafa6_leaderboard(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     means = {(r["method"], r["kind"]): r["value"] for r in records if r["namespace"] == "mean"}
     kinds = list(dict.fromkeys(k for _, k in means))
     rows = []
-    for r in sorted(finals, key=lambda r: (-r["value"], r["method"])):
+    for r in finals:
         row = {"rank": 0, "method": r["method"], "measure": r["measure"], "value": r["value"]}
         row.update({c: r[c] for c in ("ci_low", "ci_high", "se") if c in r})
         row.update({kind: means.get((r["method"], kind), float("nan")) for kind in kinds})
         rows.append(row)
-    for k, row in enumerate(rows):
-        row["rank"] = rows[k - 1]["rank"] if k and row["value"] == rows[k - 1]["value"] else k + 1
-    return rows
+    return ranked(rows)
 
 
 def _replicate_key(row: Mapping[str, Any]) -> str:

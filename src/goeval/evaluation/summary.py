@@ -551,7 +551,13 @@ def leaderboard(records: list[dict[str, Any]], measure: str | None = None) -> li
                 cell = cells.get((method, ns), {})
                 row[f"{ns}_ci_low"], row[f"{ns}_ci_high"] = cell.get("ci_low", np.nan), cell.get("ci_high", np.nan)
         board.append(row)
-    board.sort(key=lambda r: (-r["value"], r["method"]))
-    for k, row in enumerate(board):
-        row["rank"] = board[k - 1]["rank"] if k and row["value"] == board[k - 1]["value"] else k + 1
-    return board
+    return ranked(board)
+
+
+def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Leaderboard rows best first (highest ``value``, equal values by ``method``) with their ``rank``: ties share
+    the better rank (``1, 2, 2, 4``)."""
+    rows = sorted(rows, key=lambda r: (-r["value"], r["method"]))
+    for k, row in enumerate(rows):
+        row["rank"] = rows[k - 1]["rank"] if k and row["value"] == rows[k - 1]["value"] else k + 1
+    return rows
