@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 
 __all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report",
            "plural"]
@@ -46,6 +44,8 @@ def _benchmark_proteins(res: Any, ns: str) -> int:
     n = res.diagnostics.get("namespaces", {}).get(ns, {}).get("benchmark_proteins")
     if n is not None:
         return int(n)
+    import numpy as np  # deferred: this module is read at start-up, before numpy is needed
+
     cols = res.curve_columns or {}
     if "n_proteins" not in cols or "namespace" not in cols:
         return 0
