@@ -93,6 +93,8 @@ HEAD = "format-version: 1.4\ndata-version: x\n\n[Term]\nid: A:1\n"  # header lin
         (BASE + "alt_id: \n", 10, "empty value for 'alt_id:'"),
         (BASE + "replaced_by:\t\n", 10, "empty value for 'replaced_by:'"),
         (BASE + "consider:\n", 10, "empty value for 'consider:'"),
+        (BASE + "subset:\n", 10, "empty value for 'subset:'"),
+        (BASE + "subset: two words\n", 10, "one identifier"),
         (BASE + "[Term]\nid:\n", 11, "empty value for 'id:'"),
         (BASE + "is_a: A:1 A:3\n", 10, "one identifier"),
         (BASE + "is_a: A:1 {source=\"x\"\n", 10, "one identifier"),  # unclosed qualifier block
@@ -195,6 +197,17 @@ def test_clean_fixture_is_read_as_written():
     assert onto.ids[idx[:2]].tolist() == ["X:0000002", "X:0000004"] and idx[2] == idx[3] == -1
     assert onto.names[onto.index("X:0000011")] == "function child"
     assert onto.diagnostics["unknown_obo_tags"] == {} and onto.diagnostics["relations_not_followed"] == {"regulates": 1}
+
+
+def test_subset_lines_are_kept_per_live_term(tmp_path):
+    onto = goeval.load_ontology(CLEAN)
+    assert onto.ids[onto.subset("slim")].tolist() == ["X:0000003"]
+    assert onto.subset("gocheck_do_not_annotate").size == 0
+    text = CLEAN.read_text().replace("subset: slim\n", "subset: slim {x=\"y\"} ! a comment\nsubset: gocheck_do_not_annotate\n")
+    path = tmp_path / "two.obo"
+    path.write_text(text)
+    onto = goeval.load_ontology(path)
+    assert onto.ids[onto.subset("slim")].tolist() == onto.ids[onto.subset("gocheck_do_not_annotate")].tolist() == ["X:0000003"]
 
 
 def test_full_obonet_parse_agrees_on_the_clean_fixture():

@@ -44,6 +44,9 @@ def assert_same_ontology(got: Ontology, want: Ontology) -> None:
     assert got.diagnostics == want.diagnostics
     assert json.dumps(got.diagnostics) == json.dumps(want.diagnostics)
     assert got.source == want.source and got.data_version == want.data_version
+    assert list(got.subsets) == list(want.subsets)
+    for name, terms in want.subsets.items():
+        assert got.subset(name).dtype == terms.dtype and np.array_equal(got.subset(name), terms), name
     assert got._index == want._index and list(got._index) == list(want._index)
     assert got._redirect == want._redirect and list(got._redirect) == list(want._redirect)
     assert got.names.dtype == want.names.dtype and got.names.tolist() == want.names.tolist()

@@ -9,8 +9,8 @@ is an :class:`~goeval.errors.InputFormatError` naming the file, the line and
 its text: no line is skipped because it was not understood.
 
 Only the lines goeval uses (``id``, ``namespace``, ``is_a``, ``relationship``,
-``is_obsolete``, ``alt_id``, ``replaced_by``, ``consider``, stanza headers
-and the header) are handed to obonet's stanza parser; ``name:`` lines are
+``is_obsolete``, ``alt_id``, ``replaced_by``, ``consider``, ``subset``, stanza
+headers and the header) are handed to obonet's stanza parser; ``name:`` lines are
 set aside and parsed when a report asks for names; the other tags (``def``,
 ``synonym``, ``xref``...) are checked to be well-formed ``tag: value`` lines
 and skipped. Loading the full GO that way is about three times faster than
@@ -58,8 +58,11 @@ __all__ = ["RawOntology", "PendingOntology", "read_obo", "start_read_obo", "pars
 logging.getLogger("obonet").addHandler(logging.NullHandler())
 
 #: Tags whose lines are handed to obonet (the graph is built from them).
-STRUCTURAL_TAGS = ("id", "namespace", "is_a", "relationship", "is_obsolete", "alt_id", "replaced_by", "consider")
-_ONE_VALUE_TAGS = frozenset({"id", "namespace", "is_a", "alt_id", "replaced_by", "consider", "default-namespace"})
+#: ``subset`` (e.g. GO's ``gocheck_do_not_annotate``) is kept for :meth:`goeval.ontology.Ontology.subset`.
+STRUCTURAL_TAGS = ("id", "namespace", "is_a", "relationship", "is_obsolete", "alt_id", "replaced_by", "consider",
+                   "subset")
+_ONE_VALUE_TAGS = frozenset({"id", "namespace", "is_a", "alt_id", "replaced_by", "consider", "subset",
+                             "default-namespace"})
 
 #: Tags defined by OBO 1.0-1.4 (header and frames); other tags are legal but counted.
 OBO_TAGS = frozenset("""
@@ -88,7 +91,7 @@ _USUAL_LINE = (
     r"(?:[ \t]*"
     r"|![^\n\r]*"
     r"|\[(?:Term|Typedef|Instance)\][ \t]*(?:![^\n\r]*)?"
-    r"|(?:id|namespace|is_a|alt_id|replaced_by|consider|default-namespace):[ \t]*" + _ID + _EOL
+    r"|(?:id|namespace|is_a|alt_id|replaced_by|consider|subset|default-namespace):[ \t]*" + _ID + _EOL
     + r"|relationship:[ \t]*" + _ID + r"[ \t]+" + _ID + _EOL
     + r"|is_obsolete:[ \t]*(?:true|false)" + _EOL
     + r"|(?:" + "|".join(re.escape(t) for t in _OTHER) + r"):[^\n\r]*"

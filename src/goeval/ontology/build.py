@@ -378,6 +378,15 @@ def _diagnostics(raw: RawOntology, live: list[dict[str, Any]], n_obsolete: int, 
     }
 
 
+def _subsets(live: list[dict[str, Any]], index: dict[str, int]) -> dict[str, np.ndarray]:
+    """Each ``subset:`` name -> the sorted indices of the live terms tagged with it."""
+    members: dict[str, list[int]] = {}
+    for t in live:
+        for name in t.get("subset", ()):
+            members.setdefault(name, []).append(index[t["id"]])
+    return {name: np.unique(np.array(v, dtype=np.int64)) for name, v in sorted(members.items())}
+
+
 def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("is_a", "part_of")) -> Ontology:
     """Build an :class:`Ontology` from parsed OBO stanzas.
 
@@ -430,6 +439,7 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
         diagnostics=_diagnostics(raw, live, len(obsolete), edges, red, relations),
         source=src,
         data_version=data_version if isinstance(data_version, str) else None,
+        subsets=_subsets(live, index),
         _index=index,
         _redirect=red.redirect,
         _raw=NameSource(raw),

@@ -70,6 +70,9 @@ class Ontology:
         Longest path length from a root (roots: 0).
     relations : tuple of str
         Relations followed.
+    subsets : dict of str to ndarray of int64
+        The live terms of each OBO ``subset:`` (e.g. GO's ``gocheck_do_not_annotate``),
+        sorted indices; see :meth:`subset`.
     stats : tuple of NamespaceStats
         Per-namespace counts (see ``goeval info``).
     diagnostics : dict
@@ -87,6 +90,7 @@ class Ontology:
     diagnostics: dict[str, Any]
     source: str = "<memory>"
     data_version: str | None = None
+    subsets: dict[str, np.ndarray] = field(default_factory=dict)
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _redirect: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -225,6 +229,21 @@ class Ontology:
         a = self.ancestors_csr.indices[self.ancestors_csr.indptr[v] : self.ancestors_csr.indptr[v + 1]]
         return a if include_self else a[a != v]
 
+    def subset(self, name: str) -> np.ndarray:
+        """Indices (sorted) of the live terms tagged ``subset: name`` in the OBO file.
+
+        Parameters
+        ----------
+        name : str
+            A subset name, e.g. ``'gocheck_do_not_annotate'``.
+
+        Returns
+        -------
+        ndarray of int64
+            Empty when no live term carries the subset.
+        """
+        return self.subsets.get(name, np.zeros(0, dtype=np.int64))
+
     def parents_of(self, term: int | str) -> np.ndarray:
         """Indices of the direct parents of a term."""
         v = self.index(term) if isinstance(term, str) else int(term)
@@ -268,6 +287,7 @@ class Ontology:
             "diagnostics": self.diagnostics,
             "source": self.source,
             "data_version": self.data_version,
+            "subsets": {k: v.tolist() for k, v in self.subsets.items()},
         }
         redirect = self._redirect
         targets = np.fromiter((v[0] for v in redirect.values()), np.int64, len(redirect))
@@ -323,13 +343,15 @@ class Ontology:
             bounds, generation = arrays["bounds"], arrays["generation"]
             data, indices, indptr = arrays["parents_data"], arrays["parents_indices"], arrays["parents_indptr"]
             n_ns = len(meta["namespaces"])
+            stored_subsets = meta["subsets"]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"incomplete ontology arrays: {exc!r}") from None
         if ((names is not None and len(names) != n) or targets.shape != (len(redirect_ids),) or status.shape != targets.shape
                 or bounds.shape != (n_ns + 1,) or generation.shape != (n,) or indptr.shape != (n + 1,)
                 or data.shape != indices.shape or int(indptr[-1]) != indices.size or int(bounds[-1]) != n
                 or len(meta["labels"]) != n_ns or len(meta["stats"]) != n_ns
-                or (indices.size and (int(indices.min()) < 0 or int(indices.max()) >= n))):
+                or (indices.size and (int(indices.min()) < 0 or int(indices.max()) >= n))
+                or not _valid_subsets(stored_subsets, n)):
             raise ValueError("ontology arrays of inconsistent shapes")
         _check_graph(bounds, generation, data, indices, indptr)
         index = dict(zip(ids, range(n)))
@@ -350,6 +372,7 @@ class Ontology:
             diagnostics=meta["diagnostics"],
             source=meta["source"] if source is None else source,
             data_version=meta["data_version"],
+            subsets={k: np.asarray(v, dtype=np.int64) for k, v in meta["subsets"].items()},
             _index=index,
             _redirect=redirect,
             _raw=name_source,
@@ -360,6 +383,18 @@ class Ontology:
 
 
 # ------------------------------------------------------ checking stored arrays
+def _valid_subsets(subsets: Any, n: int) -> bool:
+    """Stored subsets are name -> ascending distinct term indices in ``[0, n)``."""
+    if not isinstance(subsets, dict):
+        return False
+    for values in subsets.values():
+        if not isinstance(values, list) or not all(isinstance(v, int) and 0 <= v < n for v in values):
+            return False
+        if any(a >= b for a, b in zip(values, values[1:])):
+            return False
+    return True
+
+
 def _check_graph(bounds: np.ndarray, generation: np.ndarray, data: np.ndarray, indices: np.ndarray,
                  indptr: np.ndarray) -> None:
     """Check stored arrays (shapes already checked) are a graph a build can make.
