@@ -1,0 +1,222 @@
+"""PAN-GO's non-redundant partial-credit F against a brute-force oracle (sets, one protein and threshold at a time)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import ancestors_oracle, random_dag_edges
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+from goeval.errors import InputFormatError
+from goeval.metrics.nonredundant import exclusion_mask, nonredundant_curves, nonredundant_f, nonredundant_sums
+from goeval.ontology import ontology_from_edges
+
+
+# ------------------------------------------------------------------ oracle
+def leaves(terms: set[str], strict: dict[str, set[str]]) -> set[str]:
+    """The terms of ``terms`` that are no strict ancestor of another one."""
+    return {v for v in terms if not any(v in strict[u] for u in terms)}
+
+
+def oracle_protein(T: set[str], scores: dict[str, float], tau: float, X: set[str],
+                   strict: dict[str, set[str]]) -> dict[str, float] | None:
+    """E, L, M, U, Z, pr, rc of one protein at one threshold (None: not a benchmark protein).
+
+    The reference's ``metric_for_protein`` (fpr_metric_sweep.py) rewritten as set operations: a
+    predicted leaf equal to a reference leaf is E, one above reference leaves is L (counted once per
+    distinct set of those reference leaves), one below a reference leaf M, else U; Z counts the
+    reference leaves mapped by none.
+    """
+    t_star = leaves(T - X, strict)
+    if not t_star:
+        return None
+    p_star = leaves({v for v, s in scores.items() if s >= tau} - X, strict)
+    e = m = u = 0
+    l_sets: set[frozenset[str]] = set()
+    mapped: set[str] = set()
+    for v in p_star:
+        below = {r for r in t_star if v in strict[r]}
+        above = strict[v] & t_star
+        if v in t_star:
+            e += 1
+            mapped.add(v)
+        elif below:
+            l_sets.add(frozenset(below))
+            mapped |= below
+        elif above:
+            m += 1
+            mapped |= above
+        else:
+            u += 1
+    z = len(t_star - mapped)
+    num = e + 0.75 * len(l_sets) + 0.5 * m
+    pr = num / (e + len(l_sets) + m + u) if p_star else 0.0
+    rc = num / (e + len(l_sets) + m + z) if (e + len(l_sets) + m + z) else 0.0
+    return {"E": e, "L": len(l_sets), "M": m, "U": u, "Z": z, "pr": pr, "rc": rc, "covered": float(bool(p_star))}
+
+
+def oracle_curves(truths, scores, taus, X, strict) -> dict[str, np.ndarray]:
+    out: dict[str, list[float]] = {k: [] for k in ("E", "L", "M", "U", "Z", "precision", "recall", "n_covered",
+                                                  "precision_micro", "recall_micro")}
+    for tau in taus:
+        rows = [r for T, s in zip(truths, scores) if (r := oracle_protein(T, s, tau, X, strict)) is not None]
+        tot = {k: sum(r[k] for r in rows) for k in ("E", "L", "M", "U", "Z", "pr", "rc", "covered")}
+        for k in ("E", "L", "M", "U", "Z"):
+            out[k].append(tot[k])
+        out["n_covered"].append(tot["covered"])
+        out["precision"].append(tot["pr"] / tot["covered"] if tot["covered"] else 0.0)
+        out["recall"].append(tot["rc"] / len(rows) if rows else 0.0)
+        num, found = tot["E"] + 0.75 * tot["L"] + 0.5 * tot["M"], tot["E"] + tot["L"] + tot["M"]
+        out["precision_micro"].append(num / (found + tot["U"]) if found + tot["U"] else 0.0)
+        out["recall_micro"].append(num / (found + tot["Z"]) if found + tot["Z"] else 0.0)
+    return {k: np.array(v, dtype=float) for k, v in out.items()}
+
+
+# ------------------------------------------------------------------ helpers
+def closure_of(edges, terms):
+    """(reflexive closure as CSR over ``terms``, strict ancestors per term) by plain graph search."""
+    index = {t: i for i, t in enumerate(terms)}
+    anc = {t: ancestors_oracle(edges, t) for t in terms}
+    rows = [index[t] for t in terms for a in anc[t]]
+    cols = [index[a] for t in terms for a in anc[t]]
+    n = len(terms)
+    csr = sp.csr_array((np.ones(len(rows), bool), (rows, cols)), shape=(n, n))
+    return csr, {t: anc[t] - {t} for t in terms}
+
+
+def run(terms, edges, truths, scores, X, taus, chunk_entries=1 << 16):
+    """goeval's curves of propagated truth sets and (consistent) scores given as sets and dicts."""
+    anc, strict = closure_of(edges, terms)
+    index = {t: i for i, t in enumerate(terms)}
+    tm = sp.csr_array(([True] * sum(map(len, truths)), ([i for i, T in enumerate(truths) for _ in T],
+                      [index[t] for T in truths for t in T])), shape=(len(truths), len(terms)))
+    sm = sp.csr_array(([v for s in scores for v in s.values()], ([i for i, s in enumerate(scores) for _ in s],
+                      [index[t] for s in scores for t in s])), shape=(len(truths), len(terms)))
+    tm.sort_indices()
+    sm.sort_indices()
+    ex = np.array([t in X for t in terms])
+    got = nonredundant_curves(nonredundant_sums(sm.indptr, sm.indices, sm.data, tm.indptr, tm.indices, anc, ex,
+                                                np.asarray(taus, float), chunk_entries=chunk_entries))
+    return got, oracle_curves(truths, scores, taus, X, strict)
+
+
+def assert_same(got, want):
+    for k in ("E", "L", "M", "U", "Z", "n_covered"):
+        assert_array_equal(got[k], want[k], err_msg=k)
+    for k in ("precision", "recall", "precision_micro", "recall_micro"):
+        assert_allclose(got[k], want[k], rtol=1e-12, atol=1e-12, err_msg=k)
+
+
+def propagate(scores: dict[str, float], strict) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for v, s in scores.items():
+        for a in strict[v] | {v}:
+            out[a] = max(out.get(a, 0.0), s)
+    return out
+
+
+def up(T: set[str], strict) -> set[str]:
+    return set().union(*({v} | strict[v] for v in T)) if T else set()
+
+
+# ------------------------------------------------------------ hand-made cases
+#      r
+#    / | \
+#   a  b  c          d under a and b (two parents); e under d; f under c
+#    \ /   |
+#     d    f
+#     |
+#     e
+EDGES = [("a", "r"), ("b", "r"), ("c", "r"), ("d", "a"), ("d", "b"), ("e", "d"), ("f", "c")]
+TERMS = ["r", "a", "b", "c", "d", "e", "f"]
+_, STRICT = closure_of(EDGES, TERMS)
+TAUS = [0.1, 0.5, 0.9]
+
+
+@pytest.mark.parametrize("name,truth,raw,counts", [
+    ("E exact", {"d"}, {"d": 0.9}, {"E": 1, "L": 0, "M": 0, "U": 0, "Z": 0}),
+    ("L less specific", {"d"}, {"a": 0.9}, {"E": 0, "L": 1, "M": 0, "U": 0, "Z": 0}),
+    ("L counted once per set", {"d"}, {"a": 0.9, "b": 0.9}, {"E": 0, "L": 1, "M": 0, "U": 0, "Z": 0}),
+    ("M more specific", {"d"}, {"e": 0.9}, {"E": 0, "L": 0, "M": 1, "U": 0, "Z": 0}),
+    ("U unrelated", {"d"}, {"f": 0.9}, {"E": 0, "L": 0, "M": 0, "U": 1, "Z": 1}),
+    ("Z missed", {"d", "f"}, {"e": 0.9}, {"E": 0, "L": 0, "M": 1, "U": 0, "Z": 1}),
+])
+def test_each_category_by_hand(name, truth, raw, counts):
+    truths, scores = [up(truth, STRICT)], [propagate(raw, STRICT)]
+    got, want = run(TERMS, EDGES, truths, scores, {"r"}, TAUS)
+    assert_same(got, want)
+    for k, v in counts.items():
+        assert got[k][-1] == v == want[k][-1], k  # at tau = 0.9 every raw score is in
+
+
+def test_redundant_ancestor_is_removed_but_returns_below_its_descendants_score():
+    # a at 0.9 and d at 0.5: at 0.5 only d is a leaf (E), at 0.9 a is (L)
+    got, want = run(TERMS, EDGES, [up({"d"}, STRICT)], [propagate({"a": 0.9, "d": 0.5}, STRICT)], {"r"}, TAUS)
+    assert_same(got, want)
+    assert got["E"].tolist() == [1, 1, 0] and got["L"].tolist() == [0, 0, 1]
+
+
+@pytest.mark.parametrize("X,counts", [
+    ({"r"}, {"E": 0, "L": 0, "M": 1, "U": 0, "Z": 0}),  # e below the reference leaf d
+    ({"r", "d"}, {"E": 0, "L": 0, "M": 1, "U": 0, "Z": 0}),  # d excluded: T* = {a, b}, e below both (one M)
+    ({"r", "e"}, {"E": 1, "L": 0, "M": 0, "U": 0, "Z": 0}),  # e excluded: d becomes the predicted leaf
+    ({"r", "a", "b", "d"}, {"E": 0, "L": 0, "M": 0, "U": 0, "Z": 0}),  # nothing left of the truth: no benchmark protein
+])
+def test_each_exclusion_by_hand(X, counts):
+    got, want = run(TERMS, EDGES, [up({"d"}, STRICT)], [propagate({"e": 0.9}, STRICT)], X, TAUS)
+    assert_same(got, want)
+    for k, v in counts.items():
+        assert got[k][-1] == v, k
+
+
+def test_proteins_without_predictions_count_in_recall_and_z_only():
+    got, want = run(TERMS, EDGES, [up({"d"}, STRICT), up({"f"}, STRICT)], [propagate({"d": 0.9}, STRICT), {}],
+                    {"r"}, TAUS)
+    assert_same(got, want)
+    assert got["precision"][-1] == 1.0 and got["recall"][-1] == 0.5 and got["Z"][-1] == 1
+
+
+def test_best_threshold_ties_go_to_the_higher_threshold():
+    anc, _ = closure_of(EDGES, TERMS)
+    cols = {t: i for i, t in enumerate(TERMS)}
+    truth = np.zeros((1, len(TERMS)), bool)
+    truth[0, [cols[t] for t in up({"d"}, STRICT)]] = True
+    score = np.zeros((1, len(TERMS)))
+    for t, s in propagate({"d": 0.7}, STRICT).items():
+        score[0, cols[t]] = s
+    ex = np.array([t == "r" for t in TERMS])
+    assert nonredundant_f(sp.csr_array(truth), sp.csr_array(score), ancestors=anc, excluded=ex,
+                          thresholds=0.1) == (1.0, 0.7)
+
+
+def test_exclusion_mask_defaults_and_term_files(tmp_path):
+    onto = ontology_from_edges([("GO:0005515", "GO:0005488"), ("GO:0005488", "GO:0003674"), ("GO:0000001", "GO:0003674")])
+    mask = exclusion_mask(onto)
+    assert sorted(onto.ids[mask].tolist()) == ["GO:0003674", "GO:0005488", "GO:0005515"]
+    assert onto.ids[exclusion_mask(onto, roots=False, binding=False, terms=[["GO:0000001"]])].tolist() == ["GO:0000001"]
+    with pytest.raises(InputFormatError, match="GO:9999999.*not a term") as e:
+        exclusion_mask(onto, terms=[["GO:9999999"]], sources=["x.txt"])
+    assert e.value.path == "x.txt"
+
+
+# ------------------------------------------------------------ random cases
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_terms=st.integers(2, 14), n_prot=st.integers(1, 6),
+       chunk=st.sampled_from([1, 3, 1 << 16]))
+def test_random_cases_equal_the_oracle(seed, n_terms, n_prot, chunk):
+    rng = np.random.default_rng(seed)
+    edges = random_dag_edges(rng, n_terms)
+    terms = [f"t{i}" for i in range(n_terms)]
+    _, strict = closure_of(edges, terms)
+    grid = (0.1, 0.25, 0.5, 0.75, 1.0)
+    truths, scores = [], []
+    for _ in range(n_prot):
+        truths.append(up(set(rng.choice(terms, size=int(rng.integers(0, 4)), replace=True).tolist()), strict))
+        raw = {t: float(rng.choice(grid)) for t in rng.choice(terms, size=int(rng.integers(0, 5))).tolist()}
+        scores.append(propagate(raw, strict))
+    X = {t for t in terms if rng.random() < 0.25} | {"t0"}
+    got, want = run(terms, edges, truths, scores, X, [0.1, 0.2, 0.25, 0.5, 0.6, 0.75, 1.0], chunk_entries=chunk)
+    assert_same(got, want)
