@@ -220,3 +220,32 @@ def test_random_cases_equal_the_oracle(seed, n_terms, n_prot, chunk):
     X = {t for t in terms if rng.random() < 0.25} | {"t0"}
     got, want = run(terms, edges, truths, scores, X, [0.1, 0.2, 0.25, 0.5, 0.6, 0.75, 1.0], chunk_entries=chunk)
     assert_same(got, want)
+
+
+# ------------------------------------------------------------ real data
+def test_cafa2_slice_micro_and_macro_equal_the_oracle():
+    import goeval
+    from conftest import shared_path
+    from goeval.annotations import propagate
+
+    d = shared_path("data", "cafa2")
+    onto = goeval.load_ontology(d / "mfo_from_mfoa_mat.obo.gz")
+    truth = propagate(goeval.load_annotations(d / "groundtruth_leafonly_MFO_NK.tsv", onto))
+    pred = propagate(goeval.load_predictions(d / "BB4S_mfo_NK.tsv.gz", onto))
+    ids = onto.ids.tolist()
+    anc = onto.ancestors_csr
+    strict = {t: {ids[a] for a in anc.indices[anc.indptr[i]:anc.indptr[i + 1]]} - {t} for i, t in enumerate(ids)}
+    rows = {p: i for i, p in enumerate(pred.proteins.tolist())}
+    tm, sm = truth.matrix.tocsr(), pred.matrix.tocsr()
+    truths = [{ids[c] for c in tm.indices[tm.indptr[i]:tm.indptr[i + 1]]} for i in range(tm.shape[0])]
+    scores = [{} if (j := rows.get(p)) is None else dict(zip((ids[c] for c in sm.indices[sm.indptr[j]:sm.indptr[j + 1]]),
+              sm.data[sm.indptr[j]:sm.indptr[j + 1]].tolist())) for p in truth.proteins.tolist()]
+    X = set(np.asarray(ids, dtype=object)[exclusion_mask(onto)].tolist())
+    taus = [0.3, 0.46, 0.51, 0.8]
+    want = oracle_curves(truths, scores, taus, X, strict)
+    macro, tau = nonredundant_f(truth, pred, thresholds=0.01)
+    micro, tau_micro = nonredundant_f(truth, pred, thresholds=0.01, average="micro")
+    assert (round(macro, 4), tau, round(micro, 4), tau_micro) == (0.3344, 0.46, 0.2411, 0.51)
+    f = 2 * want["precision"] * want["recall"] / (want["precision"] + want["recall"])
+    fm = 2 * want["precision_micro"] * want["recall_micro"] / (want["precision_micro"] + want["recall_micro"])
+    assert_allclose([f[1], fm[2]], [macro, micro], rtol=1e-12)
