@@ -60,3 +60,13 @@ def test_bad_levels_exit_2(tmp_path, capsys):
         code = exc.code
     assert code == 2
     assert "increasing signal levels" in capsys.readouterr().err
+
+
+def test_plot_draws_each_measure_against_the_signal(tmp_path):
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "mc"
+    assert main(args(out)) == 0
+    assert main(["plot", str(out), "-q"]) == 0
+    assert (out / "plots" / "metric_check_MFO.png").stat().st_size > 0
