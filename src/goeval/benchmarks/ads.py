@@ -367,12 +367,11 @@ def rank_correlation(signal: Sequence[float], values: Sequence[float]) -> float:
 def false_positive_signal(levels: Sequence[float], medians: Sequence[float], value: float) -> float:
     """The signal level at which the AP sets' medians (oriented: higher is better) reach ``value``.
 
-    The medians are joined linearly between levels; the highest crossing
-    counts. 0 when ``value`` is below the median of the lowest level, 1 when
-    it reaches the highest median at the highest level... precisely: the
-    largest level ``s`` on the interpolated curve with ``median(s) <= value``
-    followed by a rise above it, or the last level when no median exceeds
-    ``value`` after it.
+    The medians are joined linearly between levels. The result is the
+    highest level ``s`` of that curve where it rises through ``value``: from
+    the last level ``i`` whose median is ``<= value``, interpolated towards
+    level ``i + 1``; the lowest level when every median exceeds ``value``,
+    the highest level when the last median does not.
 
     Examples
     --------
