@@ -55,6 +55,8 @@ COMMANDS: dict[str, str] = {
     "baseline": "baseline predictions: naive, blast, gotcha, diamondscore, knn-identity",
     "align": "align protein sequences with DIAMOND or BLAST+ and write a hit table",
     "benchmark": "benchmarks of the baselines: k-fold cross-validation (Clark & Radivojac 2013) and CAFA time splits",
+    "metric-check": "which measures can be gamed on this benchmark: RC and FPS of every measure from the Artificial "
+                    "Dilution Series (Plyusnin et al. 2019)",
     "compare": "paired comparison of methods: bootstrap interval of the difference, win fractions (duels), "
                "permutation p-value with Holm's correction",
     "plot": "figures of a results directory: Clark & Radivojac Fig. 4 panels, coverage, Fmax/Smin with CIs, "
@@ -113,7 +115,7 @@ def _messages(args: argparse.Namespace) -> Iterator[None]:
 
 
 def _load(name: str):  # noqa: ANN202 - module
-    return importlib.import_module(f"goeval.cli.{name}")
+    return importlib.import_module(f"goeval.cli.{name.replace('-', '_')}")
 
 
 def get_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -48,6 +48,8 @@ TABLE_FILES: dict[str, str] = {
     "retrieval_terms": "retrieval_terms.tsv",
     "tap_curve": "tap_curve.tsv",
     "group_summary": "groups.tsv",
+    "metric_check": "metric_check.tsv",
+    "metric_check_values": "metric_check_values.tsv",
 }
 
 #: Other names a table may have (compressed); a directory holds at most one name of each table.
@@ -62,9 +64,11 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "retrieval_terms": ("method", "namespace", "term"),
     "tap_curve": ("method", "namespace", "cutoff", "tap"),
     "group_summary": ("method", "group", "namespace", "measure", "value"),
+    "metric_check": ("namespace", "measure", "rc", "fps"),
+    "metric_check_values": ("namespace", "measure", "set", "signal", "replicate", "value"),
 }
 
-_TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name", "group")
+_TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name", "group", "label", "direction", "set")
 
 
 #: The sub-directories of a time split's kinds, in report order.
@@ -94,6 +98,8 @@ class ResultsDir:
     curves, summary, table1, retrieval_summary, retrieval_terms, tap_curve : pandas.DataFrame or None
     group_summary : pandas.DataFrame or None
         ``groups.tsv`` of a run with groups: every group's optima, a ``group`` column (``all`` first).
+    metric_check, metric_check_values : pandas.DataFrame or None
+        ``metric_check.tsv`` and ``metric_check_values.tsv`` of ``goeval metric-check``.
         The tables present (``None`` for a file that is absent; the curves
         are read from ``curves.tsv`` or ``curves.tsv.gz``), read with
         exact floats; ``method``, ``namespace``, ``measure`` and ``term``
@@ -117,6 +123,8 @@ class ResultsDir:
     retrieval_terms: Any = None
     tap_curve: Any = None
     group_summary: Any = None
+    metric_check: Any = None
+    metric_check_values: Any = None
     diagnostics: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, Any] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
@@ -153,6 +161,8 @@ class ResultsDir:
             return "time split kind"
         if "folds" in self.diagnostics:
             return "cross-validation"
+        if self.metric_check is not None:
+            return "metric check"
         return "retrieval" if self.retrieval_summary is not None else "evaluation"
 
 

@@ -45,6 +45,7 @@ from goeval.report.style import (PANELS, Panel, coverage_column, figure_stem, fi
                                   result_colors)
 
 __all__ = [
+    "metric_check_figures",
     "PANELS",
     "method_colors",
     "fig4_figure",
@@ -1066,6 +1067,7 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
         return figs
     figs = _curve_figures(results, points, panels, _run_k(results) if k is None else k)
     figs.update(_summary_figures(results, top, baselines))
+    figs.update(metric_check_figures(results))
     tap = getattr(results, "tap_curve", None)
     if tap is not None and len(tap):
         retrieval = getattr(results, "retrieval_summary", None)
@@ -1123,6 +1125,48 @@ def _summary_figures(results: Any, top: int, baselines: Sequence[str]) -> dict[s
         sizes = group_sizes(getattr(results, "curves", None)) or diagnostic_group_sizes(results)
         for measure in [m for m in PAPER_MEASURES if (grouped["measure"] == m).any()]:
             figs[f"groups_{measure}"] = groups_figure(grouped, measure, sizes=sizes, baselines=baselines)
+    return figs
+
+
+#: Colours of the false-positive sets in the metric-check figure (the paper's Fig. 4: naive red, all positive blue,
+#: random green).
+_FP_COLORS = {"naive": "tab:red", "all_positive": "tab:blue", "random": "tab:green"}
+
+
+def metric_check_figures(results: Any) -> dict[str, Any]:
+    """``metric_check_<NS>`` of a ``goeval metric-check`` folder: per namespace, one panel per measure (in the
+    table's order, by FPS) of its value against the signal level, every AP set a point, the medians joined, each
+    FP set a horizontal line (naive red, all positive blue, random green, as Plyusnin et al. 2019 Fig. 4),
+    titled with RC and FPS; empty for other results."""
+    values, table = getattr(results, "metric_check_values", None), getattr(results, "metric_check", None)
+    if values is None or table is None or not len(values):
+        return {}
+    figs = {}
+    for ns in dict.fromkeys(table["namespace"].tolist()):
+        rows = table[table["namespace"] == ns].to_dict("records")
+        cols = min(5, len(rows))
+        n_rows = -(-len(rows) // cols)
+        fig = new_figure(2.6 * cols, 2.3 * n_rows + 0.4)
+        axes = fig.subplots(n_rows, cols, squeeze=False).ravel()
+        for ax, row in zip(axes, rows):
+            v = values[(values["namespace"] == ns) & (values["measure"] == row["measure"])]
+            ap = v[v["replicate"] > 0]
+            ax.plot(ap["signal"].to_numpy(), ap["value"].to_numpy(), "o", ms=2.5, color="0.4")
+            med = ap.groupby("signal")["value"].median()
+            ax.plot(med.index.to_numpy(), med.to_numpy(), "-", color="black", lw=1)
+            for name, color in _FP_COLORS.items():
+                fp = v.loc[v["set"] == name, "value"]
+                if len(fp):
+                    ax.axhline(float(fp.iloc[0]), color=color, lw=1.2, label=name.replace("_", " "))
+            label = row.get("label") if isinstance(row.get("label"), str) else row["measure"]
+            ax.set_title(f"{figure_text(label)}\nRC {row['rc']:.2f}  FPS {row['fps']:.2f}", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.set_xlabel("signal", fontsize=7)
+        for ax in axes[len(rows):]:
+            ax.set_axis_off()
+        axes[0].legend(fontsize=6, loc="best")
+        fig.suptitle(f"{figure_text(ns)}: measures against the ADS signal level", fontsize=10)
+        figs[f"metric_check_{figure_stem(ns)}"] = fig
     return figs
 
 
