@@ -20,7 +20,7 @@ from goeval.inputs import Inputs
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.progress import say_stage
-from goeval.report.text import describe_targets, describe_reading
+from goeval.report.text import describe_methods, describe_targets
 
 __all__ = ["IA_COVERAGE_WARNING", "TRUTH_DROP_WARNING", "check_targets", "check_result", "say_methods",
            "dropped_terms_warning"]
@@ -38,8 +38,8 @@ def say_methods(diag: Diagnostics) -> None:
     """Say, as soon as they are known, the targets kept and each method's lines read, remapped and dropped."""
     if isinstance(diag.get("targets"), dict) and "listed" in diag["targets"]:
         say_stage(describe_targets(diag["targets"]))
-    for name, d in diag.get("methods", {}).items():
-        say_stage(describe_reading(name, d))
+    for line in describe_methods(diag.get("methods", {})):
+        say_stage(line)
     diag.said.update(("targets", "methods"))
 
 

@@ -51,7 +51,7 @@ from goeval.errors import GoevalError, InvalidParameterError
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 
-__all__ = ["LEVELS", "FP_SETS", "DilutionSeries", "MetricCheck", "dilution_series", "leaf_pairs",
+__all__ = ["LEVELS", "FP_SETS", "DilutionSeries", "MetricCheck", "dilution_series", "check_levels", "leaf_pairs",
            "rank_correlation", "false_positive_signal", "rate_measures", "metric_check"]
 
 #: Default signal levels: 0, 0.1, ..., 1.
@@ -115,7 +115,14 @@ class MetricCheck:
     diagnostics: dict[str, Any] = field(default_factory=dict)
 
 
-def _check_levels(levels: Sequence[float]) -> np.ndarray:
+def check_levels(levels: Sequence[float]) -> np.ndarray:
+    """The signal levels as an array.
+
+    Raises
+    ------
+    InvalidParameterError
+        For fewer than two levels, a level outside [0, 1], or levels not strictly increasing.
+    """
     lv = np.asarray(levels, dtype=np.float64)
     if lv.ndim != 1 or lv.size < 2 or not np.all(np.isfinite(lv)) or np.any(lv < 0) or np.any(lv > 1) \
             or np.any(np.diff(lv) <= 0):
@@ -311,7 +318,7 @@ def dilution_series(truth: Annotations, *, levels: Sequence[float] = LEVELS, rep
     >>> onto.ids[ads.sets["s0_r1"].matrix.indices].tolist()  # signal 0: the terms swapped between proteins
     ['e', 'd']
     """
-    lv = _check_levels(levels)
+    lv = check_levels(levels)
     if not isinstance(replicates, (int, np.integer)) or replicates < 1:
         raise InvalidParameterError(f"The 'replicates' parameter of dilution_series must be an integer >= 1; "
                                     f"got {replicates!r}.")
@@ -428,7 +435,7 @@ def rate_measures(values: Any, levels: Sequence[float]) -> Any:
     """
     import pandas as pd
 
-    lv = _check_levels(levels)
+    lv = check_levels(levels)
     table = pd.DataFrame(_measure_rows(values, lv))
     if table.empty:
         return table

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from goeval.cli.parsing import ExtendValues
 from goeval.cli.common import (add_ontology, add_option_fields, add_run_fields, positive_int, read_annotations,
                                read_ontology, run_output, say, say_run_output, show)
 
@@ -34,13 +35,14 @@ DESCRIPTION = (
 
 
 def _levels(text: str) -> list[float]:
-    """``0,0.5,1`` -> the signal levels (increasing numbers in [0, 1], at least two)."""
+    """``0,0.5,1`` -> signal levels (numbers in [0, 1]); a repeated ``--levels`` adds its levels, and the run
+    refuses fewer than two or levels not increasing (``goeval.benchmarks.ads.metric_check``)."""
     try:
         levels = [float(x) for x in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers in [0, 1]; got {text!r}") from None
-    if len(levels) < 2 or any(not 0 <= x <= 1 for x in levels) or any(b <= a for a, b in zip(levels, levels[1:])):
-        raise argparse.ArgumentTypeError(f"expected at least two increasing signal levels in [0, 1]; got {text!r}")
+    if any(not 0 <= x <= 1 for x in levels):
+        raise argparse.ArgumentTypeError(f"expected signal levels in [0, 1]; got {text!r}")
     return levels
 
 
@@ -51,7 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--truth", required=True, metavar="FILE", help="the benchmark's ground truth (protein<TAB>term or GAF)")
     p.add_argument("--ia", metavar="FILE", help="information accretion (term<TAB>ia): rates the measures that need it")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory")
-    p.add_argument("--levels", type=_levels, default=list(LEVELS), metavar="S1,S2,...",
+    p.add_argument("--levels", type=_levels, action=ExtendValues, default=list(LEVELS), metavar="S1,S2,...",
                    help="signal levels (default 0,0.1,...,1)")
     p.add_argument("--replicates", type=positive_int, default=5, metavar="N",
                    help="prediction sets per signal level, each from its own permutation (default 5)")
@@ -96,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
     from goeval.progress import stage
     from goeval.report.text import plural
 
+    from goeval.benchmarks.ads import check_levels
+
     t0 = time.perf_counter()
+    check_levels(args.levels)  # before any input is read
     opts = _options(args)
     for path, what in ((args.ontology, "ontology"), (args.truth, "truth"), (args.ia, "IA")):
         if path is not None:

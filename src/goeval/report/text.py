@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-__all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_ia", "describe_targets", "format_report",
+__all__ = ["format_summary", "format_column", "cafaeval_note", "format_diagnostics", "format_table", "describe_reading", "describe_methods", "describe_ia", "describe_targets", "format_report",
            "plural"]
 
 
@@ -308,8 +308,31 @@ def format_report(diag: dict[str, Any], skip: Any = ()) -> list[str]:
     tg = diag.get("targets")
     if isinstance(tg, dict) and "listed" in tg and "targets" not in skip:  # (a time split counts per namespace)
         lines.append(describe_targets(tg))
-    for name, d in diag.get("methods", {}).items() if "methods" not in skip else ():
-        lines.append(describe_reading(name, d))
+    if "methods" not in skip:
+        lines += describe_methods(diag.get("methods", {}))
+    return lines
+
+
+def describe_methods(methods: dict[str, Any], shown: int = 3) -> list[str]:
+    """One line per method; methods whose lines say the same (many sets given in memory) share one line.
+
+    Examples
+    --------
+    >>> describe_methods({f"s{i}": {"n_proteins": 9} for i in range(5)})
+    ['5 methods (s0, s1, s2 and 2 more): given in memory, 9 proteins each']
+    >>> describe_methods({"a": {"n_proteins": 9}, "b": {"rows_read": 3, "n_proteins": 2}})
+    ['a: given in memory, 9 proteins', 'b: 3 lines read, 2 proteins']
+    """
+    said: dict[str, list[str]] = {}
+    for name, d in methods.items():
+        said.setdefault(describe_reading("", d)[2:], []).append(name)
+    lines = []
+    for text, names in said.items():
+        if len(names) <= shown:
+            lines += [f"{n}: {text}" for n in names]
+        else:
+            more = f" and {len(names) - shown} more"
+            lines.append(f"{len(names)} methods ({', '.join(names[:shown])}{more}): {text} each")
     return lines
 
 
