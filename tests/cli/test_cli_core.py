@@ -165,6 +165,30 @@ def test_retrieval_command(tmp_path, capsys):
     assert {"apcp_5", "apcp_20", "ipr_auc"} <= set(terms.columns)
 
 
+def test_retrieval_with_ia_reports_the_informative_auc_and_weighted_ap(tmp_path, capsys):
+    from goeval.data import example_path
+
+    common = ["retrieval", "--ontology", str(example_path("ontology")), "--truth", str(example_path("truth")),
+              "--predictions", str(example_path("predictions"))]
+    assert main([*common, "--ia", str(example_path("ia")), "--informative-ia", "1", "--query-weights", "uniform",
+                 "--out", str(tmp_path / "ia")]) == 0
+    printed = capsys.readouterr().out
+    assert main([*common, "--out", str(tmp_path / "plain"), "--quiet"]) == 0
+    s = pd.read_csv(tmp_path / "ia" / "retrieval_summary.tsv", sep="\t")
+    plain = pd.read_csv(tmp_path / "plain" / "retrieval_summary.tsv", sep="\t")
+    pd.testing.assert_frame_equal(s[plain.columns], plain)  # the other columns do not change
+    terms = pd.read_csv(tmp_path / "ia" / "retrieval_terms.tsv", sep="\t")
+    inf = terms["informative_roc_auc"].dropna()
+    assert s.loc[0, "informative_terms"] == inf.size > 0
+    assert s.loc[0, "informative_roc_auc"] == pytest.approx(inf.mean(), rel=1e-9)
+    assert 0 < s.loc[0, "ia_weighted_average_precision"] < 1 and 0 < s.loc[0, "depth_weighted_average_precision"] < 1
+    assert "inf. ROC AUC" in printed and f"{s.loc[0, 'informative_roc_auc']:.4f}" in printed
+    assert json.loads((tmp_path / "ia" / "diagnostics.json").read_text())["options"]["informative_cutoff"] == 1.0
+    assert main([*common, "--informative-ia", "1", "--out", str(tmp_path / "no")]) == 2
+    assert "--informative-ia needs --ia or --ia-annotations" in capsys.readouterr().err
+    assert not (tmp_path / "no").exists()
+
+
 def test_retrieval_table_says_when_a_tap_cutoff_fell_to_the_lowest_score(tmp_path, capsys):
     from goeval.data import example_path
 

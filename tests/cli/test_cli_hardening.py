@@ -429,14 +429,17 @@ def test_ia_command_takes_several_files_and_gaf(tmp_path, capsys):
     assert float(values["GO:0000001"]) >= 0
 
 
-def test_retrieval_ia_without_query_weights_is_honoured_and_explicit_conflict_fails(tmp_path, capsys):
+def test_retrieval_ia_without_query_weights_is_honoured_and_with_uniform_weights_still_used(tmp_path, capsys):
     common = ["retrieval", "--ontology", str(EVAL / "small.obo"), "--truth", str(EVAL / "truth.tsv"),
               "--predictions", str(EVAL / "bp_only.tsv"), "--ia", str(EVAL / "ia.tsv")]
     assert main([*common, "--out", str(tmp_path / "r"), "--quiet"]) == 0
     diag = json.loads((tmp_path / "r" / "diagnostics.json").read_text())
-    assert "ia" in json.dumps(diag)
-    assert main([*common, "--query-weights", "uniform", "--out", str(tmp_path / "r2")]) == 2
-    assert "no use with --query-weights uniform" in capsys.readouterr().err
+    assert diag["options"]["query_weights"] == "ia"
+    # uniform query weights: the IA still makes the informative terms and weighs the average precision
+    assert main([*common, "--query-weights", "uniform", "--out", str(tmp_path / "r2"), "--quiet"]) == 0
+    diag = json.loads((tmp_path / "r2" / "diagnostics.json").read_text())
+    assert diag["options"]["query_weights"] == "uniform" and diag["options"]["informative_cutoff"] == 0.5
+    assert "informative_roc_auc" in (tmp_path / "r2" / "retrieval_summary.tsv").read_text()
 
 
 def test_cafa_file_without_end_warns_about_truncation(tmp_path, capsys):

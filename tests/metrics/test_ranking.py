@@ -1,4 +1,4 @@
-"""Tests of goeval.metrics.ranking: ROC_n, pooled ROC_n, AP/MAP, term-centric AUC."""
+"""Tests of goeval.metrics.ranking: ROC_n, pooled ROC_n, AP/MAP, term-centric AUC, informative AUC, weighted means."""
 
 from __future__ import annotations
 
@@ -16,10 +16,13 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.metrics.ranking import (
     average_precision_lists,
+    depth_weights,
+    informative_roc_auc,
     mean_average_precision,
     pooled_roc_n_score,
     roc_n_scores,
     term_centric_scores,
+    weighted_term_mean,
 )
 from goeval.metrics.tapk import RetrievalList
 
@@ -238,3 +241,98 @@ def test_term_centric_errors():
         term_centric_scores(t, sp.csc_array((3, 1)))
     with pytest.raises(InvalidParameterError, match="'min_positives'"):
         term_centric_scores(t, sp.csc_array((3, 2)), min_positives=0)
+
+
+# --------------------------------------------------------------------------
+# Informative-term ROC AUC (DeepGO-SE) and weighted term means (BeProf weights)
+# --------------------------------------------------------------------------
+def oracle_informative_auc(truth, scores, information, cutoff):
+    """DeepGO-SE's evaluate_terms.py loop: skip ic < cutoff, keep 0 < positives < n, sklearn roc_curve + auc."""
+    from sklearn.metrics import auc, roc_curve
+
+    per = {}
+    for j in range(truth.shape[1]):
+        if information[j] < cutoff:
+            continue
+        pos_n = truth[:, j].sum()
+        if 0 < pos_n < truth.shape[0]:
+            fpr, tpr, _ = roc_curve(truth[:, j], scores[:, j])
+            per[j] = auc(fpr, tpr)
+    return per, (sum(per.values()) / len(per) if per else math.nan)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_informative_roc_auc_matches_deepgo_se_loop(seed):
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(3, 40)), int(rng.integers(1, 20))
+    truth, scores = _random_matrices(rng, n, m)
+    truth[:, 0] = True  # a term annotated to every protein: never informative, no warning
+    information = np.round(rng.uniform(-0.2, 2.0, m), 1)  # ties with the cutoff included
+    cutoff = float(rng.choice([0.0, 0.5, 1.0]))
+    want, mean = oracle_informative_auc(truth, scores, information, cutoff)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", GoevalWarning)
+        res = informative_roc_auc(sp.csr_array(truth), sp.csc_matrix(scores), information, cutoff)
+    assert res.term_index.tolist() == sorted(want)
+    for i, j in enumerate(res.term_index):
+        assert res.roc_auc[i] == pytest.approx(want[j], rel=1e-12)
+        assert res.roc_auc[i] == pytest.approx(oracle_term(truth[:, j].tolist(), scores[:, j].tolist())[0], rel=1e-12)
+    assert (math.isnan(mean) and math.isnan(res.macro_roc_auc)) or res.macro_roc_auc == pytest.approx(mean, rel=1e-12)
+
+
+def test_informative_roc_auc_edge_cases():
+    # columns: no positive; every protein positive; ties only; informative; below the cutoff; exactly at it
+    truth = np.array([[0, 1, 1, 1, 1, 1], [0, 1, 0, 0, 1, 0], [0, 1, 1, 1, 0, 0], [0, 1, 0, 0, 0, 1]], dtype=bool)
+    scores = np.array([[0.5, 0.9, 0.3, 0.8, 0.8, 0.1], [0.2, 0.1, 0.3, 0.1, 0.4, 0.0],
+                       [0.0, 0.4, 0.3, 0.9, 0.0, 0.7], [0.0, 0.0, 0.3, 0.0, 0.1, 0.2]])
+    info = np.array([3.0, 3.0, 3.0, 3.0, 0.49, 0.5])
+    res = informative_roc_auc(sp.csc_array(truth), sp.csc_array(scores), info, 0.5)
+    assert res.term_index.tolist() == [2, 3, 5]
+    assert res.roc_auc.tolist() == [0.5, 1.0, roc_auc_score(truth[:, 5], scores[:, 5])]
+    assert res.n_positives.tolist() == [2, 2, 2]
+    none = informative_roc_auc(sp.csc_array(truth), sp.csc_array(scores), info, 10.0)
+    assert none.term_index.size == 0 and math.isnan(none.macro_roc_auc)
+
+
+def test_informative_roc_auc_errors():
+    t = sp.csc_array(np.ones((3, 2), dtype=bool))
+    with pytest.raises(InvalidParameterError, match="same shape"):
+        informative_roc_auc(t, sp.csc_array((3, 1)), [1.0, 1.0])
+    with pytest.raises(InvalidParameterError, match="'information'.*one number per term"):
+        informative_roc_auc(t, sp.csc_array((3, 2)), [1.0])
+    with pytest.raises(InvalidParameterError, match="'information'"):
+        informative_roc_auc(t, sp.csc_array((3, 2)), [1.0, np.nan])
+    with pytest.raises(InvalidParameterError, match="'cutoff'"):
+        informative_roc_auc(t, sp.csc_array((3, 2)), [1.0, 1.0], cutoff=np.inf)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_weighted_term_mean_and_depth_weights_match_a_loop(seed):
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 30))
+    values = np.where(rng.random(m) < 0.2, np.nan, rng.random(m))
+    info = rng.uniform(-0.5, 4.0, m)
+    depth = rng.integers(0, 12, m)
+    num = den = dnum = dden = 0.0
+    for x, i, d in zip(values, info, depth):
+        w = max(i, 0.0)
+        dw = math.log2(d) * w if d >= 1 else 0.0
+        if not math.isnan(x):
+            num, den, dnum, dden = num + w * x, den + w, dnum + dw * x, dden + dw
+    dws = depth_weights(info, depth)
+    assert dws.tolist() == pytest.approx([math.log2(d) * max(i, 0.0) if d >= 1 else 0.0
+                                          for i, d in zip(info, depth)], rel=1e-12)
+    for got, n_, d_ in ((weighted_term_mean(values, info), num, den), (weighted_term_mean(values, dws), dnum, dden)):
+        assert (d_ == 0 and math.isnan(got)) or got == pytest.approx(n_ / d_, rel=1e-12)
+
+
+def test_weighted_term_mean_edge_cases():
+    assert weighted_term_mean([0.2, 0.8], [1.0, 3.0]) == pytest.approx(0.65)
+    assert weighted_term_mean([0.2, 0.8], [-1.0, 3.0]) == pytest.approx(0.8)  # a negative weight counts as 0
+    assert math.isnan(weighted_term_mean([0.2, np.nan], [0.0, 1.0]))  # the only weighted value is missing
+    assert math.isnan(weighted_term_mean([], []))
+    assert depth_weights([2.0, 2.0, 2.0], [1, 2, 4]).tolist() == [0.0, 2.0, 4.0]  # a root weighs 0
+    with pytest.raises(InvalidParameterError, match="'weights'"):
+        weighted_term_mean([0.2, 0.8], [1.0])
+    with pytest.raises(InvalidParameterError, match="'depth'"):
+        depth_weights([1.0, 1.0], [1])

@@ -297,9 +297,9 @@ def test_batched_weights_equal_separate_sweeps(seed):
 # =====================================================================
 # Term-centric measures
 # =====================================================================
-def term_values(onto, truth, pred, k: int = 2) -> dict[str, float]:
+def term_values(onto, truth, pred, ia, k: int = 2) -> dict[str, float]:
     t, s = annotations(onto, truth, pred)
-    res = goeval.evaluate_terms(onto, t, {"m": s}, k=(k,), auc_min_positives=1)
+    res = goeval.evaluate_terms(onto, t, {"m": s}, k=(k,), auc_min_positives=1, ia=ia, query_weights="uniform")
     row = res.summary.iloc[0]
     return {m.name: float(row[m.column.format(k=k)]) for m in TERM_MEASURES}
 
@@ -307,20 +307,20 @@ def term_values(onto, truth, pred, k: int = 2) -> dict[str, float]:
 @pytest.mark.filterwarnings("ignore:ROC AUC is undefined")
 @pytest.mark.parametrize("seed", SEEDS)
 def test_term_measures_ignore_protein_and_term_order(seed):
-    onto, truth, pred, _ = random_instance(seed)
+    onto, truth, pred, ia = random_instance(seed)
     rng = np.random.default_rng(seed)
-    base = term_values(onto, truth, pred)
+    base = term_values(onto, truth, pred, ia)
     assert_same_values(base, term_values(onto, [truth[i] for i in rng.permutation(len(truth))],
-                                         [pred[i] for i in rng.permutation(len(pred))]))
-    onto2, truth2, pred2, _ = relabel(seed, onto, truth, pred, np.zeros(onto.n_terms))
-    assert_same_values(base, term_values(onto2, truth2, pred2))
+                                         [pred[i] for i in rng.permutation(len(pred))], ia))
+    onto2, truth2, pred2, ia2 = relabel(seed, onto, truth, pred, ia)
+    assert_same_values(base, term_values(onto2, truth2, pred2, ia2))
 
 
 @pytest.mark.filterwarnings("ignore:ROC AUC is undefined")
 @pytest.mark.parametrize("seed", SEEDS)
 def test_term_measures_of_a_perfect_prediction_are_one(seed):
-    onto, truth, _, _ = random_instance(seed)
-    v = term_values(onto, truth, [(p, x, 1.0) for p, x in truth])
+    onto, truth, _, ia = random_instance(seed)
+    v = term_values(onto, truth, [(p, x, 1.0) for p, x in truth], ia)
     for ms in TERM_MEASURES:
         assert v[ms.name] == pytest.approx(1.0, abs=1e-12), ms.name
 

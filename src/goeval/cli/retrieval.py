@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from goeval.cli.common import (add_groups, add_ontology, groups_from_args, read_ontology, comma_list, report_lines, run_output, say, say_run_output, show,
                                show_warnings)
@@ -14,7 +15,9 @@ from goeval.errors import InvalidParameterError
 DESCRIPTION = (
     "Each GO term is a query; its list is the benchmark proteins ranked by propagated score. "
     "Reports TAP-k (Carroll et al. 2010), the BioCreative II.5 AUC iP/R and CAFA's term-centric ROC AUC / AP, "
-    "per method and namespace. Writes retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, diagnostics."
+    "per method and namespace; with --ia also DeepGO-SE's ROC AUC over informative terms and the AP weighted by "
+    "term information or by BeProf's depth weight. Writes retrieval_summary.tsv, retrieval_terms.tsv, "
+    "tap_curve.tsv, diagnostics."
 )
 
 
@@ -27,7 +30,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auc-min-positives", type=int, default=10, help="truth proteins for ROC AUC / AP (default 10, CAFA)")
     p.add_argument("--query-weights", choices=("uniform", "ia"), default=None,
                    help="weight of each term query (default: ia when --ia or --ia-annotations is given, else uniform)")
-    p.add_argument("--ia", metavar="IA.tsv", help="information accretion (query weights)")
+    p.add_argument("--ia", metavar="IA.tsv",
+                   help="information accretion: query weights, informative terms and the weighted AP")
+    p.add_argument("--informative-ia", type=float, default=None, metavar="BITS",
+                   help="ia from which a term (with a positive and a negative protein) counts in the informative-term "
+                        "ROC AUC (default 0.5, DeepGO-SE; needs --ia or --ia-annotations)")
     p.add_argument("--ia-annotations", metavar="FILE", help="estimate IA from these annotations (pseudo-count 1)")
     p.add_argument("--insufficient", choices=("lowest", "error", "pad"), default="lowest",
                    help="when fewer than half the queries reach k errors (default: cutoff at the lowest score)")
@@ -49,11 +56,14 @@ def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFi
         raise InvalidParameterError("Give either --ia or --ia-annotations, not both.")
     if args.query_weights is None:
         args.query_weights = "ia" if with_ia else "uniform"
-    elif args.query_weights == "uniform" and with_ia:
-        raise InvalidParameterError("--ia / --ia-annotations only set the query weights; they have no use with "
-                                    "--query-weights uniform (drop one of them).")
     elif args.query_weights == "ia" and not with_ia:
         raise InvalidParameterError("--query-weights ia needs --ia or --ia-annotations.")
+    if args.informative_ia is not None and not with_ia:
+        raise InvalidParameterError("--informative-ia needs --ia or --ia-annotations (a term is informative by "
+                                    "its ia).")
+    if args.informative_ia is not None and not math.isfinite(args.informative_ia):
+        raise InvalidParameterError(f"The '--informative-ia' parameter of retrieval must be a finite number of bits; "
+                                    f"got {args.informative_ia}.")
     if any(k < 1 for k in (args.k or [20])):
         raise InvalidParameterError(f"The '-k' parameter of retrieval must be >= 1; got {args.k}.")
     for path, what in ((args.ontology, "ontology"), (args.truth, "truth"), (args.ia, "IA"),
@@ -72,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
     from goeval.inputs import load_annotations, load_ia, load_predictions, load_targets
     from goeval.information.accretion import information_accretion
     from goeval.io.results import write_frames
-    from goeval.report.text import format_table
 
     show_warnings()
     onto = read_ontology(args)
@@ -98,21 +107,34 @@ def run(args: argparse.Namespace) -> int:
         write_frames(args.out, tables, jsons, files=out)
     report_lines(args, diag)
     say_run_output(args, out)
-    ks = args.k or [20]
-    rows = []
-    for r in res.summary.to_dict("records"):
-        rows.append([r["method"], r["namespace"], str(r["queries"])]
-                    + [f"{r.get(f'tap_{k}', float('nan')):.4f}" for k in ks]
-                    + [f"{r.get('ipr_auc', float('nan')):.4f}", f"{r.get('peak_tap', float('nan')):.4f}",
-                       str(r["auc_terms"]), f"{r['macro_roc_auc']:.4f}", f"{r['macro_average_precision']:.4f}"])
-    show(args, format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
-                                   "AUC terms", "ROC AUC", "AP"]))
+    show(args, _summary_table(res.summary, args.k or [20]))
     show(args, *fallback_notes(diag.get("tap_cutoff_fallback", [])))
     from pathlib import Path
 
     say(args, f"results in {Path(args.out)}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, "
               "diagnostics.json)")
     return 0
+
+
+#: The informative-term and weighted columns of the summary (with IA) as printed: (header, column).
+_WEIGHTED_VIEW = (("inf. terms", "informative_terms"), ("inf. ROC AUC", "informative_roc_auc"),
+                  ("ia AP", "ia_weighted_average_precision"), ("depth AP", "depth_weighted_average_precision"))
+
+
+def _summary_table(summary, ks: list[int]) -> str:  # noqa: ANN001 - pandas.DataFrame
+    """The retrieval summary as printed: one row per (method, namespace), the weighted columns when present."""
+    from goeval.report.text import format_table
+
+    extra = [(h, c) for h, c in _WEIGHTED_VIEW if c in summary.columns]
+    rows = []
+    for r in summary.to_dict("records"):
+        rows.append([r["method"], r["namespace"], str(r["queries"])]
+                    + [f"{r.get(f'tap_{k}', float('nan')):.4f}" for k in ks]
+                    + [f"{r.get('ipr_auc', float('nan')):.4f}", f"{r.get('peak_tap', float('nan')):.4f}",
+                       str(r["auc_terms"]), f"{r['macro_roc_auc']:.4f}", f"{r['macro_average_precision']:.4f}"]
+                    + [str(r[c]) if c == "informative_terms" else f"{r[c]:.4f}" for _, c in extra])
+    return format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
+                               "AUC terms", "ROC AUC", "AP", *(h for h, _ in extra)])
 
 
 def _add_groups(res, tables: dict, jsons: dict) -> None:  # noqa: ANN001 - TermEvaluationResult
@@ -170,4 +192,5 @@ def evaluate_terms_from_args(args, onto, truth, preds, ia, load_targets):  # noq
         targets=load_targets(args.targets) if args.targets else None, insufficient=args.insufficient,
         groups=groups_from_args(args, depth=truth if str(getattr(args, "groups_from", "") or "").startswith("depth")
                                 else None),
+        informative_cutoff=0.5 if args.informative_ia is None else args.informative_ia,
     )

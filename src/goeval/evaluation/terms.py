@@ -2,13 +2,17 @@
 
 Per method and namespace: TAP-k (Carroll et al. 2010) for one or more ``k``,
 the BioCreative II.5 AUC of the interpolated P/R curve, and the CAFA2/3
-term-centric ROC AUC and average precision; also TAP as a function of the
-cutoff (Fig. 5 of the TAP-k paper). Predictions and truth are propagated as
+term-centric ROC AUC and average precision; with information accretion also
+DeepGO-SE's ROC AUC over informative terms and the average precision
+weighted by term information or by BeProf's depth weight; also TAP as a
+function of the cutoff (Fig. 5 of the TAP-k paper). Predictions and truth are propagated as
 in the protein-centric evaluation (:mod:`goeval.evaluation`).
 
 The summary columns of the registered term-centric measures are named in
 :data:`goeval.metrics.registry.TERM_MEASURES` (``tap_{k}``, ``ipr_auc``,
-``peak_tap``, ``macro_roc_auc``, ``macro_average_precision``).
+``peak_tap``, ``macro_roc_auc``, ``macro_average_precision``,
+``informative_roc_auc``, ``ia_weighted_average_precision``,
+``depth_weighted_average_precision``).
 
 Queries (CONVENTIONS §5): term ``v`` with at least ``min_positives`` truth
 proteins among the benchmark proteins of its namespace; its list is the
@@ -34,10 +38,12 @@ from goeval.evaluation.engine import BlockScores, Plan
 from goeval.evaluation.run import evaluate_blocks
 from goeval.options import EvaluationOptions
 from goeval.metrics.iprauc import ipr_auc_segments
-from goeval.metrics.ranking import term_centric_scores
+from goeval.metrics.ranking import (TermCentricResult, depth_weights, informative_roc_auc, term_centric_scores,
+                                    weighted_term_mean)
 from goeval.metrics.retrieval import term_queries
 from goeval.metrics.tapk import tap_curve, tap_k
 from goeval.ontology import Ontology
+from goeval.ontology.dag import shortest_depths
 
 __all__ = ["TermEvaluationResult", "evaluate_terms"]
 
@@ -51,7 +57,11 @@ class TermEvaluationResult:
     summary : pandas.DataFrame
         One row per (method, namespace): number of queries, TAP-k and its
         cutoff per ``k``, mean AUC iP/R, peak TAP and its cutoff, macro ROC
-        AUC and macro average precision (terms with >= ``auc_min_positives``).
+        AUC and macro average precision (terms with >= ``auc_min_positives``);
+        with ``ia``: ``informative_terms``, ``informative_roc_auc`` and the
+        average precision of those terms weighted by ia
+        (``ia_weighted_average_precision``) or by BeProf's depth weight
+        (``depth_weighted_average_precision``).
     terms : pandas.DataFrame
         One row per (method, namespace, term).
     curves : pandas.DataFrame
@@ -87,6 +97,7 @@ def evaluate_terms(
     insufficient: str = "lowest",
     curve: bool = True,
     groups: Any = None,
+    informative_cutoff: float = 0.5,
 ) -> TermEvaluationResult:
     """TAP-k, AUC iP/R and term-centric ROC AUC / AP per method and namespace.
 
@@ -102,23 +113,35 @@ def evaluate_terms(
         Minimum truth proteins for the ROC AUC / AP macro averages (CAFA).
     query_weights : {'uniform', 'ia'}
         Weight of each term query in the means; ``ia`` needs ``ia``.
+    ia : ndarray of shape (n_terms,), optional
+        Information accretion: the query weights (``query_weights='ia'``),
+        and, whatever the query weights, the information that makes a term
+        informative and weighs the average precision of each term.
     insufficient : {'lowest', 'error', 'pad'}
         TAP-k when fewer than half the queries reach ``k`` errors (C4).
     groups : mapping of str to proteins, or ProteinGroups, optional
         Each group's result too (``result.groups``): the evaluation whose
         benchmark proteins are the group's among ``targets`` (the same result
         as ``targets=`` them), on the same predictions.
+    informative_cutoff : float, default 0.5
+        Information (bits of ``ia``) from which a term with a positive and a
+        negative protein is informative for ``informative_roc_auc``
+        (DeepGO-SE's 0.5).
     """
     check_choice(query_weights, "query_weights", "evaluate_terms", ("uniform", "ia"))
     check_choice(propagation, "propagation", "evaluate_terms", ("max", "fill"))
     if query_weights == "ia" and ia is None:
         raise InvalidParameterError("query_weights='ia' needs information accretion (--ia or --ia-annotations).")
+    if isinstance(informative_cutoff, bool) or not isinstance(informative_cutoff, (int, float, np.number)) \
+            or not np.isfinite(informative_cutoff):
+        raise InvalidParameterError("The 'informative_cutoff' parameter of evaluate_terms must be a finite number; "
+                                    f"got {informative_cutoff!r}.")
     ks = [int(x) for x in k]
     if not ks or min(ks) < 1:
         raise InvalidParameterError(f"The 'k' parameter of evaluate_terms must be integers >= 1; got {list(k)!r}.")
     diag = Diagnostics(ontology={"source": ontology.source})
     opts = EvaluationOptions(propagation=propagation, namespaces=namespaces)  # unknown names fail before any work
-    args = (ks, min_positives, auc_min_positives, query_weights, ia, insufficient, curve)
+    args = (ks, min_positives, auc_min_positives, query_weights, ia, insufficient, curve, float(informative_cutoff))
     with diag.capture():
         res = _evaluate_term_blocks(ontology, truth, predictions, opts, diag, targets, *args)
     if groups is not None:
@@ -134,16 +157,18 @@ def evaluate_terms(
 def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: Mapping[str, Annotations],
                           opts: EvaluationOptions, diag: Diagnostics, targets: Any, ks: list[int], min_positives: int,
                           auc_min_positives: int, query_weights: str, ia: Any, insufficient: str,
-                          curve: bool) -> TermEvaluationResult:
+                          curve: bool, informative_cutoff: float) -> TermEvaluationResult:
     """The term-centric measures of every (method, namespace) block, propagated by the engine."""
     propagation = opts.propagation
     bench = make_benchmark(ontology, truth, opts, diag, targets=targets)
     outcomes = evaluate_blocks(bench, predictions, Plan(options=opts, keep_scores=True, sweep=False), diag)
-    w_all = None if query_weights == "uniform" else np.asarray(ia, dtype=np.float64)
+    info = None if ia is None else np.asarray(ia, dtype=np.float64)
+    w_all = None if query_weights == "uniform" else info
+    weights = None if info is None else _TermWeights(info, shortest_depths(ontology.parents), informative_cutoff)
     summary, terms, curves = [], [], []
     for outcome in outcomes.values():
         row, per, cv = _evaluate_block(outcome.whole, ontology, ks, min_positives, auc_min_positives, w_all,
-                                       insufficient, curve)
+                                       insufficient, curve, weights)
         if fallback := row.pop("_fallback", None):
             diag.setdefault("tap_cutoff_fallback", []).append(
                 {"method": row["method"], "namespace": row["namespace"], "k": fallback,
@@ -153,7 +178,8 @@ def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: M
         if cv is not None:
             curves.append(cv)
     diag["options"] = {"k": ks, "min_positives": min_positives, "auc_min_positives": auc_min_positives,
-                       "query_weights": query_weights, "propagation": propagation, "insufficient": insufficient}
+                       "query_weights": query_weights, "propagation": propagation, "insufficient": insufficient,
+                       "informative_cutoff": informative_cutoff if info is not None else None}
     return TermEvaluationResult(
         summary=pd.DataFrame(summary),
         terms=pd.concat(terms, ignore_index=True) if terms else pd.DataFrame(),
@@ -165,7 +191,7 @@ def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: M
 
 def _evaluate_block(
     blk: BlockScores, ontology: Ontology, ks: list[int], min_positives: int, auc_min_positives: int,
-    ia: np.ndarray | None, insufficient: str, curve: bool,
+    ia: np.ndarray | None, insufficient: str, curve: bool, weights: _TermWeights | None = None,
 ) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame | None]:
     """Summary row, per-term rows and TAP curve of one (method, namespace)."""
     lo = int(ontology.bounds[blk.index])
@@ -206,4 +232,39 @@ def _evaluate_block(
         extra = pd.DataFrame({"term": ids[tc.term_index], "roc_auc": tc.roc_auc, "average_precision": tc.average_precision})
         per = per.merge(extra, on="term", how="outer")
         per["method"], per["namespace"] = blk.method, blk.label
+    if weights is not None:
+        per = _informative_and_weighted(row, per, t, s, tc, weights.part(lo, width), ids)
     return row, per, cv_frame
+
+
+@dataclass(frozen=True)
+class _TermWeights:
+    """Information accretion and BeProf depth of every term, and the informative cutoff."""
+
+    ia: np.ndarray
+    depth: np.ndarray
+    cutoff: float
+
+    def part(self, lo: int, width: int) -> "_TermWeights":
+        """The terms ``lo:lo + width`` (one namespace)."""
+        return _TermWeights(self.ia[lo : lo + width], self.depth[lo : lo + width], self.cutoff)
+
+
+def _informative_and_weighted(row: dict[str, Any], per: pd.DataFrame, t: sp.csr_array, s: sp.csr_array,
+                              tc: TermCentricResult, w: _TermWeights, ids: np.ndarray) -> pd.DataFrame:
+    """Add the informative-term ROC AUC and the ia- and depth-weighted average precision to ``row``.
+
+    Returns ``per`` with the ``informative_roc_auc`` column of the informative terms.
+    """
+    inf = informative_roc_auc(t, s, w.ia, w.cutoff)
+    row["informative_terms"] = int(inf.term_index.size)
+    row["informative_roc_auc"] = inf.macro_roc_auc
+    ap, at = tc.average_precision, tc.term_index
+    row["ia_weighted_average_precision"] = weighted_term_mean(ap, w.ia[at])
+    row["depth_weighted_average_precision"] = weighted_term_mean(ap, depth_weights(w.ia, w.depth)[at])
+    if not inf.term_index.size:
+        return per.assign(informative_roc_auc=np.nan) if len(per) else per
+    extra = pd.DataFrame({"term": ids[inf.term_index], "informative_roc_auc": inf.roc_auc})
+    per = per.merge(extra, on="term", how="outer")
+    per["method"], per["namespace"] = row["method"], row["namespace"]
+    return per

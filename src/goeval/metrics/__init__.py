@@ -13,7 +13,10 @@ Retrieval and term-centric: :func:`tap_k`, :func:`tap_curve` (TAP-k),
 :func:`roc_n_scores`, :func:`pooled_roc_n_score`,
 :func:`average_precision_lists`, :func:`mean_average_precision`,
 :func:`term_centric_scores` (CAFA term-centric ROC AUC / AP),
-:func:`term_queries`, :func:`term_retrieval`.
+:func:`informative_roc_auc` (DeepGO-SE's ROC AUC over informative terms),
+:func:`weighted_term_mean`, :func:`depth_weights` (per-term values averaged
+with information or BeProf's depth weights), :func:`term_queries`,
+:func:`term_retrieval`.
 
 Semantic similarity (Resnik, Lin, Jiang-Conrath, Schlicker; all-pair and
 best-match averaging; Jaccard, simGIC): :func:`term_similarity`,
@@ -66,6 +69,9 @@ _EXPORTS = {
     "mean_average_precision": "goeval.metrics.ranking",
     "term_centric_scores": "goeval.metrics.ranking",
     "TermCentricResult": "goeval.metrics.ranking",
+    "informative_roc_auc": "goeval.metrics.ranking",
+    "weighted_term_mean": "goeval.metrics.ranking",
+    "depth_weights": "goeval.metrics.ranking",
     "term_queries": "goeval.metrics.retrieval",
     "term_retrieval": "goeval.metrics.retrieval",
     "Measure": "goeval.metrics.registry",

@@ -3,7 +3,10 @@
 The retrieval-list measures take the same :class:`~goeval.metrics.tapk.RetrievalLists`
 as :func:`~goeval.metrics.tapk.tap_k` and rank records the same way (stable,
 input order inside ties). :func:`term_centric_scores` ranks proteins per GO
-term from sparse matrices and treats ties like scikit-learn.
+term from sparse matrices and treats ties like scikit-learn;
+:func:`informative_roc_auc` is its ROC AUC over informative terms only
+([DGSE]_) and :func:`weighted_term_mean` its per-term values averaged with
+term weights, such as :func:`depth_weights` ([BeProf]_'s weights).
 
 References
 ----------
@@ -15,6 +18,12 @@ References
 .. [CAFA2] Y. Jiang et al. (2016). An expanded evaluation of protein function
    prediction methods shows an improvement in accuracy. *Genome Biology*
    17:184 (term-centric evaluation: AUC per term over proteins).
+.. [DGSE] M. Kulmanov et al. (2024). Protein function prediction as
+   approximate semantic entailment. *Nature Machine Intelligence* 6:220;
+   code: bio-ontology-research-group/deepgo2, ``evaluate_terms.py``.
+.. [BeProf] W. Zhang et al. (2023). A comprehensive computational benchmark
+   for evaluating deep learning-based protein function prediction approaches.
+   *Briefings in Bioinformatics*; code: CSUBioGroup/BeProf, ``evaluation.py``.
 """
 
 from __future__ import annotations
@@ -33,10 +42,13 @@ from goeval.metrics.tapk import RetrievalList, RetrievalLists, as_retrieval_list
 __all__ = [
     "TermCentricResult",
     "average_precision_lists",
+    "depth_weights",
+    "informative_roc_auc",
     "mean_average_precision",
     "pooled_roc_n_score",
     "roc_n_scores",
     "term_centric_scores",
+    "weighted_term_mean",
 ]
 
 
@@ -229,9 +241,10 @@ def _check_term_centric_inputs(truth: sp.sparray | sp.spmatrix, scores: sp.sparr
 
 
 def _selected_terms(
-    truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix, min_positives: int
+    truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix, min_positives: int,
+    keep: NDArray[np.bool_] | None = None,
 ) -> tuple[sp.csc_array, sp.csc_array, NDArray[np.int64], NDArray[np.int64]]:
-    """The terms with at least ``min_positives`` truth proteins.
+    """The terms with at least ``min_positives`` truth proteins (and ``keep``, when given, true).
 
     Returns their truth and score columns (CSC, no duplicates or stored
     zeros, sorted indices), their column indices and their positives.
@@ -240,7 +253,8 @@ def _selected_terms(
     t.sum_duplicates()
     t.eliminate_zeros()
     npos_all = np.diff(t.indptr)
-    sel = np.flatnonzero(npos_all >= min_positives)
+    chosen = npos_all >= min_positives
+    sel = np.flatnonzero(chosen if keep is None else chosen & keep)
     t = t[:, sel]
     t.sort_indices()
     s = sp.csc_array(scores, dtype=np.float64)[:, sel]
@@ -361,8 +375,14 @@ def term_centric_scores(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp
     block of zero scores per term, segment sums; no dense matrix.
     """
     _check_term_centric_inputs(truth, scores, min_positives)
+    return _term_centric(truth, scores, min_positives)
+
+
+def _term_centric(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix, min_positives: int,
+                  keep: NDArray[np.bool_] | None = None) -> TermCentricResult:
+    """:func:`term_centric_scores` of the terms with ``min_positives`` truth proteins and ``keep`` true."""
     n_prot = truth.shape[0]
-    t, s, sel, npos = _selected_terms(truth, scores, min_positives)
+    t, s, sel, npos = _selected_terms(truth, scores, min_positives, keep)
     scol, flag = _positive_flags(t, s, n_prot)
     gcol, gpos, gneg = _tie_groups(s, scol, flag, npos, n_prot)
     auc, ap = _auc_and_ap(gcol, gpos, gneg, npos, n_prot)
@@ -374,3 +394,113 @@ def term_centric_scores(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp
         macro_roc_auc=_nanmean(auc),
         macro_average_precision=_nanmean(ap),
     )
+
+
+def _term_vector(values: ArrayLike, n_terms: int, name: str, func: str) -> NDArray[np.float64]:
+    v = np.asarray(values, dtype=np.float64)
+    if v.shape != (n_terms,) or np.isnan(v).any():
+        raise InvalidParameterError(
+            f"The '{name}' parameter of {func} must hold one number per term ({n_terms}), no NaN; got shape {v.shape}."
+        )
+    return v
+
+
+def informative_roc_auc(truth: sp.sparray | sp.spmatrix, scores: sp.sparray | sp.spmatrix,
+                        information: ArrayLike, cutoff: float = 0.5) -> TermCentricResult:
+    r"""ROC AUC per informative GO term and their mean, DeepGO-SE's term-centric AUC ([DGSE]_).
+
+    Parameters
+    ----------
+    truth, scores : sparse matrices of shape (n_proteins, n_terms)
+        As for :func:`term_centric_scores`.
+    information : array-like of shape (n_terms,)
+        Information of each term, in bits (goeval uses the information
+        accretion of the ``--ia`` file).
+    cutoff : float, default 0.5
+        A term is informative when its information is at least ``cutoff``
+        (DeepGO-SE's 0.5 bits) and it has at least one positive and one
+        negative protein.
+
+    Returns
+    -------
+    TermCentricResult
+        Over the informative terms only: ``roc_auc`` and
+        ``average_precision`` per term (never NaN), ``macro_roc_auc`` their
+        mean (NaN when no term is informative).
+
+    Notes
+    -----
+    Each term's ROC AUC is that of :func:`term_centric_scores` (ties as
+    scikit-learn's ``roc_curve`` and ``auc``, which DeepGO-SE calls); a term
+    annotated to every protein has no negatives and is not informative, so
+    no warning is given for it. Unlike :func:`term_centric_scores` there is
+    no ``min_positives``: one positive protein suffices, as in DeepGO-SE.
+    """
+    if truth.shape != scores.shape:
+        raise InvalidParameterError(
+            f"truth and scores must have the same shape; got {truth.shape} and {scores.shape}."
+        )
+    if isinstance(cutoff, bool) or not isinstance(cutoff, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(cutoff):
+        raise InvalidParameterError(f"The 'cutoff' parameter of informative_roc_auc must be a finite number; "
+                                    f"got {cutoff!r}.")
+    info = _term_vector(information, truth.shape[1], "information", "informative_roc_auc")
+    t = sp.csc_array(truth, dtype=bool)
+    t.sum_duplicates()
+    t.eliminate_zeros()
+    has_negative = np.diff(t.indptr) < truth.shape[0]
+    return _term_centric(t, scores, 1, keep=(info >= cutoff) & has_negative)
+
+
+def weighted_term_mean(values: ArrayLike, weights: ArrayLike) -> float:
+    r"""Mean of per-term values weighted by term, :math:`\sum_v w_v x_v / \sum_v w_v`.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,)
+        Per-term values, e.g. ``average_precision`` of a
+        :class:`TermCentricResult`; NaN entries are left out.
+    weights : array-like of shape (n,)
+        Their weights, e.g. the information accretion of the terms or
+        :func:`depth_weights`; a negative weight counts as 0.
+
+    Returns
+    -------
+    float
+        NaN when no term with a value has a positive weight.
+    """
+    x = np.asarray(values, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != x.shape or np.isnan(w).any():
+        raise InvalidParameterError(f"The 'weights' parameter of weighted_term_mean must hold {x.size} numbers, "
+                                    f"no NaN; got shape {w.shape}.")
+    ok = ~np.isnan(x)
+    w = np.maximum(w[ok], 0.0)
+    den = w.sum()
+    return float(np.dot(w, x[ok]) / den) if den > 0 else float("nan")
+
+
+def depth_weights(information: ArrayLike, depth: ArrayLike) -> NDArray[np.float64]:
+    r"""BeProf's depth weight of every term, :math:`\log_2(\mathrm{depth}_v)\, \max(i_v, 0)` ([BeProf]_).
+
+    Parameters
+    ----------
+    information : array-like of shape (n,)
+        Information of each term in bits (a negative value counts as 0).
+    depth : array-like of int, shape (n,)
+        Terms on the shortest path from the term up to its root, the root
+        itself 1 (:func:`goeval.ontology.dag.shortest_depths`, BeProf's
+        ``get_depth``), so a root weighs 0 and a child of a root its
+        information.
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+        0 where the depth is below 1 (a term reaching no root).
+    """
+    info = np.asarray(information, dtype=np.float64)
+    d = np.asarray(depth, dtype=np.float64)
+    if d.shape != info.shape:
+        raise InvalidParameterError(f"The 'depth' parameter of depth_weights must hold {info.size} depths; "
+                                    f"got shape {d.shape}.")
+    return np.log2(np.maximum(d, 1.0)) * np.maximum(info, 0.0)

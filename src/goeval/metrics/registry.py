@@ -468,4 +468,13 @@ TERM_MEASURES: tuple[Measure, ...] = (
           "ROC AUC per term over proteins ranked by score, macro-averaged (CAFA2/3 term-centric)"),
     _term("average_precision", "macro_average_precision", ("macro_average_precision", "term_ap"),
           "average precision per term over proteins ranked by score, macro-averaged"),
+    _term("informative_roc_auc", "informative_roc_auc", ("informative_auc",),
+          "ROC AUC per informative term (ia >= the cutoff, 0.5 bits by default; a positive and a negative protein), "
+          "macro-averaged (DeepGO-SE term-centric)", needs_ia=True),
+    _term("ia_weighted_average_precision", "ia_weighted_average_precision", ("ia_weighted_ap",),
+          "average precision per term, mean weighted by the term's ia (BeProf's IC weight, applied per term)",
+          needs_ia=True),
+    _term("depth_weighted_average_precision", "depth_weighted_average_precision", ("depth_weighted_ap",),
+          "average precision per term, mean weighted by log2(depth) x ia (BeProf's depth weight, applied per term)",
+          needs_ia=True),
 )

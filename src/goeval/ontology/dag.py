@@ -1,4 +1,5 @@
-"""Sparse DAG algorithms on a child -> parent matrix: longest-path generations and the ancestor closure."""
+"""Sparse DAG algorithms on a child -> parent matrix: longest-path generations, shortest-path depths and the
+ancestor closure."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import scipy.sparse as sp
 
 from goeval.sparse import gather_rows
 
-__all__ = ["closure", "generations"]
+__all__ = ["closure", "generations", "shortest_depths"]
 
 def closure(parents: sp.csr_array, generation: np.ndarray) -> sp.csr_array:
     """Reflexive-transitive closure, one sparse product per generation.
@@ -68,3 +69,35 @@ def generations(parents: sp.csr_array) -> np.ndarray:
         frontier = uniq[waiting[uniq] == 0]
         g += 1
     return gen
+
+
+def shortest_depths(parents: sp.csr_array) -> np.ndarray:
+    """Number of terms on the shortest path from every node up to a root (roots: 1).
+
+    Breadth-first from the nodes without parents, one step per level (a node
+    is reached at the first level holding one of its parents). This is
+    BeProf's ``get_depth`` (Zhang et al. 2023), whose search upwards stops at
+    the first level holding the namespace root. Nodes reaching no root (only
+    possible on a cycle) get 0.
+
+    Parameters
+    ----------
+    parents : scipy.sparse.csr_array of shape (n, n)
+        ``parents[v, u]`` true when ``u`` is a direct parent of ``v``.
+
+    Returns
+    -------
+    ndarray of int32, shape (n,)
+    """
+    n = parents.shape[0]
+    children = parents.T.tocsr()
+    depth = np.zeros(n, dtype=np.int32)
+    frontier = np.flatnonzero(np.diff(parents.indptr) == 0)
+    level = 1
+    while frontier.size:
+        depth[frontier] = level
+        _lens, kids = gather_rows(children.indptr, children.indices, frontier)
+        kids = np.unique(kids)
+        frontier = kids[depth[kids] == 0]
+        level += 1
+    return depth
