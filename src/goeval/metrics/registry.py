@@ -51,7 +51,6 @@ __all__ = [
     "measures",
     "interval_measures",
     "derived_columns",
-    "curve_sums",
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
     "PROTEIN_AGGREGATES",
@@ -79,50 +78,6 @@ DISTANCES = frozenset({"jc"})
 def similarity_column(measure: str, pairing: str | None = None) -> str:
     """Column of a similarity measure: ``lin_all``, ``resnik_bma``, ``jc_bma_mean``; set measures by name."""
     return measure if pairing is None else f"{measure}_{pairing.replace('-', '_')}"
-
-
-def _curve_sum_table(normalization: str, weighting: str) -> dict[str, tuple[str, ...]]:
-    """The sums of :data:`~goeval.sweep.STAT_NAMES` each curve column reads (besides ``covered``)."""
-    pred = normalization == "pred"
-    info = weighting == "information"
-    w_cov = ("it_cov_w",) if info else ("covered_w",)
-    plain = {"precision": ("pr",), "recall": ("rc",), "precision_micro": ("tp", "npred"),
-             "recall_micro": ("tp",) + (("ntrue_cov",) if pred else ()),
-             "n_covered_w": ("covered_w",), "coverage_w": ("covered_w",),
-             "wprecision": w_cov + (("it_wpr",) if info else ("wpr",)),
-             "wrecall": (("it_wrc",) if info else ("wrc",)) + (w_cov if pred else ()),
-             "ru": ("ru",) + (("covered_w", "it_cov_w") if pred else ()),
-             "mi": ("mi",) + (("covered_w",) if pred else ()),
-             "wru": ("it_ru",) + (("it_cov_w", "it2_cov_w") if pred else ()),
-             "wmi": ("it_mi",) + (("it_cov_w",) if pred else ()),
-             "tp": ("tp",), "fp": ("tp", "npred"), "fn": ("tp",),
-             "ru_terms": ("tp", "npred") + (("ntrue_cov",) if pred else ()),
-             "wprecision_micro": ("ia_tp", "ia_pred"),
-             "wrecall_micro": ("ia_tp",) + (("it_cov_w",) if pred else ())}
-    plain["mi_terms"] = plain["s_terms"] = plain["ru_terms"]
-    for col, parts in {"f": ("precision", "recall"), "f_micro": ("precision_micro", "recall_micro"),
-                       "wf": ("wprecision", "wrecall"), "s": ("ru", "mi"), "ws": ("wru", "wmi"),
-                       "wf_micro": ("wprecision_micro", "wrecall_micro")}.items():
-        plain[col] = tuple(dict.fromkeys(plain[parts[0]] + plain[parts[1]]))
-    for col in ("threshold", "n_proteins", "n_covered", "coverage"):
-        plain[col] = ()
-    return plain
-
-
-def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
-    """The per-protein sums (:data:`~goeval.sweep.STAT_NAMES`) a curve column of
-    :func:`~goeval.metrics.protein.protein_curves` is computed from (``covered`` is always read).
-
-    Raises
-    ------
-    InvalidParameterError
-        For a column that is not a curve column.
-    """
-    table = _curve_sum_table(normalization, protein_weighting)
-    if column not in table:
-        raise InvalidParameterError(f"The curve column {column!r} is not one of protein_curves' columns "
-                                    f"{sorted(table)}.")
-    return table[column]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -236,6 +191,9 @@ class Measure:
         cols = self.inputs if self.curve is not None else (self.column,)
         if self.reduce == "area":
             cols += (self.recall,)
+        # deferred: the curve columns (goeval.metrics.protein) read the registry when they take an optimum
+        from goeval.metrics.protein import curve_sums
+
         need = {"covered"}
         for c in cols:
             need.update(curve_sums(c, normalization, protein_weighting))
