@@ -48,14 +48,15 @@ class SharedVector:
 
     What a quantity's shared rule (:attr:`goeval.sweep.quantities.Quantity.shared`) is given, with a
     power ``p``: it returns, per level of the vector (ascending), the change of ``sum_i i(T_i)^p x_i``
-    from the next higher level. ``count``/``ia`` are ``|S|`` and ``sum_S ia`` from each level up,
+    from the next higher level. ``cols``/``scores`` are the vector's terms and scores (``+inf``: predicted
+    at every threshold), ``inverse`` the level of each; ``count``/``ia`` are ``|S|`` and ``sum_S ia`` from each level up,
     ``d_count``/``d_ia`` their changes per level, ``weights[p]`` the proteins' ``i(T_i)^p``,
     :meth:`delta` the truth's per-term aggregates summed over the vector's terms per level.
     """
 
-    def __init__(self, cols: np.ndarray, inverse: np.ndarray, k: int, iav: np.ndarray, truth_indptr: np.ndarray,
-                 truth_cols: np.ndarray, n_cols: int) -> None:
-        self.cols, self.inverse, self.k, self.iav = cols, inverse, k, iav
+    def __init__(self, cols: np.ndarray, scores: np.ndarray, inverse: np.ndarray, k: int, iav: np.ndarray,
+                 truth_indptr: np.ndarray, truth_cols: np.ndarray, n_cols: int) -> None:
+        self.cols, self.scores, self.inverse, self.k, self.iav = cols, scores, inverse, k, iav
         self.n_t, self.i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
         self.rows = np.repeat(np.arange(self.n_t.size), np.diff(truth_indptr))
         self.truth_cols, self.n_cols = truth_cols, n_cols
@@ -172,8 +173,8 @@ def shared_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarra
         return SweepPartial.empty()
     levels, inverse = np.unique(level[keep] - 1, return_inverse=True)
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
-    vec = SharedVector(np.asarray(cols)[keep].astype(np.int64), inverse.ravel(), levels.size, iav, truth_indptr,
-                  truth_cols, n_cols)
+    vec = SharedVector(np.asarray(cols)[keep].astype(np.int64), scores[keep], inverse.ravel(), levels.size, iav,
+                       truth_indptr, truth_cols, n_cols)
     values = np.empty((levels.size, len(STAT_NAMES)))
     for q, (base, p) in enumerate(STAT_DEFINITIONS.values()):
         values[:, q] = QUANTITIES[base].shared(vec, p)
