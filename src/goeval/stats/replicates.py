@@ -183,8 +183,8 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
                       n=stats.n, n_true=stats.n_true, it_sum=stats.it_sum, it2_sum=stats.it2_sum, n_w=stats.n_w)
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
                          protein_weighting=settings.protein_weighting,
-                         with_ia=settings.with_ia and any(ms.needs_ia or (ms.at is not None and get_measure(ms.at).needs_ia)
-                                                          for ms in measures))
+                         with_ia=settings.with_ia and any(
+                             ms.needs_ia or (ms.at is not None and get_measure(ms.at).needs_ia) for ms in measures))
     cur.update(derived_columns(cur))
     valid = cur["n_covered"] > 0
     return {ms.name: row_areas(cur[ms.recall], cur[ms.column], valid) if ms.reduce == "area" else

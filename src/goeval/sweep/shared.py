@@ -49,7 +49,8 @@ class SharedVector:
     What a quantity's shared rule (:attr:`goeval.sweep.quantities.Quantity.shared`) is given, with a
     power ``p``: it returns, per level of the vector (ascending), the change of ``sum_i i(T_i)^p x_i``
     from the next higher level. ``cols``/``scores`` are the vector's terms and scores (``+inf``: predicted
-    at every threshold), ``inverse`` the level of each; ``count``/``ia`` are ``|S|`` and ``sum_S ia`` from each level up,
+    at every threshold), ``inverse`` the level of each; ``count``/``ia`` are ``|S|`` and ``sum_S ia`` from
+    each level up,
     ``d_count``/``d_ia`` their changes per level, ``weights[p]`` the proteins' ``i(T_i)^p``,
     :meth:`delta` the truth's per-term aggregates summed over the vector's terms per level.
     """

@@ -97,7 +97,7 @@ class ProteinSteps:
         """
         unknown = sorted(set(names) - set(STAT_NAMES))
         if unknown:
-            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {STAT_NAMES}; got {unknown}.")
+            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {list(STAT_NAMES)}; got {unknown}.")
         n, m = self.n_proteins, self.thresholds.size
         w = check_weights(weights, n)
         pw = protein_weights(w, self.i_t)
@@ -224,7 +224,8 @@ def protein_steps(
         parts.append(_no_steps())
     totals = {k: np.concatenate([s.totals[k] for s in parts]) for k in TOTALS}
     group_bounds = np.r_[0, np.cumsum([s.rows.size for s in parts])].astype(np.int64)
-    return ProteinSteps(thresholds=thresholds, n_t=n_t, i_t=i_t, rows=np.concatenate([s.rows for s in parts]).astype(np.int64),
+    return ProteinSteps(thresholds=thresholds, n_t=n_t, i_t=i_t,
+                        rows=np.concatenate([s.rows for s in parts]).astype(np.int64),
                         bins=np.concatenate([s.bins for s in parts]).astype(np.int64), totals=totals,
                         row_bounds=np.asarray(bounds, np.int64), group_bounds=group_bounds,
                         proteins=None if proteins is None else np.asarray(proteins), weighted_rows=weighted_rows)
