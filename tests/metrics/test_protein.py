@@ -570,3 +570,27 @@ def test_measures_without_information_in_the_truth_are_nan():
     assert np.isfinite(cur["f"]).all() and cur["n_covered_w"].tolist() == [1, 0, 0]
     w = sweep(*pred, *truth, 3, np.array([0.4, 0.7, 0.9]), np.array([1.0, 0.0, 1.5]))
     assert np.isfinite(protein_curves(w)["s"]).all()  # information somewhere: defined
+
+
+@pytest.mark.parametrize("normalization", ["cafa", "pred", "gt", "cafa-pk"])
+@pytest.mark.parametrize("weighting", ["none", "information"])
+def test_curve_sums_are_exactly_the_sums_a_column_depends_on(normalization, weighting):
+    """The sums of each column come from its one declaration: a column changes when, and only when, one of
+    its sums changes (the oracle: every sum perturbed in turn)."""
+    from goeval.metrics.protein import CURVE_COLUMNS, curve_sums
+    from goeval.sweep import STAT_NAMES, SweepStats
+
+    rng = np.random.default_rng(5)
+    base = {k: rng.random(6) + 1.0 for k in STAT_NAMES}
+
+    def curves(sums):
+        st = SweepStats(thresholds=np.linspace(0.1, 0.6, 6), sums=sums, n=9.0, n_true=20.0, it_sum=30.0,
+                        it2_sum=150.0, n_w=8.0)
+        return protein_curves(st, normalization=normalization, protein_weighting=weighting)
+
+    ref = curves(base)
+    for col in CURVE_COLUMNS:
+        moved = {k for k in STAT_NAMES
+                 if not np.array_equal(curves({**base, k: base[k] * 1.5 + 0.25})[col], ref[col])}
+        shape = {"covered"} if col == "n_proteins" else set()  # it reads covered for its shape (B, m) only
+        assert set(curve_sums(col, normalization, weighting)) == moved | shape, col

@@ -91,10 +91,10 @@ def test_sweep_running_ia_sums_against_fsum() -> None:
         sl = slice(indptr[r], indptr[r + 1])
         pred = cols[sl][scores[sl] >= tau]
         truth = set(t_cols[t_indptr[r]:t_indptr[r + 1]].tolist())
-        assert _ulp_error(float(steps.ia_pred[g]), math.fsum(ia[pred].tolist())) <= ULPS
+        assert _ulp_error(float(steps.totals["ia_pred"][g]), math.fsum(ia[pred].tolist())) <= ULPS
         exact_tp = math.fsum(ia[[c for c in pred if c in truth]].tolist())
         if exact_tp:
-            assert _ulp_error(float(steps.ia_tp[g]), exact_tp) <= ULPS
+            assert _ulp_error(float(steps.totals["ia_tp"][g]), exact_tp) <= ULPS
         else:
-            assert steps.ia_tp[g] == 0.0
-        assert steps.cnt[g] == pred.size
+            assert steps.totals["ia_tp"][g] == 0.0
+        assert steps.totals["cnt"][g] == pred.size

@@ -283,16 +283,18 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
     then those registered by the user. The optimum is taken over the
     ``valid`` thresholds (coverage > 0); ties within rounding go to the
     lowest threshold (:func:`best_index`). A measure undefined at every
-    valid threshold (NaN) gets a row of NaN.
+    valid threshold (NaN) gets a row of NaN. A measure with ``at`` is read
+    at the threshold of that measure's optimum.
     """
     rows = []
     for ms in measures("protein", "optimum"):
         col = ms.column
-        if col not in curves:
+        ref = ms if ms.at is None else get_measure(ms.at)  # where it is read: its own optimum or another's
+        if col not in curves or ref.column not in curves:
             continue
-        i = best_index(curves[col], ms.direction, valid)
+        i = best_index(curves[ref.column], ref.direction, valid)
         if i < 0:
-            if valid.any() and np.isnan(curves[col][valid]).all():  # undefined at every threshold: said, never 0
+            if valid.any() and np.isnan(curves[ref.column][valid]).all():  # undefined everywhere: said, never 0
                 rows.append({"method": method, "namespace": namespace, "measure": ms.name, "value": np.nan,
                              **{c: np.nan for c in SUMMARY_COLUMNS[4:]}})
             continue

@@ -30,6 +30,8 @@ proteins (``|T ∩ P|``, ``|P - T|``, ``|T - P|``); ``ru_terms``, ``mi_terms``,
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,7 +39,7 @@ import scipy.sparse as sp
 
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
 from goeval.metrics.registry import get_measure
-from goeval.sweep import SweepStats, exact_thresholds, grid_thresholds, sweep
+from goeval.sweep import STAT_NAMES, SweepStats, exact_thresholds, grid_thresholds, sweep
 
 #: How proteins are averaged (:func:`protein_curves`): ``cafa``, ``pred``, ``gt``, and ``cafa-pk``
 #: (CAFA-evaluator-PK's counting: ``cafa``, with the information-weighted recall-type means over
@@ -47,19 +49,10 @@ NORMALIZATIONS = ("cafa", "pred", "gt", "cafa-pk")
 __all__ = [
     "NORMALIZATIONS",
     "protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "UNDEFINED_WITHOUT_INFORMATION",
+    "Curves", "CurveColumn", "COLUMNS", "register_column", "unregister_column", "curve_sums",
     "best_index",
     "protein_curve", "fmax_score", "smin_distance", "aupr_score",
 ]
-
-#: Columns of the curves table, in order (IA-based ones only with IA).
-CURVE_COLUMNS: tuple[str, ...] = (
-    "threshold", "n_proteins", "n_covered", "coverage", "precision", "recall", "f",
-    "precision_micro", "recall_micro", "f_micro",
-    "n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws",
-    "tp", "fp", "fn", "ru_terms", "mi_terms", "s_terms", "wprecision_micro", "wrecall_micro", "wf_micro",
-)
-IA_COLUMNS = ("n_covered_w", "coverage_w", "wprecision", "wrecall", "wf", "ru", "mi", "s", "wru", "wmi", "ws",
-              "wprecision_micro", "wrecall_micro", "wf_micro")
 
 
 def f_score(pr: np.ndarray, rc: np.ndarray) -> np.ndarray:
@@ -99,21 +92,269 @@ def _total(x: Any) -> Any:
     return x[..., None] if isinstance(x, np.ndarray) else float(x)
 
 
-def _ru_mi(stats: SweepStats, normalization: str) -> tuple[np.ndarray, np.ndarray]:
-    """Mean ru and mi (CR13 eqs. 2-3) of the plain or the i(T)-weighted statistics."""
-    s = stats.sums
-    if normalization == "pred":
-        # sums over covered proteins only: uncovered ones have ru_i = i(T_i), mi_i = 0
-        ru_cov = s["ru"] - (_total(stats.it_sum) - s["it_cov_w"])
-        return _div(ru_cov, s["covered_w"]), _div(s["mi"], s["covered_w"])
-    n = _total(_weighted_n(stats, normalization))
-    return _div(s["ru"], n), _div(s["mi"], n)
-
-
 def _weighted_n(stats: SweepStats, normalization: str) -> Any:
     """The denominator of the information-weighted recall-type means: every benchmark protein, or under
     ``cafa-pk`` those whose truth carries information (CAFA-evaluator-PK's ``ne`` of the weighted metrics)."""
     return stats.n_w if normalization == "cafa-pk" and stats.n_w is not None else stats.n
+
+
+class Curves:
+    """What a curve column's formula reads (:attr:`CurveColumn.formula`): the statistics, the curve options
+    and the other columns.
+
+    Attributes
+    ----------
+    stats : SweepStats
+        ``stats.sums[NAME]``: the sums of :data:`~goeval.sweep.STAT_NAMES`, shape (m,) or (B, m).
+    sums : mapping
+        ``stats.sums``.
+    normalization, protein_weighting : str
+    k : float
+    n : float or ndarray of shape (B, 1)
+        The benchmark proteins, as a divisor (:meth:`total` makes any total of ``stats`` one).
+
+    ``curves[NAME]`` is another column (computed once). The sums a column reads are found by running
+    its formula (:func:`curve_sums`), so a formula must read the same sums whatever their values.
+    """
+
+    def __init__(self, stats: SweepStats, normalization: str, k: float, protein_weighting: str) -> None:
+        self.stats, self.sums = stats, stats.sums
+        self.normalization, self.k, self.protein_weighting = normalization, k, protein_weighting
+        self.n = _total(stats.n)
+        self._done: dict[str, np.ndarray] = {}
+
+    @staticmethod
+    def total(x: Any) -> Any:
+        """A total of :class:`SweepStats` (``n``, ``n_true``, ``it_sum``...) as a divisor: a float, or a
+        column of shape (B, 1)."""
+        return _total(x)
+
+    @property
+    def information(self) -> SweepStats:
+        """The statistics under protein weights ``i(T_i)`` (:meth:`SweepStats.information_weighted`)."""
+        return self.stats.information_weighted()
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self._done:
+            self._done[name] = COLUMNS[name].formula(self)
+        return self._done[name]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CurveColumn:
+    """A column of :func:`protein_curves`, declared once: its formula over the sums (and other columns).
+
+    Attributes
+    ----------
+    name : str
+    formula : callable (Curves) -> ndarray
+        The column over thresholds, from ``c.sums``, the totals of ``c.stats`` and other columns ``c[NAME]``;
+        the sums it reads are found from it (:func:`curve_sums`).
+    needs_ia : bool
+        An IA-based column (computed only with IA).
+    undefined_without_information : bool
+        NaN when no benchmark protein's truth carries information (the IA-based columns but the counts).
+    description : str
+    """
+
+    name: str
+    formula: Callable[[Curves], np.ndarray]
+    needs_ia: bool = False
+    undefined_without_information: bool = False
+    description: str = ""
+
+
+#: The curve columns, by name, in the order of ``curves.tsv`` (:func:`register_column` adds to them).
+COLUMNS: dict[str, CurveColumn] = {}
+
+
+class _ColumnNames(Sequence[str]):
+    """The names of the registered columns for which ``keep(column)`` holds, in order (a live view)."""
+
+    def __init__(self, keep: Callable[[CurveColumn], bool]) -> None:
+        self._keep = keep
+
+    def _names(self) -> list[str]:
+        return [name for name, col in COLUMNS.items() if self._keep(col)]
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._names()[i]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __contains__(self, name: object) -> bool:
+        col = COLUMNS.get(name) if isinstance(name, str) else None
+        return col is not None and self._keep(col)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self._names()))
+
+
+#: Columns of the curves table, in order (IA-based ones only with IA): a live view of :data:`COLUMNS`.
+CURVE_COLUMNS: Sequence[str] = _ColumnNames(lambda c: True)
+#: The IA-based columns.
+IA_COLUMNS: Sequence[str] = _ColumnNames(lambda c: c.needs_ia)
+#: The IA-based columns that are undefined when the truth carries no information (all but the counts).
+UNDEFINED_WITHOUT_INFORMATION: Sequence[str] = _ColumnNames(lambda c: c.undefined_without_information)
+
+
+def register_column(column: CurveColumn, *, replace: bool = False) -> CurveColumn:
+    """Add a curve column (then in :func:`protein_curves`, ``curves.tsv`` and :func:`curve_sums`).
+
+    Raises
+    ------
+    InvalidParameterError
+        If the name is taken (unless ``replace``).
+    """
+    if column.name in COLUMNS and not replace:
+        raise InvalidParameterError(f"The curve column {column.name!r} is already registered.")
+    COLUMNS[column.name] = column
+    return column
+
+
+def unregister_column(name: str) -> CurveColumn:
+    """Remove a curve column and return it."""
+    if name not in COLUMNS:
+        raise InvalidParameterError(f"The 'name' parameter of unregister_column must be one of {list(COLUMNS)}; "
+                                    f"got {name!r}.")
+    return COLUMNS.pop(name)
+
+
+class _ReadSums(Mapping[str, np.ndarray]):
+    """Sums of zeros that remember which were read."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names, self.read = tuple(names), set()
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self.names:
+            raise KeyError(name)
+        self.read.add(name)
+        return np.zeros(1)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
+    """The sums of :data:`~goeval.sweep.STAT_NAMES` a curve column is computed from (what its formula
+    reads, through the columns it reads), in that order.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a column that is not a curve column.
+
+    Examples
+    --------
+    >>> curve_sums("s"), curve_sums("precision", "gt")
+    (('ru', 'mi'), ('pr',))
+    """
+    if column not in COLUMNS:
+        raise InvalidParameterError(f"The curve column {column!r} is not one of protein_curves' columns "
+                                    f"{sorted(COLUMNS)}.")
+    sums = _ReadSums(STAT_NAMES)
+    stats = SweepStats(thresholds=np.zeros(1), sums=sums, n=1.0, n_true=1.0,  # type: ignore[arg-type]
+                       it_sum=1.0, it2_sum=1.0, n_w=1.0)
+    with np.errstate(all="ignore"):
+        Curves(stats, normalization, 2.0, protein_weighting)[column]
+    return tuple(k for k in STAT_NAMES if k in sums.read)
+
+
+def _mean_ru(stats: SweepStats, normalization: str) -> np.ndarray:
+    """Mean ru (CR13 eq. 2) of the plain or the i(T)-weighted statistics."""
+    s = stats.sums
+    if normalization == "pred":
+        # sums over covered proteins only: uncovered ones have ru_i = i(T_i), mi_i = 0
+        ru_cov = s["ru"] - (_total(stats.it_sum) - s["it_cov_w"])
+        return _div(ru_cov, s["covered_w"])
+    return _div(s["ru"], _total(_weighted_n(stats, normalization)))
+
+
+def _mean_mi(stats: SweepStats, normalization: str) -> np.ndarray:
+    """Mean mi (CR13 eq. 3) of the plain or the i(T)-weighted statistics."""
+    s = stats.sums
+    if normalization == "pred":
+        return _div(s["mi"], s["covered_w"])
+    return _div(s["mi"], _total(_weighted_n(stats, normalization)))
+
+
+def _wavg(c: Curves) -> tuple[Any, Any]:
+    """The sums the weighted precision and recall average (plain or i(T)-weighted) and their ``n``."""
+    if c.protein_weighting == "information":
+        info = c.information
+        return info.sums, _total(info.n)
+    return c.sums, _total(_weighted_n(c.stats, c.normalization))
+
+
+def _wprecision(c: Curves) -> np.ndarray:
+    a, a_n = _wavg(c)
+    return _div(a["wpr"], a_n if c.normalization == "gt" else a["covered_w"])
+
+
+def _wrecall(c: Curves) -> np.ndarray:
+    a, a_n = _wavg(c)
+    return _div(a["wrc"], a["covered_w"] if c.normalization == "pred" else a_n)
+
+
+def _in_terms(c: Curves, missed: bool) -> np.ndarray:
+    """``ru_terms`` (``missed``) or ``mi_terms``: ``fn``/``fp`` averaged over ``n`` (``pred``: over the
+    covered proteins, whose missed terms are ``ntrue_cov - tp``)."""
+    if c.normalization == "pred":
+        return _div(c.sums["ntrue_cov"] - c.sums["tp"] if missed else c["fp"], c.sums["covered"])
+    return _div(c["fn"] if missed else c["fp"], c.n)
+
+
+def _column(name: str, formula: Callable[[Curves], np.ndarray], description: str, *, ia: bool = False,
+            counts: bool = False) -> None:
+    register_column(CurveColumn(name=name, formula=formula, needs_ia=ia, description=description,
+                                undefined_without_information=ia and not counts))
+
+
+# The built-in columns (CR13 §3.2-3.4; CAFA-evaluator's tp, fp, fn, terms and micro averages), in order.
+_column("threshold", lambda c: c.stats.thresholds.copy(), "the decision threshold")
+_column("n_proteins", lambda c: np.rint(np.full(c.sums["covered"].shape, c.n)).astype(np.int64),
+        "benchmark proteins")
+_column("n_covered", lambda c: np.rint(c.sums["covered"]).astype(np.int64), "proteins with a prediction")
+_column("coverage", lambda c: _div(c.sums["covered"], c.n), "share of proteins with a prediction")
+_column("precision", lambda c: _div(c.sums["pr"], c.n if c.normalization == "gt" else c.sums["covered"]),
+        "mean precision")
+_column("recall", lambda c: _div(c.sums["rc"], c.sums["covered"] if c.normalization == "pred" else c.n),
+        "mean recall")
+_column("f", lambda c: f_score(c["precision"], c["recall"]), "F of the mean precision and recall")
+_column("precision_micro", lambda c: _div(c.sums["tp"], c.sums["npred"]), "pooled precision")
+_column("recall_micro", lambda c: _div(c.sums["tp"], c.sums["ntrue_cov"] if c.normalization == "pred"
+                                       else _total(c.stats.n_true)), "pooled recall")
+_column("f_micro", lambda c: f_score(c["precision_micro"], c["recall_micro"]), "F of the pooled precision and recall")
+_column("n_covered_w", lambda c: np.rint(c.sums["covered_w"]).astype(np.int64),
+        "proteins with a prediction of positive information", ia=True, counts=True)
+_column("coverage_w", lambda c: _div(c.sums["covered_w"], _total(_weighted_n(c.stats, c.normalization))),
+        "share of proteins with a prediction of positive information", ia=True, counts=True)
+_column("wprecision", _wprecision, "mean weighted precision", ia=True)
+_column("wrecall", _wrecall, "mean weighted recall", ia=True)
+_column("wf", lambda c: f_score(c["wprecision"], c["wrecall"]), "F of the weighted precision and recall", ia=True)
+_column("ru", lambda c: _mean_ru(c.stats, c.normalization), "mean remaining uncertainty, bits", ia=True)
+_column("mi", lambda c: _mean_mi(c.stats, c.normalization), "mean misinformation, bits", ia=True)
+_column("s", lambda c: s_distance(c["ru"], c["mi"], c.k), "semantic distance S_k of ru and mi", ia=True)
+_column("wru", lambda c: _mean_ru(c.information, c.normalization), "i(T)-weighted mean ru", ia=True)
+_column("wmi", lambda c: _mean_mi(c.information, c.normalization), "i(T)-weighted mean mi", ia=True)
+_column("ws", lambda c: s_distance(c["wru"], c["wmi"], c.k), "S_k of wru and wmi", ia=True)
+_column("tp", lambda c: c.sums["tp"].copy(), "true positives summed over proteins")
+_column("fp", lambda c: c.sums["npred"] - c.sums["tp"], "false positives summed over proteins")
+_column("fn", lambda c: _total(c.stats.n_true) - c.sums["tp"],
+        "false negatives summed over proteins (an uncovered protein misses its whole truth)")
+_column("ru_terms", lambda c: _in_terms(c, True), "ru counted in terms")
+_column("mi_terms", lambda c: _in_terms(c, False), "mi counted in terms")
+_column("s_terms", lambda c: s_distance(c["ru_terms"], c["mi_terms"], c.k), "S_k counted in terms")
+_column("wprecision_micro", lambda c: _div(c.sums["ia_tp"], c.sums["ia_pred"]), "pooled weighted precision", ia=True)
+_column("wrecall_micro", lambda c: _div(c.sums["ia_tp"], c.sums["it_cov_w"] if c.normalization == "pred"
+                                        else _total(c.stats.it_sum)), "pooled weighted recall", ia=True)
+_column("wf_micro", lambda c: f_score(c["wprecision_micro"], c["wrecall_micro"]),
+        "F of the pooled weighted precision and recall", ia=True)
 
 
 def protein_curves(
@@ -124,7 +365,7 @@ def protein_curves(
     protein_weighting: str = "none",
     with_ia: bool = True,
 ) -> dict[str, np.ndarray]:
-    """Curves over thresholds from sweep statistics.
+    """Curves over thresholds from sweep statistics: every registered column (:data:`COLUMNS`).
 
     Parameters
     ----------
@@ -160,52 +401,11 @@ def protein_curves(
     """
     check_choice(normalization, "normalization", "protein_curves", NORMALIZATIONS)
     check_choice(protein_weighting, "protein_weighting", "protein_curves", ("none", "information"))
-    s = stats.sums
-    n = _total(stats.n)
-    m = s["covered"]
-    out: dict[str, np.ndarray] = {
-        "threshold": stats.thresholds.copy(),
-        "n_proteins": np.rint(np.full(m.shape, _total(stats.n))).astype(np.int64),
-        "n_covered": np.rint(m).astype(np.int64),
-        "coverage": _div(m, n),
-    }
-    den_pr = n if normalization == "gt" else m
-    den_rc = m if normalization == "pred" else n
-    out["precision"] = _div(s["pr"], den_pr)
-    out["recall"] = _div(s["rc"], den_rc)
-    out["f"] = f_score(out["precision"], out["recall"])
-    ntrue = s["ntrue_cov"] if normalization == "pred" else _total(stats.n_true)
-    out["precision_micro"] = _div(s["tp"], s["npred"])
-    out["recall_micro"] = _div(s["tp"], ntrue)
-    out["f_micro"] = f_score(out["precision_micro"], out["recall_micro"])
-    _term_counts(out, stats, normalization, k)
-    if not with_ia:
-        return out
-    mw = s["covered_w"]
-    n_w = _total(_weighted_n(stats, normalization))
-    out["n_covered_w"] = np.rint(mw).astype(np.int64)
-    out["coverage_w"] = _div(mw, n_w)
-    info = stats.information_weighted()
-    avg = info if protein_weighting == "information" else stats
-    a, a_n = avg.sums, (_total(avg.n) if protein_weighting == "information" else n_w)
-    out["wprecision"] = _div(a["wpr"], a_n if normalization == "gt" else a["covered_w"])
-    out["wrecall"] = _div(a["wrc"], a["covered_w"] if normalization == "pred" else a_n)
-    out["wf"] = f_score(out["wprecision"], out["wrecall"])
-    out["ru"], out["mi"] = _ru_mi(stats, normalization)
-    out["wru"], out["wmi"] = _ru_mi(info, normalization)
-    out["s"] = s_distance(out["ru"], out["mi"], k)
-    out["ws"] = s_distance(out["wru"], out["wmi"], k)
-    it_true = s["it_cov_w"] if normalization == "pred" else _total(stats.it_sum)
-    out["wprecision_micro"] = _div(s["ia_tp"], s["ia_pred"])
-    out["wrecall_micro"] = _div(s["ia_tp"], it_true)
-    out["wf_micro"] = f_score(out["wprecision_micro"], out["wrecall_micro"])
-    _undefined_without_information(out, stats)
+    c = Curves(stats, normalization, k, protein_weighting)
+    out = {name: c[name] for name, col in COLUMNS.items() if with_ia or not col.needs_ia}
+    if with_ia:
+        _undefined_without_information(out, stats)
     return out
-
-
-#: The IA-based columns that are undefined when the truth carries no information (all but the counts).
-UNDEFINED_WITHOUT_INFORMATION = tuple(c for c in IA_COLUMNS if c not in ("n_covered_w", "coverage_w"))
-
 
 def _undefined_without_information(out: dict[str, np.ndarray], stats: SweepStats) -> None:
     """NaN in every IA-based column (but the counts) when no benchmark protein's truth carries information.
@@ -220,27 +420,6 @@ def _undefined_without_information(out: dict[str, np.ndarray], stats: SweepStats
         return
     for col in UNDEFINED_WITHOUT_INFORMATION:
         out[col] = np.where(np.asarray(it) == 0, np.nan, np.asarray(out[col], dtype=float))
-
-
-def _term_counts(out: dict[str, np.ndarray], stats: SweepStats, normalization: str, k: float) -> None:
-    """``tp``, ``fp``, ``fn`` summed over proteins, and ru, mi, S counted in terms.
-
-    ``fn`` counts the missed terms of every benchmark protein (an uncovered
-    protein misses its whole truth); ``ru_terms``/``mi_terms`` are ``fn``/``fp``
-    averaged over ``n`` (``pred``: over the covered proteins, whose missed
-    terms are ``ntrue_cov - tp``).
-    """
-    s = stats.sums
-    out["tp"] = s["tp"].copy()
-    out["fp"] = s["npred"] - s["tp"]
-    out["fn"] = _total(stats.n_true) - s["tp"]
-    if normalization == "pred":
-        out["ru_terms"] = _div(s["ntrue_cov"] - s["tp"], s["covered"])
-        out["mi_terms"] = _div(out["fp"], s["covered"])
-    else:
-        n = _total(stats.n)
-        out["ru_terms"], out["mi_terms"] = _div(out["fn"], n), _div(out["fp"], n)
-    out["s_terms"] = s_distance(out["ru_terms"], out["mi_terms"], k)
 
 
 def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12) -> int:

@@ -20,19 +20,37 @@ and ranx (metrics keyed by name).
 Adding a measure is one :func:`register` call; a measure computed from
 existing curve columns (``curve=``, ``inputs=``) then appears in
 ``summary.tsv`` and ``curves.tsv``, gets bootstrap intervals when
-``interval=True`` and appears in the report::
-
-    from goeval.metrics import f_score  # doctest: +SKIP
-    register(Measure(name="f2max", column="f2", direction="max", needs_ia=False, label="F2max", interval=True,
-                     curve=lambda c: fbeta(c["precision"], c["recall"], 2.0),
-                     inputs=("precision", "recall")))
+``interval=True`` and appears in the report. A measure over a new
+per-protein quantity adds the quantity
+(:func:`goeval.sweep.quantities.register_quantity`) and its curve column
+(:func:`goeval.metrics.protein.register_column`) first; ``at=`` reports a
+column at another measure's optimum (``docs/architecture.md``, "Add a
+measure").
 
 Examples
 --------
->>> from goeval.metrics.registry import get_measure
+>>> import numpy as np
+>>> from goeval.metrics.registry import Measure, get_measure, register, unregister
 >>> m = get_measure("Smin")
 >>> m.name, m.column, m.direction, m.needs_ia
 ('smin', 's', 'min', True)
+
+F2 (recall weighted 4 times as much as precision) from the precision and recall columns:
+
+>>> def f2(c):
+...     pr, rc = c["precision"], c["recall"]
+...     den = 4 * pr + rc
+...     return np.divide(5 * pr * rc, den, out=np.zeros(np.shape(den)), where=den > 0)
+>>> f2max = register(Measure(name="f2max", column="f2", direction="max", needs_ia=False, label="F2max",
+...                          interval=True, curve=f2, inputs=("precision", "recall")))
+>>> f2max.sums()  # the per-protein sums its curve reads, from the columns' formulas
+('covered', 'pr', 'rc')
+>>> float(f2max.derive({"precision": np.array([0.5]), "recall": np.array([1.0])})[0])
+0.8333333333333334
+>>> s_at_fmax = register(Measure(name="s_at_fmax", column="s", direction="min", needs_ia=True, at="fmax"))
+>>> s_at_fmax.sums()  # S's sums and those of Fmax, whose threshold it is read at
+('covered', 'mi', 'pr', 'rc', 'ru')
+>>> _ = unregister("f2max"), unregister("s_at_fmax")
 """
 
 from __future__ import annotations
@@ -51,7 +69,6 @@ __all__ = [
     "measures",
     "interval_measures",
     "derived_columns",
-    "curve_sums",
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
     "PROTEIN_AGGREGATES",
@@ -79,50 +96,6 @@ DISTANCES = frozenset({"jc"})
 def similarity_column(measure: str, pairing: str | None = None) -> str:
     """Column of a similarity measure: ``lin_all``, ``resnik_bma``, ``jc_bma_mean``; set measures by name."""
     return measure if pairing is None else f"{measure}_{pairing.replace('-', '_')}"
-
-
-def _curve_sum_table(normalization: str, weighting: str) -> dict[str, tuple[str, ...]]:
-    """The sums of :data:`~goeval.sweep.STAT_NAMES` each curve column reads (besides ``covered``)."""
-    pred = normalization == "pred"
-    info = weighting == "information"
-    w_cov = ("it_cov_w",) if info else ("covered_w",)
-    plain = {"precision": ("pr",), "recall": ("rc",), "precision_micro": ("tp", "npred"),
-             "recall_micro": ("tp",) + (("ntrue_cov",) if pred else ()),
-             "n_covered_w": ("covered_w",), "coverage_w": ("covered_w",),
-             "wprecision": w_cov + (("it_wpr",) if info else ("wpr",)),
-             "wrecall": (("it_wrc",) if info else ("wrc",)) + (w_cov if pred else ()),
-             "ru": ("ru",) + (("covered_w", "it_cov_w") if pred else ()),
-             "mi": ("mi",) + (("covered_w",) if pred else ()),
-             "wru": ("it_ru",) + (("it_cov_w", "it2_cov_w") if pred else ()),
-             "wmi": ("it_mi",) + (("it_cov_w",) if pred else ()),
-             "tp": ("tp",), "fp": ("tp", "npred"), "fn": ("tp",),
-             "ru_terms": ("tp", "npred") + (("ntrue_cov",) if pred else ()),
-             "wprecision_micro": ("ia_tp", "ia_pred"),
-             "wrecall_micro": ("ia_tp",) + (("it_cov_w",) if pred else ())}
-    plain["mi_terms"] = plain["s_terms"] = plain["ru_terms"]
-    for col, parts in {"f": ("precision", "recall"), "f_micro": ("precision_micro", "recall_micro"),
-                       "wf": ("wprecision", "wrecall"), "s": ("ru", "mi"), "ws": ("wru", "wmi"),
-                       "wf_micro": ("wprecision_micro", "wrecall_micro")}.items():
-        plain[col] = tuple(dict.fromkeys(plain[parts[0]] + plain[parts[1]]))
-    for col in ("threshold", "n_proteins", "n_covered", "coverage"):
-        plain[col] = ()
-    return plain
-
-
-def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
-    """The per-protein sums (:data:`~goeval.sweep.STAT_NAMES`) a curve column of
-    :func:`~goeval.metrics.protein.protein_curves` is computed from (``covered`` is always read).
-
-    Raises
-    ------
-    InvalidParameterError
-        For a column that is not a curve column.
-    """
-    table = _curve_sum_table(normalization, protein_weighting)
-    if column not in table:
-        raise InvalidParameterError(f"The curve column {column!r} is not one of protein_curves' columns "
-                                    f"{sorted(table)}.")
-    return table[column]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,6 +152,11 @@ class Measure:
         sweep).
     inputs : tuple of str
         The curve columns ``curve`` reads.
+    at : str or None
+        Report ``column`` at another measure's optimum rather than at its own: the name of a registered
+        optimum (``at="fmax"``: the value at the threshold where Fmax is reached, e.g. S or the weighted
+        F there). The threshold is that measure's in the summary and in every bootstrap replicate (each
+        replicate's own); ``direction`` then only says which way is better. None: its own optimum.
     """
 
     name: str
@@ -200,6 +178,7 @@ class Measure:
     ranked: bool = False
     curve: Callable[[Mapping[str, Any]], Any] | None = None
     inputs: tuple[str, ...] = ()
+    at: str | None = None
 
     def __post_init__(self) -> None:
         if self.direction not in ("max", "min"):
@@ -215,6 +194,9 @@ class Measure:
                 "The 'reduce' parameter of Measure must be one of {" + ", ".join(map(repr, REDUCTIONS)) + "}; "
                 f"got {self.reduce!r}."
             )
+        if self.at is not None and (self.reduce != "optimum" or self.kind != "protein"):
+            raise InvalidParameterError(f"The measure {self.name!r} cannot be reported at {self.at!r}'s optimum: "
+                                        "'at' is for protein-centric optima (reduce='optimum').")
         if (self.curve is None) != (not self.inputs):
             raise InvalidParameterError(f"The measure {self.name!r} needs both 'curve' and 'inputs' (the curve "
                                         "columns it is computed from), or neither.")
@@ -231,14 +213,19 @@ class Measure:
         return f"{text} ({self.unit})" if self.unit else text
 
     def sums(self, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
-        """The per-protein sums of the sweep its optimum (or area: both its columns) depends on (``covered`` always
-        among them)."""
+        """The per-protein sums of the sweep its optimum (or area: both its columns; with ``at``, also those of
+        the other measure) depends on (``covered`` always among them)."""
         cols = self.inputs if self.curve is not None else (self.column,)
         if self.reduce == "area":
             cols += (self.recall,)
+        # deferred: the curve columns (goeval.metrics.protein) read the registry when they take an optimum
+        from goeval.metrics.protein import curve_sums
+
         need = {"covered"}
         for c in cols:
             need.update(curve_sums(c, normalization, protein_weighting))
+        if self.at is not None:  # where it is read: the other measure's optimum
+            need.update(get_measure(self.at).sums(normalization, protein_weighting))
         return tuple(sorted(need))
 
     def derive(self, curves: Mapping[str, Any]) -> Any:

@@ -59,8 +59,8 @@ def group_layout(groups: Groups, namespaces: Mapping[str, Sequence[str]] | None 
 def _empty_like(steps: ProteinSteps) -> ProteinSteps:
     """The steps of a method predicting nothing for the same proteins."""
     none = np.zeros(0, np.int64)
-    return replace(steps, rows=none, bins=none, cnt=np.zeros(0), tp=np.zeros(0), ia_pred=np.zeros(0),
-                   ia_tp=np.zeros(0), group_bounds=np.zeros_like(steps.group_bounds))
+    return replace(steps, rows=none, bins=none, totals={k: np.zeros(0) for k in steps.totals},
+                   group_bounds=np.zeros_like(steps.group_bounds))
 
 
 def _blocks(groups: Groups, layout: Mapping[str, list[str]], methods: Sequence[str], measure: Measure,

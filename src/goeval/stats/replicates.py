@@ -12,7 +12,7 @@ re-optimized in every replicate.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from goeval.metrics.protein import aupr_score, protein_curves
 from goeval.metrics.registry import Measure, derived_columns, get_measure
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
 
-__all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "row_areas",
+__all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "row_best", "row_areas",
            "optima_of_stats"]
 
 
@@ -106,6 +106,22 @@ def row_optima(values: np.ndarray, valid: np.ndarray, direction: str, rtol: floa
         values; NaN for a row without any.
     """
     v = np.asarray(values, dtype=np.float64)
+    idx, found = row_best(v, valid, direction, rtol)
+    out = v[np.arange(v.shape[0]), idx]
+    out[~found] = np.nan
+    return out
+
+
+def row_best(values: np.ndarray, valid: np.ndarray, direction: str,
+             rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """The index of every row's optimum as :func:`row_optima` takes it, and whether the row has one.
+
+    Returns
+    -------
+    idx : ndarray of int64, shape (B,)
+    found : ndarray of bool, shape (B,)
+    """
+    v = np.asarray(values, dtype=np.float64)
     ok = valid & np.isfinite(v)
     fill = -np.inf if direction == "max" else np.inf
     masked = np.where(ok, v, fill)
@@ -113,9 +129,15 @@ def row_optima(values: np.ndarray, valid: np.ndarray, direction: str, rtol: floa
     tol = rtol * np.maximum(1.0, np.abs(best))
     with np.errstate(invalid="ignore"):
         near = ok & (np.abs(v - best[:, None]) <= tol[:, None])
-    idx = near.argmax(axis=1)
-    out = v[np.arange(v.shape[0]), idx]
-    out[~near.any(axis=1)] = np.nan
+    return near.argmax(axis=1), near.any(axis=1)
+
+
+def _at_optimum(cur: Mapping[str, np.ndarray], ms: Measure, valid: np.ndarray) -> np.ndarray:
+    """Every row's ``ms.column`` at the optimum of the measure ``ms.at`` in that row (NaN where it has none)."""
+    ref = get_measure(ms.at)
+    idx, found = row_best(cur[ref.column], valid, ref.direction)
+    out = np.asarray(cur[ms.column], dtype=np.float64)[np.arange(idx.size), idx]
+    out[~found] = np.nan
     return out
 
 
@@ -161,10 +183,12 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
                       n=stats.n, n_true=stats.n_true, it_sum=stats.it_sum, it2_sum=stats.it2_sum, n_w=stats.n_w)
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
                          protein_weighting=settings.protein_weighting,
-                         with_ia=settings.with_ia and any(ms.needs_ia for ms in measures))
+                         with_ia=settings.with_ia and any(
+                             ms.needs_ia or (ms.at is not None and get_measure(ms.at).needs_ia) for ms in measures))
     cur.update(derived_columns(cur))
     valid = cur["n_covered"] > 0
     return {ms.name: row_areas(cur[ms.recall], cur[ms.column], valid) if ms.reduce == "area" else
+            _at_optimum(cur, ms, valid) if ms.at is not None else
             row_optima(cur[ms.column], valid, ms.direction) for ms in measures}
 
 

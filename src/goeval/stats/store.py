@@ -12,7 +12,8 @@ without reading the inputs again. The file is a NumPy ``.npz`` archive
   and the block list ``[[method, namespace], ...]``;
 * for block ``i``: ``i/thresholds``, ``i/proteins`` (unicode), ``i/n_t``,
   ``i/i_t``, ``i/rows``, ``i/bins``, ``i/cnt``, ``i/tp``, ``i/ia_pred``,
-  ``i/ia_tp``, ``i/row_bounds``, ``i/group_bounds``, and under
+  ``i/ia_tp`` (and ``i/NAME`` for each running total registered,
+  :data:`goeval.sweep.quantities.TOTALS`), ``i/row_bounds``, ``i/group_bounds``, and under
   ``normalization='cafa-pk'`` ``i/weighted_rows`` (1.0 for a protein whose
   truth carries information);
 * the point statistics of block ``i`` as they were summed by the evaluation
@@ -41,6 +42,7 @@ from goeval.io.manifest import check_run_file
 from goeval.io.names import check_name
 from goeval.io.results import read_arrays, write_arrays
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
+from goeval.sweep.quantities import TOTALS
 
 __all__ = ["protein_stats_arrays", "protein_stats_from_arrays", "write_protein_stats", "read_protein_stats",
            "PROTEIN_STATS_FILE", "FORMAT"]
@@ -48,7 +50,13 @@ __all__ = ["protein_stats_arrays", "protein_stats_from_arrays", "write_protein_s
 #: File name of the per-protein statistics in a results directory.
 PROTEIN_STATS_FILE = "protein_stats.npz"
 FORMAT = "goeval-protein-stats 1"
-_FIELDS = ("thresholds", "n_t", "i_t", "rows", "bins", "cnt", "tp", "ia_pred", "ia_tp", "row_bounds", "group_bounds")
+_FIELDS = ("thresholds", "n_t", "i_t", "rows", "bins", "row_bounds", "group_bounds")
+
+
+def _fields() -> tuple[str, ...]:
+    """Every array of a block: :data:`_FIELDS` and the running totals (``cnt``, ``tp``, ``ia_pred``, ``ia_tp``
+    and those registered, :data:`goeval.sweep.quantities.TOTALS`)."""
+    return _FIELDS + tuple(TOTALS)
 
 
 def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -76,6 +84,8 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
             raise InvalidParameterError(f"The statistics of {key} carry no per-protein statistics; evaluate with bootstrap.")
         for f in _FIELDS:
             out[f"{i}/{f}"] = getattr(steps, f)
+        for f, values in steps.totals.items():
+            out[f"{i}/{f}"] = values
         out[f"{i}/proteins"] = np.asarray(steps.proteins, dtype=str)
         if steps.weighted_rows is not None:
             out[f"{i}/weighted_rows"] = np.asarray(steps.weighted_rows, dtype=np.float64)
@@ -110,12 +120,12 @@ def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[
     """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite."""
     meta, blocks = _listed_blocks(arrays, source)
     for i, block in enumerate(blocks):
-        missing = [f for f in (*_FIELDS, "proteins") if f"{i}/{f}" not in arrays]
+        missing = [f for f in (*_fields(), "proteins") if f"{i}/{f}" not in arrays]
         if missing:
             raise InputFormatError(source, None, f"block {block} lacks the arrays {', '.join(missing)}")
-        groups = {arrays[f"{i}/{f}"].shape for f in ("rows", "bins", "cnt", "tp", "ia_pred", "ia_tp")}
+        groups = {arrays[f"{i}/{f}"].shape for f in ("rows", "bins", *TOTALS)}
         proteins = {arrays[f"{i}/{f}"].shape for f in ("n_t", "i_t", "proteins")}
-        numbers = [arrays[f"{i}/{f}"] for f in _FIELDS]
+        numbers = [arrays[f"{i}/{f}"] for f in _fields()]
         if len(groups) != 1 or len(proteins) != 1 or not all(np.isfinite(a).all() for a in numbers):
             raise InputFormatError(source, None, f"the arrays of block {block} disagree in length or hold values that "
                                                  "are not finite (a damaged file)")
@@ -155,6 +165,7 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
     for i, (method, label) in enumerate(meta.pop("blocks")):
         rows_w = np.asarray(arrays[f"{i}/weighted_rows"]) if f"{i}/weighted_rows" in arrays else None
         steps = ProteinSteps(**{f: np.asarray(arrays[f"{i}/{f}"]) for f in _FIELDS},
+                             totals={f: np.asarray(arrays[f"{i}/{f}"]) for f in TOTALS},
                              proteins=np.asarray(arrays[f"{i}/proteins"]).astype(object), weighted_rows=rows_w)
         st = steps.stats()
         if f"{i}/totals" in arrays:  # the evaluation's own sums (the same values, summed leaf by leaf)

@@ -21,8 +21,10 @@ The stages, one module each:
 
 * :mod:`~goeval.sweep.thresholds` - the decision thresholds (a grid built
   from integers, or every distinct score);
-* :mod:`~goeval.sweep.stats` - what is summed (:data:`STAT_DEFINITIONS`)
-  and :class:`SweepStats`, the sums over thresholds;
+* :mod:`~goeval.sweep.quantities` - what is summed, each per-protein quantity
+  declared once (:func:`~goeval.sweep.quantities.register_quantity`: its value from
+  the protein's running totals, its sums, its shared rule);
+* :mod:`~goeval.sweep.stats` - :class:`SweepStats`, the sums over thresholds;
 * :mod:`~goeval.sweep.kernel` - :func:`sweep`, the kernel itself;
 * :mod:`~goeval.sweep.steps` - :class:`ProteinSteps`, every protein's step
   functions kept (bootstrap, paired comparisons);

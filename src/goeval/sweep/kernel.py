@@ -14,6 +14,7 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.sparse import row_indptr
+from goeval.sweep.quantities import TOTALS, Entries, ProteinState, RunningTotal, protein_state
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
@@ -105,19 +106,16 @@ def _levels(thresholds: np.ndarray, scores: np.ndarray, grid_n: int) -> np.ndarr
 class ChunkSteps:
     """The (protein, level) groups of a chunk, ordered by protein then descending level.
 
-    ``cnt``, ``tp``, ``ia_pred``, ``ia_tp`` are the protein's running totals
-    (``|P|``, ``|T ∩ P|``, ``sum_P ia``, ``sum_{T∩P} ia``) once every entry
-    down to the group's level is predicted; ``first`` flags a protein's
-    first group, ``bins`` the threshold index (level - 1).
+    ``totals`` holds, per registered running total (:data:`~goeval.sweep.quantities.TOTALS`:
+    ``cnt`` ``|P|``, ``tp`` ``|T ∩ P|``, ``ia_pred`` ``sum_P ia``, ``ia_tp`` ``sum_{T∩P} ia``, and
+    any registered later), the protein's total once every entry down to the group's level is
+    predicted; ``first`` flags a protein's first group, ``bins`` the threshold index (level - 1).
     """
 
     rows: np.ndarray
     bins: np.ndarray
     first: np.ndarray
-    cnt: np.ndarray
-    tp: np.ndarray
-    ia_pred: np.ndarray
-    ia_tp: np.ndarray
+    totals: dict[str, np.ndarray]
 
 
 def chunk_bounds(pred_indptr: np.ndarray, chunk_entries: int) -> list[int]:
@@ -174,64 +172,51 @@ def chunk_steps(
     if rows.size == 0:
         return None
     tp = truth_flags(r0, r1, rows, cols)
+    scores = pred_scores[a:b][keep] if any(t.scores for t in TOTALS.values()) else None
     # one sort of packed keys: (row, descending level) groups, then column, tp bit
     col_bits = max(1, int(n_cols).bit_length())
     grp = rows * (m + 1) + (m - level)
     if int(grp.max()).bit_length() + col_bits + 1 <= 63:
-        key = np.sort((grp << (col_bits + 1)) | (cols << 1) | tp, kind="stable")  # rows grouped: timsort merges them
+        key = (grp << (col_bits + 1)) | (cols << 1) | tp
+        if scores is None:
+            key = np.sort(key, kind="stable")  # rows grouped: timsort merges them
+        else:  # a total reads the scores: they follow the sort
+            order = np.argsort(key, kind="stable")
+            key, scores = key[order], scores[order]
         grp = key >> (col_bits + 1)
         cols = (key >> 1) & ((1 << col_bits) - 1)
         tp = (key & 1).astype(bool)
     else:  # pragma: no cover - astronomically many thresholds x rows
         order = np.argsort(grp, kind="stable")
         grp, cols, tp = grp[order], cols[order], tp[order]
+        scores = None if scores is None else scores[order]
     starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
     g_row, g_rlev = np.divmod(grp[starts], m + 1)
     first = np.r_[True, g_row[1:] != g_row[:-1]]
-    # running totals of each protein down to each group's level: counts exactly
-    # (integers), IA sums accurately (compensated, per protein; see running_sums)
-    cnt = _segment_cumsum(np.diff(np.r_[starts, grp.size]), first).astype(np.float64)
-    tpc = _segment_cumsum(np.add.reduceat(tp.astype(np.int64), starts), first).astype(np.float64)
     ends = np.r_[starts[1:] - 1, grp.size - 1]
     row_start = np.repeat(starts[first], np.diff(np.r_[np.flatnonzero(first), starts.size]))
-    iav_e = iav[cols]
-    iap = running_sums(iav_e, ends, row_start)
-    iatp = running_sums(np.where(tp, iav_e, 0.0), ends, row_start)
-    return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, cnt=cnt, tp=tpc, ia_pred=iap, ia_tp=iatp)
+    entries = Entries(cols=cols, tp=tp, ia=iav[cols], scores=scores)
+    totals = {name: _running_total(t, entries, starts, ends, first, row_start) for name, t in TOTALS.items()}
+    return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, totals=totals)
 
 
-def _protein_state(
-    c: np.ndarray, t: np.ndarray, p: np.ndarray, q: np.ndarray, n_t: np.ndarray, i_t: np.ndarray,
-    w_row: np.ndarray | None = None,
-) -> dict[str, np.ndarray]:
-    """The :data:`BASE_QUANTITIES` of proteins with ``|P| = c``, ``|T ∩ P| = t``,
-    ``sum_P ia = p``, ``sum_{T∩P} ia = q``, ``|T| = n_t`` and ``i(T) = i_t``.
-
-    A protein with an empty truth (its truth entirely known, CAFA-evaluator-PK's
-    counting) has recall 0; ``w_row`` (1.0 or 0.0 per protein) keeps a protein
-    out of the information-weighted quantities (covered, mi, ia_pred) when its
-    truth carries no information at all.
-    """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cov = (c > 0).astype(np.float64)
-        covw = (p > 0).astype(np.float64)
-        pr = np.where(c > 0, t / c, 0.0)
-        rc = np.where(n_t > 0, t / n_t, 0.0)
-        wpr = np.where(p > 0, q / p, 0.0)
-        wrc = np.where(i_t > 0, q / i_t, 0.0)
-    mi = p - q
-    if w_row is not None:
-        covw, mi, p = covw * w_row, mi * w_row, p * w_row
-    return {
-        "covered": cov, "pr": pr, "rc": rc, "tp": t, "npred": c, "ntrue_cov": cov * n_t,
-        "covered_w": covw, "wpr": wpr, "wrc": wrc, "ru": i_t - q, "mi": mi, "ia_tp": q, "ia_pred": p,
-    }
+def _running_total(total: RunningTotal, entries: Entries, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
+                   row_start: np.ndarray) -> np.ndarray:
+    """A protein's running total down to each group's level: counts exactly (integers), sums accurately
+    (compensated, per protein; see :func:`running_sums`)."""
+    values = total.entry(entries)
+    if total.exact:
+        return _segment_cumsum(np.add.reduceat(values.astype(np.int64), starts), first).astype(np.float64)
+    return running_sums(np.asarray(values, dtype=np.float64), ends, row_start)
 
 
 def step_states(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray,
                 w_row: np.ndarray | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Per-protein quantities at each group's level and just above it (before the group);
-    ``w_row``: per protein, 1.0 when its truth carries information (None: every protein)."""
+    """Per-protein quantities (:data:`~goeval.sweep.quantities.QUANTITIES`) at each group's level and just
+    above it (before the group); ``w_row``: per protein, 1.0 when its truth carries information (None:
+    every protein). A protein with an empty truth (its truth entirely known, CAFA-evaluator-PK's
+    counting) has recall 0; ``w_row`` keeps a protein out of the information-weighted quantities
+    (covered_w, mi, ia_pred) when its truth carries no information at all."""
     nT, iT = n_t[steps.rows], i_t[steps.rows]
     wR = None if w_row is None else w_row[steps.rows]
 
@@ -240,8 +225,9 @@ def step_states(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray,
         y[steps.first] = 0.0
         return y
 
-    now = _protein_state(steps.cnt, steps.tp, steps.ia_pred, steps.ia_tp, nT, iT, wR)
-    before = _protein_state(shift(steps.cnt), shift(steps.tp), shift(steps.ia_pred), shift(steps.ia_tp), nT, iT, wR)
+    now = protein_state(ProteinState(totals=steps.totals, n_t=nT, i_t=iT, w_row=wR))
+    before = protein_state(ProteinState(totals={k: shift(v) for k, v in steps.totals.items()}, n_t=nT, i_t=iT,
+                                        w_row=wR))
     return now, before
 
 
@@ -305,16 +291,24 @@ def protein_weights(w: np.ndarray | None, i_t: np.ndarray) -> list[np.ndarray | 
     return [w, w1, w1 * i_t]
 
 
+def _nothing_predicted(n_t: np.ndarray, i_t: np.ndarray) -> dict[str, np.ndarray]:
+    """The quantities that are not 0 with nothing predicted (every running total 0; ``ru_i = i(T_i)``)."""
+    zero = np.zeros(n_t.size)
+    state = protein_state(ProteinState(totals={k: zero for k in TOTALS}, n_t=n_t, i_t=i_t))
+    return {k: v for k, v in state.items() if np.any(v != 0)}
+
+
 def finish_sums(thresholds: np.ndarray, sums: dict[str, np.ndarray], pw: list[np.ndarray | None],
-            n_t: np.ndarray) -> SweepStats:
+                n_t: np.ndarray, i_t: np.ndarray) -> SweepStats:
     """Reverse cumulative sums over levels, the values with nothing predicted, and the totals."""
     for k in sums:
         sums[k] = np.cumsum(sums[k][..., ::-1], axis=-1)[..., ::-1]
     batched = pw[1].ndim == 2
+    empty = _nothing_predicted(n_t, i_t)
     for k in sums:
         base, p = STAT_DEFINITIONS[k]
-        if base == "ru":  # with nothing predicted ru_i = i(T_i)
-            tot = pw[p + 1].sum(axis=-1)
+        if base in empty:  # at every threshold (a protein predicts nothing above its highest score)
+            tot = (empty[base] if pw[p] is None else pw[p] * empty[base]).sum(axis=-1)
             sums[k] += tot[:, None] if batched else tot
     has_t, has_i = n_t > 0, pw[1] > 0  # proteins with truth, with informative truth (w_i i(T_i) > 0)
     if pw[0] is None:
@@ -409,7 +403,7 @@ def sweep(
     shape = (m,) if w is None or w.ndim == 1 else (w.shape[0], m)
     sums = {k: np.zeros(shape) for k in STAT_NAMES}
     if m == 0 or n == 0:
-        return finish_sums(thresholds, sums, pw, n_t)
+        return finish_sums(thresholds, sums, pw, n_t, i_t)
     grid_n = grid_multiplier(thresholds)
     flags = TruthFlags(truth_indptr, truth_cols, n_cols)
     bounds = chunk_bounds(pred_indptr, chunk_entries)
@@ -422,4 +416,4 @@ def sweep(
             add_steps(sums, steps, now, before, pw)
         else:
             _add_steps_batched(sums, steps, now, before, pw, r0, r1)
-    return finish_sums(thresholds, sums, pw, n_t)
+    return finish_sums(thresholds, sums, pw, n_t, i_t)

@@ -222,7 +222,7 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
         dense = np.zeros(taus.size)
         dense[pos] = partial.values[:, q]
         sums[name] = dense
-    return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t)
+    return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t, i_t)
 
 
 def fold_infinite(partial: SweepPartial) -> SweepPartial:

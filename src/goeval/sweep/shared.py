@@ -28,26 +28,36 @@ materialised rows (:func:`~goeval.sweep.sweep_partial`) up to rounding
 The rule does not hold when a protein's predicted set differs from the
 vector's (its known terms removed, partial knowledge) or when per-protein
 step functions or similarity sums are asked for: the rows are then made
-(:class:`goeval.evaluation.sources.SharedScoresSource`).
+(:class:`goeval.evaluation.sources.SharedScoresSource`). Each quantity declares its rule
+(:attr:`goeval.sweep.quantities.Quantity.shared`, given a :class:`SharedVector`) or that it has
+none; then the rows are made too (:func:`shared_supported`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals
+from goeval.sweep.quantities import QUANTITIES
 
-__all__ = ["SHARED_QUANTITIES", "shared_supported", "shared_thresholds", "shared_partial"]
+__all__ = ["SharedVector", "shared_supported", "shared_thresholds", "shared_partial"]
 
 
-class _Vector:
-    """Per-level sums of a shared vector and of the truth's per-term aggregates (levels ascending)."""
+class SharedVector:
+    """Per-level sums of a shared vector and of the truth's per-term aggregates (levels ascending).
 
-    def __init__(self, cols: np.ndarray, inverse: np.ndarray, k: int, iav: np.ndarray, truth_indptr: np.ndarray,
-                 truth_cols: np.ndarray, n_cols: int) -> None:
-        self.cols, self.inverse, self.k, self.iav = cols, inverse, k, iav
+    What a quantity's shared rule (:attr:`goeval.sweep.quantities.Quantity.shared`) is given, with a
+    power ``p``: it returns, per level of the vector (ascending), the change of ``sum_i i(T_i)^p x_i``
+    from the next higher level. ``cols``/``scores`` are the vector's terms and scores (``+inf``: predicted
+    at every threshold), ``inverse`` the level of each; ``count``/``ia`` are ``|S|`` and ``sum_S ia`` from
+    each level up,
+    ``d_count``/``d_ia`` their changes per level, ``weights[p]`` the proteins' ``i(T_i)^p``,
+    :meth:`delta` the truth's per-term aggregates summed over the vector's terms per level.
+    """
+
+    def __init__(self, cols: np.ndarray, scores: np.ndarray, inverse: np.ndarray, k: int, iav: np.ndarray,
+                 truth_indptr: np.ndarray, truth_cols: np.ndarray, n_cols: int) -> None:
+        self.cols, self.scores, self.inverse, self.k, self.iav = cols, scores, inverse, k, iav
         self.n_t, self.i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
         self.rows = np.repeat(np.arange(self.n_t.size), np.diff(truth_indptr))
         self.truth_cols, self.n_cols = truth_cols, n_cols
@@ -55,7 +65,7 @@ class _Vector:
         self.ia_v = iav[cols]
         self.d_count = self.level_sum(np.ones(cols.size))
         self.d_ia = self.level_sum(self.ia_v)
-        self.count, self.ia = _from_top(self.d_count), _from_top(self.d_ia)
+        self.count, self.ia = self.from_top(self.d_count), self.from_top(self.d_ia)
         self._memo: dict[tuple[str, int], np.ndarray] = {}
 
     def level_sum(self, values: np.ndarray) -> np.ndarray:
@@ -67,6 +77,7 @@ class _Vector:
         return np.bincount(self.truth_cols, weights=per_protein[self.rows], minlength=self.n_cols)
 
     def total(self, p: int) -> float:
+        """``sum_i i(T_i)^p`` over the proteins."""
         return float(self.weights[p].sum())
 
     def delta(self, kind: str, p: int) -> np.ndarray:
@@ -84,52 +95,35 @@ class _Vector:
             self._memo[key] = self.level_sum(agg[self.cols] * self.ia_v if ia else agg[self.cols])
         return self._memo[key]
 
+    @staticmethod
+    def from_top(d: np.ndarray) -> np.ndarray:
+        """Accurate sums of ``d`` from each level to the highest (``running_sums``)."""
+        if not d.size:
+            return d
+        rev = d[::-1]
+        idx = np.arange(rev.size)
+        return running_sums(rev, idx, np.zeros_like(idx))[::-1]
 
-def _from_top(d: np.ndarray) -> np.ndarray:
-    """Accurate sums of ``d`` from each level to the highest (``running_sums``)."""
-    if not d.size:
-        return d
-    rev = d[::-1]
-    idx = np.arange(rev.size)
-    return running_sums(rev, idx, np.zeros_like(idx))[::-1]
+    @staticmethod
+    def changes(values: np.ndarray) -> np.ndarray:
+        """Per level, the value there minus the value at the next higher level (0 above the highest)."""
+        return values - np.r_[values[1:], 0.0]
 
+    @staticmethod
+    def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+        """``num / den``, 0 where ``den`` is not positive."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
-def _changes(values: np.ndarray) -> np.ndarray:
-    """Per level, the value there minus the value at the next higher level (0 above the highest)."""
-    return values - np.r_[values[1:], 0.0]
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
-
-
-def _indicator(on: np.ndarray, factor: float) -> np.ndarray:
-    """Per level, the change of ``factor`` times an indicator of the levels from the highest down."""
-    return _changes(on.astype(np.float64) * factor)
-
-
-#: Per base quantity of :data:`~goeval.sweep.BASE_QUANTITIES`, the change of ``sum_i i(T_i)^p x_i`` per level.
-SHARED_QUANTITIES: dict[str, Callable[[_Vector, int], np.ndarray]] = {
-    "covered": lambda v, p: _indicator(v.count > 0, v.total(p)),
-    "pr": lambda v, p: _changes(_ratio(_from_top(v.delta("t", p)), v.count)),
-    "rc": lambda v, p: v.delta("r", p),
-    "tp": lambda v, p: v.delta("t", p),
-    "npred": lambda v, p: v.d_count * v.total(p),
-    "ntrue_cov": lambda v, p: _indicator(v.count > 0, float((v.weights[p] * v.n_t).sum())),
-    "covered_w": lambda v, p: _indicator(v.ia > 0, v.total(p)),
-    "wpr": lambda v, p: _changes(_ratio(_from_top(v.delta("q", p)), v.ia)),
-    "wrc": lambda v, p: v.delta("w", p),
-    "ru": lambda v, p: -v.delta("q", p),
-    "mi": lambda v, p: v.d_ia * v.total(p) - v.delta("q", p),
-    "ia_tp": lambda v, p: v.delta("q", p),
-    "ia_pred": lambda v, p: v.d_ia * v.total(p),
-}
+    def indicator(self, on: np.ndarray, factor: float) -> np.ndarray:
+        """Per level, the change of ``factor`` times an indicator of the levels from the highest down."""
+        return self.changes(on.astype(np.float64) * factor)
 
 
 def shared_supported() -> bool:
-    """Whether every sum of :data:`~goeval.sweep.STAT_NAMES` has a shared-vector rule (powers 0 to 2)."""
-    return all(base in SHARED_QUANTITIES and p in (0, 1, 2) for base, p in STAT_DEFINITIONS.values())
+    """Whether every quantity of the sweep has a shared-vector rule (a quantity registered with
+    ``shared=None`` has none: the rows are then made)."""
+    return all(q.shared is not None for q in QUANTITIES.values())
 
 
 def shared_thresholds(scores: np.ndarray, thresholds: np.ndarray | None) -> np.ndarray:
@@ -169,7 +163,7 @@ def shared_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarra
     --------
     >>> part = shared_partial(np.array([0, 1]), np.array([1.0, 0.5]), np.array([0, 1, 3]),
     ...                       np.array([0, 0, 2]), 3, None)
-    >>> part.keys.tolist(), part.values[:, STAT_NAMES.index("tp")].tolist()
+    >>> part.keys.tolist(), part.values[:, list(STAT_NAMES).index("tp")].tolist()
     ([0.5, 1.0], [0.0, 2.0])
     """
     scores = np.asarray(scores, dtype=np.float64)
@@ -180,9 +174,9 @@ def shared_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarra
         return SweepPartial.empty()
     levels, inverse = np.unique(level[keep] - 1, return_inverse=True)
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
-    vec = _Vector(np.asarray(cols)[keep].astype(np.int64), inverse.ravel(), levels.size, iav, truth_indptr,
-                  truth_cols, n_cols)
+    vec = SharedVector(np.asarray(cols)[keep].astype(np.int64), scores[keep], inverse.ravel(), levels.size, iav,
+                       truth_indptr, truth_cols, n_cols)
     values = np.empty((levels.size, len(STAT_NAMES)))
     for q, (base, p) in enumerate(STAT_DEFINITIONS.values()):
-        values[:, q] = SHARED_QUANTITIES[base](vec, p)
+        values[:, q] = QUANTITIES[base].shared(vec, p)
     return SweepPartial(taus[levels], values)

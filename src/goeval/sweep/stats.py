@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.sweep.quantities import QUANTITIES, STAT_DEFINITIONS
 
 if TYPE_CHECKING:
     from goeval.sweep.steps import ProteinSteps
@@ -18,48 +20,20 @@ __all__ = ["BASE_QUANTITIES", "STAT_DEFINITIONS", "STAT_NAMES", "SweepStats", "B
 #: (method, namespace label).
 BlockKey = tuple[str, str]
 
-#: Per-protein quantities of a predicted set at one threshold (``sweep``
-#: sums them over proteins): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when
-#: not covered), rc ``tp/|T|``, tp ``|T ∩ P|``, npred ``|P|``, ntrue_cov
-#: ``|T|`` of covered proteins, covered_w ``[sum_P ia > 0]``, wpr
-#: ``sum_{T∩P} ia / sum_P ia``, wrc ``sum_{T∩P} ia / i(T)``, ru
-#: ``sum_{T-P} ia``, mi ``sum_{P-T} ia``, ia_tp ``sum_{T∩P} ia`` and
-#: ia_pred ``sum_P ia`` (the last two pooled for micro averages).
-BASE_QUANTITIES: tuple[str, ...] = (
-    "covered", "pr", "rc", "tp", "npred", "ntrue_cov", "covered_w", "wpr", "wrc", "ru", "mi", "ia_tp", "ia_pred",
-)
+#: The per-protein quantities (:data:`~goeval.sweep.quantities.QUANTITIES`, a live view: a quantity
+#: registered later is in it): covered ``[|P_i| > 0]``, pr ``tp/|P|`` (0 when not covered), rc
+#: ``tp/|T|``, tp ``|T ∩ P|``, npred ``|P|``, ntrue_cov ``|T|`` of covered proteins, covered_w
+#: ``[sum_P ia > 0]``, wpr ``sum_{T∩P} ia / sum_P ia``, wrc ``sum_{T∩P} ia / i(T)``, ru
+#: ``sum_{T-P} ia``, mi ``sum_{P-T} ia``, ia_tp ``sum_{T∩P} ia`` and ia_pred ``sum_P ia`` (the last
+#: two pooled for micro averages).
+BASE_QUANTITIES = QUANTITIES.keys()
 
-#: Every sum of :class:`SweepStats`: name -> (per-protein quantity, power p).
-#: The sum is ``sum_i w_i * i(T_i)**p * quantity_i`` with the protein
-#: weights ``w_i`` of :func:`sweep` (1 by default): the ``it_*`` sums are the
-#: plain sums under the protein weights ``w_i * i(T_i)`` (``it2_cov_w``:
-#: ``w_i * i(T_i)**2``), used for ``wru``/``wmi`` (CR13 eqs. 4-5) and for
-#: ``protein_weighting='information'`` (CR13 §3.4.1).
-STAT_DEFINITIONS: dict[str, tuple[str, int]] = {
-    "covered": ("covered", 0),
-    "pr": ("pr", 0),
-    "rc": ("rc", 0),
-    "tp": ("tp", 0),
-    "npred": ("npred", 0),
-    "ntrue_cov": ("ntrue_cov", 0),
-    "covered_w": ("covered_w", 0),
-    "wpr": ("wpr", 0),
-    "wrc": ("wrc", 0),
-    "ru": ("ru", 0),
-    "mi": ("mi", 0),
-    "it_ru": ("ru", 1),
-    "it_mi": ("mi", 1),
-    "it_wpr": ("wpr", 1),
-    "it_wrc": ("wrc", 1),
-    "it_cov_w": ("covered_w", 1),
-    "it2_cov_w": ("covered_w", 2),
-    "ia_tp": ("ia_tp", 0),
-    "ia_pred": ("ia_pred", 0),
-    "it_cov": ("covered", 1),
-}
-
-#: Per-threshold sums produced by :func:`sweep` (all over benchmark proteins).
-STAT_NAMES: tuple[str, ...] = tuple(STAT_DEFINITIONS)
+#: Per-threshold sums produced by :func:`sweep` (all over benchmark proteins), a live view of
+#: :data:`STAT_DEFINITIONS` (name -> (quantity, power p); the sum is ``sum_i w_i * i(T_i)**p *
+#: quantity_i``: the ``it_*`` sums are the plain sums under the protein weights ``w_i * i(T_i)``
+#: (``it2_cov_w``: ``w_i * i(T_i)**2``), used for ``wru``/``wmi`` (CR13 eqs. 4-5) and for
+#: ``protein_weighting='information'`` (CR13 §3.4.1)).
+STAT_NAMES = STAT_DEFINITIONS.keys()
 
 #: How the sums of the i(T)-weighted view (:meth:`SweepStats.information_weighted`)
 #: are read from the plain ones: under weights ``w_i i(T_i)``, covered_w is
@@ -68,6 +42,22 @@ _INFORMATION_VIEW = {
     "covered": "it_cov", "covered_w": "it_cov_w", "wpr": "it_wpr", "wrc": "it_wrc",
     "ru": "it_ru", "mi": "it_mi", "it_cov_w": "it2_cov_w",
 }
+
+
+class _RenamedSums(Mapping[str, np.ndarray]):
+    """The sums of ``source`` under other names (``names``: view name -> source name), read on access."""
+
+    def __init__(self, source: Mapping[str, np.ndarray], names: Mapping[str, str]) -> None:
+        self.source, self.names = source, names
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.source[self.names[name]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
 
 
 @dataclass(kw_only=True)
@@ -179,9 +169,9 @@ class SweepStats:
         the i(T)-weighted means of CR13 eqs. (4)-(5) and §3.4.1 are the plain
         means of this view. ``n_true`` and ``it2_sum`` are not available (NaN).
         """
-        sums = {name: self.sums[src] for name, src in _INFORMATION_VIEW.items()}
-        return SweepStats(thresholds=self.thresholds, sums=sums, n=self.it_sum, n_true=float("nan"),
-                          it_sum=self.it2_sum, it2_sum=float("nan"))
+        sums = _RenamedSums(self.sums, _INFORMATION_VIEW)  # read on use: a curve reads the sums it needs only
+        return SweepStats(thresholds=self.thresholds, sums=sums, n=self.it_sum,  # type: ignore[arg-type]
+                          n_true=float("nan"), it_sum=self.it2_sum, it2_sum=float("nan"))
 
     def replicate(self, b: int) -> "SweepStats":
         """Row ``b`` of statistics swept with weights of shape (B, n)."""

@@ -11,6 +11,7 @@ from goeval.errors import InvalidParameterError
 from goeval.sparse import row_indptr
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, add_steps, check_weights, chunk_bounds, chunk_steps,
                                  finish_sums, protein_weights, step_states, truth_totals)
+from goeval.sweep.quantities import TOTALS
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
@@ -37,8 +38,9 @@ class ProteinSteps:
         ``|T_i|`` and ``i(T_i)`` (bits) of every benchmark protein.
     rows, bins : ndarray of int64, shape (g,)
         Protein and threshold index (level - 1) of every (protein, level) group.
-    cnt, tp, ia_pred, ia_tp : ndarray of float64, shape (g,)
-        Running ``|P|``, ``|T ∩ P|``, ``sum_P ia``, ``sum_{T∩P} ia`` at the group.
+    totals : dict of str to ndarray of float64, shape (g,)
+        Every running total (:data:`~goeval.sweep.quantities.TOTALS`) at the group: ``cnt`` ``|P|``,
+        ``tp`` ``|T ∩ P|``, ``ia_pred`` ``sum_P ia``, ``ia_tp`` ``sum_{T∩P} ia``, and those registered.
     row_bounds, group_bounds : ndarray of int64, shape (k + 1,)
         The kernel's chunks (rows ``[row_bounds[c], row_bounds[c+1])`` own
         groups ``[group_bounds[c], group_bounds[c+1])``); sums are added in
@@ -54,10 +56,7 @@ class ProteinSteps:
     i_t: np.ndarray
     rows: np.ndarray
     bins: np.ndarray
-    cnt: np.ndarray
-    tp: np.ndarray
-    ia_pred: np.ndarray
-    ia_tp: np.ndarray
+    totals: dict[str, np.ndarray]
     row_bounds: np.ndarray
     group_bounds: np.ndarray
     proteins: np.ndarray | None = None
@@ -71,8 +70,8 @@ class ProteinSteps:
         g0, g1 = int(self.group_bounds[c]), int(self.group_bounds[c + 1])
         rows = self.rows[g0:g1]
         first = np.r_[True, rows[1:] != rows[:-1]] if rows.size else np.zeros(0, bool)
-        return ChunkSteps(rows=rows, bins=self.bins[g0:g1], first=first, cnt=self.cnt[g0:g1], tp=self.tp[g0:g1],
-                      ia_pred=self.ia_pred[g0:g1], ia_tp=self.ia_tp[g0:g1])
+        return ChunkSteps(rows=rows, bins=self.bins[g0:g1], first=first,
+                          totals={k: v[g0:g1] for k, v in self.totals.items()})
 
     def stats(self, weights: np.ndarray | None = None, names: tuple[str, ...] = STAT_NAMES) -> SweepStats:
         """The :class:`SweepStats` of these proteins under ``weights`` (as :func:`sweep`).
@@ -98,7 +97,7 @@ class ProteinSteps:
         """
         unknown = sorted(set(names) - set(STAT_NAMES))
         if unknown:
-            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {STAT_NAMES}; got {unknown}.")
+            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {list(STAT_NAMES)}; got {unknown}.")
         n, m = self.n_proteins, self.thresholds.size
         w = check_weights(weights, n)
         pw = protein_weights(w, self.i_t)
@@ -111,7 +110,7 @@ class ProteinSteps:
                 if steps.rows.size:
                     now, before = step_states(steps, self.n_t, self.i_t, self.weighted_rows)
                     add_steps(sums, steps, now, before, pw)
-        return finish_sums(self.thresholds, sums, pw, self.n_t)
+        return finish_sums(self.thresholds, sums, pw, self.n_t, self.i_t)
 
     def _contributions(self, c: int, names: tuple[str, ...]) -> Any:
         """Chunk ``c``'s changes of every sum of ``names``, stacked: a (len(names) * m, rows) CSR."""
@@ -182,8 +181,7 @@ class ProteinSteps:
 def _no_steps() -> ChunkSteps:
     """The steps of a chunk without entries."""
     none = np.zeros(0, np.int64)
-    return ChunkSteps(rows=none, bins=none, first=np.zeros(0, bool), cnt=np.zeros(0), tp=np.zeros(0),
-                      ia_pred=np.zeros(0), ia_tp=np.zeros(0))
+    return ChunkSteps(rows=none, bins=none, first=np.zeros(0, bool), totals={k: np.zeros(0) for k in TOTALS})
 
 
 def protein_steps(
@@ -224,11 +222,12 @@ def protein_steps(
             parts.append(steps if steps is not None else _no_steps())
     else:
         parts.append(_no_steps())
-    cat = {f: np.concatenate([getattr(s, f) for s in parts]) for f in ("rows", "bins", "cnt", "tp", "ia_pred", "ia_tp")}
+    totals = {k: np.concatenate([s.totals[k] for s in parts]) for k in TOTALS}
     group_bounds = np.r_[0, np.cumsum([s.rows.size for s in parts])].astype(np.int64)
-    return ProteinSteps(thresholds=thresholds, n_t=n_t, i_t=i_t, rows=cat["rows"].astype(np.int64),
-                        bins=cat["bins"].astype(np.int64), cnt=cat["cnt"], tp=cat["tp"], ia_pred=cat["ia_pred"],
-                        ia_tp=cat["ia_tp"], row_bounds=np.asarray(bounds, np.int64), group_bounds=group_bounds,
+    return ProteinSteps(thresholds=thresholds, n_t=n_t, i_t=i_t,
+                        rows=np.concatenate([s.rows for s in parts]).astype(np.int64),
+                        bins=np.concatenate([s.bins for s in parts]).astype(np.int64), totals=totals,
+                        row_bounds=np.asarray(bounds, np.int64), group_bounds=group_bounds,
                         proteins=None if proteins is None else np.asarray(proteins), weighted_rows=weighted_rows)
 
 
@@ -259,14 +258,14 @@ def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], th
     taus = np.asarray(thresholds, dtype=np.float64)
     n = int(n_t.size)
     sizes = np.zeros(n, np.int64)
-    rows, bins, cols = [], [], {f: [] for f in ("cnt", "tp", "ia_pred", "ia_tp")}
+    rows, bins, cols = [], [], {f: [] for f in TOTALS}
     for bench, sz, st in pieces:
         sizes[bench] = sz
         pos = np.minimum(np.searchsorted(taus, st.thresholds), max(taus.size - 1, 0))  # +inf: the highest
         rows.append(bench[st.rows])
         bins.append(pos[st.bins])
         for f, out in cols.items():
-            out.append(getattr(st, f))
+            out.append(st.totals[f])
     r = np.concatenate(rows) if rows else np.zeros(0, np.int64)
     order = np.argsort(r, kind="stable")
     r = r[order]
@@ -275,6 +274,6 @@ def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], th
     bounds = np.asarray(chunk_bounds(np.r_[0, np.cumsum(sizes)], chunk_entries) if n else [0, 0], np.int64)
     group_bounds = np.searchsorted(r, bounds, side="left").astype(np.int64)
     return ProteinSteps(thresholds=taus, n_t=n_t, i_t=i_t, rows=r.astype(np.int64), bins=b.astype(np.int64),
-                        cnt=cat["cnt"], tp=cat["tp"], ia_pred=cat["ia_pred"], ia_tp=cat["ia_tp"], row_bounds=bounds,
+                        totals=cat, row_bounds=bounds,
                         group_bounds=group_bounds, proteins=None if proteins is None else np.asarray(proteins),
                         weighted_rows=weighted_rows)

@@ -1,0 +1,279 @@
+"""The per-protein quantities a sweep sums, each declared once (:func:`register_total`, :func:`register_quantity`).
+
+Two kinds of declaration, as scikit-learn derives every curve from the counts of one
+``_binary_clf_curve``:
+
+* a **running total** (:class:`RunningTotal`) is a per-entry value summed over a protein's
+  predicted entries from the highest threshold down: ``cnt`` (``|P|``), ``tp`` (``|T ∩ P|``),
+  ``ia_pred`` (``sum_P ia``), ``ia_tp`` (``sum_{T∩P} ia``). The kernel
+  (:func:`goeval.sweep.kernel.chunk_steps`) computes every registered total, integer ones exactly,
+  the others with :func:`~goeval.sweep.running_sums`; a total may read the entries' scores;
+* a **quantity** (:class:`Quantity`) is a function of a protein's running totals at one threshold,
+  its ``|T|`` and ``i(T)`` (:class:`ProteinState`); it names the sums of it the sweep keeps
+  (``sum_i w_i i(T_i)**p quantity_i`` for each power ``p``: :data:`STAT_DEFINITIONS`) and its
+  rule for one score vector shared by every protein (:mod:`goeval.sweep.shared`), or says it has
+  none (``shared=None``: the naive baseline then makes its rows).
+
+The kernel, the step functions, the partial sums, the shared sweep, the store of per-protein
+statistics and the bootstrap read these registries, so a new quantity is one declaration here or
+in a user's module. A quantity registered without ``shared=`` fails at once (at import of the
+module that declares it), naming the quantity.
+
+Examples
+--------
+>>> import numpy as np
+>>> STAT_DEFINITIONS["it_ru"]
+('ru', 1)
+>>> st = ProteinState(totals={"cnt": np.array([2.0]), "tp": np.array([1.0]), "ia_pred": np.array([3.0]),
+...                           "ia_tp": np.array([1.0])}, n_t=np.array([4.0]), i_t=np.array([5.0]))
+>>> {k: float(v[0]) for k, v in protein_state(st).items() if k in ("pr", "rc", "ru", "mi")}
+{'pr': 0.5, 'rc': 0.25, 'ru': 4.0, 'mi': 2.0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from goeval.errors import InvalidParameterError
+
+__all__ = ["RunningTotal", "Quantity", "Entries", "ProteinState", "register_total", "register_quantity",
+           "unregister_quantity", "TOTALS", "QUANTITIES", "STAT_DEFINITIONS", "protein_state"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entries:
+    """The predicted entries of a kernel chunk, in the kernel's order (protein, descending level, column).
+
+    Attributes
+    ----------
+    cols : ndarray of int64
+        Column (term) of each entry.
+    tp : ndarray of bool
+        Whether the term is in the protein's truth.
+    ia : ndarray of float64
+        Information accretion of the term (0 without IA).
+    scores : ndarray of float64 or None
+        The propagated scores (``+inf``: predicted at every threshold); only when a registered total
+        declares ``scores=True``.
+    """
+
+    cols: np.ndarray
+    tp: np.ndarray
+    ia: np.ndarray
+    scores: np.ndarray | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunningTotal:
+    """A per-entry value the kernel sums over each protein's entries from the highest threshold down.
+
+    Attributes
+    ----------
+    name : str
+    entry : callable (Entries) -> ndarray, one value per entry
+    exact : bool
+        Integer values, summed exactly (counts); otherwise summed accurately
+        (:func:`~goeval.sweep.running_sums`, within a few ulps of ``math.fsum``).
+    scores : bool
+        ``entry`` reads :attr:`Entries.scores` (the kernel then sorts with a permutation).
+    """
+
+    name: str
+    entry: Callable[[Entries], np.ndarray]
+    exact: bool = False
+    scores: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProteinState:
+    """Running totals of proteins at one threshold (each a float64 array, one value per protein or group),
+    with their ``|T|`` (``n_t``), ``i(T)`` (``i_t``) and ``w_row`` (1.0 when a protein's truth carries
+    information, 0.0 when not; None: every protein). ``state[name]`` is the total ``name``."""
+
+    totals: Mapping[str, np.ndarray]
+    n_t: np.ndarray
+    i_t: np.ndarray
+    w_row: np.ndarray | None = None
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.totals[name]
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+_UNSET: Any = _Unset()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Quantity:
+    """A per-protein quantity of the sweep, declared once.
+
+    Attributes
+    ----------
+    name : str
+    value : callable (ProteinState) -> ndarray
+        Its per-protein value from the running totals (vectorized; called inside
+        ``np.errstate(divide='ignore', invalid='ignore')``). With nothing predicted
+        (every total 0) it may be non-zero (``ru = i(T)``): that value is added at every threshold.
+    totals : tuple of str
+        The running totals it reads (registered ones).
+    sums : mapping of str to int
+        The sums of it the sweep keeps: sum name -> power ``p`` of ``i(T_i)`` in
+        ``sum_i w_i i(T_i)**p quantity_i`` (0, 1 or 2).
+    shared : callable (vector, p) -> ndarray, or None
+        Its rule for a score vector shared by every protein (:mod:`goeval.sweep.shared`: the change
+        of ``sum_i i(T_i)**p quantity_i`` per level of the vector), or None to say it has none (the
+        naive baseline then makes one row per protein). Required.
+    description : str
+    """
+
+    name: str
+    value: Callable[[ProteinState], np.ndarray]
+    totals: tuple[str, ...]
+    sums: Mapping[str, int]
+    shared: Callable[[Any, int], np.ndarray] | None = _UNSET
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.shared is _UNSET:
+            raise InvalidParameterError(
+                f"The quantity {self.name!r} declares no rule for a shared score vector: give shared=RULE "
+                "(goeval.sweep.shared) or shared=None to say it has none (the naive baseline then makes its rows).")
+        if self.shared is not None and not callable(self.shared):
+            raise InvalidParameterError(f"The 'shared' parameter of the quantity {self.name!r} must be a function "
+                                        f"(vector, p) -> ndarray or None; got {self.shared!r}.")
+        bad = {k: p for k, p in self.sums.items() if p not in (0, 1, 2)}
+        if not self.sums or bad:
+            raise InvalidParameterError(f"The 'sums' parameter of the quantity {self.name!r} must map sum names to "
+                                        f"powers 0, 1 or 2 of i(T); got {dict(self.sums)!r}.")
+
+
+#: The running totals, by name, in registration order.
+TOTALS: dict[str, RunningTotal] = {}
+#: The per-protein quantities, by name, in registration order.
+QUANTITIES: dict[str, Quantity] = {}
+#: Every sum of :class:`~goeval.sweep.SweepStats`: name -> (quantity, power p), from the quantities'
+#: ``sums`` (kept in step by :func:`register_quantity`). The sum is ``sum_i w_i * i(T_i)**p * quantity_i``
+#: with the protein weights ``w_i`` of :func:`~goeval.sweep.sweep` (1 by default).
+STAT_DEFINITIONS: dict[str, tuple[str, int]] = {}
+
+
+def register_total(total: RunningTotal) -> RunningTotal:
+    """Add a running total (its name must be new).
+
+    Raises
+    ------
+    InvalidParameterError
+        If the name is taken.
+    """
+    if total.name in TOTALS:
+        raise InvalidParameterError(f"The running total {total.name!r} is already registered.")
+    TOTALS[total.name] = total
+    return total
+
+
+def register_quantity(quantity: Quantity) -> Quantity:
+    """Add a per-protein quantity and its sums (the sweep computes them from then on).
+
+    Raises
+    ------
+    InvalidParameterError
+        If its name or a sum name is taken, or it reads a total that is not registered.
+    """
+    if quantity.name in QUANTITIES:
+        raise InvalidParameterError(f"The quantity {quantity.name!r} is already registered.")
+    unknown = [t for t in quantity.totals if t not in TOTALS]
+    if unknown:
+        raise InvalidParameterError(f"The quantity {quantity.name!r} reads running totals that are not registered: "
+                                    f"{unknown} (known: {list(TOTALS)}).")
+    taken = [s for s in quantity.sums if s in STAT_DEFINITIONS]
+    if taken:
+        raise InvalidParameterError(f"The sums {taken} of the quantity {quantity.name!r} are already registered.")
+    QUANTITIES[quantity.name] = quantity
+    for s, p in quantity.sums.items():
+        STAT_DEFINITIONS[s] = (quantity.name, p)
+    return quantity
+
+
+def unregister_quantity(name: str) -> Quantity:
+    """Remove a quantity and its sums (and the running totals no other quantity reads, if not built in)."""
+    if name not in QUANTITIES:
+        raise InvalidParameterError(f"The 'name' parameter of unregister_quantity must be one of "
+                                    f"{sorted(QUANTITIES)}; got {name!r}.")
+    quantity = QUANTITIES.pop(name)
+    for s in quantity.sums:
+        del STAT_DEFINITIONS[s]
+    still = {t for q in QUANTITIES.values() for t in q.totals}
+    for t in quantity.totals:
+        if t not in still and t not in _BUILT_IN_TOTALS:
+            del TOTALS[t]
+    return quantity
+
+
+def protein_state(state: ProteinState) -> dict[str, np.ndarray]:
+    """The value of every registered quantity of proteins in ``state``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return {name: q.value(state) for name, q in QUANTITIES.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# The built-in totals and quantities (Clark & Radivojac 2013; CAFA-evaluator's micro averages)
+# ---------------------------------------------------------------------------------------------
+for _t in (RunningTotal(name="cnt", entry=lambda e: np.ones(e.cols.size, np.int64), exact=True),
+           RunningTotal(name="tp", entry=lambda e: e.tp, exact=True),
+           RunningTotal(name="ia_pred", entry=lambda e: e.ia),
+           RunningTotal(name="ia_tp", entry=lambda e: np.where(e.tp, e.ia, 0.0))):
+    register_total(_t)
+_BUILT_IN_TOTALS = frozenset(TOTALS)
+
+
+def _covered(s: ProteinState) -> np.ndarray:
+    return (s["cnt"] > 0).astype(np.float64)
+
+
+def _weighted_rows(x: np.ndarray, s: ProteinState) -> np.ndarray:
+    """``x`` of the proteins whose truth carries information (``w_row``), 0 for the others."""
+    return x if s.w_row is None else x * s.w_row
+
+
+def _quantity(name: str, value: Callable[[ProteinState], np.ndarray], totals: tuple[str, ...], sums: dict[str, int],
+              shared: Callable[[Any, int], np.ndarray], description: str) -> None:
+    register_quantity(Quantity(name=name, value=value, totals=totals, sums=sums, shared=shared,
+                               description=description))
+
+
+# The shared rules call the methods of goeval.sweep.shared.SharedVector (v) at power p.
+_quantity("covered", _covered, ("cnt",), {"covered": 0, "it_cov": 1},
+          lambda v, p: v.indicator(v.count > 0, v.total(p)), "[|P| > 0]")
+_quantity("pr", lambda s: np.where(s["cnt"] > 0, s["tp"] / s["cnt"], 0.0), ("cnt", "tp"), {"pr": 0},
+          lambda v, p: v.changes(v.ratio(v.from_top(v.delta("t", p)), v.count)), "|T ∩ P| / |P| (0 when not covered)")
+_quantity("rc", lambda s: np.where(s.n_t > 0, s["tp"] / s.n_t, 0.0), ("tp",), {"rc": 0},
+          lambda v, p: v.delta("r", p), "|T ∩ P| / |T|")
+_quantity("tp", lambda s: s["tp"], ("tp",), {"tp": 0}, lambda v, p: v.delta("t", p), "|T ∩ P|")
+_quantity("npred", lambda s: s["cnt"], ("cnt",), {"npred": 0}, lambda v, p: v.d_count * v.total(p), "|P|")
+_quantity("ntrue_cov", lambda s: _covered(s) * s.n_t, ("cnt",), {"ntrue_cov": 0},
+          lambda v, p: v.indicator(v.count > 0, float((v.weights[p] * v.n_t).sum())), "|T| of covered proteins")
+_quantity("covered_w", lambda s: _weighted_rows((s["ia_pred"] > 0).astype(np.float64), s), ("ia_pred",),
+          {"covered_w": 0, "it_cov_w": 1, "it2_cov_w": 2}, lambda v, p: v.indicator(v.ia > 0, v.total(p)),
+          "[sum_P ia > 0]")
+_quantity("wpr", lambda s: np.where(s["ia_pred"] > 0, s["ia_tp"] / s["ia_pred"], 0.0), ("ia_pred", "ia_tp"),
+          {"wpr": 0, "it_wpr": 1}, lambda v, p: v.changes(v.ratio(v.from_top(v.delta("q", p)), v.ia)),
+          "sum_{T∩P} ia / sum_P ia")
+_quantity("wrc", lambda s: np.where(s.i_t > 0, s["ia_tp"] / s.i_t, 0.0), ("ia_tp",), {"wrc": 0, "it_wrc": 1},
+          lambda v, p: v.delta("w", p), "sum_{T∩P} ia / i(T)")
+_quantity("ru", lambda s: s.i_t - s["ia_tp"], ("ia_tp",), {"ru": 0, "it_ru": 1}, lambda v, p: -v.delta("q", p),
+          "sum_{T-P} ia")
+_quantity("mi", lambda s: _weighted_rows(s["ia_pred"] - s["ia_tp"], s), ("ia_pred", "ia_tp"), {"mi": 0, "it_mi": 1},
+          lambda v, p: v.d_ia * v.total(p) - v.delta("q", p), "sum_{P-T} ia")
+_quantity("ia_tp", lambda s: s["ia_tp"], ("ia_tp",), {"ia_tp": 0}, lambda v, p: v.delta("q", p),
+          "sum_{T∩P} ia (pooled for micro averages)")
+_quantity("ia_pred", lambda s: _weighted_rows(s["ia_pred"], s), ("ia_pred",), {"ia_pred": 0},
+          lambda v, p: v.d_ia * v.total(p), "sum_P ia (pooled for micro averages)")
+del _t
