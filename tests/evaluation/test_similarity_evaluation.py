@@ -24,14 +24,15 @@ from goeval.metrics.similarity import set_similarity
 from goeval.options import EvaluationOptions
 from goeval.sweep import SweepStats
 
-MEASURES = ("resnik", "lin", "jc", "schlicker", "simgic", "jaccard", "wjaccard")
-PAIRINGS = ("all", "bma", "bma-mean")
+MEASURES = ("resnik", "lin", "jc", "schlicker", "wang", "simgic", "jaccard", "wjaccard")
+PAIRINGS = ("all", "bma", "bma-mean", "max", "rcmax")
 
 
 def instance(seed: int, n_proteins: int = 12):
     rng = np.random.default_rng(seed)
     n_terms = int(rng.integers(7, 16))
-    onto = goeval.ontology_from_edges(random_dag_edges(rng, n_terms))
+    edges = random_dag_edges(rng, n_terms)  # every third edge part_of (Wang weighs it 0.6, is_a 0.8)
+    onto = goeval.ontology_from_edges([(c, q, "part_of" if k % 3 == 2 else "is_a") for k, (c, q) in enumerate(edges)])
     terms = [f"t{i}" for i in range(1, n_terms)]
     tp, tt, pp, pt, ps = [], [], [], [], []
     for i in range(n_proteins):
@@ -79,7 +80,7 @@ def test_curves_equal_the_per_threshold_oracle(seed):
     onto, truth, pred, ia, ic = instance(seed)
     res = evaluate_annotations(onto, truth, {"m": pred}, ia=ia, ic=ic, similarity=MEASURES, pairings=PAIRINGS)
     cols = [c for c in res.curve_columns if c in {m.column for m in SIMILARITY_MEASURES}]
-    assert len(cols) == 4 * 3 + 3
+    assert len(cols) == 5 * 5 + 3
     want = oracle_curves(onto, truth, pred, ia, ic, res.curve_columns["threshold"], cols)
     for c in cols:
         assert_allclose(res.curve_columns[c], want[c], err_msg=c, rtol=1e-9, atol=1e-9)
@@ -234,3 +235,21 @@ def test_lower_level_warnings_are_kept_in_the_run_diagnostics():
                               pairings=("bma",), normalization="gt", thresholds=0.01,
                               ic_annotations=goeval.example_path("truth"))
     assert any("a distance has no value" in w for w in res.diagnostics["warnings"])
+
+
+def test_wang_needs_no_ic_and_its_weights_are_options():
+    """Wang alone: no IC estimated (nor its warning); the weights are recorded in the run's options and
+    change the values; GOSemSim's pairing names avg and rcmax.avg are read as all and bma."""
+    onto, truth, pred, ia, _ = instance(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", GoevalWarning)
+        res = evaluate_annotations(onto, truth, {"m": pred}, similarity=("wang",), pairings=("avg", "rcmax.avg"))
+    assert "information_content" not in res.diagnostics
+    assert res.diagnostics["options"]["wang_weights"] == {"is_a": 0.8, "part_of": 0.6}
+    assert res.diagnostics["options"]["pairings"] == ["all", "bma"]
+    other = evaluate_annotations(onto, truth, {"m": pred}, similarity=("wang",), pairings=("all",),
+                                 wang_weights="part_of=0.3")
+    assert other.diagnostics["options"]["wang_weights"] == {"is_a": 0.8, "part_of": 0.3}
+    assert not np.allclose(other.curve_columns["wang_all"], res.curve_columns["wang_all"])
+    with pytest.raises(InvalidParameterError, match="'wang_weights' parameter of evaluate"):
+        EvaluationOptions(wang_weights="is_a=1.5")

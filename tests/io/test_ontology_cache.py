@@ -447,6 +447,7 @@ def _parents(arrays: dict[str, np.ndarray], rows: list[list[int]]) -> None:
     arrays["parents_indptr"] = np.r_[0, np.cumsum([len(r) for r in rows])].astype(arrays["parents_indptr"].dtype)
     arrays["parents_indices"] = np.array([p for r in rows for p in r], arrays["parents_indices"].dtype)
     arrays["parents_data"] = np.ones(arrays["parents_indices"].size, bool)
+    arrays["parent_relations"] = np.zeros(arrays["parents_indices"].size, np.int8)
 
 
 def _meta(arrays: dict[str, np.ndarray], **changes) -> None:
@@ -479,7 +480,7 @@ HOSTILE = {
     "unsigned generations": (lambda a: a.update(generation=a["generation"].astype(np.uint32)), "types"),
     "statistics of another namespace": (lambda a: _meta(a, namespaces=["molecular_function", "biological_process"]),
                                         "statistics"),
-    "other relations inside": (lambda a: _meta(a, relations=["is_a"]), "its key says"),
+    "other relations inside": (lambda a: _meta(a, relations=["is_a", "part_of", "regulates"]), "its key says"),
 }
 
 

@@ -120,7 +120,7 @@ def test_protein_measures_in_summary_order():
     assert [m.name for m in PROTEIN_AGGREGATES] == ["cafa5_score", "cafa6_metric_final", "cafa6_metric_final_micro"]
     sim = [m.name for m in SIMILARITY_MEASURES]
     assert sim[:3] == ["resnik_all", "resnik_bma", "resnik_bma_mean"] and sim[-3:] == ["jaccard", "simgic", "wjaccard"]
-    assert len(sim) == 4 * 3 + 3
+    assert len(sim) == 5 * 5 + 3 and sim[20:25] == ["wang_all", "wang_bma", "wang_bma_mean", "wang_max", "wang_rcmax"]
     assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "cafa5_score", "cafa6_metric_final",
                                                               "cafa6_metric_final_micro"] + sim
     assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}

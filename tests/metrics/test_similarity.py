@@ -1,7 +1,9 @@
-"""Term and set similarities (Resnik, Lin, Jiang-Conrath, Schlicker, Jaccard, simGIC, IA-Jaccard) and their sweep."""
+"""Term and set similarities (Resnik, Lin, Jiang-Conrath, Schlicker, Wang, Jaccard, simGIC, IA-Jaccard), their
+pairings and their sweep."""
 
 from __future__ import annotations
 
+import gzip
 import math
 import warnings
 
@@ -180,7 +182,7 @@ def test_parameter_errors(dag):
     with pytest.raises(InvalidParameterError, match="'measure' parameter of set_similarity"):
         set_similarity(onto, ic, T, T, "cosine")
     with pytest.raises(InvalidParameterError, match="'pairing' parameter of set_similarity"):
-        set_similarity(onto, ic, T, T, "lin", "max")
+        set_similarity(onto, ic, T, T, "lin", "median")
     with pytest.raises(InvalidParameterError, match="needs information accretion"):
         set_similarity(onto, ic, T, T, "wjaccard")
     with pytest.raises(InvalidParameterError, match="'ic' parameter"):
@@ -211,14 +213,38 @@ def _anc_oracle(parents):
     return anc
 
 
-def _term_oracle(anc, ic, t, p, measure):
+def wang_oracle(parents_rel, weights=None):
+    """Wang's similarity by its definition: S-values by recursion over the parents (the max over them of
+    weight x the parent's S-value, memoized), sums over the common ancestors (loops, dicts)."""
+    weights = weights or {"is_a": 0.8, "part_of": 0.6}
+    memo = {}
+
+    def svalues(t):
+        if t not in memo:
+            s = {t: 1.0}
+            for q, rel in parents_rel.get(t, ()):
+                for a, v in svalues(q).items():
+                    s[a] = max(s.get(a, 0.0), weights[rel] * v)
+            memo[t] = s
+        return memo[t]
+
+    def sim(t, p):
+        a, b = svalues(t), svalues(p)
+        return sum(a[x] + b[x] for x in a.keys() & b.keys()) / (sum(a.values()) + sum(b.values()))
+
+    return sim
+
+
+def _term_oracle(anc, ic, t, p, measure, wang=None):
+    if measure == "wang":
+        return wang(t, p)
     common = anc(t) & anc(p)
     mic = max((ic[a] for a in common), default=0.0)
     lin = 1.0 if ic[t] + ic[p] == 0 else 2 * mic / (ic[t] + ic[p])
     return {"resnik": mic, "lin": lin, "jc": ic[t] + ic[p] - 2 * mic, "schlicker": lin * (1 - 2.0**-mic)}[measure]
 
 
-def _set_oracle(anc, ic, ia, T, P, measure, pairing):
+def _set_oracle(anc, ic, ia, T, P, measure, pairing, wang=None):
     """Leaves by definition, every pair by the term oracle, pairings by their formulas (loops)."""
     if not P or not T:
         return math.nan
@@ -228,7 +254,7 @@ def _set_oracle(anc, ic, ia, T, P, measure, pairing):
         return 1.0 if den == 0 else num / den
     lt = [t for t in T if not any(t != u and t in anc(u) for u in T)]
     lp = [p for p in P if not any(p != u and p in anc(u) for u in P)]
-    s = [[_term_oracle(anc, ic, t, p, measure) for p in lp] for t in lt]
+    s = [[_term_oracle(anc, ic, t, p, measure, wang) for p in lp] for t in lt]
     best = min if measure == "jc" else max
     rows = [best(r) for r in s]
     cols = [best(s[i][j] for i in range(len(lt))) for j in range(len(lp))]
@@ -236,6 +262,10 @@ def _set_oracle(anc, ic, ia, T, P, measure, pairing):
         return sum(map(sum, s)) / (len(lt) * len(lp))
     if pairing == "bma":
         return (sum(rows) + sum(cols)) / (len(lt) + len(lp))
+    if pairing == "max":
+        return best(rows)
+    if pairing == "rcmax":
+        return best(sum(rows) / len(rows), sum(cols) / len(cols))
     return (sum(rows) / len(rows) + sum(cols) / len(cols)) / 2
 
 
@@ -245,45 +275,79 @@ def mfo():
     truth = goeval.load_annotations(goeval.example_path("truth"), onto)
     ic = term_information_content(onto, truth)
     parents = {v: set(onto.parents_of(v).tolist()) for v in range(onto.n_terms)}
-    return onto, truth, ic, _anc_oracle(parents)
+    rel = obo_parents(goeval.example_path("ontology"))
+    parents_rel = {onto.index(c): [(onto.index(q), r) for q, r in ps] for c, ps in rel.items()}
+    return onto, truth, ic, _anc_oracle(parents), wang_oracle(parents_rel)
+
+
+def obo_parents(path):
+    """{term: [(parent, relation)]} of the is_a and part_of lines of an OBO file, read here line by line
+    (live terms; edges within a namespace, as goeval follows them)."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    terms, cur = {}, None
+    with opener(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            line = line.strip()
+            if line.startswith("["):
+                cur = {"edges": []} if line == "[Term]" else None
+                continue
+            if cur is None or ":" not in line:
+                continue
+            tag, value = (x.strip() for x in line.split(":", 1))
+            value = value.split("!")[0].strip()
+            if tag == "id" and "id" not in cur:
+                cur["id"] = value
+                terms[value] = cur
+            elif tag in ("namespace", "is_obsolete"):
+                cur[tag] = value
+            elif tag == "is_a":
+                cur["edges"].append((value, "is_a"))
+            elif tag == "relationship" and value.split()[0] == "part_of":
+                cur["edges"].append((value.split()[1], "part_of"))
+    live = {t: d for t, d in terms.items() if d.get("is_obsolete") != "true"}
+    return {t: [(q, r) for q, r in d["edges"] if q in live and live[q].get("namespace") == d.get("namespace")]
+            for t, d in live.items()}
 
 
 @pytest.mark.parametrize("measure", PAIR_MEASURES)
 def test_go_term_pairs_against_slow_oracle(mfo, measure):
-    onto, truth, ic, anc = mfo
+    onto, truth, ic, anc, wang = mfo
     rng = np.random.default_rng(11)
     annotated = np.flatnonzero(ic.n_term > 0)
     t = rng.choice(annotated, 400)
     p = np.r_[rng.choice(annotated, 300), rng.integers(0, onto.n_terms, 100)]  # also never-annotated terms
     got = pair_similarity(onto, ic, t, p, measure)
-    want = [_term_oracle(anc, ic.values, a, b, measure) for a, b in zip(t.tolist(), p.tolist())]
+    want = [_term_oracle(anc, ic.values, a, b, measure, wang) for a, b in zip(t.tolist(), p.tolist())]
     assert_allclose(got, want, rtol=1e-13, atol=1e-13)
     assert term_similarity(onto, ic, onto.ids[t[0]], onto.ids[p[0]], measure) == pytest.approx(want[0], rel=1e-13)
 
 
 def test_go_sets_against_slow_oracle(mfo):
     """Set level on the bundled truth against itself shuffled (closed sets), every measure and pairing."""
-    onto, truth, ic, anc = mfo
+    onto, truth, ic, anc, wang = mfo
     tr = goeval.propagate(truth).matrix.tocsr()[:120]
     perm = np.random.default_rng(3).permutation(tr.shape[0])
     pr = tr[perm]
     ia = np.random.default_rng(4).random(onto.n_terms)
     sets_t = [set(tr.indices[tr.indptr[i] : tr.indptr[i + 1]].tolist()) for i in range(tr.shape[0])]
     sets_p = [sets_t[j] for j in perm]
-    for col in similarity_columns(("resnik", "lin", "jc", "schlicker", "jaccard", "simgic", "wjaccard")):
+    for col in similarity_columns(("resnik", "lin", "jc", "schlicker", "wang", "jaccard", "simgic", "wjaccard")):
         measure, _, pairing = col.partition("_")
         pairing = pairing.replace("_", "-") or "all"
         got = set_similarity(onto, ic, tr, pr, measure, pairing, ia=ia)
-        want = [_set_oracle(anc, ic.values, ia, a, b, measure, pairing) for a, b in zip(sets_t, sets_p)]
+        want = [_set_oracle(anc, ic.values, ia, a, b, measure, pairing, wang) for a, b in zip(sets_t, sets_p)]
         assert_allclose(got, want, rtol=1e-12, atol=1e-12, err_msg=col)
 
 
 def _random_case(seed, n_terms=14, n_prot=7, closed=True):
     rng = np.random.default_rng(seed)
-    edges = random_dag_edges(rng, n_terms)
+    edges = [(c, q, str(rng.choice(["is_a", "part_of"]))) for c, q in random_dag_edges(rng, n_terms)]
     onto = goeval.ontology_from_edges(edges)
     parents = {v: set(onto.parents_of(v).tolist()) for v in range(onto.n_terms)}
     anc = _anc_oracle(parents)
+    parents_rel = {}
+    for c, q, r in edges:
+        parents_rel.setdefault(onto.index(c), []).append((onto.index(q), r))
     ic = np.round(rng.random(onto.n_terms) * 4, 1)
     ic[onto.roots()] = 0.0
     for v in np.argsort(onto.generation):  # keep IC monotone along the DAG, as from annotations
@@ -301,7 +365,7 @@ def _random_case(seed, n_terms=14, n_prot=7, closed=True):
         if closed:  # max propagation
             s = {u: max(sc for w, sc in s.items() if u in anc(w)) for w in list(s) for u in anc(w)}
         preds.append(s)
-    return onto, anc, ic, ia, truth, preds
+    return onto, anc, ic, ia, truth, preds, wang_oracle(parents_rel)
 
 
 def _csr(onto, sets_or_scores):
@@ -317,7 +381,7 @@ def _csr(onto, sets_or_scores):
 @pytest.mark.parametrize("seed", range(12))
 def test_sweep_against_per_threshold_oracle(seed):
     closed = seed % 3 != 0  # every third case: predictions not closed under ancestors (e.g. fill propagation)
-    onto, anc, ic, ia, truth, preds = _random_case(seed, closed=closed)
+    onto, anc, ic, ia, truth, preds, wang = _random_case(seed, closed=closed)
     t_ptr, t_cols, _ = _csr(onto, truth)
     p_ptr, p_cols, p_sc = _csr(onto, preds)
     grid = seed % 2 == 0
@@ -335,7 +399,7 @@ def test_sweep_against_per_threshold_oracle(seed):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", GoevalWarning)
                 vals = set_similarity(onto, ic, T, P, measure, pairing, ia=ia)
-            want = [_set_oracle(anc, ic, ia, a, b, measure, pairing) for a, b in zip(truth, Pj)]
+            want = [_set_oracle(anc, ic, ia, a, b, measure, pairing, wang) for a, b in zip(truth, Pj)]
             assert_allclose(vals, want, rtol=1e-12, atol=1e-12, err_msg=f"{col} tau={tau}")
             ok = ~np.isnan(vals)
             assert st.defined[col][j] == ok.sum(), (col, tau)
@@ -350,7 +414,7 @@ def _csr_bool(sets, n_terms):
 
 
 def test_sweep_is_additive_and_curves_normalize():
-    onto, _, ic, ia, truth, preds = _random_case(5)
+    onto, _, ic, ia, truth, preds, _ = _random_case(5)
     t_ptr, t_cols, _ = _csr(onto, truth)
     p_ptr, p_cols, p_sc = _csr(onto, preds)
     taus = np.arange(1, 11) / 10
@@ -388,6 +452,7 @@ def test_perfect_prediction_is_best(dag):
 
 def test_columns_and_public_exports():
     assert similarity_columns(["lin", "jaccard"], ["all", "bma-mean"]) == ["lin_all", "lin_bma_mean", "jaccard"]
-    assert set(PAIRINGS) == {"all", "bma", "bma-mean"}
+    assert set(PAIRINGS) == {"all", "bma", "bma-mean", "max", "rcmax"}
+    assert similarity_columns(["wang"], ["max", "rcmax"]) == ["wang_max", "wang_rcmax"]
     with pytest.raises(InvalidParameterError, match="'pairings' parameter"):
-        similarity_columns(["lin"], ["max"])
+        similarity_columns(["lin"], ["avg"])  # GOSemSim's avg is 'all' (an alias of the options only)

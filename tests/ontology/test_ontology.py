@@ -53,6 +53,21 @@ def test_relations_option(tiny_obo):
     assert set(onto2.ids[onto2.ancestors("GO:0000004")]) == {"GO:0000004", "GO:0000002", "GO:0000003", "GO:0000001"}
 
 
+def test_each_edge_keeps_its_relation(tiny_obo):
+    """``parent_relations`` names the relation of every edge of ``parents`` (the graph-based similarity
+    weighs is_a and part_of differently), and is stored and read back with the ontology."""
+    onto = goeval.load_ontology(tiny_obo, cache=False, relations=("is_a", "part_of", "regulates"))
+    coo = onto.parents.tocoo()
+    got = {(onto.ids[c], onto.ids[p]): onto.relations[k] for c, p, k in zip(coo.row, coo.col, onto.parent_relations)}
+    assert got == {("GO:0000002", "GO:0000001"): "is_a", ("GO:0000003", "GO:0000001"): "is_a",
+                   ("GO:0000004", "GO:0000002"): "is_a", ("GO:0000004", "GO:0000003"): "regulates",
+                   ("GO:0000005", "GO:0000003"): "part_of", ("GO:0000011", "GO:0000010"): "is_a"}
+    back = type(onto).from_arrays(onto.to_arrays())
+    assert np.array_equal(back.parent_relations, onto.parent_relations)
+    small = ontology_from_edges([("b", "a"), ("c", "b", "part_of"), ("c", "a")])
+    assert [small.relations[k] for k in small.parent_relations] == ["is_a", "is_a", "part_of"]  # b-a, then c-a, c-b
+
+
 @pytest.mark.parametrize("opener,suffix", [(gzip.open, ".gz"), (bz2.open, ".bz2"), (lzma.open, ".xz")])
 def test_compressed(tiny_obo, tmp_path, opener, suffix):
     target = tmp_path / ("tiny.obo" + suffix)

@@ -25,7 +25,7 @@ DESCRIPTION = (
 _HIT_COLUMNS_HELP = ("column names of the hit table (default: recognised from its header line, else 12 columns: "
                      "the standard -outfmt 6 ones, 6 columns: qseqid sseqid pident length evalue bitscore)")
 #: The evaluation options a benchmark takes from their declarations (as ``goeval evaluate`` does).
-_DECLARED = ("max_terms", "curves", "curve_tolerance", "curve_points")
+_DECLARED = ("max_terms", "curves", "curve_tolerance", "curve_points", "wang_weights")
 
 
 def _common(q: argparse.ArgumentParser) -> None:
@@ -38,10 +38,11 @@ def _common(q: argparse.ArgumentParser) -> None:
     q.add_argument("--thresholds", default="exact", metavar="exact|STEP", help="'exact' (default) or a grid step such as 0.01")
     q.add_argument("--pseudocount", type=float, default=1.0, metavar="C", help="pseudo-count of the IA and IC (default 1)")
     q.add_argument("--similarity", type=comma_list, action=ExtendValues, default=None, metavar="M1,M2",
-                   help="semantic-similarity measures among resnik, lin, jc, schlicker, simgic, jaccard, wjaccard "
-                        "(IC estimated like the IA, from the training annotations)")
+                   help="semantic-similarity measures among resnik, lin, jc, schlicker, wang, simgic, jaccard, "
+                        "wjaccard (IC estimated like the IA, from the training annotations)")
     q.add_argument("--pairing", type=comma_list, action=ExtendValues, default="all,bma", metavar="P1,P2",
-                   help="averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)")
+                   help="combination of term similarities over leaf pairs: all, bma, bma-mean, max, rcmax "
+                        "(default all,bma)")
     q.add_argument("--root-as-prediction", action="store_true",
                    help="count the root as predicted for every protein (Clark & Radivojac 2013 §3.4): every protein "
                         "is then covered at every threshold")

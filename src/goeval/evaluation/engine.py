@@ -80,7 +80,7 @@ class Plan:
         spec = None
         if self.similarity:
             spec = SimilaritySpec.of(benchmark.ontology, nb.lo, nb.hi, nb.ic, nb.ia, measures=opts.similarity,
-                                     pairings=opts.pairings, func="evaluate")
+                                     pairings=opts.pairings, func="evaluate", wang_weights=opts.wang_weights)
         taus = self.thresholds if self.thresholds is not None else opts.grid
         return Block(method=method, label=nb.label, width=nb.width, graph=nb.graph, propagation=opts.propagation,
                      allowed=nb.allowed, ia=nb.ia, thresholds=taus, roots=nb.roots, known=known,

@@ -24,6 +24,7 @@ from goeval.evaluation.engine import BlockOutcome, Engine, Plan, Runner, executo
 from goeval.evaluation.sources import source_for
 from goeval.information.content import term_information_content
 from goeval.io.readers import BATCH_ROWS, PredictionInput
+from goeval.metrics.registry import IC_MEASURES
 from goeval.metrics.similarity import similarity_columns
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
@@ -38,9 +39,13 @@ def similarity_ic(ontology: Ontology, truth: Annotations, ic: Any, ia: np.ndarra
 
     Without ``ic``, the IC is estimated from ``truth`` (pseudo-count
     ``opts.pseudocount``), and the run says so (a warning in ``diag``):
-    the test annotations then inform the measures.
+    the test annotations then inform the measures. When none of the
+    requested measures reads IC (``wang``, ``jaccard``, ``wjaccard``), none
+    is estimated.
     """
     if opts.similarity is None:
+        return None
+    if ic is None and not IC_MEASURES.intersection(opts.similarity):
         return None
 
     similarity_columns(opts.similarity, opts.pairings, func="evaluate")

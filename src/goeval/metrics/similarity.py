@@ -53,9 +53,10 @@ import scipy.sparse as sp
 
 from goeval.annotations import Annotations, propagate
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
-from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, PAIRINGS, SET_MEASURES
+from goeval.metrics.registry import DISTANCES, IC_MEASURES, PAIR_MEASURES, PAIRINGS, SET_MEASURES
 from goeval.metrics.registry import similarity_column as column_name
 from goeval.metrics.similarity_kernel import chunk_values, namespace_structure, term_values
+from goeval.metrics.wang import SValues, wang_pairs, wang_svalues
 from goeval.ontology import Ontology
 from goeval.sparse import gather_rows
 
@@ -165,16 +166,20 @@ def most_informative_common_ancestor(ontology: Ontology, ic: Any, t: int | str, 
     return str(ontology.ids[best])
 
 
-def pair_similarity(ontology: Ontology, ic: Any, t: Any, p: Any, measure: str = "lin") -> np.ndarray:
+def pair_similarity(ontology: Ontology, ic: Any, t: Any, p: Any, measure: str = "lin", *,
+                    wang_weights: Any = None) -> np.ndarray:
     """A term measure for arrays of term pairs (vectorized; sparse ancestor rows).
 
     Parameters
     ----------
     ontology : Ontology
-    ic : TermInformationContent or ndarray of shape (n_terms,)
-        ``IC(v)`` in bits.
+    ic : TermInformationContent or ndarray of shape (n_terms,), or None
+        ``IC(v)`` in bits (not read by ``wang``).
     t, p : sequences of term ids or indices, same length k
-    measure : {'resnik', 'lin', 'jc', 'schlicker'}
+    measure : {'resnik', 'lin', 'jc', 'schlicker', 'wang'}
+    wang_weights : mapping of relation to weight, or text, optional
+        Edge weights of ``wang`` (:func:`goeval.metrics.wang.wang_weights`;
+        default is_a 0.8, part_of 0.6).
 
     Returns
     -------
@@ -191,18 +196,37 @@ def pair_similarity(ontology: Ontology, ic: Any, t: Any, p: Any, measure: str = 
         \\mathrm{jc} = IC(t) + IC(p) - 2\\,IC(M), \\quad
         \\mathrm{schlicker} = \\mathrm{lin}\\,(1 - 2^{-IC(M)})
 
-    ``lin`` 0/0 := 1; ``jc`` is a distance (bits). References: Resnik
-    (1995) IJCAI; Lin (1998) ICML; Jiang & Conrath (1997) ROCLING;
-    Schlicker et al. (2006) BMC Bioinformatics 7:302.
+    ``lin`` 0/0 := 1; ``jc`` is a distance (bits). ``wang`` is the sum of
+    the S-values of both terms over their common ancestors divided by the
+    sum of all their S-values (:mod:`goeval.metrics.wang`). References:
+    Resnik (1995) IJCAI; Lin (1998) ICML; Jiang & Conrath (1997) ROCLING;
+    Schlicker et al. (2006) BMC Bioinformatics 7:302; Wang et al. (2007)
+    Bioinformatics 23:1274.
     """
     check_choice(measure, "measure", "pair_similarity", PAIR_MEASURES)
-    icv = _ic_values(ic, ontology, "pair_similarity")
     ti, pi = _term_index(ontology, t), _term_index(ontology, p)
+    if ti.size != pi.size:
+        raise InvalidParameterError(f"t and p must have the same length; got {ti.size} and {pi.size}.")
+    if measure == "wang":
+        return _wang_of_pairs(ontology, ti, pi, wang_weights)
+    icv = _ic_values(ic, ontology, "pair_similarity")
     mic = mica_information(ontology, icv, ti, pi)
     return term_values(measure, icv[ti], icv[pi], mic)
 
 
-def term_similarity(ontology: Ontology, ic: Any, t: int | str, p: int | str, measure: str = "lin") -> float:
+def _wang_of_pairs(ontology: Ontology, t: np.ndarray, p: np.ndarray, weights: Any) -> np.ndarray:
+    """Wang's similarity of term pairs, namespace by namespace (0 across namespaces: no common ancestor)."""
+    out = np.zeros(t.size)
+    ns_t, ns_p = ontology.namespace_of[t], ontology.namespace_of[p]
+    for j in np.unique(ns_t[ns_t == ns_p]).tolist():
+        lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
+        sel = (ns_t == j) & (ns_p == j)
+        out[sel] = wang_pairs(wang_svalues(ontology, lo, hi, weights), t[sel] - lo, p[sel] - lo)
+    return out
+
+
+def term_similarity(ontology: Ontology, ic: Any, t: int | str, p: int | str, measure: str = "lin", *,
+                    wang_weights: Any = None) -> float:
     """A term measure for one pair of terms (ids or indices); see :func:`pair_similarity`.
 
     Examples
@@ -213,7 +237,7 @@ def term_similarity(ontology: Ontology, ic: Any, t: int | str, p: int | str, mea
     >>> term_similarity(onto, ic, "d", "e", "lin"), term_similarity(onto, ic, "d", "e", "jc")
     (0.2222222222222222, 3.5)
     """
-    return float(pair_similarity(ontology, ic, [t], [p], measure)[0])
+    return float(pair_similarity(ontology, ic, [t], [p], measure, wang_weights=wang_weights)[0])
 
 
 # ---------------------------------------------------------------- set level
@@ -255,15 +279,20 @@ def _as_rows(x: Any, ontology: Ontology, name: str) -> sp.csr_array:
     return m
 
 
-def _check_measure_inputs(measures: tuple[str, ...], pairings: tuple[str, ...], ia: Any, func: str) -> None:
+def _check_measure_inputs(measures: tuple[str, ...], pairings: tuple[str, ...], ia: Any, func: str,
+                          ic: Any = 0) -> None:
     similarity_columns(measures, pairings, func=func)
     if "wjaccard" in measures and ia is None:
         raise InvalidParameterError(f"The 'wjaccard' measure of {func} needs information accretion ('ia').")
+    needs = [x for x in measures if x in IC_MEASURES]
+    if needs and ic is None:
+        raise InvalidParameterError(f"The {needs} measure(s) of {func} need the term information content ('ic').")
 
 
 def set_similarity(
     ontology: Ontology, ic: Any, truth: Any, predicted: Any, measure: str = "lin", pairing: str = "bma", *,
     ia: np.ndarray | None = None, undefined: float = float("nan"), chunk_items: int = 1 << 21,
+    wang_weights: Any = None,
 ) -> np.ndarray:
     """Similarity (or ``jc`` distance) of each protein's true and predicted set.
 
@@ -276,11 +305,13 @@ def set_similarity(
         namespace. Annotations are propagated if they are not yet; sparse
         arrays are taken as given (pass closed sets for the definitions of
         the paper).
-    measure : {'resnik', 'lin', 'jc', 'schlicker', 'jaccard', 'simgic', 'wjaccard'}
-    pairing : {'all', 'bma', 'bma-mean'}
+    measure : {'resnik', 'lin', 'jc', 'schlicker', 'wang', 'jaccard', 'simgic', 'wjaccard'}
+    pairing : {'all', 'bma', 'bma-mean', 'max', 'rcmax'}
         Ignored by the set measures.
     ia : ndarray of shape (n_terms,), optional
         Information accretion, for ``wjaccard``.
+    wang_weights : mapping of relation to weight, or text, optional
+        Edge weights of ``wang`` (default is_a 0.8, part_of 0.6).
     undefined : float, default nan
         Value of a protein whose predicted set is empty (or whose true set
         has no term); a :class:`~goeval.errors.GoevalWarning` gives their
@@ -309,14 +340,15 @@ def set_similarity(
     func = "set_similarity"
     check_choice(measure, "measure", func, ALL_MEASURES)
     check_choice(pairing, "pairing", func, PAIRINGS)
-    _check_measure_inputs((measure,), (pairing,), ia, func)
-    icv = _ic_values(ic, ontology, func)
+    _check_measure_inputs((measure,), (pairing,), ia, func, ic)
+    icv = None if ic is None else _ic_values(ic, ontology, func)
     t, p = _as_rows(truth, ontology, "truth"), _as_rows(predicted, ontology, "predicted")
     if t.shape[0] != p.shape[0]:
         raise InvalidParameterError(f"truth and predicted must have the same rows; got {t.shape[0]} and {p.shape[0]}.")
     j = _namespace_of_sets(ontology, t.indices, p.indices)
     lo, hi = int(ontology.bounds[j]), int(ontology.bounds[j + 1])
     st = namespace_structure(ontology, lo, hi)
+    sv = wang_svalues(ontology, lo, hi, wang_weights) if measure == "wang" else None
     iav = None if ia is None else np.asarray(ia, np.float64)[lo:hi]
     out = np.full(t.shape[0], float(undefined))
     col = column_name(measure, pairing if measure in PAIR_MEASURES else None)
@@ -325,7 +357,8 @@ def set_similarity(
         rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pp_))
         cols = p.indices[pp_[0] : pp_[-1]].astype(np.int64) - lo
         bv = chunk_values(st, tp_ - tp_[0], t.indices[tp_[0] : tp_[-1]].astype(np.int64) - lo, rows, cols,
-                          np.ones(cols.size, np.int64), 1, icv[lo:hi], iav, (measure,), (pairing,))
+                          np.ones(cols.size, np.int64), 1, None if icv is None else icv[lo:hi], iav, (measure,),
+                          (pairing,), svalues=sv)
         first = bv.points.start[:-1]  # every row's first point is level 1: the whole sets
         ok = bv.defined[col][first]
         out[r0:r1][ok] = bv.values[col][first][ok]
@@ -415,27 +448,33 @@ class SimilaritySpec:
     measures, pairings : tuple of str
     columns : tuple of str
         The similarity columns (:func:`similarity_columns`), in order.
+    svalues : SValues or None
+        The namespace's S-values, for ``wang`` (:func:`goeval.metrics.wang.wang_svalues`).
     """
 
     structure: Any
-    ic: np.ndarray
+    ic: np.ndarray | None
     ia: np.ndarray | None
     measures: tuple[str, ...]
     pairings: tuple[str, ...]
     columns: tuple[str, ...]
+    svalues: SValues | None = None
 
     @classmethod
     def of(cls, ontology: Ontology, lo: int, hi: int, ic: Any, ia: Any = None, *,
            measures: Sequence[str] | None = None, pairings: Sequence[str] = PAIRINGS,
-           func: str = "similarity_sweep") -> "SimilaritySpec":
-        """The spec of namespace ``[lo, hi)`` (``ic``/``ia`` of shape (n_terms,) or (hi - lo,))."""
+           func: str = "similarity_sweep", wang_weights: Any = None) -> "SimilaritySpec":
+        """The spec of namespace ``[lo, hi)`` (``ic``/``ia`` of shape (n_terms,) or (hi - lo,); ``wang_weights``
+        the edge weights of ``wang``, default is_a 0.8, part_of 0.6)."""
         if measures is None:
             measures = PAIR_MEASURES + SET_MEASURES if ia is not None else PAIR_MEASURES + SET_MEASURES[:2]
         measures, pairings = tuple(measures), tuple(pairings)
-        _check_measure_inputs(measures, pairings, ia, func)
+        _check_measure_inputs(measures, pairings, ia, func, ic)
         cols = tuple(similarity_columns(measures, pairings))
+        sv = wang_svalues(ontology, lo, hi, wang_weights) if "wang" in measures else None
         return cls(structure=namespace_structure(ontology, lo, hi), ic=_local(ic, lo, hi, ontology.n_terms, "ic"),
-                   ia=_local(ia, lo, hi, ontology.n_terms, "ia"), measures=measures, pairings=pairings, columns=cols)
+                   ia=_local(ia, lo, hi, ontology.n_terms, "ia"), measures=measures, pairings=pairings, columns=cols,
+                   svalues=sv)
 
 
 def _reverse_changes(bv: Any, m: int) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
@@ -502,7 +541,7 @@ def similarity_partial(
             tp_ = truth_indptr[r0 : r1 + 1]
             bv = chunk_values(spec.structure, tp_ - tp_[0], np.asarray(truth_cols[tp_[0] : tp_[-1]], np.int64), rows,
                               np.asarray(pred_cols[a:b], np.int64), level, m, spec.ic, spec.ia, spec.measures,
-                              spec.pairings)
+                              spec.pairings, svalues=spec.svalues)
             idx, _, changes = _reverse_changes(bv, m)
             for q, col in enumerate(spec.columns):
                 dense[:, 2 * q] += np.bincount(idx, weights=changes[f"sum:{col}"], minlength=m)
@@ -530,7 +569,7 @@ def similarity_sweep(
     truth_indptr: np.ndarray, truth_cols: np.ndarray, pred_indptr: np.ndarray, pred_cols: np.ndarray,
     pred_scores: np.ndarray, thresholds: np.ndarray, ontology: Ontology, lo: int, hi: int, ic: Any,
     ia: np.ndarray | None = None, *, measures: Sequence[str] | None = None,
-    pairings: Sequence[str] = PAIRINGS, chunk_items: int = 1 << 21,
+    pairings: Sequence[str] = PAIRINGS, chunk_items: int = 1 << 21, wang_weights: Any = None,
 ) -> SimilarityStats:
     """Per-threshold sums of the similarity measures over a set of proteins (rows).
 
@@ -547,14 +586,17 @@ def similarity_sweep(
     ontology : Ontology
     lo, hi : int
         The namespace's term range.
-    ic : TermInformationContent or ndarray of shape (n_terms,) or (hi - lo,)
+    ic : TermInformationContent or ndarray of shape (n_terms,) or (hi - lo,), or None
+        Not read by ``wang``, ``jaccard`` and ``wjaccard`` (None when only those are asked).
     ia : ndarray of shape (n_terms,) or (hi - lo,), optional
         Information accretion (``wjaccard`` only).
     measures : sequence of str, optional
         Of ``PAIR_MEASURES + SET_MEASURES``; default all (``wjaccard`` only with ``ia``).
-    pairings : sequence of {'all', 'bma', 'bma-mean'}
+    pairings : sequence of {'all', 'bma', 'bma-mean', 'max', 'rcmax'}
     chunk_items : int
         About how many (truth leaf, predicted term) pairs are held at once.
+    wang_weights : mapping of relation to weight, or text, optional
+        Edge weights of ``wang`` (default is_a 0.8, part_of 0.6).
 
     Returns
     -------
@@ -574,7 +616,7 @@ def similarity_sweep(
     The per-protein values enter the sums as changes from the highest
     threshold down (:func:`similarity_partial`), as the sweep's sums do.
     """
-    spec = SimilaritySpec.of(ontology, lo, hi, ic, ia, measures=measures, pairings=pairings)
+    spec = SimilaritySpec.of(ontology, lo, hi, ic, ia, measures=measures, pairings=pairings, wang_weights=wang_weights)
     keys, values = similarity_partial(truth_indptr, truth_cols, pred_indptr, pred_cols, pred_scores, thresholds,
                                       spec, chunk_items=chunk_items)
     return similarity_stats(thresholds, keys, values, spec.columns, truth_indptr.size - 1)

@@ -35,8 +35,9 @@ import scipy.sparse as sp
 from goeval.sparse import gather_rows
 from goeval.ontology import Ontology
 
-from goeval.metrics.registry import DISTANCES, PAIR_MEASURES, SET_MEASURES
+from goeval.metrics.registry import DISTANCES, IC_MEASURES, PAIR_MEASURES, SET_MEASURES
 from goeval.metrics.registry import similarity_column as column_name
+from goeval.metrics.wang import SValues, wang_pairs
 
 
 # ----------------------------------------------------------------- structure
@@ -189,14 +190,17 @@ class Items:
     mica: np.ndarray
 
 
-def mica_items(st: Structure, ic: np.ndarray, ent: Entries, tr: Truth) -> Items:
-    """IC of the MICA of every (leaf of T, entry of the same protein) pair, by generations."""
+def mica_items(st: Structure, ic: np.ndarray | None, ent: Entries, tr: Truth) -> Items:
+    """IC of the MICA of every (leaf of T, entry of the same protein) pair, by generations (0 without ``ic``:
+    only the pairs are wanted)."""
     q_row, q_col = tr.leaf_row, tr.leaf_col
     e_len = np.diff(ent.start)[q_row]
     qstart = np.r_[0, np.cumsum(e_len)]
     total = int(qstart[-1])
     entry = np.repeat(ent.start[q_row] - qstart[:-1], e_len) + np.arange(total)
     val = np.zeros(total)
+    if ic is None:
+        return Items(q_row=q_row, q_col=q_col, qstart=qstart, entry=entry, mica=val)
     # initial values: p in anc(t) gives IC(p)
     lens, anc = gather_rows(st.anc_indptr, st.anc_indices, q_col)
     owner = np.repeat(np.arange(q_row.size), lens)
@@ -330,17 +334,43 @@ def _set_columns(n_cols: int, pts: Points, ent: Entries, tr: Truth, pa: np.ndarr
         out.defined[name] = covered
 
 
+def _item_values(measure: str, t: np.ndarray, p: np.ndarray, mic: np.ndarray, ic: np.ndarray | None,
+                 svalues: SValues | None) -> np.ndarray:
+    """A term measure of the (truth leaf ``t``, entry ``p``) pairs: Wang's from the S-values, the others from IC."""
+    if measure == "wang":
+        return wang_pairs(svalues, t, p)
+    return term_values(measure, ic[t], ic[p], mic)
+
+
+def _pairing_value(pairing: str, s: float, a_sum: np.ndarray, r_sum: np.ndarray | None, b_sum: np.ndarray | None,
+                   top: np.ndarray | None, m_t: np.ndarray, n_p: np.ndarray) -> np.ndarray:
+    """One pairing from the per-point sums (``s`` = -1 for a distance: every max is then a min).
+
+    ``a_sum``: sum over all pairs; ``r_sum``/``b_sum``: sums of the truth leaves' / the predicted leaves'
+    best matches; ``top``: the best match over all pairs (larger-is-better scale).
+    """
+    if pairing == "all":
+        return _safe_div(a_sum, m_t * n_p, 0.0)
+    if pairing == "bma":
+        return _safe_div(r_sum + b_sum, m_t + n_p, 0.0)
+    if pairing == "bma-mean":
+        return 0.5 * (_safe_div(r_sum, m_t, 0.0) + _safe_div(b_sum, n_p, 0.0))
+    if pairing == "max":
+        return top * s
+    return np.maximum(_safe_div(r_sum * s, m_t, 0.0), _safe_div(b_sum * s, n_p, 0.0)) * s  # rcmax
+
+
 def _pair_columns(st: Structure, pts: Points, ent: Entries, d: np.ndarray, leafy: np.ndarray, tr: Truth,
-                  ic: np.ndarray, m: int, measures: tuple[str, ...], pairings: tuple[str, ...],
-                  out: ChunkValues) -> None:
+                  ic: np.ndarray | None, svalues: SValues | None, m: int, measures: tuple[str, ...],
+                  pairings: tuple[str, ...], out: ChunkValues) -> None:
     """All-pair and best-match averages of the term measures over the leaves of T and of P(tau)."""
-    it = mica_items(st, ic, ent, tr)
+    it = mica_items(st, ic if any(x in IC_MEASURES for x in measures) else None, ent, tr)
     sel = np.flatnonzero(leafy[it.entry])
     q = np.repeat(np.arange(it.q_row.size), np.diff(it.qstart))[sel]
     e = it.entry[sel]
-    ict, icp, mic = ic[it.q_col[q]], ic[ent.col[e]], it.mica[sel]
     sign = np.array([-1.0 if x in DISTANCES else 1.0 for x in measures])
-    sims = np.stack([term_values(x, ict, icp, mic) for x in measures], axis=1) * sign  # larger is better
+    sims = np.stack([_item_values(x, it.q_col[q], ent.col[e], it.mica[sel], ic, svalues) for x in measures],
+                    axis=1) * sign  # larger is better
     le = np.flatnonzero(leafy)
     la = point_of(pts, m, ent.row[le], d[le] + 1)
     lb = point_of(pts, m, ent.row[le], ent.level[le] + 1)
@@ -365,27 +395,28 @@ def _pair_columns(st: Structure, pts: Points, ent: Entries, d: np.ndarray, leafy
         s = sign[j]
         col_sum = np.bincount(e, weights=sims[:, j], minlength=n_e) * s
         a_sum = interval_sums(pts, la, lb, col_sum[le])
+        r_sum = b_sum = top = None
+        if any(p != "all" for p in pairings):
+            r_sum = np.bincount(gp, weights=best[:, j], minlength=pts.key.size) * s
+            b_sum = interval_sums(pts, la, lb, colbest[le, j] * s)
+        if "max" in pairings:
+            top = np.full(pts.key.size, -np.inf)
+            np.maximum.at(top, gp, best[:, j])
         for pairing in pairings:
-            if pairing == "all":
-                val = _safe_div(a_sum, m_t * n_p, 0.0)
-            else:
-                r_sum = np.bincount(gp, weights=best[:, j], minlength=pts.key.size) * s
-                b_sum = interval_sums(pts, la, lb, colbest[le, j] * s)
-                if pairing == "bma":
-                    val = _safe_div(r_sum + b_sum, m_t + n_p, 0.0)
-                else:
-                    val = 0.5 * (_safe_div(r_sum, m_t, 0.0) + _safe_div(b_sum, n_p, 0.0))
+            val = _pairing_value(pairing, s, a_sum, r_sum, b_sum, top, m_t, n_p)
             col = column_name(name, pairing)
             out.values[col] = np.where(ok, val, 0.0)
             out.defined[col] = ok
 
 
 def chunk_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray, rows: np.ndarray,
-                 cols: np.ndarray, level: np.ndarray, m: int, ic: np.ndarray, ia: np.ndarray | None,
-                 measures: tuple[str, ...], pairings: tuple[str, ...]) -> ChunkValues:
+                 cols: np.ndarray, level: np.ndarray, m: int, ic: np.ndarray | None, ia: np.ndarray | None,
+                 measures: tuple[str, ...], pairings: tuple[str, ...], *,
+                 svalues: SValues | None = None) -> ChunkValues:
     """Per-point values of a chunk: entries ``(rows, cols)`` predicted up to threshold level ``level``.
 
-    ``m`` is the number of thresholds; local columns; ``ic``/``ia`` local.
+    ``m`` is the number of thresholds; local columns; ``ic``/``ia``/``svalues`` local (``svalues``: the
+    namespace's S-values, for ``wang``).
     """
     n_rows = truth_indptr.size - 1
     ent = make_entries(st, n_rows, rows, cols, level)
@@ -400,7 +431,7 @@ def chunk_values(st: Structure, truth_indptr: np.ndarray, truth_cols: np.ndarray
     cnt = interval_sums(pts, pa, pb, np.ones(pred.size))
     pair = tuple(x for x in measures if x in PAIR_MEASURES)
     if pair and pairings:
-        _pair_columns(st, pts, ent, d, leafy, tr, ic, m, pair, pairings, out)
+        _pair_columns(st, pts, ent, d, leafy, tr, ic, svalues, m, pair, pairings, out)
     sets = tuple(x for x in measures if x in SET_MEASURES)
     if sets:
         _set_columns(st.n, pts, ent, tr, pa, pb, cnt, ic, ia, sets, out)

@@ -62,6 +62,7 @@ class _Order:
     generation: np.ndarray
     bounds: np.ndarray
     parents: sp.csr_array
+    parent_relations: np.ndarray  # int8, aligned with parents.indices
     new_of_old: np.ndarray
 
 
@@ -176,14 +177,18 @@ def _order(tmp_ids: list[str], tmp_ns: np.ndarray, n_ns: int, edges: _Edges, src
     new_of_old = np.empty(n, dtype=np.int64)
     new_of_old[order] = np.arange(n)
     nsv = tmp_ns[order]
-    parents = sp.csr_array((ones, (new_of_old[edges.child], new_of_old[edges.parent])), shape=(n, n))
+    coords = (new_of_old[edges.child], new_of_old[edges.parent])
+    parents = sp.csr_array((ones, coords), shape=(n, n))
     parents.sort_indices()
+    codes = sp.csr_array((edges.relation.astype(np.int16) + 1, coords), shape=(n, n))  # same (unique) coordinates
+    codes.sort_indices()
     return _Order(
         ids=np.array(tmp_ids, dtype=object)[order],
         nsv=nsv,
         generation=gen[order].astype(np.int32),
         bounds=np.searchsorted(nsv, np.arange(n_ns + 1)).astype(np.int64),
         parents=parents,
+        parent_relations=(codes.data - 1).astype(np.int8),
         new_of_old=new_of_old,
     )
 
@@ -433,6 +438,7 @@ def build_ontology(raw: RawOntology, relations: tuple[str, ...] | list[str] = ("
         labels=tuple(GO_LABELS.get(x, x) for x in ns_order),
         bounds=order.bounds,
         parents=order.parents,
+        parent_relations=order.parent_relations,
         generation=order.generation,
         relations=relations,
         stats=tuple(_namespace_stats(order, edges, red, ns_order, relations)),

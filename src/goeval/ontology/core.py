@@ -66,6 +66,10 @@ class Ontology:
     parents : scipy.sparse.csr_array of bool, shape (n_terms, n_terms)
         ``parents[v, u]`` is true when ``u`` is a direct parent of ``v``
         through a followed relation.
+    parent_relations : ndarray of int8, shape (parents.nnz,)
+        The relation of each edge of ``parents`` (aligned with
+        ``parents.indices``), as its position in ``relations``; an edge
+        given by two relations has the first one of ``relations``.
     generation : ndarray of int32, shape (n_terms,)
         Longest path length from a root (roots: 0).
     relations : tuple of str
@@ -84,6 +88,7 @@ class Ontology:
     labels: tuple[str, ...]
     bounds: np.ndarray
     parents: sp.csr_array
+    parent_relations: np.ndarray
     generation: np.ndarray
     relations: tuple[str, ...]
     stats: tuple[NamespaceStats, ...]
@@ -305,6 +310,7 @@ class Ontology:
             "parents_data": p.data,
             "parents_indices": p.indices,
             "parents_indptr": p.indptr,
+            "parent_relations": self.parent_relations,
         }
 
     def _names_arrays(self) -> dict[str, np.ndarray]:
@@ -342,18 +348,23 @@ class Ontology:
             targets, status = arrays["redirect_targets"], arrays["redirect_status"]
             bounds, generation = arrays["bounds"], arrays["generation"]
             data, indices, indptr = arrays["parents_data"], arrays["parents_indices"], arrays["parents_indptr"]
+            relation_codes = arrays["parent_relations"]
             n_ns = len(meta["namespaces"])
             stored_subsets = meta["subsets"]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"incomplete ontology arrays: {exc!r}") from None
         if ((names is not None and len(names) != n) or targets.shape != (len(redirect_ids),) or status.shape != targets.shape
                 or bounds.shape != (n_ns + 1,) or generation.shape != (n,) or indptr.shape != (n + 1,)
-                or data.shape != indices.shape or int(indptr[-1]) != indices.size or int(bounds[-1]) != n
+                or data.shape != indices.shape or relation_codes.shape != indices.shape
+                or int(indptr[-1]) != indices.size or int(bounds[-1]) != n
                 or len(meta["labels"]) != n_ns or len(meta["stats"]) != n_ns
                 or (indices.size and (int(indices.min()) < 0 or int(indices.max()) >= n))
                 or not _valid_subsets(stored_subsets, n)):
             raise ValueError("ontology arrays of inconsistent shapes")
         _check_graph(bounds, generation, data, indices, indptr)
+        if relation_codes.dtype != np.int8 or (relation_codes.size and (
+                int(relation_codes.min()) < 0 or int(relation_codes.max()) >= len(meta["relations"]))):
+            raise ValueError("the parents' relation codes are not positions in the relations followed")
         index = dict(zip(ids, range(n)))
         redirect = dict(zip(redirect_ids, zip(targets.tolist(), status.tolist())))
         _check_terms(arrays, index, redirect, targets, status, meta)
@@ -366,6 +377,7 @@ class Ontology:
             labels=tuple(meta["labels"]),
             bounds=bounds,
             parents=parents,
+            parent_relations=relation_codes,
             generation=generation,
             relations=tuple(meta["relations"]),
             stats=tuple(NamespaceStats(**{**s, "roots": tuple(s["roots"])}) for s in meta["stats"]),
