@@ -159,6 +159,11 @@ def test_load_plugins_from_python_records_sources_and_is_idempotent(tmp_path, cl
     assert plugins.measure_sources() == {"f3cmax": {"module": "goeval_test_f3c", "loaded_by": f"--plugin {path}",
                                                     "file": str(path)}}
     assert plugins.is_built_in("fmax") and plugins.measure_sources(["fmax"]) == {}
+    res = goeval.evaluate(goeval.example_path("ontology"), goeval.example_path("truth"),
+                          [goeval.example_path("predictions")], thresholds=0.1)
+    res.save(tmp_path / "r")  # a result saved from Python records its plugin's measure too
+    assert "f3cmax" in {r["measure"] for r in res.summary_records}
+    assert json.loads((tmp_path / "r" / "manifest.json").read_text())["measures"] == plugins.measure_sources()
     sys.modules.pop("goeval_test_f3c", None)
 
 
@@ -187,7 +192,7 @@ def test_entry_points_are_read_only_when_a_distribution_names_the_group(tmp_path
 
 def test_a_folder_measure_not_registered_is_named_with_its_plugin(tmp_path):
     """report and plot warn about a summary measure the registry does not know, naming the plugin recorded."""
-    from goeval.cli.common import say_unregistered
+    from goeval.cli.common import check_measure_names, say_unregistered
     from goeval.io.manifest import RunOutput
     from goeval.io.results_dir import read_results_dir
 
@@ -201,3 +206,7 @@ def test_a_folder_measure_not_registered_is_named_with_its_plugin(tmp_path):
     assert str(w.message) == (f"{tmp_path}/summary.tsv holds the measure 'gonemax', which is not registered here: the "
                               "run that wrote it loaded it from the module 'lab_measures' (/x/lab_measures.py); load "
                               "it with --plugin /x/lab_measures.py.")
+    with pytest.raises(GoevalError, match=r"holds the measure 'gonemax', which is not registered here: .* load it with "
+                                          r"--plugin /x/lab_measures.py"):
+        check_measure_names(["fmax", "gonemax"], tmp_path)  # compare --measure, report --compare
+    check_measure_names(["fmax", "nosuch"], tmp_path)  # not the folder's: left to the registry's own message
