@@ -171,3 +171,24 @@ def test_a_linked_manifest_is_not_read_and_is_replaced_as_a_link(tmp_path):
     with pytest.warns(GoevalWarning, match="is a symbolic link .*the files of the earlier run are not removed"):
         run(r, {"summary.tsv": "1\n"})
     assert not (r / MANIFEST_FILE).is_symlink() and theirs.read_text() == '{"another": "program"}\n'
+
+
+def test_measures_of_plugins_are_recorded_kept_by_later_files_and_checked(tmp_path):
+    """Where the run's measures that are not goeval's own came from: in the manifest, kept when plot or report add
+    their files, a malformed entry refused with a warning naming it."""
+    src = {"f3max": {"module": "lab", "distribution": "lab", "version": "1.0", "loaded_by": "entry point f3 = lab"}}
+    with RunOutput(tmp_path, ("goeval", "x"), measures=src) as out:
+        with out.open("summary.tsv") as fh:
+            fh.write("a\n")
+    assert read_manifest(tmp_path).measures == src
+    (tmp_path / "plots").mkdir()
+    (tmp_path / "plots" / "a.png").write_bytes(b"png")
+    add_to_manifest(tmp_path, {"plots/a.png": tmp_path / "plots" / "a.png"}, "goeval plot")
+    assert read_manifest(tmp_path).measures == src
+    run(tmp_path, {"summary.tsv": "b\n"})  # a run of built-in measures only records none
+    assert "measures" not in json.loads((tmp_path / MANIFEST_FILE).read_text())
+    doc = json.loads((tmp_path / MANIFEST_FILE).read_text())
+    doc["measures"] = {"good": {"module": "m"}, "bad": {"module": 3}}
+    (tmp_path / MANIFEST_FILE).write_text(json.dumps(doc))
+    with pytest.warns(GoevalWarning, match="the source of the measure 'bad' is not a mapping of text fields"):
+        assert read_manifest(tmp_path).measures == {"good": {"module": "m"}}

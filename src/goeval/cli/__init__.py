@@ -243,6 +243,10 @@ def _forward_to_main(receive: socket.socket, main: int, done: threading.Event) -
 
 def _run(args: argparse.Namespace) -> int:
     try:
+        if hasattr(args, "plugin"):  # a command that evaluates or reads measures: the plugins' are registered first
+            from goeval.cli.common import load_plugins_of
+
+            load_plugins_of(args)
         return int(args._run(args) or 0)
     except GoevalError as exc:
         print(f"goeval {args.command}: error: {exc}", file=sys.stderr)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from goeval import __version__
-from goeval.cli.common import (add_groups, add_ontology, add_option_fields, add_run_fields, comma_list, read_annotations,
+from goeval.cli.common import (add_groups, add_plugin_argument, add_ontology, add_option_fields, add_run_fields, comma_list, read_annotations,
                                read_hit_table, read_ontology, report_lines, run_output, say, say_run_output, show,
                                show_warnings)
 from goeval.cli.parsing import ExtendValues
@@ -30,6 +30,7 @@ _DECLARED = ("max_terms", "curves", "curve_tolerance", "curve_points", "wang_wei
 
 def _common(q: argparse.ArgumentParser) -> None:
     add_ontology(q)
+    add_plugin_argument(q)
     q.add_argument("--methods", type=comma_list, action=ExtendValues, default=["naive", "blast", "gotcha"],
                    metavar="M1,M2",
                    help="baselines among naive, blast, gotcha, diamondscore, knn-identity (default naive,blast,gotcha)")

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from goeval.cli.common import (add_ontology, groups_from_args, add_option_fields, add_run_fields, read_ontology, options_from_args,
+from goeval.cli.common import (add_ontology, add_plugin_argument, groups_from_args, add_option_fields, add_run_fields, read_ontology, options_from_args,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 from goeval.cli.parsing import ExtendValues
 
@@ -47,6 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_option_fields(p)
     p.set_defaults(curves="thin", preset="cafa6")
     add_run_fields(p, ("stream", "threads", "bootstrap", "seed", "confidence", "pattern"))
+    add_plugin_argument(p)
     p.add_argument("--groups", metavar="FILE",
                    help="score every group of proteins too (protein<TAB>group lines; a protein may be in several "
                         "groups): each group's score is that of its targets alone, over the kinds where it has "

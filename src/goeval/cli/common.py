@@ -17,6 +17,8 @@ __all__ = [
     "add_ontology",
     "add_cache_options",
     "add_figure_arguments",
+    "add_plugin_argument",
+    "load_plugins_of",
     "cache_arg",
     "comma_list",
     "show_warnings",
@@ -30,6 +32,8 @@ __all__ = [
     "run_output",
     "say_run_output",
     "say_notes",
+    "check_measure_names",
+    "say_unregistered",
     "read_ontology",
     "read_annotations",
     "read_hit_table",
@@ -60,6 +64,40 @@ def add_figure_arguments(p: argparse.ArgumentParser) -> None:
                    help="the number of methods the top-N bars rank per namespace and measure (default 10)")
     p.add_argument("--baselines", type=comma_list, action=ExtendValues, default=(), metavar="NAME[,NAME]",
                    help="methods drawn as baselines (apart, not ranked) besides naive, blast and gotcha (any case)")
+
+
+def add_plugin_argument(p: argparse.ArgumentParser) -> None:
+    """``--plugin MODULE`` (repeatable): measures of a user's module, loaded before the command runs
+    (:func:`load_plugins_of`)."""
+    p.add_argument("--plugin", action="append", metavar="MODULE",
+                   help="load the measures a module registers before the run: an importable module name, or the "
+                        "path of a .py file; repeat for several. Installed plugins (entry point group "
+                        "goeval.measures) are always loaded. See docs/architecture.md, Share a measure: a plugin")
+
+
+def load_plugins_of(args: argparse.Namespace) -> None:
+    """Load the installed measure plugins and those of ``--plugin``, and say which measures they gave (one line).
+
+    Raises
+    ------
+    GoevalError
+        A plugin that cannot be loaded (named, with its error).
+    """
+    from goeval.errors import GoevalWarning
+    from goeval.metrics.plugins import load_plugins
+
+    plugins = load_plugins(getattr(args, "plugin", None) or ())
+    if not plugins:
+        return
+    said = []
+    for p in plugins:
+        dist = f"distribution {p.distribution} {p.version}".rstrip() if p.distribution else ""
+        where = ", ".join(x for x in (dist, p.loaded_by) if x)
+        said.append(f"{', '.join(p.measures) or 'no measure'} from {p.module} ({where})")
+        if not p.measures:
+            warnings.warn(f"the plugin {p.name!r} ({p.loaded_by}) registered no measure", GoevalWarning,
+                          stacklevel=2)
+    say(args, "measures of plugins: " + "; ".join(said))
 
 
 def add_cache_options(p: argparse.ArgumentParser) -> None:
@@ -172,10 +210,12 @@ def report_lines(args: argparse.Namespace, diagnostics: dict[str, Any]) -> None:
 
 
 def run_output(args: argparse.Namespace, out: Any):  # noqa: ANN201 - RunOutput
-    """The :class:`~goeval.io.manifest.RunOutput` of a command writing the results directory ``out``."""
+    """The :class:`~goeval.io.manifest.RunOutput` of a command writing the results directory ``out`` (its
+    manifest records the command line and where the measures that are not goeval's own came from)."""
     from goeval.io.manifest import RunOutput
+    from goeval.metrics.plugins import measure_sources
 
-    return RunOutput(out, getattr(args, "_argv", None) or [])
+    return RunOutput(out, getattr(args, "_argv", None) or [], measure_sources())
 
 
 def _names(names: list[str], shown: int = 6) -> str:
@@ -201,6 +241,62 @@ def say_notes(results: Any) -> None:
     for part in [results, *getattr(results, "parts", {}).values()]:
         for note in part.notes:
             warnings.warn(note, GoevalWarning, stacklevel=2)
+
+
+def _registered(name: str) -> bool:
+    from goeval.errors import InvalidParameterError
+    from goeval.metrics.registry import get_measure
+
+    try:
+        get_measure(name)
+    except InvalidParameterError:
+        return False
+    return True
+
+
+def check_measure_names(names: Any, folder: Any) -> None:
+    """Refuse a measure asked for (``--measure``, ``--compare``) that the registry does not know but the results
+    ``folder`` recorded as a plugin's: the error names the plugin and how to load it (any other unknown name is
+    left to the registry's own message, which lists the known names).
+
+    Raises
+    ------
+    GoevalError
+        Naming the measure, the module its run loaded it from, and ``--plugin MODULE`` (or the distribution).
+    """
+    from pathlib import Path
+
+    from goeval.errors import GoevalError
+    from goeval.io.manifest import find_manifest
+    from goeval.metrics.plugins import unregistered_measure
+
+    names = [names] if isinstance(names, str) else list(names)
+    missing = [n for n in names if not _registered(n)]
+    if not missing or not Path(folder).is_dir():
+        return
+    manifest = find_manifest(folder)
+    recorded = manifest.measures if manifest is not None else {}
+    for name in missing:
+        if name in recorded:
+            raise GoevalError(unregistered_measure(name, f"{manifest.directory}/", recorded))
+
+
+def say_unregistered(results: Any) -> None:
+    """Warn about each measure of a results folder's summaries that the registry does not know (its rows are shown
+    by name, unranked, in no figure), naming the plugin its run recorded and how to load it."""
+    from goeval.errors import GoevalWarning
+    from goeval.io.manifest import find_manifest
+    from goeval.metrics.plugins import unregistered_measure
+
+    manifest = find_manifest(results.path)
+    recorded = manifest.measures if manifest is not None else {}
+    for part in [results, *getattr(results, "parts", {}).values()]:
+        if part.summary is None:
+            continue
+        for name in dict.fromkeys(part.summary["measure"].tolist()):
+            if not _registered(name):
+                warnings.warn(unregistered_measure(name, f"{part.path}/summary.tsv", recorded), GoevalWarning,
+                              stacklevel=2)
 
 
 def number_arg(kind: type, minimum: float, *, strict: bool):  # noqa: ANN201 - argparse type

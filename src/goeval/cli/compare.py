@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from goeval.cli.common import comma_list, say, show, show_warnings
+from goeval.cli.common import add_plugin_argument, check_measure_names, comma_list, say, show, show_warnings
 from goeval.cli.parsing import ExtendValues
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
@@ -44,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=None, metavar="N", help="threads (default: all cores); results do not depend on it")
     p.add_argument("--out", metavar="TSV", help="also write the pairs table to this file")
     p.add_argument("--format", choices=("table", "tsv"), default="table", help="format of the tables printed on stdout")
+    add_plugin_argument(p)
 
 
 #: The pairs as printed on a terminal: (header, column, decimals); the TSV keeps every column at full precision.
@@ -264,6 +265,7 @@ def run(args: argparse.Namespace) -> int:
     from goeval.io.files import check_output_file
 
     results = Path(args.results)
+    check_measure_names(args.measure, results if results.is_dir() else results.parent)
     kinds = _kind_dirs(results) if results.is_dir() else {}
     path = None if kinds else _stats_path(args.results)
     if args.out:

@@ -10,7 +10,7 @@ import time
 from typing import Any
 from pathlib import Path
 
-from goeval.cli.common import (add_groups, groups_from_args, add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
+from goeval.cli.common import (add_groups, add_plugin_argument, groups_from_args, add_ontology, add_option_fields, add_run_fields, cache_arg, options_from_args, report_lines,
                                run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 from goeval.cli.parsing import ExtendValues
 from goeval.errors import GoevalError
@@ -58,6 +58,7 @@ def add_evaluation_options(p: argparse.ArgumentParser, out: str = "goeval_result
                    help="annotations the information content of --similarity is estimated from (default: "
                         "--ia-annotations, else the truth, with a warning)")
     add_run_fields(p, ("preset", "stream", "threads", "bootstrap", "seed", "confidence", "pattern"))
+    add_plugin_argument(p)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

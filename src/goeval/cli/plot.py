@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import add_figure_arguments, say, say_notes
+from goeval.cli.common import add_figure_arguments, add_plugin_argument, say, say_notes, say_unregistered
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -28,6 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-panels", dest="panels", action="store_false",
                    help="only the four-panel figure per namespace, not one file per panel")
     add_figure_arguments(p)
+    add_plugin_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     require_matplotlib()
     res = read_results_dir(args.results)
     say_notes(res)
+    say_unregistered(res)
     out = Path(args.out) if args.out else res.path / "plots"
     check_output_dir(Path(args.out) if args.out else res.path, () if args.out else ("plots",))
 

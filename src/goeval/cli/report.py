@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from goeval.cli.common import add_figure_arguments, comma_list, say, say_notes
+from goeval.cli.common import add_figure_arguments, add_plugin_argument, check_measure_names, comma_list, say, say_notes, say_unregistered
 
 # The library, and what only a run needs, is imported inside the functions below (start-up: see goeval.cli).
 
@@ -34,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-compare", dest="compare", action="store_const", const=[],
                    help="no paired comparison, even with protein_stats.npz")
     add_figure_arguments(p)
+    add_plugin_argument(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,9 +47,12 @@ def run(args: argparse.Namespace) -> int:
 
     if getattr(args, "quiet", False):
         set_enabled(False)
-    compare = compared_measures(COMPARED_MEASURES if args.compare is None else args.compare)  # before any reading
+    asked = COMPARED_MEASURES if args.compare is None else args.compare
+    check_measure_names(asked, args.results)  # a plugin's measure not loaded: named with the plugin to load
+    compare = compared_measures(asked)  # before any reading
     res = read_results_dir(args.results)
     say_notes(res)
+    say_unregistered(res)
     out = Path(args.out) if args.out else res.path / "report.html"
     check_output_file(out)
     try:

@@ -10,7 +10,10 @@ are removed once the new files are in place, so the directory never mixes
 two runs. Files no goeval manifest lists (the user's own), or changed since
 the earlier run, are never touched; the run names them on the console.
 ``goeval plot`` and ``goeval report`` add their files to the manifest of
-the directory they write into.
+the directory they write into. A run whose measures include some that are
+not goeval's own (plugins: :mod:`goeval.metrics.plugins`) records where
+each came from (``measures``: name -> module, distribution, version, how
+it was loaded), so that a reader without them can say which plugin to load.
 
 The folder may be someone else's, so its manifest is untrusted input: read
 within bounds, each entry that is not a plain path inside the folder
@@ -73,16 +76,25 @@ class Manifest:
     files : dict of str to dict
         Path relative to ``directory`` (``/``-separated) -> ``bytes``,
         ``sha256`` and, for files added later, ``added_by``.
+    measures : dict of str to dict
+        The measures of the run that are not goeval's own -> where each came
+        from (:func:`goeval.metrics.plugins.measure_sources`: ``module``,
+        ``distribution``, ``version``, ``loaded_by``, ``file``; all text);
+        written only when there are some.
     """
 
     directory: Path
     command: list[str] = field(default_factory=list)
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    measures: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         from goeval import __version__
 
-        return {"format": FORMAT, "goeval": __version__, "command": self.command, "files": self.files}
+        doc = {"format": FORMAT, "goeval": __version__, "command": self.command, "files": self.files}
+        if self.measures:
+            doc["measures"] = self.measures
+        return doc
 
 
 def read_manifest(directory: PathLike) -> Manifest | None:
@@ -119,7 +131,23 @@ def read_manifest(directory: PathLike) -> Manifest | None:
     if not (isinstance(command, list) and all(isinstance(a, str) for a in command)):
         _refused(p, "its 'command' entry is not a list of strings: ignored")
         command = []
-    return Manifest(Path(directory), command, _valid_entries(p, files))
+    return Manifest(Path(directory), command, _valid_entries(p, files), _valid_measures(p, doc.get("measures")))
+
+
+def _valid_measures(p: Path, measures: Any) -> dict[str, dict[str, str]]:
+    """The ``measures`` entry of a manifest: measure name -> text fields (one that is not is refused, named)."""
+    if measures is None:
+        return {}
+    if not isinstance(measures, dict):
+        _refused(p, "its 'measures' entry is not a mapping of measure names to their sources: ignored")
+        return {}
+    valid = {}
+    for name, src in measures.items():
+        if isinstance(src, dict) and all(isinstance(v, str) for v in src.values()):
+            valid[name] = dict(src)
+        else:
+            _refused(p, f"the source of the measure {name[:200]!r} is not a mapping of text fields: ignored")
+    return valid
 
 
 def _refused(manifest: Path, what: str) -> None:
@@ -250,11 +278,16 @@ class RunOutput(OutputSet):
     directory : str or path-like
     command : sequence of str, optional
         The command line, kept in the manifest.
+    measures : mapping, optional
+        Where the run's measures that are not goeval's own came from
+        (:attr:`Manifest.measures`).
     """
 
-    def __init__(self, directory: PathLike, command: Iterable[str] = ()) -> None:
+    def __init__(self, directory: PathLike, command: Iterable[str] = (),
+                 measures: dict[str, dict[str, str]] | None = None) -> None:
         super().__init__(directory)
         self.command = [str(a) for a in command]
+        self.measures = dict(measures or {})
         self.removed: list[str] = []
         self.foreign: list[str] = []
         #: Names this run replaces even without an earlier manifest (e.g. either curves table): removed after the
@@ -264,7 +297,7 @@ class RunOutput(OutputSet):
     def commit(self) -> dict[str, Path]:
         previous = _previous(self.directory)
         files = {target.relative_to(self.directory).as_posix(): file_digest(tmp) for tmp, target in self._pending}
-        manifest = Manifest(self.directory, self.command, files)
+        manifest = Manifest(self.directory, self.command, files, self.measures)
         with self.open(MANIFEST_FILE) as fh:
             json.dump(manifest.as_json(), fh, indent=1)
             fh.write("\n")

@@ -28,7 +28,8 @@ best-match averaging; Jaccard, simGIC): :func:`term_similarity`,
 The measure registry: :class:`Measure`, :func:`register`,
 :func:`get_measure`, :func:`measures`, :data:`PROTEIN_MEASURES`,
 :data:`PROTEIN_AREAS`, :data:`PROTEIN_AGGREGATES`, :data:`TERM_MEASURES`,
-:data:`SIMILARITY_MEASURES`.
+:data:`SIMILARITY_MEASURES`; measures of other packages:
+:func:`load_plugins` (:mod:`goeval.metrics.plugins`).
 
 Names are imported on first use, so ``import goeval.metrics`` (and the
 command line) stay fast.
@@ -78,6 +79,7 @@ _EXPORTS = {
     "register": "goeval.metrics.registry",
     "get_measure": "goeval.metrics.registry",
     "measures": "goeval.metrics.registry",
+    "load_plugins": "goeval.metrics.plugins",
     "PROTEIN_MEASURES": "goeval.metrics.registry",
     "PROTEIN_AREAS": "goeval.metrics.registry",
     "PROTEIN_AGGREGATES": "goeval.metrics.registry",

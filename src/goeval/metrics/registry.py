@@ -55,6 +55,7 @@ F2 (recall weighted 4 times as much as precision) from the precision and recall 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -65,6 +66,7 @@ __all__ = [
     "Measure",
     "register",
     "unregister",
+    "registered_by",
     "get_measure",
     "measures",
     "interval_measures",
@@ -243,6 +245,7 @@ class Measure:
 
 _REGISTRY: dict[str, Measure] = {}
 _LOOKUP: dict[str, str] = {}
+_ORIGIN: dict[str, str] = {}  # name -> the module that called register (goeval's own, a plugin, a script)
 
 
 def register(measure: Measure, *, replace: bool = False) -> Measure:
@@ -259,6 +262,7 @@ def register(measure: Measure, *, replace: bool = False) -> Measure:
         if owner is not None and not (replace and owner == measure.name):
             raise InvalidParameterError(f"The measure name {key!r} is already registered (by {owner!r}).")
     _REGISTRY[measure.name] = measure
+    _ORIGIN[measure.name] = sys._getframe(1).f_globals.get("__name__", "")
     for key in keys:
         _LOOKUP[key] = measure.name
     return measure
@@ -274,9 +278,22 @@ def unregister(name: str) -> Measure:
     """
     measure = get_measure(name)
     del _REGISTRY[measure.name]
+    _ORIGIN.pop(measure.name, None)
     for key in [k for k, v in _LOOKUP.items() if v == measure.name]:
         del _LOOKUP[key]
     return measure
+
+
+def registered_by(name: str) -> str:
+    """The module whose code called :func:`register` for a measure (by name or alias): ``goeval.metrics.registry``
+    for a built-in one, a plugin's module (:mod:`goeval.metrics.plugins`), ``__main__`` for a script's.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown name.
+    """
+    return _ORIGIN.get(get_measure(name).name, "")
 
 
 def get_measure(name: str) -> Measure:

@@ -222,7 +222,9 @@ def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: boo
         What the command line adds: summary rows (default the result's),
         further tables (file name -> columns), the run's timings (default the
         diagnostics'), and the :class:`~goeval.io.manifest.RunOutput` the
-        files join (default a run of their own).
+        files join (default a run of their own, whose manifest records where
+        the measures that are not goeval's own came from:
+        :func:`goeval.metrics.plugins.measure_sources`).
 
     Returns
     -------
@@ -242,7 +244,14 @@ def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: boo
         parts.update({f"groups/{group_dir(name)}": _result_files(res, None, None, None, curves_gzip)
                       for name, res in result.groups.items()})
         tables = {GROUPS_TABLE: group_table(result)}
-    paths = write_result_tree(out, parts, tables, files=files)
+    if files is None:  # a run of its own, its manifest saying where the measures not goeval's own came from
+        from goeval.io.manifest import RunOutput
+        from goeval.metrics.plugins import measure_sources
+
+        with RunOutput(out, measures=measure_sources()) as run:
+            paths = write_result_tree(out, parts, tables, files=run)
+    else:
+        paths = write_result_tree(out, parts, tables, files=files)
     if plots:
         paths.update(save_plots(out))
         paths.update(save_report(out))
