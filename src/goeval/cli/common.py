@@ -124,7 +124,7 @@ def _add_fields(p: argparse.ArgumentParser, declared: tuple[Any, ...], *, defaul
     ``defaults``: the field's default as the flag's; otherwise an option not given is absent (so that a
     preset's value stands). A list of names (``--namespaces BPO,MFO``) adds the names of each repetition.
     """
-    from goeval.options import Names
+    from goeval.options import Names, WangWeights
 
     for f in declared:
         meta = dict(f.metadata)
@@ -134,7 +134,7 @@ def _add_fields(p: argparse.ArgumentParser, declared: tuple[Any, ...], *, defaul
         flag = "--" + f.name.replace("_", "-")
         if f.type in (bool, "bool"):
             p.add_argument(flag, action="store_true", **kwargs)
-        elif isinstance(constraint, Names):
+        elif isinstance(constraint, (Names, WangWeights)):  # lists: each repetition adds its items
             p.add_argument(flag, type=comma_list, action=ExtendValues, **kwargs, **meta)
         else:
             p.add_argument(flag, **kwargs, **meta)

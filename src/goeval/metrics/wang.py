@@ -77,10 +77,14 @@ def wang_weights(value: Any = None, func: str = "evaluate") -> tuple[tuple[str, 
     --------
     >>> wang_weights("part_of=0.7")
     (('is_a', 0.8), ('part_of', 0.7))
+    >>> wang_weights(["is_a=0.9", "part_of=0.5"])
+    (('is_a', 0.9), ('part_of', 0.5))
     """
     out = dict(DEFAULT_WANG_WEIGHTS)
     if value is None:
         return tuple(sorted(out.items()))
+    if not isinstance(value, (str, Mapping)) and value and all(isinstance(x, str) for x in value):
+        value = ",".join(value)  # the command line's repetitions: --wang-weights is_a=0.7 --wang-weights part_of=0.5
     if isinstance(value, str):
         pairs = []
         for item in value.split(","):
