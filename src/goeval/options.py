@@ -293,8 +293,8 @@ class EvaluationOptions:
         With ``thin``: the most rows kept per curve (``>= 2``); a curve with
         no more rows is kept whole.
     calibration_bins : int, default 10
-        Equal-width score bins on [0, 1] of the calibration measures (``ece``,
-        ``wece``) and of ``calibration.tsv`` (:mod:`goeval.metrics.calibration`).
+        Equal-width score bins on [0, 1] of the expected calibration error
+        (``ece``, ``wece``; :mod:`goeval.metrics.calibration`).
 
     Raises
     ------
@@ -349,7 +349,7 @@ class EvaluationOptions:
         "thin curves: most rows kept per method and namespace (default 2000)",
         Number(int, "an integer >= 2", lambda v: v >= 2), metavar="N"))
     calibration_bins: int = field(default=10, metadata=_help(
-        "equal-width score bins of the calibration measures (ECE) and calibration.tsv (default 10)",
+        "equal-width score bins on [0, 1] of the expected calibration error (ece, wece; default 10)",
         Number(int, "an integer >= 1", lambda v: v >= 1), metavar="N"))
 
     def __post_init__(self) -> None:
