@@ -409,11 +409,13 @@ def assert_summary_equal(summary, want: dict[str, dict[str, np.ndarray]], method
     """
     measures = list(ORACLE_OPTIMA) if with_ia else list(PLAIN_OPTIMA)
     areas = list(ORACLE_AREAS) if with_ia else ["aupr"]
+    # the calibration measures: checked against pairs in tests/metrics/test_calibration.py
+    calibration = ["ece", "brier", "wece", "wbrier"] if with_ia else ["ece", "brier"]
     sub = summary[summary["method"] == method]
     assert sorted(sub["namespace"].unique()) == sorted(want)
     for ns, curve in want.items():
         rows = sub[sub["namespace"] == ns].set_index("measure")
-        assert sorted(rows.index) == sorted(measures + areas)
+        assert sorted(rows.index) == sorted(measures + areas + calibration)
         for area in areas:
             assert_allclose(float(rows.loc[area, "value"]), oracle_area(curve, area), err_msg=f"{ns} {area}", **TOL)
             assert rows.loc[area, ["threshold", "coverage", "precision", "recall", "ru", "mi"]].isna().all()
@@ -449,6 +451,12 @@ def kernel_oracle(truth: list[set[int]], preds: list[dict[int, float]], ia: np.n
                 "it2_cov_w": it * it * q["covered_w"], "ia_tp": q["ia_tp"], "ia_pred": q["ia_p"],
                 "it_cov": it * q["covered"],
             }
+            # calibration: scores as probabilities (+inf, predicted at every threshold, counts as 1)
+            pv = {v: min(sc[v], 1.0) for v in P}
+            for name, weight in (("", lambda v: 1.0), ("ia_", lambda v: iav[v])):
+                vals[name + "score"] = math.fsum(weight(v) * pv[v] for v in P)
+                vals[name + "score2"] = math.fsum(weight(v) * pv[v] ** 2 for v in P)
+                vals[name + "score_tp"] = math.fsum(weight(v) * pv[v] for v in P & T)
             for key, x in vals.items():
                 acc[key].append(float(x))
         for key in STAT_NAMES:

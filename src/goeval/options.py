@@ -313,6 +313,9 @@ class EvaluationOptions:
     curve_points : int, default 2000
         With ``thin``: the most rows kept per curve (``>= 2``); a curve with
         no more rows is kept whole.
+    calibration_bins : int, default 10
+        Equal-width score bins on [0, 1] of the expected calibration error
+        (``ece``, ``wece``; :mod:`goeval.metrics.calibration`).
 
     Raises
     ------
@@ -370,6 +373,9 @@ class EvaluationOptions:
     curve_points: int = field(default=2000, metadata=_help(
         "thin curves: most rows kept per method and namespace (default 2000)",
         Number(int, "an integer >= 2", lambda v: v >= 2), metavar="N"))
+    calibration_bins: int = field(default=10, metadata=_help(
+        "equal-width score bins on [0, 1] of the expected calibration error (ece, wece; default 10)",
+        Number(int, "an integer >= 1", lambda v: v >= 1), metavar="N"))
 
     def __post_init__(self) -> None:
         for name, value in validate({f.name: getattr(self, f.name) for f in fields(self)}, _declared(type(self)),

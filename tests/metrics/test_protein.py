@@ -29,12 +29,12 @@ from oracles import (
 import goeval
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import CURVE_COLUMNS, best_index, f_score, protein_curves, s_distance
-from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_MEASURES
+from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_CALIBRATION, PROTEIN_MEASURES
 from goeval.ontology import ontology_from_edges
 from goeval.sweep import grid_thresholds, sweep
 
-#: Names of the protein-centric measures, in summary order (optima, then areas).
-MEASURE_NAMES = [m.name for m in PROTEIN_MEASURES + PROTEIN_AREAS]
+#: Names of the protein-centric measures, in summary order (optima, areas, calibration).
+MEASURE_NAMES = [m.name for m in PROTEIN_MEASURES + PROTEIN_AREAS + PROTEIN_CALIBRATION]
 
 
 def run(case: Case, scores=None, *, with_ia: bool = True, **options):
@@ -473,7 +473,7 @@ def test_unit_ia_without_roots_makes_weighted_equal_unweighted(seed, thresholds)
 @pytest.mark.parametrize("k", [1.0, 2.0, 3.0])
 def test_perfect_prediction(seed, thresholds, k):
     """Predicting exactly the truth (score 1) gives Fmax 1, wFmax 1, Smin 0, wSmin 0 (any k),
-    full coverage and areas of 1."""
+    full coverage, areas of 1 and a calibration error and Brier score of 0."""
     case = random_case(seed, p_zero_ia=0.0)
     roots = {t for t in case.namespace_of if not any(c == t for c, _ in case.edges)}
     case.truth = [(p, t) for p, t in case.truth if t not in roots]  # every i(T) > 0
@@ -485,9 +485,9 @@ def test_perfect_prediction(seed, thresholds, k):
         assert namespaces
         assert sorted(summary.index) == sorted((ns, m) for ns in namespaces for m in MEASURE_NAMES)
         for (ns, measure), value in summary.items():
-            best = 0.0 if measure in ("smin", "wsmin", "smin_terms") else 1.0
+            best = 0.0 if measure in ("smin", "wsmin", "smin_terms", "ece", "brier", "wece", "wbrier") else 1.0
             assert value == pytest.approx(best, abs=1e-12), (ns, measure)
-        optima = res.summary[~res.summary["measure"].isin([m.name for m in PROTEIN_AREAS])]
+        optima = res.summary[~res.summary["measure"].isin([m.name for m in PROTEIN_AREAS + PROTEIN_CALIBRATION])]
         assert (optima["coverage"] == 1.0).all()
 
 

@@ -23,6 +23,7 @@ from goeval.metrics import aupr_score, best_index, protein_curve, protein_curves
 from goeval.metrics.registry import (
     PROTEIN_AGGREGATES,
     PROTEIN_AREAS,
+    PROTEIN_CALIBRATION,
     PROTEIN_MEASURES,
     SIMILARITY_MEASURES,
     TERM_MEASURES,
@@ -121,10 +122,12 @@ def test_protein_measures_in_summary_order():
     sim = [m.name for m in SIMILARITY_MEASURES]
     assert sim[:3] == ["resnik_all", "resnik_bma", "resnik_bma_mean"] and sim[-3:] == ["jaccard", "simgic", "wjaccard"]
     assert len(sim) == 5 * 5 + 3 and sim[20:25] == ["wang_all", "wang_bma", "wang_bma_mean", "wang_max", "wang_rcmax"]
-    assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "cafa5_score", "cafa6_metric_final",
+    assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "ece", "brier", "wece", "wbrier",
+                                                              "cafa5_score", "cafa6_metric_final",
                                                               "cafa6_metric_final_micro"] + sim
     assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}
     assert {m.reduce for m in PROTEIN_AREAS} == {"area"}
+    assert {m.reduce for m in PROTEIN_CALIBRATION} == {"curve"}
     assert all(m.kind == "term" for m in TERM_MEASURES)
 
 

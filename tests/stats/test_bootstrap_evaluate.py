@@ -13,7 +13,7 @@ from goeval.evaluation import BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, evaluate_annot
 
 FIVE = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin")
 #: Every optimum and area of the summary (with IA).
-ALL = FIVE + ("wfmax_micro", "smin_terms", "max_coverage", "aupr", "waupr")
+ALL = FIVE + ("wfmax_micro", "smin_terms", "max_coverage", "aupr", "waupr", "ece", "brier", "wece", "wbrier")
 
 
 def run(case, **kw):
@@ -90,4 +90,4 @@ def test_without_ia_only_the_plain_measures_get_intervals():
     res = evaluate_annotations(onto, case.truth_annotations(onto), {"m": case.predictions(onto)}, bootstrap=100)
     got = {r["measure"] for r in res.summary_records if not np.isnan(r["ci_low"])}
     assert got == {r["measure"] for r in res.summary_records} == {"fmax", "fmax_micro", "smin_terms", "max_coverage",
-                                                                   "aupr"}
+                                                                   "aupr", "ece", "brier"}

@@ -26,7 +26,7 @@ from goeval.stats.resample import resample_indices, resample_key
 def test_identity_resample_reproduces_the_summary_bit_for_bit(seed, thresholds, normalization, weighting):
     case = random_case(seed, n_proteins=12)
     stats, res, _ = block_stats(case, thresholds=thresholds, normalization=normalization, protein_weighting=weighting)
-    settings = CurveSettings(normalization, 2.0, weighting, True)
+    settings = CurveSettings(normalization=normalization, k=2.0, protein_weighting=weighting, with_ia=True)
     for (method, label), st in stats.items():
         got = replicate_optima(st.protein_steps, np.ones((1, st.protein_steps.n_proteins)), ALL, settings)
         want = {r["measure"]: r["value"] for r in res.summary_records if r["namespace"] == label}
@@ -117,7 +117,7 @@ def test_bootstrap_of_the_bundled_example_contains_the_point_estimate():
     ia, _ = goeval.load_ia(goeval.example_path("ia"), onto)
     stats = namespace_stats(onto, truth, preds, ia, per_protein=True)
     rows = bootstrap(stats, 500, seed=0)
-    assert [r["measure"] for r in rows] == list(ALL)
+    assert [r["measure"] for r in rows] == [*ALL, "ece", "brier", "wece", "wbrier"]
     for r in rows:
         assert r["ci_low"] < r["value"] < r["ci_high"] and r["se"] > 0, r
 
@@ -127,7 +127,7 @@ def test_bootstrap_of_the_bundled_example_contains_the_point_estimate():
 def test_the_sums_read_are_enough_for_each_measure(normalization, weighting):
     case = random_case(2, n_proteins=20)
     stats, _res, _ = block_stats(case, normalization=normalization, protein_weighting=weighting)
-    settings = CurveSettings(normalization, 2.0, weighting, True)
+    settings = CurveSettings(normalization=normalization, k=2.0, protein_weighting=weighting, with_ia=True)
     rng = np.random.default_rng(0)
     names = ALL
     for st in stats.values():

@@ -447,9 +447,9 @@ def rate_measures(values: Any, levels: Sequence[float]) -> Any:
 
 def _values(summary: Any, series: DilutionSeries) -> Any:
     """The long table of every set's value of every protein-centric optimum and area of the summary."""
-    from goeval.metrics.registry import measures
+    from goeval.metrics.registry import CURVE_REDUCTIONS, measures
 
-    rated = [m.name for m in measures("protein") if m.reduce in ("optimum", "area")]
+    rated = [m.name for m in measures("protein") if m.reduce in CURVE_REDUCTIONS]
     part = summary[summary["measure"].isin(rated) & (summary["namespace"] != "all")]
     out = part[["namespace", "measure", "method", "value"]].rename(columns={"method": "set"}).copy()
     out["signal"] = out["set"].map(series.signal)
@@ -462,13 +462,13 @@ def _values(summary: Any, series: DilutionSeries) -> Any:
 
 def _not_rated(values: Any, with_ia: bool) -> dict[str, str]:
     """The registered protein-centric optima and areas without a value, and why."""
-    from goeval.metrics.registry import SIMILARITY_MEASURES, measures
+    from goeval.metrics.registry import CURVE_REDUCTIONS, SIMILARITY_MEASURES, measures
 
     rated = set(values["measure"])
     similarity = {m.name for m in SIMILARITY_MEASURES}
     out = {}
     for m in measures("protein"):
-        if m.reduce in ("optimum", "area") and m.name not in rated:
+        if m.reduce in CURVE_REDUCTIONS and m.name not in rated:
             out[m.name] = ("needs information accretion (--ia)" if m.needs_ia and not with_ia else
                            "a similarity measure not requested" if m.name in similarity else "no value in the summary")
     return out

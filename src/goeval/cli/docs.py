@@ -308,7 +308,7 @@ def _outputs() -> list[str]:
     curves = [f"| `{c}` | {_md(CURVE_COLUMN_TEXT[c])}{' (with IA)' if c in IA_COLUMNS else ''} |" for c in CURVE_COLUMNS]
     rows = [f"| `{m.name}` | {_md(m.display)} | {'max' if m.higher_is_better else 'min'} | "
             f"{'yes' if m.interval else 'no'} | {_md(cafaeval_name(m.name))} | {_md(m.description)} |"
-            for m in measures("protein") if m.reduce in ("optimum", "area", "namespace_mean")
+            for m in measures("protein") if m.reduce in ("optimum", "area", "curve", "namespace_mean")
             and not _similarity(m.name)]
     return ["### Output files of `goeval evaluate`\n",
             "`curves.tsv` — one row per (method, namespace, threshold with coverage > 0), columns `method`, "

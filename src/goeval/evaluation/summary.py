@@ -16,7 +16,7 @@ import numpy as np
 from goeval.diagnostics import Diagnostics
 from goeval.errors import GoevalWarning
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
-from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
+from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, curve_values, protein_curves
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import derived_columns, get_measure, measures
 from goeval.metrics.similarity import similarity_curves
@@ -24,7 +24,7 @@ from goeval.options import EvaluationOptions
 from goeval.sweep import BlockKey, SweepStats
 
 __all__ = ["EvaluationResult", "TimeSplitResult", "merge_results", "leaderboard", "summarize", "optimum_records",
-           "area_records", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS"]
+           "area_records", "curve_records", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS"]
 
 SUMMARY_COLUMNS = ("method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi")
 #: Columns a bootstrap adds to the summary (:func:`goeval.stats.add_bootstrap_columns`).
@@ -325,6 +325,18 @@ def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
     return rows
 
 
+def curve_records(method: str, namespace: str, stats: SweepStats, options: EvaluationOptions,
+                  with_ia: bool) -> list[dict[str, Any]]:
+    """Summary rows of every registered whole-curve measure (``reduce='curve'``: ``ece``, ``brier``...; the
+    IA-based ones only ``with_ia``), computed from the block's statistics over every threshold; the columns
+    that describe one threshold are NaN."""
+    todo = [ms for ms in measures("protein", "curve") if with_ia or not ms.needs_ia]
+    values = curve_values(stats, todo, normalization=options.normalization, k=options.k,
+                          protein_weighting=options.protein_weighting, calibration_bins=options.calibration_bins)
+    return [{"method": method, "namespace": namespace, "measure": name, "value": float(value),
+             **{c: np.nan for c in SUMMARY_COLUMNS[4:]}} for name, value in values.items()]
+
+
 def _repeated(text: str, n: int) -> np.ndarray:
     """An object array of ``n`` references to one string (``np.full`` makes a string object per row)."""
     out = np.empty(n, dtype=object)
@@ -394,6 +406,7 @@ def summarize(
                 cur["threshold"] = np.round(1.0 / cur["threshold"])
         sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
         no_information, n_bench = with_ia and st.it_sum == 0, st.n
+        whole = curve_records(name, label, st, opts, with_ia)
         del st  # released: the block's statistics go before its curves are thinned
         cur.update(sim)
         sim.update(derived_columns(cur))  # measures computed from the curves: extra columns, as similarity
@@ -407,6 +420,7 @@ def summarize(
                           "IA-based measures (weighted F, ru, mi, S) are undefined and written as nan.", GoevalWarning)
         records.extend(optimum_records(name, label, cur, ok))
         records.extend(area_records(name, label, cur, ok))
+        records.extend(whole)
         # the optima's rows among the covered thresholds (kept by 'thin')
         optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
         frame = {"method": _repeated(name, n_ok), "namespace": _repeated(label, n_ok)}

@@ -41,7 +41,16 @@ import numpy as np
 from goeval.errors import InvalidParameterError
 
 __all__ = ["calibration_bins", "bin_edges", "reliability", "expected_calibration_error", "brier_score",
-           "calibration_from_pairs"]
+           "calibration_from_pairs", "CALIBRATION_SUMS", "calibration_sums", "curve_reliability", "curve_ece",
+           "curve_brier"]
+
+#: The sweep's sums behind each cumulative sum of this module (:data:`goeval.sweep.STAT_NAMES`): plain, and
+#: with information accretion as the pair weights.
+CALIBRATION_SUMS: dict[bool, dict[str, str]] = {
+    False: {"count": "npred", "positives": "tp", "score": "score", "score2": "score2", "score_pos": "score_tp"},
+    True: {"count": "ia_pred", "positives": "ia_tp", "score": "ia_score", "score2": "ia_score2",
+           "score_pos": "ia_score_tp"},
+}
 
 
 def calibration_bins(spec: Any = 10) -> np.ndarray:
@@ -144,6 +153,8 @@ def brier_score(sums: dict[str, np.ndarray], n_true: Any) -> np.ndarray:
     n_true : float or ndarray of shape (R,)
         Number (weight) of true pairs of the benchmark proteins.
     """
+    if np.shape(sums["count"])[-1] == 0:  # no threshold: nothing predicted, nothing to score
+        return np.full(np.shape(sums["count"])[:-1], np.nan)
     c, y = np.asarray(sums["count"])[..., 0], np.asarray(sums["positives"])[..., 0]
     s2, sy = np.asarray(sums["score2"])[..., 0], np.asarray(sums["score_pos"])[..., 0]
     missed = np.asarray(n_true, dtype=np.float64) - y
@@ -180,3 +191,32 @@ def calibration_from_pairs(y: np.ndarray, s: np.ndarray, thresholds: np.ndarray,
     table = reliability(thresholds, sums, edges)
     total_true = float((w * y)[lvl > 0].sum()) if n_true is None else n_true
     return {"table": table, "ece": expected_calibration_error(table), "brier": brier_score(sums, total_true)}
+
+
+def calibration_sums(curves: Any, weighted: bool = False,
+                     keys: tuple[str, ...] = ("count", "positives", "score", "score2", "score_pos"),
+                     ) -> tuple[dict[str, np.ndarray], Any]:
+    """The cumulative sums ``keys`` of this module and the weight of every true pair, from the
+    :class:`~goeval.metrics.protein.Curves` of a sweep (:data:`CALIBRATION_SUMS`).
+
+    ``weighted``: each pair weighs its term's information accretion; the true pairs weigh ``sum_i i(T_i)``.
+    """
+    sums = {k: curves.sums[CALIBRATION_SUMS[weighted][k]] for k in keys}
+    return sums, curves.stats.it_sum if weighted else curves.stats.n_true
+
+
+def curve_reliability(curves: Any, weighted: bool = False) -> dict[str, np.ndarray]:
+    """The reliability table (:func:`reliability`) of the curves, in the bins ``curves.calibration_bins``."""
+    sums, _ = calibration_sums(curves, weighted, ("count", "positives", "score"))
+    return reliability(curves.stats.thresholds, sums, calibration_bins(curves.calibration_bins))
+
+
+def curve_ece(curves: Any, weighted: bool = False) -> np.ndarray:
+    """The expected calibration error of the curves (``Measure(reduce='curve')``: shape () or (B,))."""
+    return expected_calibration_error(curve_reliability(curves, weighted))
+
+
+def curve_brier(curves: Any, weighted: bool = False) -> np.ndarray:
+    """The Brier score of the curves (``Measure(reduce='curve')``: shape () or (B,))."""
+    sums, n_true = calibration_sums(curves, weighted, ("count", "positives", "score2", "score_pos"))
+    return brier_score(sums, n_true)

@@ -49,7 +49,8 @@ NORMALIZATIONS = ("cafa", "pred", "gt", "cafa-pk")
 __all__ = [
     "NORMALIZATIONS",
     "protein_curves", "f_score", "s_distance", "CURVE_COLUMNS", "IA_COLUMNS", "UNDEFINED_WITHOUT_INFORMATION",
-    "Curves", "CurveColumn", "COLUMNS", "register_column", "unregister_column", "curve_sums",
+    "Curves", "CurveColumn", "COLUMNS", "register_column", "unregister_column", "curve_sums", "formula_sums",
+    "curve_values",
     "best_index",
     "protein_curve", "fmax_score", "smin_distance", "aupr_score",
 ]
@@ -112,14 +113,18 @@ class Curves:
     k : float
     n : float or ndarray of shape (B, 1)
         The benchmark proteins, as a divisor (:meth:`total` makes any total of ``stats`` one).
+    calibration_bins : int or sequence of float
+        The bins of the calibration measures (:func:`goeval.metrics.calibration.calibration_bins`).
 
     ``curves[NAME]`` is another column (computed once). The sums a column reads are found by running
     its formula (:func:`curve_sums`), so a formula must read the same sums whatever their values.
     """
 
-    def __init__(self, stats: SweepStats, normalization: str, k: float, protein_weighting: str) -> None:
+    def __init__(self, stats: SweepStats, normalization: str, k: float, protein_weighting: str,
+                 calibration_bins: Any = 10) -> None:
         self.stats, self.sums = stats, stats.sums
         self.normalization, self.k, self.protein_weighting = normalization, k, protein_weighting
+        self.calibration_bins = calibration_bins
         self.n = _total(stats.n)
         self._done: dict[str, np.ndarray] = {}
 
@@ -257,11 +262,18 @@ def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str 
     if column not in COLUMNS:
         raise InvalidParameterError(f"The curve column {column!r} is not one of protein_curves' columns "
                                     f"{sorted(COLUMNS)}.")
+    return formula_sums(lambda c: c[column], normalization, protein_weighting)
+
+
+def formula_sums(formula: Callable[[Curves], Any], normalization: str = "cafa",
+                 protein_weighting: str = "none") -> tuple[str, ...]:
+    """The sums of :data:`~goeval.sweep.STAT_NAMES` a function of :class:`Curves` reads (found by running it on
+    sums of zeros), in that order: a column's formula, or a whole-curve measure's (``Measure(reduce='curve')``)."""
     sums = _ReadSums(STAT_NAMES)
     stats = SweepStats(thresholds=np.zeros(1), sums=sums, n=1.0, n_true=1.0,  # type: ignore[arg-type]
                        it_sum=1.0, it2_sum=1.0, n_w=1.0)
     with np.errstate(all="ignore"):
-        Curves(stats, normalization, 2.0, protein_weighting)[column]
+        formula(Curves(stats, normalization, 2.0, protein_weighting))
     return tuple(k for k in STAT_NAMES if k in sums.read)
 
 
@@ -406,6 +418,39 @@ def protein_curves(
     if with_ia:
         _undefined_without_information(out, stats)
     return out
+
+def curve_values(
+    stats: SweepStats,
+    measures: Iterable[Any],
+    *,
+    normalization: str = "cafa",
+    k: float = 2.0,
+    protein_weighting: str = "none",
+    calibration_bins: Any = 10,
+) -> dict[str, np.ndarray]:
+    """The values of whole-curve measures (``Measure(reduce='curve')``, e.g. ``ece``, ``brier``) from sweep
+    statistics.
+
+    Parameters
+    ----------
+    stats : SweepStats
+        Sums of shape (n_thresholds,), or (B, n_thresholds) for weights of shape (B, n).
+    measures : iterable of Measure
+        Registered measures with ``reduce='curve'``.
+    normalization, k, protein_weighting :
+        As for :func:`protein_curves`.
+    calibration_bins : int or sequence of float, default 10
+        The bins of the calibration measures (:func:`goeval.metrics.calibration.calibration_bins`).
+
+    Returns
+    -------
+    dict of str to ndarray
+        Measure name -> its value, of shape () or (B,) (NaN where it is undefined).
+    """
+    c = Curves(stats, normalization, k, protein_weighting, calibration_bins)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return {ms.name: np.asarray(ms.curve(c), dtype=np.float64) for ms in measures}
+
 
 def _undefined_without_information(out: dict[str, np.ndarray], stats: SweepStats) -> None:
     """NaN in every IA-based column (but the counts) when no benchmark protein's truth carries information.

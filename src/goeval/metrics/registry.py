@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from goeval.errors import InvalidParameterError
+from goeval.metrics.calibration import curve_brier, curve_ece
 
 __all__ = [
     "Measure",
@@ -73,8 +74,10 @@ __all__ = [
     "derived_columns",
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
+    "PROTEIN_CALIBRATION",
     "PROTEIN_AGGREGATES",
     "REDUCTIONS",
+    "CURVE_REDUCTIONS",
     "cell_measure",
     "TERM_MEASURES",
     "SIMILARITY_MEASURES",
@@ -89,7 +92,10 @@ __all__ = [
 ]
 
 #: How a protein-centric measure comes from curves (:attr:`Measure.reduce`).
-REDUCTIONS: tuple[str, ...] = ("optimum", "area", "namespace_mean", "kind_mean")
+REDUCTIONS: tuple[str, ...] = ("optimum", "area", "curve", "namespace_mean", "kind_mean")
+#: The reductions computed from one block's curves (what the bootstrap resamples): an optimum, an area,
+#: a function of the whole curves.
+CURVE_REDUCTIONS: tuple[str, ...] = ("optimum", "area", "curve")
 #: Semantic-similarity term measures (lifted to sets by a pairing), set measures, pairings, distances.
 PAIR_MEASURES: tuple[str, ...] = ("resnik", "lin", "jc", "schlicker", "wang")
 SET_MEASURES: tuple[str, ...] = ("jaccard", "simgic", "wjaccard")
@@ -130,11 +136,12 @@ class Measure:
     kind : {'protein', 'term'}
         Protein-centric (from curves over thresholds) or term-centric
         (one value per method and namespace).
-    reduce : {'optimum', 'area', 'namespace_mean', 'kind_mean'}
+    reduce : {'optimum', 'area', 'curve', 'namespace_mean', 'kind_mean'}
         How a protein-centric measure comes from its curves: the optimum of
         ``column`` over thresholds, the area under the ``recall`` (x) /
         ``column`` (y) curve (:func:`goeval.metrics.protein.aupr_score`),
-        the mean over namespaces of the optimum of ``column`` (one value per
+        a function ``curve`` of the whole curves (``curve``: one value per
+        method and namespace, e.g. the expected calibration error), the mean over namespaces of the optimum of ``column`` (one value per
         method, :func:`goeval.compat.cafa5_score`), or the mean over target
         kinds (separate evaluations, e.g. NK, LK and PK) of that mean
         (:func:`goeval.compat.cafa6_score`).
@@ -157,9 +164,13 @@ class Measure:
         shape (n_thresholds,) or, for bootstrap replicates, (B,
         n_thresholds)); None: ``column`` is a column of
         :func:`~goeval.metrics.protein.protein_curves` (or of the similarity
-        sweep).
+        sweep). With ``reduce='curve'``: ``curve(c)`` returns the measure's
+        value from the :class:`~goeval.metrics.protein.Curves` ``c`` of the
+        whole curves (its sums over every threshold, its totals, its other
+        columns and its options), an array of shape () or, for sums of shape
+        (B, n_thresholds), (B,); the sums it reads are found by running it.
     inputs : tuple of str
-        The curve columns ``curve`` reads.
+        The curve columns ``curve`` reads (none with ``reduce='curve'``).
     at : str or None
         Report ``column`` at another measure's optimum rather than at its own: the name of a registered
         optimum (``at="fmax"``: the value at the threshold where Fmax is reached, e.g. S or the weighted
@@ -205,7 +216,11 @@ class Measure:
         if self.at is not None and (self.reduce != "optimum" or self.kind != "protein"):
             raise InvalidParameterError(f"The measure {self.name!r} cannot be reported at {self.at!r}'s optimum: "
                                         "'at' is for protein-centric optima (reduce='optimum').")
-        if (self.curve is None) != (not self.inputs):
+        if self.reduce == "curve":
+            if self.curve is None or self.inputs or self.at is not None:
+                raise InvalidParameterError(f"The measure {self.name!r} (reduce='curve') needs 'curve', a function of "
+                                            "the whole curves, and no 'inputs' or 'at'.")
+        elif (self.curve is None) != (not self.inputs):
             raise InvalidParameterError(f"The measure {self.name!r} needs both 'curve' and 'inputs' (the curve "
                                         "columns it is computed from), or neither.")
 
@@ -223,13 +238,16 @@ class Measure:
     def sums(self, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
         """The per-protein sums of the sweep its optimum (or area: both its columns; with ``at``, also those of
         the other measure) depends on (``covered`` always among them)."""
+        # deferred: the curve columns (goeval.metrics.protein) read the registry when they take an optimum
+        from goeval.metrics.protein import curve_sums, formula_sums
+
+        need = {"covered"}
+        if self.reduce == "curve":
+            need.update(formula_sums(self.curve, normalization, protein_weighting))
+            return tuple(sorted(need))
         cols = self.inputs if self.curve is not None else (self.column,)
         if self.reduce == "area":
             cols += (self.recall,)
-        # deferred: the curve columns (goeval.metrics.protein) read the registry when they take an optimum
-        from goeval.metrics.protein import curve_sums
-
-        need = {"covered"}
         for c in cols:
             need.update(curve_sums(c, normalization, protein_weighting))
         if self.at is not None:  # where it is read: the other measure's optimum
@@ -237,8 +255,9 @@ class Measure:
         return tuple(sorted(need))
 
     def derive(self, curves: Mapping[str, Any]) -> Any:
-        """Its column computed from ``curves`` (None when an input is missing, e.g. no IA)."""
-        if self.curve is None or not all(c in curves for c in self.inputs):
+        """Its column computed from ``curves`` (None when an input is missing, e.g. no IA, or for
+        ``reduce='curve'``, a value rather than a column)."""
+        if self.curve is None or self.reduce == "curve" or not all(c in curves for c in self.inputs):
             return None
         return self.curve(curves)
 
@@ -329,8 +348,9 @@ def derived_columns(curves: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def interval_measures() -> tuple[str, ...]:
-    """Names of the protein-centric optima and areas that a bootstrap gives intervals by default (``interval=True``)."""
-    return tuple(m.name for m in measures("protein") if m.interval and m.reduce in ("optimum", "area"))
+    """Names of the protein-centric optima, areas and whole-curve values (``reduce='curve'``) that a bootstrap
+    gives intervals by default (``interval=True``)."""
+    return tuple(m.name for m in measures("protein") if m.interval and m.reduce in CURVE_REDUCTIONS)
 
 
 def _protein(name: str, column: str, direction: str, needs_ia: bool, cols: tuple[str, str, str, str, str],
@@ -389,6 +409,28 @@ PROTEIN_AREAS: tuple[Measure, ...] = (
           "area under the precision-recall curve, precision envelope made monotone, end points added", "AUPR"),
     _area("waupr", "wprecision", "wrecall", True, ("wAUPR",),
           "area under the information-weighted precision-recall curve (as aupr)", "weighted AUPR"),
+)
+
+
+def _calibration(name: str, needs_ia: bool, description: str, label: str) -> Measure:
+    weighted, brier = needs_ia, name.endswith("brier")
+    func = curve_brier if brier else curve_ece
+    return register(Measure(name=name, column=name, direction="min", needs_ia=needs_ia, precision=None, recall=None,
+                            ru=None, mi=None, coverage=None, kind="protein", reduce="curve", description=description,
+                            label=label, interval=True, curve=lambda c: func(c, weighted)))
+
+
+#: Calibration of the scores (:mod:`goeval.metrics.calibration`): one value per method and namespace from the
+#: whole curves (the propagated predicted pairs binned by score; ``--calibration-bins``).
+PROTEIN_CALIBRATION: tuple[Measure, ...] = (
+    _calibration("ece", False, "expected calibration error: sum over score bins of the share of predicted pairs "
+                 "times |fraction true - mean score|", "ECE"),
+    _calibration("brier", False, "Brier score: mean (score - truth)^2 over the predicted pairs and the true pairs "
+                 "never predicted (score 0)", "Brier score"),
+    _calibration("wece", True, "expected calibration error with each pair weighted by its term's information "
+                 "accretion", "weighted ECE"),
+    _calibration("wbrier", True, "Brier score with each pair weighted by its term's information accretion",
+                 "weighted Brier score"),
 )
 
 #: Protein-centric values of a whole method (namespace ``all`` in the summary),

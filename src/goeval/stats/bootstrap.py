@@ -42,7 +42,7 @@ import numpy as np
 
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.options import CONFIDENCE, RESAMPLES, SEED, validate
-from goeval.metrics.registry import SIMILARITY_MEASURES, get_measure, interval_measures
+from goeval.metrics.registry import CURVE_REDUCTIONS, SIMILARITY_MEASURES, get_measure, interval_measures
 from goeval.progress import say_stage, stage
 from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key
@@ -310,7 +310,7 @@ def no_interval_reason(measure: str) -> str:
     if ms in SIMILARITY_MEASURES:
         return ("similarity optima are computed from sums the per-protein statistics do not keep, so resamples "
                 "cannot reweight them")
-    if not ms.interval or ms.reduce not in ("optimum", "area"):
+    if not ms.interval or ms.reduce not in CURVE_REDUCTIONS:
         return "registered without an interval (interval=False)"
     return "not among the measures asked for"
 

@@ -365,7 +365,9 @@ def compare(
     n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence, "compare")
     if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < 0:
         raise InvalidParameterError(f"The 'permutations' parameter of compare must be an integer >= 0; got {permutations!r}.")
-    ms = protein_optima([measure])[0]
+    # a whole-curve value (ece, brier) on the pair's union of thresholds is the method's own: its sums are
+    # cumulative, and no score lies between a threshold of its own and the next one of the union
+    ms = protein_optima([measure], whole=True)[0]
     stats = result.stats if hasattr(result, "stats") else result
     settings = curve_settings(result, options, with_ia) if hasattr(result, "diagnostics") else \
         CurveSettings.from_options(options or {}, True if with_ia is None else with_ia)

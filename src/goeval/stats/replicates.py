@@ -17,15 +17,15 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.metrics.protein import aupr_score, protein_curves
-from goeval.metrics.registry import Measure, derived_columns, get_measure
+from goeval.metrics.protein import aupr_score, curve_values, protein_curves
+from goeval.metrics.registry import CURVE_REDUCTIONS, Measure, derived_columns, get_measure
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
 
 __all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "row_best", "row_areas",
            "optima_of_stats"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CurveSettings:
     """How curves are averaged: the curve options of an evaluation.
 
@@ -37,18 +37,24 @@ class CurveSettings:
     protein_weighting : {'none', 'information'}
     with_ia : bool
         Whether the statistics carry information accretion.
+    calibration_bins : int
+        Bins of the calibration measures (``ece``, ``wece``).
     """
 
     normalization: str = "cafa"
     k: float = 2.0
     protein_weighting: str = "none"
     with_ia: bool = True
+    calibration_bins: int = 10
 
     @classmethod
     def from_options(cls, options: Any, with_ia: bool) -> "CurveSettings":
-        """From an :class:`~goeval.options.EvaluationOptions` or its ``as_dict()``."""
+        """From an :class:`~goeval.options.EvaluationOptions` or its ``as_dict()`` (a run recorded before an
+        option existed gets its default)."""
         get = options.get if isinstance(options, dict) else lambda k, d=None: getattr(options, k, d)
-        return cls(get("normalization", "cafa"), float(get("k", 2.0)), get("protein_weighting", "none"), bool(with_ia))
+        return cls(normalization=get("normalization", "cafa"), k=float(get("k", 2.0)),
+                   protein_weighting=get("protein_weighting", "none"), with_ia=bool(with_ia),
+                   calibration_bins=int(get("calibration_bins", 10)))
 
 
 def curve_settings(result: Any, options: Any = None, with_ia: bool | None = None) -> CurveSettings:
@@ -70,22 +76,24 @@ def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[s
     return tuple(k for k in STAT_NAMES if k in need)
 
 
-def protein_optima(names: Iterable[str | Measure], *, areas: bool = False) -> list[Measure]:
-    """The registered protein-centric optima named (or given), checked; with ``areas``, the areas too (``aupr``).
+def protein_optima(names: Iterable[str | Measure], *, areas: bool = False, whole: bool = False) -> list[Measure]:
+    """The registered protein-centric optima named (or given), checked; with ``areas``, the areas and the
+    whole-curve values too (``aupr``, ``ece``: :data:`~goeval.metrics.registry.CURVE_REDUCTIONS`); with ``whole``,
+    the whole-curve values (``reduce='curve'``) but not the areas.
 
     Raises
     ------
     InvalidParameterError
-        For a name that is not a protein-centric optimum (or area).
+        For a name that is not a protein-centric optimum (or area, or whole-curve value).
     """
     out = []
-    reduces = ("optimum", "area") if areas else ("optimum",)
+    reduces = CURVE_REDUCTIONS if areas else ("optimum", "curve") if whole else ("optimum",)
     for x in names:
         ms = x if isinstance(x, Measure) else get_measure(x)
         if ms.kind != "protein" or ms.reduce not in reduces:
             raise InvalidParameterError(
-                f"The 'measures' parameter must name protein-centric optima (e.g. fmax, smin{', aupr' if areas else ''});"
-                f" got {ms.name!r}.")
+                f"The 'measures' parameter must name protein-centric optima (e.g. fmax, smin{', aupr' if areas else ''}"
+                f"{', ece' if areas or whole else ''}); got {ms.name!r}.")
         out.append(ms)
     return out
 
@@ -187,7 +195,11 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
                              ms.needs_ia or (ms.at is not None and get_measure(ms.at).needs_ia) for ms in measures))
     cur.update(derived_columns(cur))
     valid = cur["n_covered"] > 0
-    return {ms.name: row_areas(cur[ms.recall], cur[ms.column], valid) if ms.reduce == "area" else
+    whole = curve_values(full, [ms for ms in measures if ms.reduce == "curve"], normalization=settings.normalization,
+                         k=settings.k, protein_weighting=settings.protein_weighting,
+                         calibration_bins=settings.calibration_bins)
+    return {ms.name: whole[ms.name] if ms.reduce == "curve" else
+            row_areas(cur[ms.recall], cur[ms.column], valid) if ms.reduce == "area" else
             _at_optimum(cur, ms, valid) if ms.at is not None else
             row_optima(cur[ms.column], valid, ms.direction) for ms in measures}
 

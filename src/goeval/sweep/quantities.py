@@ -277,3 +277,40 @@ _quantity("ia_tp", lambda s: s["ia_tp"], ("ia_tp",), {"ia_tp": 0}, lambda v, p: 
 _quantity("ia_pred", lambda s: _weighted_rows(s["ia_pred"], s), ("ia_pred",), {"ia_pred": 0},
           lambda v, p: v.d_ia * v.total(p), "sum_P ia (pooled for micro averages)")
 del _t
+
+
+# ---------------------------------------------------------------------------------------------
+# Calibration (goeval.metrics.calibration): sums of the predicted scores, s^2 and s on true terms,
+# plain and IA-weighted. A score above 1 (+inf: a root counted as predicted at every threshold) counts
+# as 1, a certain prediction.
+# ---------------------------------------------------------------------------------------------
+def _capped(scores: np.ndarray) -> np.ndarray:
+    """Scores as probabilities: at most 1 (``+inf``, predicted at every threshold, is certain)."""
+    return np.minimum(scores, 1.0)
+
+
+def _true_terms(v: Any, p: int) -> np.ndarray:
+    """Per entry of a shared vector: ``sum_i i(T_i)^p`` over the proteins whose truth holds its term."""
+    return v.term_sum(v.weights[p])[v.cols]
+
+
+_CALIBRATION = (  # name, per-entry value, shared rule, weighted (IA) or not, description
+    ("score", lambda e: _capped(e.scores), lambda v, p: v.level_sum(_capped(v.scores)) * v.total(p), False,
+     "sum_P s"),
+    ("score2", lambda e: _capped(e.scores) ** 2, lambda v, p: v.level_sum(_capped(v.scores) ** 2) * v.total(p),
+     False, "sum_P s^2"),
+    ("score_tp", lambda e: np.where(e.tp, _capped(e.scores), 0.0),
+     lambda v, p: v.level_sum(_true_terms(v, p) * _capped(v.scores)), False, "sum_{T∩P} s"),
+    ("ia_score", lambda e: e.ia * _capped(e.scores), lambda v, p: v.level_sum(v.ia_v * _capped(v.scores)) * v.total(p),
+     True, "sum_P ia s"),
+    ("ia_score2", lambda e: e.ia * _capped(e.scores) ** 2,
+     lambda v, p: v.level_sum(v.ia_v * _capped(v.scores) ** 2) * v.total(p), True, "sum_P ia s^2"),
+    ("ia_score_tp", lambda e: np.where(e.tp, e.ia * _capped(e.scores), 0.0),
+     lambda v, p: v.level_sum(_true_terms(v, p) * v.ia_v * _capped(v.scores)), False, "sum_{T∩P} ia s"),
+)
+for _name, _entry, _rule, _rows, _text in _CALIBRATION:
+    register_total(RunningTotal(name=_name, entry=_entry, scores=True))
+    _quantity(_name, (lambda n, r: (lambda s: _weighted_rows(s[n], s) if r else s[n]))(_name, _rows), (_name,),
+              {_name: 0}, _rule, _text)
+_BUILT_IN_TOTALS = frozenset(TOTALS)
+del _name, _entry, _rule, _rows, _text
