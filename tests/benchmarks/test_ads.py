@@ -144,7 +144,7 @@ def test_every_registered_measure_is_rated(cafa2):
         check = metric_check(onto, truth, ia=ia, levels=[0, 0.5, 1], replicates=2)
     finally:
         unregister(user.name)
-    expected = {m.name for m in measures("protein") if m.reduce in ("optimum", "area")} | {user.name}
+    expected = {m.name for m in measures("protein") if m.reduce in ("optimum", "area", "curve")} | {user.name}
     assert set(check.table["measure"]) == expected and not check.diagnostics["not_rated"]
     t = check.table.set_index("measure")
     assert t.loc["fmax", "rc"] > 0.9 and 0 < t.loc["fmax", "fps"] < 1
