@@ -7,6 +7,8 @@ exchanged) and evaluates them from scratch.
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from helpers_stats import block_stats, slow_optima
@@ -220,3 +222,5 @@ def test_disjoint_groups_are_resampled_as_their_own_bootstraps_and_equal_ones_fu
     assert (same["difference"], same["ci_low"], same["ci_high"], same["ties"]) == (0.0, 0.0, 0.0, 1.0)
     with pytest.raises(InvalidParameterError, match="both groups"):
         compare_groups(a, b, ["nope"])
+    with pytest.raises(InvalidParameterError, match="evaluate with bootstrap"):
+        compare_groups(a, types.SimpleNamespace(stats=None))

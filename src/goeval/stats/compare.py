@@ -514,6 +514,9 @@ def compare_groups(
     n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence, "compare_groups")
     ms = protein_optima([measure])[0]
     sa, sb = (getattr(x, "stats", None) if hasattr(x, "stats") else x for x in (a, b))
+    if sa is None or sb is None:
+        raise InvalidParameterError("compare_groups needs the groups' statistics: evaluate with bootstrap (or "
+                                    "per_protein=True), or read groups/NAME/protein_stats.npz.")
     settings = curve_settings(a, options, with_ia) if hasattr(a, "diagnostics") else \
         CurveSettings.from_options(options or {}, True if with_ia is None else with_ia)
     if ms.needs_ia and not settings.with_ia:
