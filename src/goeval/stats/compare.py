@@ -535,6 +535,7 @@ def compare_groups(
             raise InvalidParameterError(f"The statistics of {method!r} in {label} carry no per-protein statistics; "
                                         "evaluate with bootstrap or per_protein=True.")
         pair = GroupPair(label=label, a=st.protein_steps, b=other.protein_steps, measure=ms, settings=settings)
+        _ = pair.strata  # found once, before the threads share them
         size = replicates_per_batch(max(st.protein_steps.thresholds.size, other.protein_steps.thresholds.size),
                                     batch_size)
         boot = batched(partial(pair.resampled, seed), n_resamples, size, threads,
