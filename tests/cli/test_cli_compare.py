@@ -194,3 +194,38 @@ def test_point_sums_that_are_not_finite_are_an_error_naming_the_file(results_dir
     assert main(["compare", str(results_dir), "--bootstrap", "10", "--permutations", "0"]) == 2
     err = capsys.readouterr().err
     assert f"{results_dir / PROTEIN_STATS_FILE}: the entry 0/sums/pr of block" in err and "not finite" in err
+
+
+def test_groups_compare_one_method_between_two_groups_of_a_run(tmp_path, capsys):
+    """--groups A,B reads groups/A/ and groups/B/ of an evaluate --groups --bootstrap run ('all': the run's own) and
+    prints what goeval.stats.compare_groups gives; an unknown group or the same one twice is an error (status 2)."""
+    import goeval
+    from goeval.cli import main
+    from goeval.stats import read_protein_stats
+    from goeval.stats.compare import GROUP_PAIR_COLUMNS, compare_groups
+
+    d = goeval.example_path
+    prots = goeval.load_annotations(d("truth"), goeval.load_ontology(d("ontology"))).proteins.tolist()
+    (tmp_path / "g.tsv").write_text("".join(f"{p}\tfirst\n" for p in prots[:150]) +
+                                    "".join(f"{p}\tlater/x\n" for p in prots[100:300]))
+    out = tmp_path / "run"
+    assert main(["evaluate", "--ontology", str(d("ontology")), "--truth", str(d("truth")), "--predictions",
+                 str(d("predictions")), "--ia", str(d("ia")), "--groups", str(tmp_path / "g.tsv"), "--bootstrap", "20",
+                 "-q", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert run_compare([str(out), "--groups", "first,later/x", "--format", "tsv", "--out", str(tmp_path / "p.tsv")]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].split("\t") == list(GROUP_PAIR_COLUMNS) and len(lines) == 2
+    (a, oa), (b, _) = (read_protein_stats(out / "groups" / g / PROTEIN_STATS_FILE) for g in ("first", "later_x"))
+    (want,) = compare_groups(a, b, names=("first", "later/x"), n_resamples=20, options=oa, with_ia=True)
+    got = dict(zip(GROUP_PAIR_COLUMNS, lines[1].split("\t")))
+    assert got["group_b"] == "later/x" and int(got["proteins_shared"]) == want["proteins_shared"] == 50
+    assert float(got["ci_low"]) == want["ci_low"] and float(got["difference"]) == want["difference"]
+    assert (tmp_path / "p.tsv").read_text().splitlines() == lines
+    assert run_compare([str(out), "--groups", "all,first"]) == 0
+    assert "all      first    421  150  150" in capsys.readouterr().out
+    assert run_compare([str(out), "--groups", "first,nope"]) == 2
+    err = capsys.readouterr().err
+    assert "no group 'nope'" in err and "its groups: first, later_x" in err
+    assert run_compare([str(out), "--groups", "first,first"]) == 2
+    assert "two different groups" in capsys.readouterr().err

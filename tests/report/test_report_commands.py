@@ -138,7 +138,9 @@ def test_plot_and_report_of_a_rank_threshold_run_draw_f_against_k(real_runs, tmp
     assert mark.get_ydata()[0] == best.value == c.f.max() and mark.get_xdata()[0] == [1, 3, 5, 10].index(best.threshold)
     out = tmp_path / "r.html"
     assert main(["report", str(real_runs / "rank"), "--out", str(out), "--no-compare", "-q"]) == 0
-    assert 'id="fig-rank_MFO"' in _section(out.read_text(), "MFO: methods ranked")
+    ranked = _section(out.read_text(), "MFO: methods ranked")
+    assert 'id="fig-rank_MFO"' in ranked
+    assert f"<td>{best.threshold:g}</td>" in ranked and f"<td>{best.threshold:.3f}</td>" not in ranked  # 5, not 5.000
 
 
 def test_f_against_k_of_an_evaluation_with_every_term_ends_with_all():

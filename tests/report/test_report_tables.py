@@ -46,6 +46,18 @@ def test_optima_records_hold_every_ranking_of_a_namespace_in_one_table(two_metho
     assert rows[4:6] == [{"measure": "Smin (bits)", **r} for r in ranking_records(res.summary, "MFO", "smin")]
 
 
+def test_rankings_of_a_rank_threshold_run_read_k_not_a_score(two_methods):
+    """With ``ranks`` the threshold is the k of a rank threshold: ``5``, ``all`` for every term (inf), not ``5.000``
+    and ``inf``; an undefined one stays empty."""
+    s = read_results_dir(two_methods[1]).summary.copy()
+    s.loc[s.measure == "fmax", "threshold"] = [5.0, np.inf]
+    s.loc[s.measure == "smin", "threshold"] = [1.0, np.nan]
+    rows = optima_records(s, "MFO", ranks=True)
+    assert sorted(r["threshold"] for r in rows if r["measure"] == "Fmax") == ["5", "all"]
+    assert sorted(r["threshold"] for r in rows if r["measure"] == "Smin (bits)") == ["", "1"]
+    assert {r["threshold"] for r in optima_records(s, "MFO") if r["measure"] == "Fmax"} == {"5.000", "inf"}
+
+
 def test_headline_matrix_is_namespace_by_method_with_intervals_and_the_best_marked(two_methods):
     res = read_results_dir(two_methods[1])
     s = res.summary

@@ -7,6 +7,8 @@ exchanged) and evaluates them from scratch.
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from helpers_stats import block_stats, slow_optima
@@ -143,3 +145,82 @@ def test_bad_inputs_are_parameter_errors():
         compare(stats, ["A", "B"], n_resamples=10, permutations=-1)
     with pytest.raises(InvalidParameterError, match="measure"):
         compare(stats, ["A", "B"], "aupr", n_resamples=10)
+
+
+# ------------------------------------------------------------ one method, a group against another
+def _grouped(groups, **kw):
+    """The bundled example evaluated per group with a bootstrap (the groups' statistics kept)."""
+    import goeval
+
+    d = goeval.example_path
+    onto = goeval.load_ontology(d("ontology"))
+    truth = goeval.load_annotations(d("truth"), onto)
+    prots = truth.proteins.tolist()
+    named = {k: [prots[i] for i in v] for k, v in groups.items()}
+    return goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), groups=named, bootstrap=10, seed=3, **kw), named
+
+
+def _copies_evaluated(proteins_drawn, folder):
+    """Fmax of the multiset ``proteins_drawn`` evaluated directly: each draw a renamed copy of the protein
+    (its truth and predictions), every copy a benchmark protein of its own."""
+    import pandas as pd
+
+    import goeval
+
+    d = goeval.example_path
+    truth = pd.read_csv(d("truth"), sep="\t", header=None, names=["p", "t"])
+    pred = pd.read_csv(d("predictions"), sep="\t", header=None, names=["p", "t", "s"])
+    t_parts, p_parts = [], []
+    for i, p in enumerate(proteins_drawn):
+        t_parts.append(truth[truth.p == p].assign(p=f"{p}#{i}"))
+        p_parts.append(pred[pred.p == p].assign(p=f"{p}#{i}"))
+    pd.concat(t_parts).to_csv(folder / "truth.tsv", sep="\t", header=False, index=False)
+    pd.concat(p_parts).to_csv(folder / "pred.tsv", sep="\t", header=False, index=False)
+    res = goeval.evaluate(d("ontology"), folder / "truth.tsv", [folder / "pred.tsv"], ia=d("ia"))
+    s = res.summary
+    return float(s[(s.measure == "fmax") & (s.namespace == "MFO")].value.iloc[0])
+
+
+def test_a_group_against_another_resamples_the_shared_proteins_once_for_both(tmp_path):
+    """Groups sharing 40 proteins: each replicate is, on each side, Fmax of the multiset drawn by the documented
+    rule (each stratum - A alone, both, B alone - drawn with replacement, keyed by the namespace and its proteins),
+    evaluated directly as renamed copies; a shared protein is drawn the same number of times on both sides."""
+    from goeval.stats.compare import GroupPair, compare_groups
+    from goeval.stats.replicates import curve_settings
+    from goeval.stats.resample import resample_indices
+
+    res, _ = _grouped({"a": range(0, 90), "b": range(50, 130)})
+    a, b = res.groups["a"], res.groups["b"]
+    (rec,) = compare_groups(a, b, names=("a", "b"), n_resamples=40, seed=7)
+    value = {g: float(r.summary[(r.summary.measure == "fmax")].value.iloc[0]) for g, r in (("a", a), ("b", b))}
+    assert (rec["value_a"], rec["value_b"], rec["proteins_shared"]) == (value["a"], value["b"], 40)
+    key = next(iter(a.stats))
+    pair = GroupPair(label="MFO", a=a.stats[key].protein_steps, b=b.stats[key].protein_steps,
+                     measure=get_measure("fmax"), settings=curve_settings(a, None, None))
+    got = pair.resampled(7, 0, 3)
+    pa, pb = [str(p) for p in pair.a.proteins], [str(p) for p in pair.b.proteins]
+    strata = [[p for p in pa if p not in pb], [p for p in pa if p in pb], [p for p in pb if p not in pa]]
+    for r in range(3):
+        drawn = [[s[i] for i in resample_indices(7, resample_key("MFO", s), len(s), r, r + 1)[0]] for s in strata]
+        assert got["a"][r] == pytest.approx(_copies_evaluated(drawn[0] + drawn[1], tmp_path), rel=1e-12)
+        assert got["b"][r] == pytest.approx(_copies_evaluated(drawn[1] + drawn[2], tmp_path), rel=1e-12)
+
+
+def test_disjoint_groups_are_resampled_as_their_own_bootstraps_and_equal_ones_fully_paired():
+    from goeval.stats.bootstrap import percentile_interval
+    from goeval.stats.compare import compare_groups
+
+    res, _ = _grouped({"a": range(0, 60), "b": range(60, 140), "same": range(0, 60)})
+    a, b = res.groups["a"], res.groups["b"]
+    (rec,) = compare_groups(a, b, n_resamples=25, seed=3)
+    boot = {g: bootstrap_replicates(r.stats, 25, 3, measures=["fmax"]) for g, r in (("a", a), ("b", b))}
+    key = next(iter(a.stats))
+    diff = boot["a"][key]["fmax"] - boot["b"][key]["fmax"]  # each group's own bootstrap, unpaired
+    assert (rec["ci_low"], rec["ci_high"], rec["se"]) == percentile_interval(diff, 0.95)[:3]
+    assert rec["proteins_shared"] == 0
+    (same,) = compare_groups(a, res.groups["same"], n_resamples=25, seed=3)
+    assert (same["difference"], same["ci_low"], same["ci_high"], same["ties"]) == (0.0, 0.0, 0.0, 1.0)
+    with pytest.raises(InvalidParameterError, match="both groups"):
+        compare_groups(a, b, ["nope"])
+    with pytest.raises(InvalidParameterError, match="evaluate with bootstrap"):
+        compare_groups(a, types.SimpleNamespace(stats=None))

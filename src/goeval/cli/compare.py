@@ -18,7 +18,9 @@ DESCRIPTION = (
     "goeval cafa6 --bootstrap compares the methods on the final CAFA 6 score (--measure cafa6_metric_final, "
     "every (kind, namespace) resampled) or per kind on any other measure. The resamples are the run's own by "
     "default (its --bootstrap count, seed and confidence, from its diagnostics.json), so that the pairs are drawn "
-    "from the resamples of the run's intervals. See docs/statistics.md."
+    "from the resamples of the run's intervals. With --groups A,B (a run evaluated per group): each method of group A "
+    "against itself in group B, the bootstrap paired over the proteins the groups share and unpaired over the "
+    "others. See docs/statistics.md."
 )
 
 #: The resampling of a run that recorded none (a protein_stats.npz written from Python without a diagnostics.json).
@@ -28,7 +30,7 @@ DEFAULT_RESAMPLING = {"n_resamples": 10_000, "seed": 0, "confidence": 0.95}
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("results", metavar="RESULTS_DIR", help="output directory of goeval evaluate --bootstrap")
     p.add_argument("--methods", type=comma_list, action=ExtendValues, metavar="A,B",
-                   help="methods to compare, at least two (default: all)")
+                   help="methods to compare, at least two (with --groups: one or more; default: all)")
     p.add_argument("--measure", default="fmax",
                    help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
                         "..., or a whole-curve value (ece, brier, wece, wbrier); for a goeval cafa6 directory also cafa6_metric_final(_micro)")
@@ -42,6 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confidence", type=float, default=None, metavar="C",
                    help="coverage of the interval (default: the run's own; 0.95 when it recorded none)")
     p.add_argument("--threads", type=int, default=None, metavar="N", help="threads (default: all cores); results do not depend on it")
+    p.add_argument("--groups", type=comma_list, action=ExtendValues, metavar="A,B",
+                   help="compare each method (or those of --methods, one or more) between two groups of a run evaluated "
+                        "per group: RESULTS_DIR/groups/A/ against RESULTS_DIR/groups/B/ ('all': the whole benchmark), "
+                        "the bootstrap paired over the proteins they share and unpaired over the others (no p-value)")
     p.add_argument("--out", metavar="TSV", help="also write the pairs table to this file")
     p.add_argument("--format", choices=("table", "tsv"), default="table", help="format of the tables printed on stdout")
     add_plugin_argument(p)
@@ -72,6 +78,41 @@ def _table(records: list[dict], columns: tuple[str, ...], fmt: str) -> str:
     return _text_table(list(columns), cols)
 
 
+#: The group pairs (``--groups``) as printed on a terminal, as :data:`_PAIR_VIEW`.
+_GROUP_VIEW = (("ns", "namespace", None), ("method", "method", None), ("group_a", "group_a", None),
+               ("group_b", "group_b", None), ("n_a", "proteins_a", None), ("n_b", "proteins_b", None),
+               ("shared", "proteins_shared", None), ("value_a", "value_a", 4), ("value_b", "value_b", 4),
+               ("difference", "difference", 4), ("CI", None, 4), ("se", "se", 4), ("wins_a", "wins_a", 3),
+               ("ties", "ties", 3), ("wins_b", "wins_b", 3))
+
+
+def _view_columns(records: list[dict], view: tuple) -> list[list[str]]:
+    """The columns of ``view`` for a terminal (``CI``: ``[ci_low, ci_high]`` in one column)."""
+    from goeval.report.text import format_column
+
+    cols = []
+    for _header, col, decimals in view:
+        if col is None:
+            lo = format_column([r["ci_low"] for r in records], decimals)
+            hi = format_column([r["ci_high"] for r in records], decimals)
+            cols.append([f"[{a}, {b}]" if a else "" for a, b in zip(lo, hi)])
+        elif decimals is None:
+            cols.append([str(r[col]) for r in records])
+        else:
+            cols.append(format_column([r[col] for r in records], decimals, "-"))
+    return cols
+
+
+def group_pairs_text(records: list[dict], measure: str) -> list[str]:
+    """The group pairs (:data:`goeval.stats.compare.GROUP_PAIR_COLUMNS`) for a terminal, as :func:`pairs_text`."""
+    from goeval.report.text import plural
+
+    said = "; ".join(plural(b, "resample") for b in sorted({r["n_resamples"] for r in records}))
+    return [f"{measure}: difference = value_a - value_b, the method on group A against group B ({said}, paired over "
+            "the shared proteins; full precision: --format tsv or --out)",
+            _text_table([h for h, _c, _d in _GROUP_VIEW], _view_columns(records, _GROUP_VIEW))]
+
+
 def pairs_text(records: list[dict], measure: str) -> list[str]:
     """The pairs table for a terminal: rounded for reading (4 decimals; shares 3), the interval in one column.
 
@@ -87,18 +128,9 @@ def pairs_text(records: list[dict], measure: str) -> list[str]:
     list of str
         A title line and the table (``--format tsv`` and ``--out`` keep full precision).
     """
-    from goeval.report.text import format_column, plural
+    from goeval.report.text import plural
 
-    cols = []
-    for _header, col, decimals in _PAIR_VIEW:
-        if col is None:
-            lo = format_column([r["ci_low"] for r in records], decimals)
-            hi = format_column([r["ci_high"] for r in records], decimals)
-            cols.append([f"[{a}, {b}]" if a else "" for a, b in zip(lo, hi)])
-        elif decimals is None:
-            cols.append([str(r[col]) for r in records])
-        else:
-            cols.append(format_column([r[col] for r in records], decimals, "-"))
+    cols = _view_columns(records, _PAIR_VIEW)
     counts = sorted({(r["n_resamples"], r["n_permutations"]) for r in records})
     said = "; ".join(f"{plural(b, 'resample')}, {plural(p, 'permutation')}" for b, p in counts)
     return [f"{measure}: difference = value_a - value_b ({said}; full precision: --format tsv or --out)",
@@ -261,11 +293,77 @@ def _check_summary_not_removed(summary_path: Path) -> None:
                           "checked against the run's summary; restore it or run goeval evaluate --bootstrap again.")
 
 
+def group_stats_path(results: Path, name: str) -> Path:
+    """``protein_stats.npz`` of group ``name`` of a run evaluated per group (``all``: the run's own).
+
+    Raises
+    ------
+    GoevalError
+        ``results`` has no such group (naming the groups it has).
+    """
+    from goeval.errors import GoevalError
+    from goeval.report.save import group_dir
+    from goeval.stats.store import PROTEIN_STATS_FILE
+
+    if name == "all":
+        return results / PROTEIN_STATS_FILE
+    folder = results / "groups" / group_dir(name)
+    if not folder.is_dir():
+        have = sorted(p.name for p in (results / "groups").iterdir() if p.is_dir()) if (results / "groups").is_dir() else []
+        said = f"its groups: {', '.join(have)}" if have else "it was not evaluated per group (--groups, --groups-from)"
+        raise GoevalError(f"{results}: no group {name!r} ({folder} is missing); {said}.")
+    return folder / PROTEIN_STATS_FILE
+
+
+def _compare_groups(args: argparse.Namespace, results: Path, r: dict) -> list[dict]:
+    """``--groups A,B``: each method of group A against itself in group B (:func:`goeval.stats.compare_groups`)."""
+    from goeval.stats.compare import compare_groups
+    from goeval.stats.store import read_protein_stats
+
+    read = []
+    for name in args.groups:
+        path = group_stats_path(results, name)
+        stats, options = read_protein_stats(path)
+        check_blocks_against_summary(stats, path)
+        read.append((stats, options))
+    (sa, options), (sb, _) = read
+    return compare_groups(sa, sb, args.methods, args.measure, names=tuple(args.groups), n_resamples=r["n_resamples"],
+                          seed=r["seed"], confidence=r["confidence"], options=options, with_ia=bool(options.get("ia")),
+                          threads=args.threads)
+
+
+def _run_groups(args: argparse.Namespace, results: Path) -> int:
+    from goeval.errors import InvalidParameterError
+    from goeval.io.results import write_table
+    from goeval.report.text import plural
+    from goeval.stats.compare import GROUP_PAIR_COLUMNS
+
+    if len(args.groups) != 2 or args.groups[0] == args.groups[1]:
+        raise InvalidParameterError(f"--groups must name two different groups, A,B; got {','.join(args.groups)}.")
+    show_warnings()
+    r = resampling(args, results)
+    _say_resampling(args, r)
+    records = _compare_groups(args, results, r)
+    if not records:
+        say(args, "no namespace has a method evaluated in both groups; nothing to compare")
+        return 1
+    show(args, *([_table(records, GROUP_PAIR_COLUMNS, "tsv")] if args.format == "tsv"
+                 else group_pairs_text(records, records[0]["measure"])))
+    if args.out:
+        write_table(args.out, records, GROUP_PAIR_COLUMNS)
+        say(args, f"wrote {plural(len(records), 'pair')} to {args.out}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from goeval.io.files import check_output_file
 
     results = Path(args.results)
     check_measure_names(args.measure, results if results.is_dir() else results.parent)
+    if args.groups:
+        if args.out:
+            check_output_file(args.out)
+        return _run_groups(args, results)
     kinds = _kind_dirs(results) if results.is_dir() else {}
     path = None if kinds else _stats_path(args.results)
     if args.out:

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from goeval.report.plots import result_groups
+from goeval.report.plots import rank_thresholds_run, result_groups
 from goeval.report.style import figure_stem
 from goeval.report.tables import (comparison_records, diagnostics_lines, frame_records, headline_matrix, headline_note,
                                   number, optima_records, other_matrix, provenance, reader_version, table1_records)
@@ -168,7 +168,7 @@ def _result_sections(res: Any, drawn: list[str], prefix: str) -> list[Section]:
     summary = res.summary
     if summary is not None and len(summary):
         for ns in _namespaces(res):
-            records = optima_records(summary, ns)
+            records = optima_records(summary, ns, ranks=rank_thresholds_run(res))
             if records:
                 stem = figure_stem(str(ns))
                 out.append(Section(f"{ns}: methods ranked", [Table(records)]

@@ -41,8 +41,8 @@ import numpy as np
 from goeval.errors import InvalidParameterError, check_choice
 from goeval.io.names import held_namespace
 from goeval.report.style import (PANELS, Panel, coverage_column, figure_stem, figure_text, is_baseline,
-                                  lower_is_better, measure_label, method_colors, new_figure, require_matplotlib,
-                                  result_colors)
+                                  lower_is_better, measure_label, method_colors, new_figure, rank_text,
+                                  require_matplotlib, result_colors)
 
 __all__ = [
     "metric_check_figures",
@@ -968,10 +968,6 @@ def rank_figure(curves: Any, summary: Any, namespace: str, *, measures: Sequence
     return fig
 
 
-def _k_text(k: float) -> str:
-    return "all" if k == float("inf") else f"{k:g}"
-
-
 def _rank_panel(ax: Any, curves: Any, summary: Any, namespace: str, measure: str, methods: list[str],
                 colors: Mapping[str, str], ks: list[float]) -> None:
     from goeval.metrics.registry import get_measure  # deferred: as in goeval.report.style
@@ -992,7 +988,7 @@ def _rank_panel(ax: Any, curves: Any, summary: Any, namespace: str, measure: str
                               mec="black", mew=0.8, zorder=100 + i)
             mark.set_gid(f"optimum:{m}")
     name = _curve_name(measure)
-    ax.set_xticks(range(len(ks)), [_k_text(k) for k in ks])
+    ax.set_xticks(range(len(ks)), [rank_text(k) for k in ks])
     ax.set_xlim(-0.4, len(ks) - 0.6)
     ax.set_xlabel("k (best-scoring terms kept per protein)")
     ax.set_ylabel(name if not get_measure(measure).unit else f"{name} ({get_measure(measure).unit})")
@@ -1008,7 +1004,7 @@ def _opt_text(row: Mapping[str, Any], measure: str) -> str:
     lo, hi = row.get("ci_low"), row.get("ci_high")
     if lo is not None and hi is not None and lo == lo and hi == hi:
         text += f" [{_fmt(float(lo))}, {_fmt(float(hi))}]"
-    return text + f" at k = {_k_text(float(row['threshold']))}"
+    return text + f" at k = {rank_text(float(row['threshold']))}"
 
 
 def _curve_name(measure: str) -> str:

@@ -11,7 +11,7 @@ from goeval.metrics.registry import get_measure, measures
 
 __all__ = ["Panel", "PANELS", "PALETTE", "BASELINE_COLORS", "BASELINE_NAMES", "is_baseline", "method_colors", "result_colors", "require_matplotlib",
            "new_figure", "measure_label", "lower_is_better", "ranked_measures", "value_format", "cafaeval_name",
-           "coverage_column", "figure_text", "figure_stem"]
+           "coverage_column", "figure_text", "figure_stem", "rank_text"]
 
 #: The Okabe-Ito colours (Okabe & Ito 2008, "Color Universal Design"), distinguishable with the common
 #: colour-vision deficiencies, written out so that colours never depend on rcParams. Methods take them
@@ -224,6 +224,17 @@ def figure_text(text: str) -> str:
     ('x\\$\\foo{\\$', 'BLAST')
     """
     return text.replace("$", "\\$")
+
+
+def rank_text(k: float) -> str:
+    """A rank threshold as it is read: ``5`` (the 5 best terms), ``all`` for every term (``inf``).
+
+    Examples
+    --------
+    >>> rank_text(5.0), rank_text(float("inf"))
+    ('5', 'all')
+    """
+    return "all" if float(k) == float("inf") else f"{float(k):g}"
 
 
 def figure_stem(name: str) -> str:

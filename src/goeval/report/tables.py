@@ -17,8 +17,8 @@ from typing import Any
 
 from goeval import __version__
 from goeval.metrics.registry import measures
-from goeval.report.style import (cafaeval_name, coverage_column, lower_is_better, measure_label, ranked_measures,
-                                  value_format)
+from goeval.report.style import (cafaeval_name, coverage_column, lower_is_better, measure_label, rank_text,
+                                  ranked_measures, value_format)
 from goeval.report.text import format_report
 
 __all__ = ["HEADLINE_MEASURES", "Matrix", "number", "headline_matrix", "ranking_records", "optima_records", "other_matrix",
@@ -49,9 +49,12 @@ def _value(v: Any, measure: str | None = None) -> str:
     return text if text or v is None else "nan (undefined)"
 
 
-def _threshold(v: Any) -> str:
-    """A threshold to 3 decimals; a positive one below 0.0005 reads ``<0.001``, not ``0.000``."""
+def _threshold(v: Any, ranks: bool = False) -> str:
+    """A threshold to 3 decimals; a positive one below 0.0005 reads ``<0.001``, not ``0.000``. With ``ranks`` the
+    k of a rank threshold: ``5``, ``all`` (:func:`~goeval.report.style.rank_text`)."""
     text = number(v, ".3f")
+    if ranks and text:
+        return rank_text(v)
     return "<0.001" if text == "0.000" and float(v) > 0 else text
 
 
@@ -160,13 +163,15 @@ def _best_cells(block: Any, present: Sequence[str], first: int) -> set[tuple[int
 
 
 # ------------------------------------------------------------ rankings and other measures
-def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str, str]]:
+def ranking_records(summary: Any, namespace: str, measure: str, *, ranks: bool = False) -> list[dict[str, str]]:
     """Rows of one ranking: methods ordered best first (ties by name), formatted cells.
 
     Columns: rank, method, value, CI and se (when the summary has ``ci_low``
     and ``ci_high``), threshold, coverage (the weighted coverage for a
     weighted measure, as the summary holds it), and precision, recall, ru
-    and mi at the optimum.
+    and mi at the optimum. The threshold is a score to 3 decimals, or with
+    ``ranks`` (a run at rank thresholds) the k of its rank threshold
+    (``5``; ``all`` for every term, :func:`~goeval.report.style.rank_text`).
     """
     sub = summary[(summary["namespace"] == namespace) & (summary["measure"] == measure)]
     if sub.empty:
@@ -183,7 +188,7 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
             rec["CI"] = _interval(r, fmt)
             if "se" in sub.columns:
                 rec["se"] = number(r["se"], fmt)
-        rec["threshold"] = _threshold(r["threshold"])
+        rec["threshold"] = _threshold(r["threshold"], ranks)
         rec["coverage"] = number(r["coverage"], ".3f")
         for c in ("precision", "recall", "ru", "mi"):
             rec[c] = number(r.get(c), ".3f")
@@ -191,13 +196,14 @@ def ranking_records(summary: Any, namespace: str, measure: str) -> list[dict[str
     return out
 
 
-def optima_records(summary: Any, namespace: str) -> list[dict[str, str]]:
+def optima_records(summary: Any, namespace: str, *, ranks: bool = False) -> list[dict[str, str]]:
     """One namespace's rankings in one table: per ranked measure (registry order), the methods best first.
 
-    Columns: measure (its label), then those of :func:`ranking_records`.
+    Columns: measure (its label), then those of :func:`ranking_records` (``ranks``: thresholds are the k of rank
+    thresholds).
     """
     return [{"measure": measure_label(m), **rec} for m in ranked_measures(summary["measure"])
-            for rec in ranking_records(summary, namespace, m)]
+            for rec in ranking_records(summary, namespace, m, ranks=ranks)]
 
 
 def _other_measures(summary: Any) -> list[str]:

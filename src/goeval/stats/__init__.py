@@ -21,7 +21,7 @@ from goeval.stats.bootstrap import (
     bootstrap_replicates,
     percentile_interval,
 )
-from goeval.stats.compare import Comparison, compare, holm
+from goeval.stats.compare import Comparison, compare, compare_groups, holm
 from goeval.stats.replicates import CurveSettings, replicate_optima
 from goeval.stats.resample import resample_counts, resample_indices, resample_key, swap_flags
 from goeval.stats.store import PROTEIN_STATS_FILE, read_protein_stats, write_protein_stats
@@ -35,6 +35,7 @@ __all__ = [
     "bootstrap",
     "bootstrap_replicates",
     "compare",
+    "compare_groups",
     "holm",
     "percentile_interval",
     "read_protein_stats",

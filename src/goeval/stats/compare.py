@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from itertools import combinations
 from typing import Any, Callable, Mapping, Sequence
 
@@ -46,8 +47,8 @@ from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
 __all__ = ["Comparison", "compare", "holm", "PairedBlocks", "common_steps", "batched", "better", "pair_record",
-           "set_holm", "chosen_methods",
-           "PAIR_COLUMNS", "DUEL_COLUMNS"]
+           "set_holm", "chosen_methods", "compare_groups", "GroupPair",
+           "PAIR_COLUMNS", "DUEL_COLUMNS", "GROUP_PAIR_COLUMNS"]
 
 PAIR_COLUMNS = ("namespace", "measure", "method_a", "method_b", "value_a", "value_b", "difference", "ci_low",
                 "ci_high", "se", "wins_a", "ties", "wins_b", "p_value", "p_holm", "n_resamples", "n_permutations")
@@ -381,4 +382,165 @@ def compare(
         pairs, duels = _compare_namespace(ns, n_resamples, int(permutations), seed, confidence, threads, batch_size)
         out.pairs += pairs
         out.duels += duels
+    return out
+
+
+# ------------------------------------------------------------ one method, a group against another
+@dataclass(kw_only=True)
+class GroupPair:
+    """One method's blocks of two groups in one namespace: the strata of their proteins and the resamples.
+
+    The proteins fall into three strata: A's alone, those of both, B's
+    alone. A resample draws each stratum with replacement, its own size
+    (keyed by the namespace and the stratum's proteins, as
+    :mod:`goeval.stats.resample` keys a benchmark); group A's replicate
+    weighs its proteins by the counts of its two strata, B's by the counts of
+    its own, so a shared protein counts the same in both (paired) and the
+    others are drawn independently (unpaired). Disjoint groups: each
+    group's resamples are those of its own bootstrap (same seed); the same
+    proteins: fully paired.
+
+    Attributes
+    ----------
+    label : str
+    a, b : ProteinSteps
+        The method's per-protein statistics in group A and in group B.
+    measure : Measure
+    settings : CurveSettings
+    """
+
+    label: str
+    a: ProteinSteps
+    b: ProteinSteps
+    measure: Measure
+    settings: CurveSettings
+
+    @cached_property
+    def strata(self) -> list[tuple[tuple[int, ...], np.ndarray, np.ndarray]]:
+        """``(key, positions in A, positions in B)`` of every non-empty stratum (-1: not in that group)."""
+        pa, pb = np.asarray(self.a.proteins).astype(str), np.asarray(self.b.proteins).astype(str)
+        in_b = {p: i for i, p in enumerate(pb.tolist())}
+        at_b = np.array([in_b.get(p, -1) for p in pa.tolist()], dtype=np.int64)
+        shared = at_b >= 0
+        only_b = np.flatnonzero(~np.isin(pb, pa[shared]))
+        parts = [(pa[~shared], np.flatnonzero(~shared), np.full(int((~shared).sum()), -1)),
+                 (pa[shared], np.flatnonzero(shared), at_b[shared]),
+                 (pb[only_b], np.full(only_b.size, -1), only_b)]
+        return [(resample_key(self.label, proteins), ia, ib) for proteins, ia, ib in parts if proteins.size]
+
+    @property
+    def shared(self) -> int:
+        """How many proteins the two groups share."""
+        return sum(int((ia >= 0).sum()) for _k, ia, ib in self.strata if (ib >= 0).any())
+
+    def resampled(self, seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
+        """The optima of A and of B under resamples ``start .. stop - 1`` (keys ``"a"``, ``"b"``)."""
+        wa, wb = np.zeros((stop - start, self.a.n_proteins)), np.zeros((stop - start, self.b.n_proteins))
+        for key, ia, ib in self.strata:
+            w = resample_counts(seed, key, ia.size, start, stop)
+            wa[:, ia[ia >= 0]] = w[:, ia >= 0]
+            wb[:, ib[ib >= 0]] = w[:, ib >= 0]
+        return {side: replicate_optima(s, w, [self.measure], self.settings)[self.measure.name]
+                for side, s, w in (("a", self.a, wa), ("b", self.b, wb))}
+
+
+GROUP_PAIR_COLUMNS = ("namespace", "measure", "method", "group_a", "group_b", "proteins_a", "proteins_b",
+                      "proteins_shared", "value_a", "value_b", "difference", "ci_low", "ci_high", "se", "wins_a", "ties",
+                      "wins_b", "n_resamples")
+
+
+def _group_record(pair: GroupPair, method: str, names: tuple[str, str], boot: dict[str, np.ndarray],
+                  confidence: float) -> dict[str, Any]:
+    point = {side: float(replicate_optima(s, np.ones((1, s.n_proteins)), [pair.measure], pair.settings)
+                         [pair.measure.name][0]) for side, s in (("a", pair.a), ("b", pair.b))}
+    rec = pair_record(pair.label, pair.measure, "a", "b", point, boot, {}, confidence)
+    rec.update(method=method, group_a=names[0], group_b=names[1], proteins_a=pair.a.n_proteins,
+               proteins_b=pair.b.n_proteins, proteins_shared=pair.shared)
+    return {c: rec[c] for c in GROUP_PAIR_COLUMNS}
+
+
+def compare_groups(
+    a: Any,
+    b: Any,
+    methods: Sequence[str] | None = None,
+    measure: str = "fmax",
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    options: Any = None,
+    with_ia: bool | None = None,
+    threads: int | None = None,
+    batch_size: int | None = None,
+) -> list[dict[str, Any]]:
+    """Each method of two groups, the one against the other: the difference of its optima with a bootstrap interval.
+
+    The bootstrap is paired over the proteins the groups share and unpaired
+    over the others (:class:`GroupPair`); there is no permutation p-value
+    (a permutation swaps a protein's two methods: between groups, read the
+    interval).
+
+    Parameters
+    ----------
+    a, b : EvaluationResult or mapping of (method, namespace) to SweepStats
+        The two groups' statistics with their per-protein statistics (e.g.
+        ``result.groups["human"]`` of an evaluation with ``bootstrap``, or
+        :func:`goeval.stats.read_protein_stats` of ``groups/NAME/``).
+    methods : sequence of str, optional
+        The methods compared (default: every method of both groups).
+    measure : str, default 'fmax'
+        A protein-centric optimum.
+    names : (str, str), default ('A', 'B')
+        The groups' names, written in the records.
+    n_resamples, seed, confidence
+        The bootstrap (:mod:`goeval.stats.resample`).
+    options, with_ia
+        Curve options (default: those recorded in ``a``).
+    threads, batch_size
+        Parallel batches (no effect on the values).
+
+    Returns
+    -------
+    list of dict
+        One record per (namespace, method) evaluated in both groups
+        (:data:`GROUP_PAIR_COLUMNS`); ``difference`` = ``value_a -
+        value_b``, ``wins_a`` the share of resamples in which the method does
+        better on A.
+
+    Raises
+    ------
+    InvalidParameterError
+        A method named that is not in both groups, or statistics without per-protein statistics.
+    """
+    n_resamples, seed, confidence = check_bootstrap_parameters(n_resamples, seed, confidence, "compare_groups")
+    ms = protein_optima([measure])[0]
+    sa, sb = (getattr(x, "stats", None) if hasattr(x, "stats") else x for x in (a, b))
+    if sa is None or sb is None:
+        raise InvalidParameterError("compare_groups needs the groups' statistics: evaluate with bootstrap (or "
+                                    "per_protein=True), or read groups/NAME/protein_stats.npz.")
+    settings = curve_settings(a, options, with_ia) if hasattr(a, "diagnostics") else \
+        CurveSettings.from_options(options or {}, True if with_ia is None else with_ia)
+    if ms.needs_ia and not settings.with_ia:
+        raise InvalidParameterError(f"The measure {ms.name!r} needs information accretion; the statistics have none.")
+    both = [m for m in dict.fromkeys(m for m, _ in sa) if m in {m for m, _ in sb}]
+    chosen = both if methods is None else list(methods)
+    if not chosen or any(m not in both for m in chosen):
+        raise InvalidParameterError(f"The 'methods' parameter of compare_groups must name methods evaluated in both "
+                                    f"groups ({both}); got {chosen}.")
+    out = []
+    for (method, label), st in sa.items():
+        other = sb.get((method, label))
+        if method not in chosen or other is None:
+            continue
+        if st.protein_steps is None or other.protein_steps is None:
+            raise InvalidParameterError(f"The statistics of {method!r} in {label} carry no per-protein statistics; "
+                                        "evaluate with bootstrap or per_protein=True.")
+        pair = GroupPair(label=label, a=st.protein_steps, b=other.protein_steps, measure=ms, settings=settings)
+        _ = pair.strata  # found once, before the threads share them
+        size = replicates_per_batch(max(st.protein_steps.thresholds.size, other.protein_steps.thresholds.size),
+                                    batch_size)
+        boot = batched(partial(pair.resampled, seed), n_resamples, size, threads,
+                       label=f"compare {label} {method}: {names[0]} against {names[1]}")
+        out.append(_group_record(pair, method, names, boot, confidence))
     return out
