@@ -20,8 +20,8 @@ def test_each_group_is_the_term_evaluation_of_its_proteins():
     for name, proteins in groups.items():
         alone = evaluate_terms(onto, truth, preds, targets=proteins)
         for frame in ("summary", "terms", "curves"):
-            pd.testing.assert_frame_equal(getattr(res.groups[name], frame), getattr(alone, frame))
-    pd.testing.assert_frame_equal(res.summary, evaluate_terms(onto, truth, preds).summary)
+            pd.testing.assert_frame_equal(getattr(res.groups[name], frame), getattr(alone, frame), check_exact=True)
+    pd.testing.assert_frame_equal(res.summary, evaluate_terms(onto, truth, preds).summary, check_exact=True)
 
 
 def test_informative_and_weighted_columns_with_ia():
