@@ -155,7 +155,8 @@ class LeafResult:
         Entries right after propagation, after filtering, known pairs removed.
     steps : ProteinSteps or None
         The leaf's per-protein step functions (rows: the leaf's proteins;
-        thresholds: the partial's), with ``sizes``, its proteins' entries.
+        thresholds: the partial's; with the similarity sums, its
+        ``similarity`` step functions too), with ``sizes``, its proteins' entries.
     sizes : ndarray of int64 or None
     scores : tuple (indptr, cols, scores) or None
         The propagated scores (``keep_scores``).
