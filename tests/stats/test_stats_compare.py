@@ -163,7 +163,7 @@ def test_stored_similarity_statistics_give_the_same_comparison_and_older_files_s
     write_arrays(old, arrays)
     stats, options = read_protein_stats(old)
     assert compare(stats, n_resamples=20, permutations=0, options=options, with_ia=True).pairs
-    with pytest.raises(InvalidParameterError, match="hold no per-protein similarity statistics of wang_bma.*--bootstrap"):
+    with pytest.raises(InvalidParameterError, match="no per-protein similarity statistics of wang_bma.*--bootstrap"):
         compare(stats, measure="wang_bma", n_resamples=20, permutations=0, options=options, with_ia=True)
 
 

@@ -80,7 +80,8 @@ class SimilaritySteps:
         return dense
 
     def partial(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(keys, values)`` of :func:`~goeval.metrics.similarity.similarity_partial` for these proteins, bit for bit."""
+        """``(keys, values)`` of :func:`~goeval.metrics.similarity.similarity_partial` for these proteins, bit
+        for bit."""
         dense = self._dense(None, self.columns)
         touched = np.flatnonzero(dense.any(axis=1))
         return self.thresholds[touched], dense[touched]

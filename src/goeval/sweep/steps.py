@@ -107,8 +107,9 @@ class ProteinSteps:
         held = () if self.similarity is None else tuple(self.similarity.columns)
         unknown = sorted(set(names) - set(STAT_NAMES) - set(held))
         if unknown:
+            also = f" or the similarity columns {list(held)}" if held else ""
             raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {list(STAT_NAMES)}"
-                                        f"{' or the similarity columns ' + str(list(held)) if held else ''}; got {unknown}.")
+                                        f"{also}; got {unknown}.")
         columns = tuple(x for x in names if x in held)
         names = tuple(x for x in names if x in STAT_NAMES)
         n, m = self.n_proteins, self.thresholds.size
