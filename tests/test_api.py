@@ -205,20 +205,24 @@ def _group_case():
     return d, onto, truth, {"first": prots[:150], "overlap": prots[100:300], "none": ["not-a-protein"]}
 
 
-@pytest.mark.parametrize("stream", [False, True])
-def test_each_group_is_the_run_restricted_to_its_proteins_to_the_last_bit(stream):
-    """groups=: every group's summary (bootstrap intervals included) and curves are those of a run with
-    targets= its proteins and the same seed; a protein may be in two groups; a group without truth is said."""
+@pytest.mark.parametrize("stream,similarity", [(False, None), (True, None), (False, ("wang", "jaccard"))])
+def test_each_group_is_the_run_restricted_to_its_proteins_to_the_last_bit(stream, similarity):
+    """groups=: every group's summary (bootstrap intervals included, those of the similarity optima too) and
+    curves are those of a run with targets= its proteins and the same seed; a protein may be in two groups; a
+    group without truth is said."""
     d, onto, truth, groups = _group_case()
     with pytest.warns(goeval.GoevalWarning, match="group none: nothing was evaluated"):
         res = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), groups=groups, bootstrap=30, seed=4,
-                              stream=stream)
-    whole = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), bootstrap=30, seed=4)
+                              stream=stream, similarity=similarity)
+    whole = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), bootstrap=30, seed=4, similarity=similarity)
     pd.testing.assert_frame_equal(res.summary, whole.summary, check_exact=True)
     for name in ("first", "overlap"):
         alone = goeval.evaluate(onto, truth, [d("predictions")], ia=d("ia"), targets=groups[name], bootstrap=30,
-                                seed=4)
+                                seed=4, similarity=similarity)
         pd.testing.assert_frame_equal(res.groups[name].summary, alone.summary, check_exact=True)
+        if similarity:
+            sim = res.groups[name].summary[res.groups[name].summary["measure"].isin(["wang_bma", "jaccard"])]
+            assert len(sim) == 2 and sim["ci_low"].notna().all()
         pd.testing.assert_frame_equal(res.groups[name].curves, alone.curves, check_exact=True)
     assert res.diagnostics["groups"]["first"] == {"proteins": 150, "benchmark_proteins": {"MFO": 150},
                                                   "evaluated": True}

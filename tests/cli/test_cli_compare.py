@@ -229,3 +229,70 @@ def test_groups_compare_one_method_between_two_groups_of_a_run(tmp_path, capsys)
     assert "no group 'nope'" in err and "its groups: first, later_x" in err
     assert run_compare([str(out), "--groups", "first,first"]) == 2
     assert "two different groups" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def wang_run(tmp_path_factory):
+    """goeval evaluate --similarity wang --bootstrap 50 of the bundled example and a second method (its scores
+    lowered on half of the proteins)."""
+    import gzip
+
+    import goeval
+    from goeval.cli import main
+
+    d = goeval.example_path
+    tmp = tmp_path_factory.mktemp("wang")
+    lines = gzip.open(d("predictions"), "rt").read().splitlines()
+    proteins = sorted({x.split("\t")[0] for x in lines})
+    low = set(proteins[::2])
+    other = tmp / "other.tsv"
+    other.write_text("".join(f"{p}\t{t}\t{float(s) * (0.5 if p in low else 1.0)}\n"
+                             for p, t, s in (x.split("\t")[:3] for x in lines)))
+    out = tmp / "run"
+    assert main(["evaluate", "--ontology", str(d("ontology")), "--truth", str(d("truth")), "--predictions",
+                 str(d("predictions")), str(other), "--ia", str(d("ia")), "--thresholds", "0.02", "--similarity",
+                 "wang", "--pairings", "bma,max", "--bootstrap", "50", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_evaluate_with_wang_and_a_bootstrap_writes_intervals_for_wang(wang_run):
+    import pandas as pd
+
+    summary = pd.read_csv(wang_run / "summary.tsv", sep="\t")
+    wang = summary[summary["measure"].isin(["wang_bma", "wang_max"])]
+    assert len(wang) == 4  # two methods, one namespace
+    assert wang["ci_low"].notna().all() and (wang["ci_low"] <= wang["value"]).all()
+    assert (wang["value"] <= wang["ci_high"]).all() and (wang["se"] >= 0).all()
+
+
+def test_compare_on_a_wang_measure_gives_a_paired_difference(wang_run, capsys):
+    from goeval.cli import main
+    from goeval.stats import read_protein_stats
+    from goeval.stats.compare import compare
+
+    assert main(["compare", str(wang_run), "--measure", "wang_bma", "--permutations", "40", "--format", "tsv"]) == 0
+    rows = [dict(zip(PAIR_COLUMNS, x.split("\t"))) for x in capsys.readouterr().out.strip().splitlines()[1:]]
+    assert len(rows) == 1 and rows[0]["measure"] == "wang_bma"
+    stats, options = read_protein_stats(wang_run / PROTEIN_STATS_FILE)
+    want = compare(stats, measure="wang_bma", n_resamples=50, permutations=40, options=options, with_ia=True).pairs[0]
+    assert float(rows[0]["difference"]) == want["difference"] and float(rows[0]["ci_low"]) == want["ci_low"]
+    assert float(rows[0]["ci_low"]) < float(rows[0]["ci_high"]) and 0 < float(rows[0]["p_value"]) <= 1
+    # a similarity measure the run did not evaluate: a clear error, exit status 2
+    assert main(["compare", str(wang_run), "--measure", "lin_bma", "--permutations", "0"]) == 2
+    assert "hold no per-protein similarity statistics of lin_bma" in capsys.readouterr().err
+
+
+def test_damaged_similarity_statistics_are_an_error_naming_the_file(wang_run, tmp_path, capsys):
+    import shutil
+
+    from goeval.cli import main
+
+    run = tmp_path / "run"
+    shutil.copytree(wang_run, run)
+    (run / "manifest.json").unlink(missing_ok=True)
+    arrays = _arrays(run)
+    arrays["0/similarity/bins"] = arrays["0/similarity/bins"] + 1000  # beyond the thresholds
+    np.savez_compressed(run / PROTEIN_STATS_FILE, **arrays)
+    assert main(["compare", str(run), "--measure", "wang_max", "--bootstrap", "10", "--permutations", "0"]) == 2
+    err = capsys.readouterr().err
+    assert f"{run / PROTEIN_STATS_FILE}: the similarity statistics of block" in err and "out of range" in err

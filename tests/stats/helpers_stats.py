@@ -13,12 +13,24 @@ FIVE = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin")
 ALL = FIVE + ("wfmax_micro", "smin_terms", "max_coverage", "aupr", "waupr")
 
 
+#: Similarity options of the tests: term measures of IC and of the graph, a set measure, every pairing.
+SIMILARITY = {"similarity": ("lin", "jc", "wang", "jaccard"), "pairings": ("all", "bma", "bma-mean", "max", "rcmax")}
+
+
+def case_ic(case: Case) -> np.ndarray:
+    """A fixed term information content (the case's IA), so that a resample's similarity uses the same IC."""
+    return case.ia_array(case.ontology())
+
+
 def block_stats(case: Case, methods: dict[str, dict] | None = None, **options):
-    """namespace_stats with per-protein statistics for the case's methods (default: one, 'm')."""
+    """namespace_stats with per-protein statistics for the case's methods (default: one, 'm'); with similarity
+    options, of :func:`case_ic`."""
     onto = case.ontology()
     preds = {name: case.predictions(onto, sc) for name, sc in (methods or {"m": None}).items()}
     opts = EvaluationOptions.resolve(**options)
-    stats = namespace_stats(onto, case.truth_annotations(onto), preds, case.ia_array(onto), opts, per_protein=True)
+    ic = case_ic(case) if opts.similarity else None
+    stats = namespace_stats(onto, case.truth_annotations(onto), preds, case.ia_array(onto), opts, per_protein=True,
+                            ic=ic)
     return stats, summarize(stats, opts, True), opts
 
 
@@ -45,6 +57,6 @@ def slow_optima(case: Case, label: str, thresholds: np.ndarray, scores: dict | N
     onto = case.ontology()
     opts = EvaluationOptions.resolve(namespaces=(label,), **options)
     stats = namespace_stats(onto, case.truth_annotations(onto), {"m": case.predictions(onto, scores)},
-                            case.ia_array(onto), opts, thresholds)
+                            case.ia_array(onto), opts, thresholds, ic=case_ic(case) if opts.similarity else None)
     res = summarize(stats, opts, True)
     return {r["measure"]: r["value"] for r in res.summary_records if r["namespace"] == label}

@@ -47,19 +47,40 @@ def test_an_area_in_a_replicate_is_taken_as_the_summary_takes_it():
         assert point[(r["namespace"], r["measure"])] == r["value"], r["measure"]
 
 
-def test_the_optima_without_an_interval_are_said_with_the_reason(caplog):
-    """Similarity optima are not functions of the per-protein sums: NaN intervals and a console note naming them."""
+def test_similarity_optima_get_intervals_around_their_value():
+    """The similarity sums are kept per protein: every similarity optimum of the summary gets an interval."""
     case = random_case(6, n_proteins=30)
-    with caplog.at_level("INFO", logger="goeval.progress"):
-        res = run(case, bootstrap=50, similarity=("lin", "jaccard"), ic=case.ia_array(case.ontology()))
-    sim = {"lin_all", "lin_bma", "jaccard"}
+    res = run(case, bootstrap=50, similarity=("lin", "jaccard", "wang"), pairings=("bma", "max"),
+              ic=case.ia_array(case.ontology()))
+    sim = {"lin_bma", "lin_max", "wang_bma", "wang_max", "jaccard"}
+    assert sim <= {r["measure"] for r in res.summary_records}
     for r in res.summary_records:
-        assert math.isnan(r["ci_low"]) == (r["measure"] in sim), r["measure"]
-    why = res.diagnostics["bootstrap"]["without_interval"]
-    assert set(why) == sim and all("per-protein statistics do not keep" in w for w in why.values())
+        assert r["ci_low"] <= r["value"] <= r["ci_high"] and r["se"] >= 0, r
+    assert "without_interval" not in res.diagnostics["bootstrap"]
+    assert all(st.protein_steps.similarity is not None for st in res.stats.values())
+
+
+def test_the_optima_without_an_interval_are_said_with_the_reason(caplog):
+    """A measure registered without an interval: NaN interval columns and a console note naming it."""
+    from goeval.metrics.registry import Measure, register, unregister
+
+    register(Measure(name="p_at_fmax", column="precision", direction="max", needs_ia=False, at="fmax"))
+    try:
+        with caplog.at_level("INFO", logger="goeval.progress"):
+            res = run(random_case(6, n_proteins=30), bootstrap=50, similarity=("lin",),
+                      ic=case_ic(random_case(6, n_proteins=30)))
+    finally:
+        unregister("p_at_fmax")
+    for r in res.summary_records:
+        assert math.isnan(r["ci_low"]) == (r["measure"] == "p_at_fmax"), r["measure"]
+    assert res.diagnostics["bootstrap"]["without_interval"] == {
+        "p_at_fmax": "registered without an interval (interval=False)"}
     notes = [m.getMessage() for m in caplog.records if "no interval for" in m.getMessage()]
-    assert notes == ["bootstrap: no interval for lin_all, lin_bma, jaccard: similarity optima are computed "
-                     "from sums the per-protein statistics do not keep, so resamples cannot reweight them"]
+    assert notes == ["bootstrap: no interval for p_at_fmax: registered without an interval (interval=False)"]
+
+
+def case_ic(case):
+    return case.ia_array(case.ontology())
 
 
 def test_same_seed_same_bits_other_seed_other_intervals():

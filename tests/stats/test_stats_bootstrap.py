@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers_stats import ALL, FIVE, block_stats, explicit_resample, slow_optima
+from helpers_stats import ALL, FIVE, SIMILARITY, block_stats, explicit_resample, slow_optima
 from numpy.testing import assert_allclose, assert_array_equal
 from oracles import random_case
 
@@ -50,6 +50,48 @@ def test_one_pass_replicates_match_explicitly_resampled_evaluations(seed, thresh
                 # no covered protein in the resample: no summary row, NaN in the replicate
                 assert_allclose(reps[(method, label)][name][b], want.get(name, np.nan), rtol=1e-12, atol=1e-12,
                                 err_msg=f"{label} {name} resample {b}")
+
+
+def _similarity_optima(res) -> list[str]:
+    from goeval.metrics.registry import SIMILARITY_MEASURES
+
+    held = {r["measure"] for r in res.summary_records}
+    return [m.name for m in SIMILARITY_MEASURES if m.name in held]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("thresholds,normalization", [("exact", "cafa"), (0.05, "gt"), (0.05, "pred")])
+def test_similarity_replicates_match_explicitly_resampled_evaluations(seed, thresholds, normalization):
+    """Every similarity optimum of every replicate is that of the drawn proteins evaluated from scratch, and a
+    row of ones gives the summary's bits."""
+    case = random_case(seed, n_proteins=9)
+    opts = dict(thresholds=thresholds, normalization=normalization, **SIMILARITY)
+    stats, res, _ = block_stats(case, **opts)
+    names = _similarity_optima(res)
+    assert {"lin_bma", "jc_rcmax", "wang_max", "wang_bma_mean", "jaccard"} <= set(names)
+    settings = CurveSettings(normalization, 2.0, "none", True)
+    B = 6
+    reps = bootstrap_replicates(stats, B, seed=seed, measures=names, settings=settings)
+    for (method, label), st in stats.items():
+        steps = st.protein_steps
+        point = replicate_optima(steps, np.ones((1, steps.n_proteins)), names, settings)
+        summary = {r["measure"]: r["value"] for r in res.summary_records if r["namespace"] == label}
+        assert {x: point[x][0] for x in names if x in summary} == {x: summary[x] for x in names if x in summary}
+        idx = resample_indices(seed, resample_key(label, steps.proteins), steps.n_proteins, 0, B)
+        for b in range(B):
+            want = slow_optima(explicit_resample(case, steps.proteins, idx[b]), label, steps.thresholds,
+                               normalization=normalization, **SIMILARITY)
+            for name in names:
+                assert_allclose(reps[(method, label)][name][b], want.get(name, np.nan), rtol=1e-12, atol=1e-12,
+                                err_msg=f"{label} {name} resample {b}")
+
+
+def test_a_similarity_optimum_not_evaluated_is_refused_when_asked():
+    case = random_case(2, n_proteins=9)
+    stats, _res, _ = block_stats(case)
+    with pytest.raises(InvalidParameterError, match="no per-protein similarity statistics of wang_bma"):
+        bootstrap_replicates(stats, 5, measures=["fmax", "wang_bma"])
+    assert set(next(iter(bootstrap_replicates(stats, 5).values()))) == set(ALL)  # by default: those held
 
 
 def test_same_seed_gives_the_same_bits_whatever_the_batches_and_threads():

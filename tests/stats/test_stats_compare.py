@@ -11,7 +11,7 @@ import types
 
 import numpy as np
 import pytest
-from helpers_stats import block_stats, slow_optima
+from helpers_stats import SIMILARITY, block_stats, slow_optima
 from numpy.testing import assert_allclose, assert_array_equal
 from oracles import random_case
 
@@ -42,10 +42,12 @@ def test_identical_methods_differ_by_zero_in_every_resample_and_tie():
 
 
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("measure", ["fmax", "wsmin"])
+@pytest.mark.parametrize("measure", ["fmax", "wsmin", "wang_bma", "jc_rcmax", "jaccard"])
 def test_permutation_statistics_match_explicitly_mixed_methods(seed, measure):
+    """The similarity optima too: each protein's similarity step functions are swapped with its other ones."""
     case, methods = _two_methods(seed)
-    stats, _res, _ = block_stats(case, methods)
+    options = SIMILARITY if measure not in ("fmax", "wsmin") else {}
+    stats, _res, _ = block_stats(case, methods, **options)
     settings = CurveSettings()
     ms = get_measure(measure)
     P = 10
@@ -64,8 +66,8 @@ def test_permutation_statistics_match_explicitly_mixed_methods(seed, measure):
             a_mix.update({k: v for k, v in methods["B"].items() if k[0] in flip})
             b_mix = {k: v for k, v in methods["B"].items() if k[0] not in flip}
             b_mix.update({k: v for k, v in methods["A"].items() if k[0] in flip})
-            va = slow_optima(case, label, union, a_mix).get(measure, np.nan)
-            vb = slow_optima(case, label, union, b_mix).get(measure, np.nan)
+            va = slow_optima(case, label, union, a_mix, **options).get(measure, np.nan)
+            vb = slow_optima(case, label, union, b_mix, **options).get(measure, np.nan)
             assert_allclose(got[r], abs(va - vb), rtol=1e-12, atol=1e-12, err_msg=f"{label} permutation {r}")
         # the p-value counts the permutations at least as extreme as the observed difference
         row = next(x for x in compare(stats, ["A", "B"], measure, n_resamples=10, permutations=P, seed=seed,
@@ -132,6 +134,39 @@ def test_stored_statistics_give_the_same_comparison(tmp_path):
     a = compare(res, n_resamples=100, permutations=20).pairs
     b = compare(stats, n_resamples=100, permutations=20, options=options, with_ia=True).pairs
     assert a == b
+
+
+@pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
+def test_stored_similarity_statistics_give_the_same_comparison_and_older_files_say_they_hold_none(tmp_path):
+    from goeval.evaluation import evaluate_annotations
+    from goeval.io.results import read_arrays, write_arrays
+    from goeval.stats.store import FORMAT
+
+    case, methods = _two_methods(4, n_proteins=20)
+    onto = case.ontology()
+    res = evaluate_annotations(onto, case.truth_annotations(onto), {k: case.predictions(onto, v) for k, v in methods.items()},
+                               ia=case.ia_array(onto), bootstrap=50, normalization="gt", ic=case.ia_array(onto),
+                               **SIMILARITY)
+    path = write_protein_stats(tmp_path / "protein_stats.npz", res)
+    stats, options = read_protein_stats(path)
+    for key, st in res.stats.items():
+        for col in st.similarity.sums:  # the evaluation's own sums, and the steps kept
+            assert_array_equal(stats[key].similarity.sums[col], st.similarity.sums[col])
+            assert_array_equal(stats[key].similarity.defined[col], st.similarity.defined[col])
+        assert_array_equal(stats[key].protein_steps.similarity.sums, st.protein_steps.similarity.sums)
+    for measure in ("wang_bma", "lin_max", "jaccard"):
+        a = compare(res, measure=measure, n_resamples=100, permutations=20).pairs
+        b = compare(stats, measure=measure, n_resamples=100, permutations=20, options=options, with_ia=True).pairs
+        assert a == b and a[0]["measure"] == measure and np.isfinite(a[0]["ci_low"])
+    # a file written before the similarity statistics were kept: read as before, a similarity optimum refused
+    arrays = {k: v for k, v in read_arrays(path, FORMAT, "").items() if "/similarity/" not in k}
+    old = tmp_path / "old" / "protein_stats.npz"
+    old.parent.mkdir()
+    write_arrays(old, arrays)
+    stats, options = read_protein_stats(old)
+    assert compare(stats, n_resamples=20, permutations=0, options=options, with_ia=True).pairs
+    with pytest.raises(InvalidParameterError, match="no per-protein similarity statistics of wang_bma.*--bootstrap"):
+        compare(stats, measure="wang_bma", n_resamples=20, permutations=0, options=options, with_ia=True)
 
 
 def test_bad_inputs_are_parameter_errors():

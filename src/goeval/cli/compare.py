@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="methods to compare, at least two (with --groups: one or more; default: all)")
     p.add_argument("--measure", default="fmax",
                    help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
-                        "..., or a whole-curve value (ece, brier, wece, wbrier); for a goeval cafa6 directory also cafa6_metric_final(_micro)")
+                        "..., a whole-curve value (ece, brier, wece, wbrier) or a similarity optimum the run evaluated "
+                        "(wang_bma, lin_max, jaccard, ...); for a goeval cafa6 directory also cafa6_metric_final(_micro)")
     p.add_argument("--bootstrap", type=int, default=None, metavar="B",
                    help="bootstrap resamples (default: the run's own --bootstrap, from its diagnostics.json; 10000 when "
                         "it recorded none)")

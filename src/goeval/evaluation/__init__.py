@@ -87,12 +87,12 @@ def evaluate_annotations(
         As for :func:`namespace_stats`.
     bootstrap : int, optional
         B: add bootstrap percentile intervals (``ci_low``, ``ci_high``,
-        ``se``) of every optimum and area of the summary but the
-        similarity optima (which get none, said on the console),
-        from B resamples of each namespace's benchmark proteins shared by
-        every method (:func:`goeval.stats.add_bootstrap_columns`; see
-        ``docs/statistics.md``). The statistics then keep their per-protein
-        step functions (``result.stats[key].protein_steps``).
+        ``se``) of every optimum and area of the summary, the similarity
+        optima among them, from B resamples of each namespace's benchmark
+        proteins shared by every method (:func:`goeval.stats.add_bootstrap_columns`;
+        see ``docs/statistics.md``). The statistics then keep their per-protein
+        step functions (``result.stats[key].protein_steps``, with the similarity
+        ones in its ``similarity``).
     seed : int, default 0
         Seed of the resamples (the same seed gives the same bits).
     confidence : float, default 0.95

@@ -33,6 +33,7 @@ from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Block, Leaf, LeafResult, leaf_task
 from goeval.evaluation.sources import source_for
 from goeval.metrics.similarity import SimilaritySpec, similarity_stats
+from goeval.metrics.similarity_steps import SimilaritySteps
 from goeval.options import EvaluationOptions
 from goeval.sparse import gather_rows
 from goeval.sweep import STAT_NAMES, BlockKey, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
@@ -180,6 +181,9 @@ class BlockSums:
             rows_w = None if self.parts[0].weighted_rows is None else \
                 np.concatenate([p.weighted_rows for p in self.parts])
             st.protein_steps = assemble_steps(self.steps, st.thresholds, n_t, i_t, proteins, weighted_rows=rows_w)
+            if spec is not None:
+                st.protein_steps.similarity = SimilaritySteps.assemble(
+                    [(bench, s.similarity) for bench, _, s in self.steps], st.thresholds, n_t.size, spec.columns)
         return st
 
     def whole(self) -> BlockScores:

@@ -29,6 +29,7 @@ import numpy as np
 from goeval.annotations import drop_pairs, propagate_rows
 from goeval.evaluation.benchmark import NamespaceGraph
 from goeval.metrics.similarity import SimilaritySpec, similarity_partial
+from goeval.metrics.similarity_steps import similarity_steps
 from goeval.sparse import keep_entries, row_indptr, select_columns
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepPartial, protein_steps, sweep_partial
 
@@ -154,7 +155,8 @@ class LeafResult:
         Entries right after propagation, after filtering, known pairs removed.
     steps : ProteinSteps or None
         The leaf's per-protein step functions (rows: the leaf's proteins;
-        thresholds: the partial's), with ``sizes``, its proteins' entries.
+        thresholds: the partial's; with the similarity sums, its
+        ``similarity`` step functions too), with ``sizes``, its proteins' entries.
     sizes : ndarray of int64 or None
     scores : tuple (indptr, cols, scores) or None
         The propagated scores (``keep_scores``).
@@ -244,13 +246,19 @@ def _swept(block: Block, leaf: Leaf | SharedLeaf, ptr: np.ndarray, c: np.ndarray
     part = sweep_partial(*args, chunk_entries=block.chunk_entries, levels=lev,
                          weighted_rows=leaf.weighted_rows) if block.sweep else SweepPartial.empty()
     out.partial = part
+    sim = None
     if block.similarity is not None:
-        keys, values = similarity_partial(leaf.truth_indptr, leaf.truth_cols, ptr, c, v, taus, block.similarity,
-                                          levels=lev)
+        sim_args = (leaf.truth_indptr, leaf.truth_cols, ptr, c, v, taus, block.similarity)
+        if block.per_protein:  # kept per protein: the partial from the same changes, the same bits
+            sim = similarity_steps(*sim_args, levels=lev)
+            keys, values = sim.partial()
+        else:
+            keys, values = similarity_partial(*sim_args, levels=lev)
         out.partial = _joined(part, keys, values)
     if block.per_protein:
         out.steps = protein_steps(*args, chunk_entries=block.chunk_entries, levels=lev,
                                   weighted_rows=leaf.weighted_rows)
+        out.steps.similarity = sim
         out.sizes = np.diff(ptr)
     if block.keep_scores:
         out.scores = (ptr, c, v)

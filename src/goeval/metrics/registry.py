@@ -154,8 +154,8 @@ class Measure:
     interval : bool
         Whether a bootstrap gives it an interval by default (an optimum or
         an area of the curves, which the resampled per-protein sums give
-        in every replicate; the similarity optima have none: their sums are
-        not kept per protein).
+        in every replicate; the similarity optima have one too, from the
+        similarity sums kept per protein).
     ranked : bool
         Whether the report ranks the methods by it in every namespace.
     curve : callable or None
@@ -473,8 +473,9 @@ def cell_measure(aggregate: str | Measure) -> Measure:
 
 
 def _similarity(name: str, direction: str, needs_ia: bool, description: str, label: str, unit: str = "") -> Measure:
+    # interval: the similarity sums are kept per protein with the protein-centric ones (bootstrap, compare)
     return register(Measure(name=name, column=name, direction=direction, needs_ia=needs_ia, description=description,
-                            label=label, unit=unit))
+                            label=label, unit=unit, interval=True))
 
 
 _TERM = {"resnik": ("Resnik IC(MICA), bits", "Resnik", "bits"), "lin": ("Lin 2 IC(MICA)/(IC(t)+IC(p))", "Lin", ""),
@@ -492,7 +493,9 @@ _SETS = {"jaccard": ("Jaccard |T∩P|/|T∪P| of the propagated node sets", "Jac
 
 #: Semantic-similarity optima (CR13 Table 1; :mod:`goeval.metrics.similarity`), reported
 #: only when requested (``EvaluationOptions.similarity``): the curve column of the same
-#: name, its optimum over thresholds, and coverage, precision, recall, ru and mi there.
+#: name, its optimum over thresholds, and coverage, precision, recall, ru and mi there;
+#: bootstrap intervals and paired comparisons from the similarity sums kept per protein
+#: (:mod:`goeval.metrics.similarity_steps`).
 SIMILARITY_MEASURES: tuple[Measure, ...] = tuple(
     _similarity(similarity_column(t, p), "min" if t in DISTANCES else "max", False,
                 f"{_TERM[t][0]}; {_PAIR[p][0]}; optimum over thresholds", f"{_TERM[t][1]} ({_PAIR[p][1]})",

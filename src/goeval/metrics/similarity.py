@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -64,7 +64,7 @@ __all__ = [
     "PAIR_MEASURES", "SET_MEASURES", "PAIRINGS", "DISTANCES", "SimilarityStats", "column_name",
     "similarity_columns", "mica_information", "most_informative_common_ancestor", "pair_similarity",
     "term_similarity", "set_similarity", "similarity_sweep", "similarity_curves", "SimilaritySpec",
-    "similarity_partial", "similarity_stats",
+    "similarity_partial", "similarity_stats", "similarity_changes", "add_changes",
 ]
 
 ALL_MEASURES = PAIR_MEASURES + SET_MEASURES
@@ -484,7 +484,9 @@ def _reverse_changes(bv: Any, m: int) -> tuple[np.ndarray, np.ndarray, dict[str,
     or below ``t`` (levels are 1-based); at the index just below its next
     point the value changes from this point's to the next one's, and at the
     top index (``m - 1``) its last point within the thresholds counts whole.
-    A point at level ``m + 1`` (nothing predicted) counts 0.
+    A point at level ``m + 1`` (nothing predicted) counts 0. Returns the
+    threshold index and the row (of the chunk) of every change, and the
+    changes by ``"sum:COLUMN"`` and ``"defined:COLUMN"``.
     """
     pts = bv.points
     level = pts.level
@@ -498,7 +500,49 @@ def _reverse_changes(bv: Any, m: int) -> tuple[np.ndarray, np.ndarray, dict[str,
         for kind, x in (("sum", v), ("defined", bv.defined[col].astype(np.float64))):
             following = np.where(inside[nxt + 1], x[nxt + 1], 0.0)
             out[f"{kind}:{col}"] = np.r_[x[nxt] - following, x[last]]
-    return idx, same_next, out
+    return idx, np.r_[pts.row[nxt], pts.row[last]], out
+
+
+def similarity_changes(
+    truth_indptr: np.ndarray, truth_cols: np.ndarray, pred_indptr: np.ndarray, pred_cols: np.ndarray,
+    pred_scores: np.ndarray, thresholds: np.ndarray, spec: SimilaritySpec, *, levels: np.ndarray | None = None,
+    chunk_items: int = 1 << 21,
+) -> Iterator[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]]:
+    """Every protein's similarity values as changes at threshold indices, a chunk of proteins at a time.
+
+    Parameters are those of :func:`similarity_partial`. Yields, per chunk
+    of rows (ascending), the threshold index of every change, its row (of
+    all ``n`` rows) and the changes by ``"sum:COLUMN"`` (of the value) and
+    ``"defined:COLUMN"`` (of the number of proteins where it is defined):
+    a protein's value at threshold index ``j`` is the sum of its changes at
+    indices ``>= j``. Its changes are at distinct indices.
+    """
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    m, n = thresholds.size, truth_indptr.size - 1
+    if pred_indptr.size - 1 != n:
+        raise InvalidParameterError("Predictions and truth must have the same rows.")
+    if not (m and n and pred_cols.size):
+        return
+    for r0, r1 in zip(*(lambda b: (b[:-1], b[1:]))(_chunk_bounds(truth_indptr, pred_indptr, chunk_items))):
+        a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
+        rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
+        level = np.searchsorted(thresholds, pred_scores[a:b], side="right") if levels is None else levels[a:b]
+        tp_ = truth_indptr[r0 : r1 + 1]
+        bv = chunk_values(spec.structure, tp_ - tp_[0], np.asarray(truth_cols[tp_[0] : tp_[-1]], np.int64), rows,
+                          np.asarray(pred_cols[a:b], np.int64), level, m, spec.ic, spec.ia, spec.measures,
+                          spec.pairings, svalues=spec.svalues)
+        idx, row, changes = _reverse_changes(bv, m)
+        yield idx, row + r0, changes
+
+
+def add_changes(dense: np.ndarray, idx: np.ndarray, sums: Sequence[np.ndarray], defined: Sequence[np.ndarray]) -> None:
+    """Scatter one chunk's changes into the threshold bins of ``dense`` (m, 2 q): column ``2 k`` the sum of
+    column ``k``, ``2 k + 1`` its number of defined proteins (in place; chunk after chunk, in the same order
+    wherever they are added, for the same bits)."""
+    m = dense.shape[0]
+    for q, (s, d) in enumerate(zip(sums, defined)):
+        dense[:, 2 * q] += np.bincount(idx, weights=s, minlength=m)
+        dense[:, 2 * q + 1] += np.bincount(idx, weights=d, minlength=m)
 
 
 def similarity_partial(
@@ -526,29 +570,18 @@ def similarity_partial(
         number of defined proteins; the sums at threshold ``tau`` are the
         sums of the changes at keys ``>= tau``. These are what a
         :class:`~goeval.sweep.SweepPartial` holds, so the partials of
-        disjoint groups of proteins add key by key.
+        disjoint groups of proteins add key by key. The same as
+        :meth:`SimilaritySteps.partial <goeval.metrics.similarity_steps.SimilaritySteps.partial>`
+        of the proteins' kept steps, bit for bit.
     """
     thresholds = np.asarray(thresholds, dtype=np.float64)
-    m, n = thresholds.size, truth_indptr.size - 1
-    if pred_indptr.size - 1 != n:
-        raise InvalidParameterError("Predictions and truth must have the same rows.")
-    dense = np.zeros((m, 2 * len(spec.columns)))
-    if m and n and pred_cols.size:
-        for r0, r1 in zip(*(lambda b: (b[:-1], b[1:]))(_chunk_bounds(truth_indptr, pred_indptr, chunk_items))):
-            a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
-            rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
-            level = np.searchsorted(thresholds, pred_scores[a:b], side="right") if levels is None else levels[a:b]
-            tp_ = truth_indptr[r0 : r1 + 1]
-            bv = chunk_values(spec.structure, tp_ - tp_[0], np.asarray(truth_cols[tp_[0] : tp_[-1]], np.int64), rows,
-                              np.asarray(pred_cols[a:b], np.int64), level, m, spec.ic, spec.ia, spec.measures,
-                              spec.pairings, svalues=spec.svalues)
-            idx, _, changes = _reverse_changes(bv, m)
-            for q, col in enumerate(spec.columns):
-                dense[:, 2 * q] += np.bincount(idx, weights=changes[f"sum:{col}"], minlength=m)
-                dense[:, 2 * q + 1] += np.bincount(idx, weights=changes[f"defined:{col}"], minlength=m)
+    dense = np.zeros((thresholds.size, 2 * len(spec.columns)))
+    for idx, _row, changes in similarity_changes(truth_indptr, truth_cols, pred_indptr, pred_cols, pred_scores,
+                                                 thresholds, spec, levels=levels, chunk_items=chunk_items):
+        add_changes(dense, idx, [changes[f"sum:{c}"] for c in spec.columns],
+                    [changes[f"defined:{c}"] for c in spec.columns])
     touched = np.flatnonzero(dense.any(axis=1))
     return thresholds[touched], dense[touched]
-
 
 def similarity_stats(thresholds: np.ndarray, keys: np.ndarray, values: np.ndarray, columns: Sequence[str],
                      n: int) -> SimilarityStats:
@@ -622,12 +655,14 @@ def similarity_sweep(
     return similarity_stats(thresholds, keys, values, spec.columns, truth_indptr.size - 1)
 
 
-def similarity_curves(stats: SimilarityStats, normalization: str = "cafa") -> dict[str, np.ndarray]:
+def similarity_curves(stats: SimilarityStats, normalization: str = "cafa", *, warn: bool = True) -> dict[str, np.ndarray]:
     """Average of each column over proteins at every threshold.
 
     Parameters
     ----------
     stats : SimilarityStats
+        Sums of shape (m,), or (B, m) with ``n`` of shape (B,) (weighted replicates,
+        :meth:`~goeval.metrics.similarity_steps.SimilaritySteps.stats`).
     normalization : {'cafa', 'pred', 'gt'}
         ``cafa`` (default) and ``pred``: the mean over the proteins with a
         non-empty ``P(tau)`` (as precision; CR13 Table 1). ``gt``: the sum
@@ -635,19 +670,22 @@ def similarity_curves(stats: SimilarityStats, normalization: str = "cafa") -> di
         protein without prediction counts 0 - except for the distance
         ``jc``, which has no value for an empty prediction and stays a mean
         over the covered proteins (with a warning).
+    warn : bool, default True
+        Give that warning (the summary does; the bootstrap's replicates, the same curves again, do not).
 
     Returns
     -------
-    dict of str to ndarray of shape (m,)
+    dict of str to ndarray of shape (m,) or (B, m)
         0 at thresholds where no protein is covered.
     """
     check_choice(normalization, "normalization", "similarity_curves", ("cafa", "pred", "gt", "cafa-pk"))
     out = {}
     jc_cols = [c for c in stats.sums if c.split("_")[0] in DISTANCES]
-    if normalization == "gt" and jc_cols:
+    if normalization == "gt" and jc_cols and warn:
         warnings.warn(f"{', '.join(jc_cols)}: a distance has no value for an empty prediction; "
                       "averaged over the covered proteins under normalization 'gt' too.", GoevalWarning, stacklevel=2)
+    n = np.asarray(stats.n, dtype=np.float64)[..., None]  # (1,) or (B, 1): one per row of the sums
     for c, s in stats.sums.items():
-        den = np.full(s.shape, float(stats.n)) if normalization == "gt" and c not in jc_cols else stats.defined[c]
+        den = np.broadcast_to(n, s.shape) if normalization == "gt" and c not in jc_cols else stats.defined[c]
         out[c] = np.divide(s, den, out=np.zeros_like(s), where=den > 0)
     return out

@@ -60,7 +60,8 @@ def _empty_like(steps: ProteinSteps) -> ProteinSteps:
     """The steps of a method predicting nothing for the same proteins."""
     none = np.zeros(0, np.int64)
     return replace(steps, rows=none, bins=none, totals={k: np.zeros(0) for k in steps.totals},
-                   group_bounds=np.zeros_like(steps.group_bounds))
+                   group_bounds=np.zeros_like(steps.group_bounds),
+                   similarity=None if steps.similarity is None else steps.similarity.empty())
 
 
 def _blocks(groups: Groups, layout: Mapping[str, list[str]], methods: Sequence[str], measure: Measure,

@@ -22,10 +22,17 @@ warning that counts them).
 
 Every optimum and area of the summary whose registry entry has
 ``interval=True`` gets an interval (all of goeval's own: ``fmax`` ...
-``max_coverage``, ``aupr``, ``waupr``): each is a function of the curves,
-which are functions of the resampled per-protein sums, and the area is
-re-taken in every replicate as the summary takes it. The similarity optima
-(``lin_bma``, ...) get none: their sums are not kept per protein.
+``max_coverage``, ``aupr``, ``waupr``, and the similarity optima
+``lin_bma``, ``wang_max``, ``jaccard`` ...): each is a function of the
+curves, which are functions of the resampled per-protein sums, and the
+area is re-taken in every replicate as the summary takes it. The
+similarity sums are kept per protein beside the others
+(:class:`goeval.metrics.similarity_steps.SimilaritySteps`, the
+``similarity`` of the block's :class:`~goeval.sweep.ProteinSteps`), so a
+similarity optimum is resampled the same way: the replicate's similarity
+curves (mean over the proteins where the value is defined, or under
+``normalization='gt'`` over all resampled proteins) re-optimized over the
+thresholds where the replicate covers a protein, as the summary takes it.
 :func:`add_bootstrap_columns` says on the console which measures of the
 summary have no interval and why (also under
 ``diagnostics["bootstrap"]["without_interval"]``).
@@ -42,9 +49,9 @@ import numpy as np
 
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.options import CONFIDENCE, RESAMPLES, SEED, validate
-from goeval.metrics.registry import CURVE_REDUCTIONS, SIMILARITY_MEASURES, get_measure, interval_measures
+from goeval.metrics.registry import CURVE_REDUCTIONS, get_measure, interval_measures
 from goeval.progress import say_stage, stage
-from goeval.stats.replicates import CurveSettings, curve_settings, replicate_optima, sums_needed
+from goeval.stats.replicates import CurveSettings, curve_settings, held_measures, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key
 from goeval.sweep import BlockKey, ProteinSteps, SweepStats
 
@@ -135,7 +142,10 @@ def bootstrap_replicates(
     seed : int
         Seed of the resamples (:mod:`goeval.stats.resample`).
     measures : iterable of str
-        Protein-centric optima (IA-based ones are skipped without IA).
+        Protein-centric optima, similarity optima among them (IA-based ones
+        are skipped without IA); default: every one with ``interval=True``,
+        the similarity optima of a block where it holds their per-protein
+        statistics.
     settings : CurveSettings, optional
         Curve options (default: CAFA's, with IA).
     threads : int, optional
@@ -151,18 +161,19 @@ def bootstrap_replicates(
     settings = settings or CurveSettings()
     names = _measures_for(settings, measures)
     blocks = _blocks_with_steps(stats)
+    per = {k: held_measures(steps, names, measures is not None, f"{k[0]} in {k[1]}") for k, steps in blocks.items()}
     tasks = []
     for (method, label), steps in blocks.items():
         key = resample_key(label, steps.proteins)
         bs = replicates_per_batch(steps.thresholds.size, batch_size)
         tasks += [((method, label), steps, key, s, min(n_resamples, s + bs)) for s in range(0, n_resamples, bs)]
-    for steps in blocks.values():  # build the cached product operands once, before threads share them
-        steps.stats(np.ones((1, steps.n_proteins)), sums_needed([get_measure(x) for x in names], settings))
+    for k, steps in blocks.items():  # build the cached product operands once, before threads share them
+        steps.stats(np.ones((1, steps.n_proteins)), sums_needed([get_measure(x) for x in per[k]], settings))
 
     def one(task: tuple) -> dict[str, np.ndarray]:
-        _block, steps, key, start, stop = task
+        block, steps, key, start, stop = task
         w = resample_counts(seed, key, steps.n_proteins, start, stop)
-        return replicate_optima(steps, w, names, settings)
+        return replicate_optima(steps, w, per[block], settings)
 
     workers = max(1, min(threads or os.cpu_count() or 1, len(tasks) or 1))
 
@@ -173,9 +184,9 @@ def bootstrap_replicates(
         for task, part in zip(tasks, pool.map(one, tasks)):
             parts.append(part)
             st.update(task[4] - task[3])
-    out: dict[BlockKey, dict[str, list[np.ndarray]]] = {k: {x: [] for x in names} for k in blocks}
+    out: dict[BlockKey, dict[str, list[np.ndarray]]] = {k: {x: [] for x in per[k]} for k in blocks}
     for task, part in zip(tasks, parts):
-        for x in names:
+        for x in per[task[0]]:
             out[task[0]][x].append(part[x])
     return {k: {x: np.concatenate(v) if v else np.zeros(0) for x, v in d.items()} for k, d in out.items()}
 
@@ -295,21 +306,18 @@ def add_bootstrap_columns(result: Any, n_resamples: int, seed: int = 0, confiden
 
 
 def no_interval_reason(measure: str) -> str:
-    """Why the bootstrap gives a summary measure no interval (a similarity optimum, a measure registered without
-    one, or one not asked for).
+    """Why the bootstrap gives a summary measure no interval (a measure registered without one, or one not
+    asked for).
 
     Examples
     --------
-    >>> no_interval_reason("lin_bma")
-    'similarity optima are computed from sums the per-protein statistics do not keep, so resamples cannot reweight them'
+    >>> no_interval_reason("f2max")
+    'not a registered measure'
     """
     try:
         ms = get_measure(measure)
     except InvalidParameterError:
         return "not a registered measure"
-    if ms in SIMILARITY_MEASURES:
-        return ("similarity optima are computed from sums the per-protein statistics do not keep, so resamples "
-                "cannot reweight them")
     if not ms.interval or ms.reduce not in CURVE_REDUCTIONS:
         return "registered without an interval (interval=False)"
     return "not among the measures asked for"

@@ -1,7 +1,9 @@
 """Paired comparisons of methods on the same benchmark (CAFA's bootstrap "duels").
 
 For two methods A and B of a namespace, on one protein-centric optimum
-(``fmax`` by default):
+(``fmax`` by default) or similarity optimum (``wang_bma``, ``lin_max``...:
+from the similarity sums kept per protein, resampled and swapped the same
+way, :mod:`goeval.metrics.similarity_steps`):
 
 * the difference ``A - B`` of the optima and its bootstrap percentile
   interval, every resample applied to both methods (the resamples of
@@ -41,8 +43,8 @@ from goeval.io.names import held_namespace
 from goeval.metrics.registry import Measure
 from goeval.progress import stage
 from goeval.stats.bootstrap import check_bootstrap_parameters, percentile_interval, replicates_per_batch
-from goeval.stats.replicates import (CurveSettings, curve_settings, optima_of_stats, protein_optima, replicate_optima,
-                                     sums_needed)
+from goeval.stats.replicates import (CurveSettings, curve_settings, held_measures, optima_of_stats, protein_optima,
+                                     replicate_optima, sums_needed)
 from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
@@ -179,7 +181,10 @@ class PairedBlocks:
     @classmethod
     def of(cls, label: str, blocks: dict[str, ProteinSteps], measure: Measure,
            settings: CurveSettings) -> "PairedBlocks":
-        """The methods' blocks ``blocks`` (method -> steps) paired, on the union of their thresholds."""
+        """The methods' blocks ``blocks`` (method -> steps) paired, on the union of their thresholds (a
+        similarity optimum needs every method's per-protein similarity statistics)."""
+        for m, s in blocks.items():
+            held_measures(s, [measure.name], True, f"{m} in {label}")
         return cls(label=label, steps=common_steps(blocks, label), measure=measure, settings=settings,
                    names=sums_needed([measure], settings))
 
@@ -334,7 +339,8 @@ def compare(
     methods : sequence of str, optional
         At least two methods, in the order of the pairs (default: all).
     measure : str, default 'fmax'
-        A protein-centric optimum (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...).
+        A protein-centric optimum (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...) or a
+        similarity optimum the statistics hold per protein (``wang_bma``, ``lin_max``, ``jaccard``...).
     n_resamples : int, default 10000
         Bootstrap resamples (the same as :func:`goeval.stats.bootstrap` draws for this seed).
     permutations : int, default 10000

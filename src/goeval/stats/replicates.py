@@ -18,10 +18,11 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import aupr_score, curve_values, protein_curves
-from goeval.metrics.registry import CURVE_REDUCTIONS, Measure, derived_columns, get_measure
+from goeval.metrics.registry import CURVE_REDUCTIONS, SIMILARITY_MEASURES, Measure, derived_columns, get_measure
+from goeval.metrics.similarity import similarity_curves
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
 
-__all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "row_best", "row_areas",
+__all__ = ["CurveSettings", "curve_settings", "sums_needed", "held_measures", "protein_optima", "replicate_optima", "row_optima", "row_best", "row_areas",
            "optima_of_stats"]
 
 
@@ -66,14 +67,43 @@ def curve_settings(result: Any, options: Any = None, with_ia: bool | None = None
 
 
 def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[str, ...]:
-    """The :data:`~goeval.sweep.STAT_NAMES` the optima of ``measures`` depend on (in that order).
+    """The sums the optima of ``measures`` depend on: :data:`~goeval.sweep.STAT_NAMES` (in that order), then
+    the similarity columns of the similarity optima.
 
-    Each measure says which sums its column reads (:meth:`Measure.sums`).
+    Each measure says which sums its column reads (:meth:`Measure.sums`); a
+    similarity optimum reads its own column of the similarity sums and
+    ``covered``, which says at which thresholds an optimum is taken.
     """
     need: set[str] = set()
+    columns: list[str] = []
     for ms in measures:
-        need.update(ms.sums(settings.normalization, settings.protein_weighting))
-    return tuple(k for k in STAT_NAMES if k in need)
+        if ms in SIMILARITY_MEASURES:
+            need.add("covered")
+            columns.append(ms.column)
+        else:
+            need.update(ms.sums(settings.normalization, settings.protein_weighting))
+    return tuple(k for k in STAT_NAMES if k in need) + tuple(dict.fromkeys(columns))
+
+
+def held_measures(steps: ProteinSteps, names: Iterable[str], asked: bool, where: str) -> list[str]:
+    """``names`` but the similarity optima whose column ``steps`` do not hold (similarity measures not
+    evaluated); with ``asked`` (named by the caller) such a measure is an error instead.
+
+    Raises
+    ------
+    InvalidParameterError
+        ``asked`` and a similarity optimum without per-protein similarity statistics in ``where``.
+    """
+    held = set(() if steps.similarity is None else steps.similarity.columns)
+    sims = {m.name: m.column for m in SIMILARITY_MEASURES}
+    names = list(names)
+    lacking = [x for x in names if x in sims and sims[x] not in held]
+    if lacking and asked:
+        raise InvalidParameterError(
+            f"The statistics of {where} hold no per-protein similarity statistics of {', '.join(lacking)}: evaluate "
+            "with that similarity measure and a bootstrap (goeval evaluate --similarity ... --bootstrap B; a "
+            "protein_stats.npz written before similarity optima had intervals holds none).")
+    return [x for x in names if x not in lacking]
 
 
 def protein_optima(names: Iterable[str | Measure], *, areas: bool = False, whole: bool = False) -> list[Measure]:
@@ -184,7 +214,8 @@ def row_areas(recall: np.ndarray, precision: np.ndarray, valid: np.ndarray) -> n
 
 
 def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveSettings) -> dict[str, np.ndarray]:
-    """Optima (and areas) of every row of statistics with sums of shape (B, m) (missing sums read as 0)."""
+    """Optima (and areas) of every row of statistics with sums of shape (B, m) (missing sums read as 0; the
+    similarity optima from ``stats.similarity``, their curves as the summary takes them)."""
     first = next(iter(stats.sums.values()))
     zero = np.broadcast_to(np.zeros(1), first.shape)
     full = SweepStats(thresholds=stats.thresholds, sums={k: stats.sums.get(k, zero) for k in STAT_NAMES},
@@ -193,6 +224,8 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
                          protein_weighting=settings.protein_weighting,
                          with_ia=settings.with_ia and any(
                              ms.needs_ia or (ms.at is not None and get_measure(ms.at).needs_ia) for ms in measures))
+    if stats.similarity is not None:  # in the order of the summary: similarity columns, then derived ones
+        cur.update(similarity_curves(stats.similarity, settings.normalization, warn=False))
     cur.update(derived_columns(cur))
     valid = cur["n_covered"] > 0
     whole = curve_values(full, [ms for ms in measures if ms.reduce == "curve"], normalization=settings.normalization,
@@ -217,8 +250,9 @@ def replicate_optima(steps: ProteinSteps, weights: np.ndarray, measures: Iterabl
         twice counts twice). A row of ones gives the summary's value, bit
         for bit.
     measures : iterable of str or Measure
-        Protein-centric optima (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...) or areas
-        (``aupr``, ``waupr``).
+        Protein-centric optima (``fmax``, ``wfmax``, ``fmax_micro``, ``smin``, ``wsmin``, ...), areas
+        (``aupr``, ``waupr``) or similarity optima whose per-protein statistics ``steps`` hold
+        (``steps.similarity``: ``lin_bma``, ``wang_max``, ``jaccard``...).
     settings : CurveSettings
 
     Returns
@@ -227,6 +261,7 @@ def replicate_optima(steps: ProteinSteps, weights: np.ndarray, measures: Iterabl
         Measure name -> optimum per replicate (NaN where no protein is covered).
     """
     ms = protein_optima(measures, areas=True)
+    held_measures(steps, [x.name for x in ms], True, "these proteins")
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2:
         raise InvalidParameterError(f"The 'weights' parameter of replicate_optima must have shape (B, n); got {w.shape}.")

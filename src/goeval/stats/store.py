@@ -21,7 +21,17 @@ without reading the inputs again. The file is a NumPy ``.npz`` archive
   ``i/totals`` (``n``, ``n_true``, ``it_sum``, ``it2_sum``, and ``n_w`` when
   recorded), so that a
   comparison read back starts from the same bits (files without them, of
-  earlier versions, get the sums recomputed from the step functions).
+  earlier versions, get the sums recomputed from the step functions);
+* when similarity measures were evaluated, their per-protein step functions
+  (:class:`~goeval.metrics.similarity_steps.SimilaritySteps`):
+  ``i/similarity/columns`` (unicode, ``lin_bma`` ...), ``i/similarity/rows``,
+  ``i/similarity/bins``, ``i/similarity/sums`` (changes, one column per
+  similarity column), ``i/similarity/defined`` (int8, the same) and
+  ``i/similarity/group_bounds``, and the evaluation's similarity sums
+  ``i/similarity/point_sums`` and ``i/similarity/point_defined`` (one row
+  per column). Files of earlier versions hold none: they are read as
+  before, and a similarity optimum cannot be compared from them (said as
+  such).
 
 Its size is about 60 bytes per (protein, distinct score) group before
 compression (synth3k, three namespaces: 256,031 groups).
@@ -94,7 +104,65 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
             out[f"{i}/sums/{name}"] = np.asarray(arr)
         totals = [st.n, st.n_true, st.it_sum, st.it2_sum] + ([] if st.n_w is None else [st.n_w])
         out[f"{i}/totals"] = np.array(totals, dtype=np.float64)
+        if steps.similarity is not None:
+            out.update(_similarity_arrays(i, steps.similarity, st.similarity))
     return out
+
+
+_SIMILARITY_FIELDS = ("columns", "rows", "bins", "sums", "defined", "group_bounds", "point_sums", "point_defined")
+
+
+def _similarity_arrays(i: int, sim: Any, point: Any) -> dict[str, np.ndarray]:
+    """Block ``i``'s similarity steps and its point similarity sums (``point``: the evaluation's)."""
+    cols = list(sim.columns)
+    arrays = {"columns": np.asarray(cols, dtype=str), "rows": sim.rows, "bins": sim.bins, "sums": sim.sums,
+              "defined": sim.defined, "group_bounds": sim.group_bounds,
+              "point_sums": np.array([point.sums[c] for c in cols]).reshape(len(cols), -1),
+              "point_defined": np.array([point.defined[c] for c in cols]).reshape(len(cols), -1)}
+    return {f"{i}/similarity/{k}": v for k, v in arrays.items()}
+
+
+def _read_similarity(arrays: Mapping[str, np.ndarray], i: int, block: tuple[str, str], steps: ProteinSteps,
+                     source: str | None) -> tuple[Any, Any]:
+    """Block ``i``'s similarity steps and point sums (None, None when the file holds none), checked."""
+    # deferred: the similarity kernel is read only for files that hold similarity statistics
+    from goeval.metrics.similarity import SimilarityStats
+    from goeval.metrics.similarity_steps import SimilaritySteps
+
+    if f"{i}/similarity/columns" not in arrays:
+        return None, None
+    a = {}
+    for f in _SIMILARITY_FIELDS:
+        if f"{i}/similarity/{f}" not in arrays:
+            raise InputFormatError(source, None, f"the similarity statistics of block {block} lack the array {f} "
+                                                 "(a damaged file)")
+        a[f] = np.asarray(arrays[f"{i}/similarity/{f}"])
+    cols = [str(c) for c in a["columns"].reshape(-1)]
+    q, g, m, n = len(cols), a["rows"].shape[0], steps.thresholds.size, steps.n_proteins
+    ok = (len(set(cols)) == q and all(c in _similarity_columns() for c in cols)
+          and a["rows"].shape == a["bins"].shape == (g,) and a["sums"].shape == a["defined"].shape == (g, q)
+          and a["point_sums"].shape == a["point_defined"].shape == (q, m)
+          and all(a[f].dtype.kind in "iuf" for f in _SIMILARITY_FIELDS[1:])
+          and all(np.isfinite(a[f]).all() for f in _SIMILARITY_FIELDS[1:])
+          and ((0 <= a["rows"]) & (a["rows"] < n)).all() and ((0 <= a["bins"]) & (a["bins"] < m)).all()
+          and (np.abs(a["defined"]) <= 1).all() and a["group_bounds"].ndim == 1 and a["group_bounds"].size >= 1
+          and a["group_bounds"][0] == 0 and a["group_bounds"][-1] == g and (np.diff(a["group_bounds"]) >= 0).all())
+    if not ok:
+        raise InputFormatError(source, None, f"the similarity statistics of block {block} disagree in shape, name "
+                                             "unknown columns or hold values out of range (a damaged file)")
+    sim = SimilaritySteps(thresholds=steps.thresholds, columns=tuple(cols), n_proteins=n,
+                          rows=a["rows"].astype(np.int64), bins=a["bins"].astype(np.int64),
+                          sums=a["sums"].astype(np.float64), defined=a["defined"].astype(np.int8),
+                          group_bounds=a["group_bounds"].astype(np.int64))
+    point = SimilarityStats(steps.thresholds, {c: a["point_sums"][k].astype(np.float64) for k, c in enumerate(cols)},
+                            {c: a["point_defined"][k].astype(np.float64) for k, c in enumerate(cols)}, n)
+    return sim, point
+
+
+def _similarity_columns() -> set[str]:
+    from goeval.metrics.registry import SIMILARITY_MEASURES
+
+    return {m.column for m in SIMILARITY_MEASURES}
 
 
 def _listed_blocks(arrays: Mapping[str, np.ndarray],
@@ -157,7 +225,8 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
     Raises
     ------
     InputFormatError
-        A block's arrays are missing, disagree in length or are not finite, a block is listed twice,
+        A block's arrays (its similarity statistics among them) are missing, disagree in length or are not
+        finite, a block is listed twice,
         or a method or namespace name holds a control character (:mod:`goeval.io.names`), naming ``source``.
     """
     meta = _checked_meta(arrays, source)
@@ -173,6 +242,7 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
             totals = [float(x) for x in arrays[f"{i}/totals"]]
             st.n, st.n_true, st.it_sum, st.it2_sum = int(totals[0]), int(totals[1]), totals[2], totals[3]
             st.n_w = int(totals[4]) if len(totals) > 4 else None
+        steps.similarity, st.similarity = _read_similarity(arrays, i, (method, label), steps, source)
         st.protein_steps = steps
         stats[(method, label)] = st
     return stats, meta

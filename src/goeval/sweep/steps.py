@@ -15,7 +15,7 @@ from goeval.sweep.quantities import TOTALS
 from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
-__all__ = ["ProteinSteps", "protein_steps", "assemble_steps"]
+__all__ = ["ProteinSteps", "protein_steps", "assemble_steps", "stacked_changes"]
 
 @dataclass(kw_only=True)
 class ProteinSteps:
@@ -49,6 +49,11 @@ class ProteinSteps:
         Protein ids (what a resample is keyed on).
     weighted_rows : ndarray of float64, shape (n,), optional
         1.0 for a protein whose truth carries information (see :func:`sweep`).
+    similarity : SimilaritySteps, optional
+        The same proteins' similarity step functions over the same thresholds
+        (:class:`goeval.metrics.similarity_steps.SimilaritySteps`), kept when
+        similarity measures were evaluated with per-protein statistics; their
+        columns are sums :meth:`stats` can compute.
     """
 
     thresholds: np.ndarray
@@ -61,6 +66,7 @@ class ProteinSteps:
     group_bounds: np.ndarray
     proteins: np.ndarray | None = None
     weighted_rows: np.ndarray | None = None
+    similarity: Any = None
 
     @property
     def n_proteins(self) -> int:
@@ -83,8 +89,11 @@ class ProteinSteps:
             bit. Shape (B, n): B rows, each the sweep of that weight vector
             (a sparse product per chunk, see Notes).
         names : tuple of str
-            The sums computed (a subset of :data:`STAT_NAMES`); the others
-            are absent from the result.
+            The sums computed (of :data:`STAT_NAMES`, and of the similarity
+            columns :attr:`similarity` holds); the others are absent from the
+            result. Similarity columns give the result's ``similarity``
+            (:class:`~goeval.metrics.similarity.SimilarityStats` under the
+            same weights), None without them.
 
         Notes
         -----
@@ -95,14 +104,19 @@ class ProteinSteps:
         a threshold the proteins are added in order and chunks are added in
         order, so a row of ones gives the same bits as no weights.
         """
-        unknown = sorted(set(names) - set(STAT_NAMES))
+        held = () if self.similarity is None else tuple(self.similarity.columns)
+        unknown = sorted(set(names) - set(STAT_NAMES) - set(held))
         if unknown:
-            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {list(STAT_NAMES)}; got {unknown}.")
+            also = f" or the similarity columns {list(held)}" if held else ""
+            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {list(STAT_NAMES)}"
+                                        f"{also}; got {unknown}.")
+        columns = tuple(x for x in names if x in held)
+        names = tuple(x for x in names if x in STAT_NAMES)
         n, m = self.n_proteins, self.thresholds.size
         w = check_weights(weights, n)
         pw = protein_weights(w, self.i_t)
         if w is not None and w.ndim == 2:
-            sums = self._batched_sums(w, tuple(names))
+            sums = self._batched_sums(w, names)
         else:
             sums = {k: np.zeros(m) for k in names}
             for c in range(self.group_bounds.size - 1):
@@ -110,13 +124,13 @@ class ProteinSteps:
                 if steps.rows.size:
                     now, before = step_states(steps, self.n_t, self.i_t, self.weighted_rows)
                     add_steps(sums, steps, now, before, pw)
-        return finish_sums(self.thresholds, sums, pw, self.n_t, self.i_t)
+        out = finish_sums(self.thresholds, sums, pw, self.n_t, self.i_t)
+        if columns:
+            out.similarity = self.similarity.stats(w, columns)
+        return out
 
     def _contributions(self, c: int, names: tuple[str, ...]) -> Any:
         """Chunk ``c``'s changes of every sum of ``names``, stacked: a (len(names) * m, rows) CSR."""
-        # deferred: scipy.sparse (~70 ms); the command line's flags (goeval.options) import goeval.sweep
-        import scipy.sparse as sp
-
         cache = self.__dict__.setdefault("_cache", {})
         key = (c, names)
         if key in cache:
@@ -126,9 +140,6 @@ class ProteinSteps:
         r0, r1 = int(self.row_bounds[c]), int(self.row_bounds[c + 1])
         now, before = step_states(steps, self.n_t, self.i_t, self.weighted_rows)
         powers = [None, self.i_t, self.i_t * self.i_t]
-        order = np.argsort(steps.bins, kind="stable")  # by threshold, proteins ascending within
-        local = (steps.rows - r0)[order]
-        ptr = row_indptr(steps.bins, m)
         data = []
         for name in names:
             base, p = STAT_DEFINITIONS[name]
@@ -137,11 +148,8 @@ class ProteinSteps:
             else:
                 wg = powers[p][steps.rows]
                 delta = wg * now[base] - wg * before[base]
-            data.append(delta[order])
-        g = local.size
-        indptr = np.concatenate([ptr[:-1] + q * g for q in range(len(names))] + [[len(names) * g]])
-        mat = sp.csr_array((np.concatenate(data) if data else np.zeros(0), np.tile(local, len(names)), indptr),
-                           shape=(len(names) * m, r1 - r0))
+            data.append(delta)
+        mat = stacked_changes(steps.bins, steps.rows - r0, data, m, r1 - r0)  # proteins ascending within a threshold
         cache[key] = mat
         return mat
 
@@ -175,7 +183,36 @@ class ProteinSteps:
         if pos.size and (pos.max() >= t.size or not np.array_equal(t[pos], self.thresholds)):
             raise InvalidParameterError("The 'thresholds' parameter of ProteinSteps.rebinned must contain every "
                                         "threshold of the statistics.")
-        return replace(self, thresholds=t, bins=pos[self.bins])
+        sim = None if self.similarity is None else self.similarity.on(t, pos)
+        return replace(self, thresholds=t, bins=pos[self.bins], similarity=sim)
+
+
+def stacked_changes(bins: np.ndarray, cols: np.ndarray, data: list[np.ndarray], m: int, width: int) -> Any:
+    """Changes of several sums, at (threshold index, protein), as one sparse (len(data) * m, width) CSR.
+
+    Sum ``q``'s changes at threshold index ``j`` are row ``q * m + j``,
+    in the order given (a stable sort by threshold): a product with a
+    column of ones adds them as ``np.bincount(bins, weights=data[q])``
+    does, to the same bits.
+
+    Parameters
+    ----------
+    bins, cols : ndarray of int64, shape (g,)
+        Threshold index and protein (column) of every change.
+    data : list of ndarray of float64, shape (g,)
+        The changes of each sum.
+    m, width : int
+        Thresholds; proteins.
+    """
+    # deferred: scipy.sparse (~70 ms); the command line's flags (goeval.options) import goeval.sweep
+    import scipy.sparse as sp
+
+    order = np.argsort(bins, kind="stable")
+    ptr = row_indptr(bins, m)
+    g, k = int(bins.size), len(data)
+    indptr = np.concatenate([ptr[:-1] + q * g for q in range(k)] + [[k * g]])
+    values = np.concatenate([np.asarray(d, dtype=np.float64)[order] for d in data]) if data else np.zeros(0)
+    return sp.csr_array((values, np.tile(cols[order], k), indptr), shape=(k * m, width))
 
 
 def _no_steps() -> ChunkSteps:
