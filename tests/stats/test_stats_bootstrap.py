@@ -69,7 +69,7 @@ def test_similarity_replicates_match_explicitly_resampled_evaluations(seed, thre
     stats, res, _ = block_stats(case, **opts)
     names = _similarity_optima(res)
     assert {"lin_bma", "jc_rcmax", "wang_max", "wang_bma_mean", "jaccard"} <= set(names)
-    settings = CurveSettings(normalization, 2.0, "none", True)
+    settings = CurveSettings(normalization=normalization, k=2.0, protein_weighting="none", with_ia=True)
     B = 6
     reps = bootstrap_replicates(stats, B, seed=seed, measures=names, settings=settings)
     for (method, label), st in stats.items():
@@ -91,7 +91,7 @@ def test_a_similarity_optimum_not_evaluated_is_refused_when_asked():
     stats, _res, _ = block_stats(case)
     with pytest.raises(InvalidParameterError, match="no per-protein similarity statistics of wang_bma"):
         bootstrap_replicates(stats, 5, measures=["fmax", "wang_bma"])
-    assert set(next(iter(bootstrap_replicates(stats, 5).values()))) == set(ALL)  # by default: those held
+    assert set(next(iter(bootstrap_replicates(stats, 5).values()))) == set(ALL) | {"ece", "brier", "wece", "wbrier"}  # by default: those held
 
 
 def test_same_seed_gives_the_same_bits_whatever_the_batches_and_threads():
