@@ -238,7 +238,8 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
     sums = {}
     for q, name in enumerate(sum_names(sources)):
         dense = np.zeros(taus.size)
-        dense[pos] = partial.values[:, q]
+        if partial.keys.size:  # (an empty partial has the width of a sweep without event sources)
+            dense[pos] = partial.values[:, q]
         sums[name] = dense
     return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t, i_t, truth)
 

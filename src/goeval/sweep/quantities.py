@@ -370,40 +370,50 @@ def _nr_bench(s: ProteinState) -> np.ndarray:
     return (s["nr_star"] > 0).astype(np.float64)
 
 
+def _nr_count(name: str) -> Callable[[ProteinState], np.ndarray]:
+    return lambda s: s[name] * _nr_bench(s)
+
+
+def _nr_z(s: ProteinState) -> np.ndarray:
+    """Z, the terms of ``T*`` no term of ``P*`` is comparable with: ``|T*| - mapped``."""
+    return (s["nr_star"] - s["nr_mapped"]) * _nr_bench(s)
+
+
 def _nr_num(s: ProteinState) -> np.ndarray:
     w = NR_WEIGHTS
-    return (w["E"] * s["nr_e"] + w["L"] * s["nr_l"] + w["M"] * s["nr_m"]) * _nr_bench(s)
-
-
-def _nr_pred(s: ProteinState) -> np.ndarray:
-    """``E + L + M + U``, the non-redundant predicted terms counted."""
-    return (s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_u"]) * _nr_bench(s)
-
-
-def _nr_true(s: ProteinState) -> np.ndarray:
-    """``E + L + M + Z`` with ``Z = |T*| - mapped``."""
-    return (s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_star"] - s["nr_mapped"]) * _nr_bench(s)
+    return w["E"] * s["nr_e"] + w["L"] * s["nr_l"] + w["M"] * s["nr_m"]
 
 
 def _nr_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
+def _nr_pr(s: ProteinState) -> np.ndarray:
+    return _nr_ratio(_nr_num(s), s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_u"]) * _nr_bench(s)
+
+
+def _nr_rc(s: ProteinState) -> np.ndarray:
+    return _nr_ratio(_nr_num(s), s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_star"] - s["nr_mapped"]) * _nr_bench(s)
+
+
+def _nr_covered(s: ProteinState) -> np.ndarray:
+    return ((s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_u"]) > 0) * _nr_bench(s)
+
+
 for _q in (Quantity(name="nr_bench", value=_nr_bench, totals=("nr_mapped",), truth=("nr_star",), sums={"nr_bench": 0},
                     shared=None, description="[|T*| > 0]: a protein of the non-redundant benchmark (reads no total: "
-                                             "one of the source's, to be computed with it)"),
-           Quantity(name="nr_covered", value=lambda s: (_nr_pred(s) > 0).astype(np.float64), totals=_NR,
-                    truth=("nr_star",), sums={"nr_covered": 0}, shared=None, description="[|P*| > 0]"),
-           Quantity(name="nr_pr", value=lambda s: _nr_ratio(_nr_num(s), _nr_pred(s)), totals=_NR, truth=("nr_star",),
-                    sums={"nr_pr": 0}, shared=None, description="(E + 0.75 L + 0.5 M) / (E + L + M + U)"),
-           Quantity(name="nr_rc", value=lambda s: _nr_ratio(_nr_num(s), _nr_true(s)), totals=_NR, truth=("nr_star",),
-                    sums={"nr_rc": 0}, shared=None, description="(E + 0.75 L + 0.5 M) / (E + L + M + Z)"),
-           Quantity(name="nr_num", value=_nr_num, totals=_NR, truth=("nr_star",), sums={"nr_num": 0}, shared=None,
-                    description="E + 0.75 L + 0.5 M (pooled for micro averages)"),
-           Quantity(name="nr_pred", value=_nr_pred, totals=_NR, truth=("nr_star",), sums={"nr_pred": 0}, shared=None,
-                    description="E + L + M + U (pooled)"),
-           Quantity(name="nr_true", value=_nr_true, totals=_NR, truth=("nr_star",), sums={"nr_true": 0}, shared=None,
-                    description="E + L + M + Z (pooled)")):
+                                             "one of its source's, to be computed with them)"),
+           *(Quantity(name=f"{t}_n", value=_nr_count(t), totals=(t,), truth=("nr_star",), sums={f"{t}_n": 0},
+                      shared=None, description=f"the count {t[3:].upper()} of a protein of the benchmark")
+             for t in ("nr_e", "nr_l", "nr_m", "nr_u")),
+           Quantity(name="nr_z_n", value=_nr_z, totals=("nr_mapped",), truth=("nr_star",), sums={"nr_z_n": 0},
+                    shared=None, description="Z = |T*| - mapped"),
+           Quantity(name="nr_covered", value=_nr_covered, totals=_NR[:4], truth=("nr_star",), sums={"nr_covered": 0},
+                    shared=None, description="[|P*| > 0]"),
+           Quantity(name="nr_pr", value=_nr_pr, totals=_NR[:4], truth=("nr_star",), sums={"nr_pr": 0}, shared=None,
+                    description="(E + 0.75 L + 0.5 M) / (E + L + M + U), 0 when P* is empty"),
+           Quantity(name="nr_rc", value=_nr_rc, totals=_NR, truth=("nr_star",), sums={"nr_rc": 0}, shared=None,
+                    description="(E + 0.75 L + 0.5 M) / (E + L + M + Z)")):
     register_quantity(_q)
 del _name, _q
 _BUILT_IN_TOTALS = frozenset(TOTALS)
