@@ -122,7 +122,8 @@ def test_protein_measures_in_summary_order():
     assert sim[:3] == ["resnik_all", "resnik_bma", "resnik_bma_mean"] and sim[-3:] == ["jaccard", "simgic", "wjaccard"]
     assert len(sim) == 4 * 3 + 3
     assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "cafa5_score", "cafa6_metric_final",
-                                                              "cafa6_metric_final_micro"] + sim
+                                                              "cafa6_metric_final_micro"] + sim + [
+                                                              "nr_fmax", "nr_fmax_micro"]
     assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}
     assert {m.reduce for m in PROTEIN_AREAS} == {"area"}
     assert all(m.kind == "term" for m in TERM_MEASURES)

@@ -16,7 +16,7 @@ import numpy as np
 from goeval.diagnostics import Diagnostics
 from goeval.errors import GoevalWarning
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
-from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
+from goeval.metrics.protein import COLUMNS, CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, protein_curves
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import derived_columns, get_measure, measures
 from goeval.metrics.similarity import similarity_curves
@@ -332,9 +332,18 @@ def _repeated(text: str, n: int) -> np.ndarray:
     return out
 
 
+def _written(column: str, frames: list[dict[str, np.ndarray]]) -> bool:
+    """Whether a curve column is written: it is in a frame (the columns of an event source only when a run asked
+    for its measures); without frames, when a sweep without event sources gives it."""
+    if frames:
+        return any(column in f for f in frames)
+    return column in CURVE_COLUMNS
+
+
 def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool, extra: list[str]) -> dict[str, np.ndarray]:
     """The frames one after the other; ``extra`` (similarity, derived) columns last, NaN where a frame lacks one."""
-    cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS] + extra
+    cols = ["method", "namespace"] + [c for c in COLUMNS if (with_ia or c not in IA_COLUMNS)
+                                      and _written(c, frames)] + extra
     if frames:
         return {c: np.concatenate([f[c] if c in f else np.full(f["method"].size, np.nan) for f in frames])
                 for c in cols}
@@ -410,7 +419,7 @@ def summarize(
         # the optima's rows among the covered thresholds (kept by 'thin')
         optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
         frame = {"method": _repeated(name, n_ok), "namespace": _repeated(label, n_ok)}
-        columns = [col for col in CURVE_COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
+        columns = [col for col in COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
         for col in columns:  # moved one at a time: one block's full curves alive once
             values = cur.pop(col)
             frame[col] = values if n_ok == values.size else values[ok]

@@ -71,6 +71,7 @@ __all__ = [
     "derived_columns",
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
+    "NONREDUNDANT_MEASURES",
     "PROTEIN_AGGREGATES",
     "REDUCTIONS",
     "cell_measure",
@@ -431,6 +432,24 @@ SIMILARITY_MEASURES: tuple[Measure, ...] = tuple(
                 _TERM[t][2])
     for t in PAIR_MEASURES for p in PAIRINGS) + tuple(
     _similarity(s, "max", _SETS[s][2], _SETS[s][0], _SETS[s][1]) for s in ("jaccard", "simgic", "wjaccard"))
+
+
+#: PAN-GO's non-redundant partial-credit F (``docs/conventions.md``), computed only in a run that asks for
+#: them (``EvaluationOptions.measures=('nonredundant',)``, ``--measures nonredundant``): the sums of the
+#: event source ``nonredundant`` (:mod:`goeval.metrics.nonredundant`); a run without them has no row.
+NONREDUNDANT_MEASURES: tuple[Measure, ...] = (
+    register(Measure(name="nr_fmax", column="nr_f", direction="max", needs_ia=False, precision="nr_precision",
+                     recall="nr_recall", ru=None, mi=None, coverage="nr_coverage", aliases=("nrFmax",),
+                     label="non-redundant Fmax", interval=True,
+                     description="maximum F of PAN-GO's non-redundant partial-credit precision and recall (macro: "
+                                 "precision over the proteins with a prediction, recall over all)")),
+    register(Measure(name="nr_fmax_micro", column="nr_f_micro", direction="max", needs_ia=False,
+                     precision="nr_precision_micro", recall="nr_recall_micro", ru=None, mi=None,
+                     coverage="nr_coverage", aliases=("nrFmax_micro",), label="non-redundant Fmax (micro)",
+                     interval=True,
+                     description="maximum F of PAN-GO's non-redundant partial-credit precision and recall of the "
+                                 "pooled counts")),
+)
 
 
 def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:

@@ -107,11 +107,15 @@ def _blocks_with_steps(stats: Mapping[BlockKey, SweepStats]) -> dict[BlockKey, P
     return {k: st.protein_steps for k, st in stats.items()}  # type: ignore[misc]
 
 
-def _measures_for(settings: CurveSettings, measures: Iterable[str] | None) -> list[str]:
-    """The measures given intervals: those asked for (default: every registered one with ``interval=True``),
-    without the IA-based ones when there is no IA."""
-    names = interval_measures() if measures is None else measures
-    return [get_measure(x).name for x in names if settings.with_ia or not get_measure(x).needs_ia]
+def _measures_for(settings: CurveSettings, measures: Iterable[str] | None,
+                  blocks: Mapping[BlockKey, ProteinSteps]) -> list[str]:
+    """The measures given intervals: those asked for (default: every registered one with ``interval=True`` whose
+    sums the statistics hold: an event source's measures when the run asked for them), without the IA-based ones
+    when there is no IA."""
+    if measures is None:
+        held = set.intersection(*(set(steps.names) for steps in blocks.values())) if blocks else set()
+        measures = [x for x in interval_measures() if set(sums_needed([get_measure(x)], settings)) <= held]
+    return [get_measure(x).name for x in measures if settings.with_ia or not get_measure(x).needs_ia]
 
 
 def bootstrap_replicates(
@@ -149,8 +153,8 @@ def bootstrap_replicates(
     dict of (method, namespace) to dict of measure to ndarray of shape (B,)
     """
     settings = settings or CurveSettings()
-    names = _measures_for(settings, measures)
     blocks = _blocks_with_steps(stats)
+    names = _measures_for(settings, measures, blocks)
     tasks = []
     for (method, label), steps in blocks.items():
         key = resample_key(label, steps.proteins)

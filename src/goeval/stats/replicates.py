@@ -19,7 +19,7 @@ import numpy as np
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import aupr_score, protein_curves
 from goeval.metrics.registry import Measure, derived_columns, get_measure
-from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
+from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, ProteinSteps, SweepStats
 
 __all__ = ["CurveSettings", "curve_settings", "sums_needed", "protein_optima", "replicate_optima", "row_optima", "row_best", "row_areas",
            "optima_of_stats"]
@@ -60,14 +60,14 @@ def curve_settings(result: Any, options: Any = None, with_ia: bool | None = None
 
 
 def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[str, ...]:
-    """The :data:`~goeval.sweep.STAT_NAMES` the optima of ``measures`` depend on (in that order).
+    """The sums (:data:`~goeval.sweep.STAT_DEFINITIONS`) the optima of ``measures`` depend on (in that order).
 
     Each measure says which sums its column reads (:meth:`Measure.sums`).
     """
     need: set[str] = set()
     for ms in measures:
         need.update(ms.sums(settings.normalization, settings.protein_weighting))
-    return tuple(k for k in STAT_NAMES if k in need)
+    return tuple(k for k in STAT_DEFINITIONS if k in need)
 
 
 def protein_optima(names: Iterable[str | Measure], *, areas: bool = False) -> list[Measure]:
@@ -179,7 +179,8 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
     """Optima (and areas) of every row of statistics with sums of shape (B, m) (missing sums read as 0)."""
     first = next(iter(stats.sums.values()))
     zero = np.broadcast_to(np.zeros(1), first.shape)
-    full = SweepStats(thresholds=stats.thresholds, sums={k: stats.sums.get(k, zero) for k in STAT_NAMES},
+    names = [*STAT_NAMES, *(k for k in stats.sums if k not in STAT_NAMES)]  # an event source's sums too
+    full = SweepStats(thresholds=stats.thresholds, sums={k: stats.sums.get(k, zero) for k in names},
                       n=stats.n, n_true=stats.n_true, it_sum=stats.it_sum, it2_sum=stats.it2_sum, n_w=stats.n_w)
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
                          protein_weighting=settings.protein_weighting,
