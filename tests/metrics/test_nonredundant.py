@@ -365,3 +365,32 @@ def test_unknown_excluded_term_file_is_an_error_naming_the_file(nr_run, tmp_path
     assert _cli([*common, "--measures", "nonredundant", "--nonredundant-terms", bad, "--out", tmp_path / "o"]) == 2
     err = capsys.readouterr().err
     assert "x.txt" in err and "GO:9999999" in err and "Traceback" not in err
+
+
+def test_ties_go_to_the_higher_threshold_in_the_summary_as_in_the_reference(tmp_path):
+    """Exact thresholds: the non-redundant F is the same at neighbouring thresholds where only a redundant
+    ancestor changes; the summary reports the highest of them, as nonredundant_f (the reference's rule)."""
+    import pandas as pd
+
+    import goeval
+    from goeval.annotations import propagate
+
+    d = goeval.example_path
+    assert _cli(["evaluate", "--ontology", d("ontology"), "--truth", d("truth"), "--predictions", d("predictions"),
+                 "--measures", "nonredundant", "-q", "--out", tmp_path / "x"]) == 0
+    row = pd.read_csv(tmp_path / "x" / "summary.tsv", sep="\t").set_index("measure").loc["nr_fmax"]
+    onto = goeval.load_ontology(d("ontology"))
+    truth = propagate(goeval.load_annotations(d("truth"), onto))
+    pred = propagate(goeval.load_predictions(d("predictions"), onto))
+    assert (row["value"], row["threshold"]) == pytest.approx(nonredundant_f(truth, pred), rel=1e-12)
+    assert row["threshold"] == 0.4667  # the lowest tied threshold is 0.4662
+
+
+def test_row_best_breaks_ties_as_best_index():
+    from goeval.metrics.protein import best_index
+    from goeval.stats.replicates import row_best
+
+    v = np.array([[0.1, 0.5, 0.5, 0.2], [0.5, 0.5, 0.5, 0.5]])
+    ok = np.ones_like(v, bool)
+    assert row_best(v, ok, "max")[0].tolist() == [1, 0] and row_best(v, ok, "max", ties="high")[0].tolist() == [2, 3]
+    assert [best_index(r, "max", ties="high") for r in v] == [2, 3]

@@ -282,7 +282,7 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
     built-in measures, the similarity measures (present when requested),
     then those registered by the user. The optimum is taken over the
     ``valid`` thresholds (coverage > 0); ties within rounding go to the
-    lowest threshold (:func:`best_index`). A measure undefined at every
+    lowest threshold (:func:`best_index`; the highest for a measure with ``ties='high'``). A measure undefined at every
     valid threshold (NaN) gets a row of NaN. A measure with ``at`` is read
     at the threshold of that measure's optimum.
     """
@@ -292,7 +292,7 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
         ref = ms if ms.at is None else get_measure(ms.at)  # where it is read: its own optimum or another's
         if col not in curves or ref.column not in curves:
             continue
-        i = best_index(curves[ref.column], ref.direction, valid)
+        i = best_index(curves[ref.column], ref.direction, valid, ties=ref.ties)
         if i < 0:
             if valid.any() and np.isnan(curves[ref.column][valid]).all():  # undefined everywhere: said, never 0
                 rows.append({"method": method, "namespace": namespace, "measure": ms.name, "value": np.nan,

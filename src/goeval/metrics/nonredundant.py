@@ -513,9 +513,8 @@ def nonredundant_f(
     cur = nonredundant_curves(nonredundant_sums(sm.indptr, sm.indices, sm.data, tm.indptr, tm.indices, anc, ex, taus))
     column = "f" if average == "macro" else "f_micro"
     values = cur[column]
-    i = best_index(values[::-1], "max", cur["n_covered"][::-1] > 0)
-    if i < 0:
+    j = best_index(values, "max", cur["n_covered"] > 0, ties="high")
+    if j < 0:
         return float("nan"), float("nan")
-    j = values.size - 1 - i
     return float(values[j]), float(taus[j])
 

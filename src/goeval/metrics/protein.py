@@ -476,13 +476,15 @@ def _undefined_without_information(out: dict[str, np.ndarray], stats: SweepStats
         out[col] = np.where(np.asarray(it) == 0, np.nan, np.asarray(out[col], dtype=float))
 
 
-def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12) -> int:
+def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12,
+               ties: str = "low") -> int:
     """Index of the optimum; -1 if there is no valid value.
 
     Values within ``rtol`` (relative) of the optimum are ties - the same
     value computed through different rounding, e.g. F = 2/3 as
     0.6666666666666666 and 0.6666666666666665 - and the first one (the
-    lowest threshold) is chosen.
+    lowest threshold) is chosen; ``ties='high'``: the last one (the highest
+    threshold, PAN-GO's rule for its non-redundant F).
     """
     v = np.asarray(values, float)
     ok = np.isfinite(v) if valid is None else (np.isfinite(v) & valid)
@@ -490,8 +492,8 @@ def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *
         return -1
     best = v[ok].max() if kind == "max" else v[ok].min()
     tol = rtol * max(1.0, abs(best))
-    near = ok & (np.abs(v - best) <= tol)
-    return int(np.flatnonzero(near)[0])
+    near = np.flatnonzero(ok & (np.abs(v - best) <= tol))
+    return int(near[-1] if ties == "high" else near[0])
 
 
 def aupr_score(recall: np.ndarray, precision: np.ndarray) -> float:

@@ -113,8 +113,9 @@ def row_optima(values: np.ndarray, valid: np.ndarray, direction: str, rtol: floa
 
 
 def row_best(values: np.ndarray, valid: np.ndarray, direction: str,
-             rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
-    """The index of every row's optimum as :func:`row_optima` takes it, and whether the row has one.
+             rtol: float = 1e-12, ties: str = "low") -> tuple[np.ndarray, np.ndarray]:
+    """The index of every row's optimum as :func:`row_optima` takes it (``ties='high'``: the highest of the
+    tied thresholds, as :func:`~goeval.metrics.protein.best_index`), and whether the row has one.
 
     Returns
     -------
@@ -129,13 +130,15 @@ def row_best(values: np.ndarray, valid: np.ndarray, direction: str,
     tol = rtol * np.maximum(1.0, np.abs(best))
     with np.errstate(invalid="ignore"):
         near = ok & (np.abs(v - best[:, None]) <= tol[:, None])
+    if ties == "high":
+        return near.shape[1] - 1 - near[:, ::-1].argmax(axis=1), near.any(axis=1)
     return near.argmax(axis=1), near.any(axis=1)
 
 
 def _at_optimum(cur: Mapping[str, np.ndarray], ms: Measure, valid: np.ndarray) -> np.ndarray:
     """Every row's ``ms.column`` at the optimum of the measure ``ms.at`` in that row (NaN where it has none)."""
     ref = get_measure(ms.at)
-    idx, found = row_best(cur[ref.column], valid, ref.direction)
+    idx, found = row_best(cur[ref.column], valid, ref.direction, ties=ref.ties)
     out = np.asarray(cur[ms.column], dtype=np.float64)[np.arange(idx.size), idx]
     out[~found] = np.nan
     return out
