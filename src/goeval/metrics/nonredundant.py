@@ -144,19 +144,52 @@ def _union(group: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.nd
     return group[runs], start[runs], reach[last]
 
 
+def _lookup(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """The position in ``table`` (distinct keys, any order) of each of ``keys``, -1 for none.
+
+    The keys of a chunk (``row * n_cols + col``) span a few rows of columns: a dense table of
+    positions over that span answers each lookup at once; a wider span is searched in the sorted table.
+    """
+    out = np.full(keys.size, -1, np.int64)
+    if table.size == 0 or keys.size == 0:
+        return out
+    lo, hi = int(table.min()), int(table.max())
+    inside = (keys >= lo) & (keys <= hi)
+    if hi - lo + 1 <= max(8 * (table.size + keys.size), 1 << 20):
+        buf = np.full(hi - lo + 1, -1, np.int64)
+        buf[table - lo] = np.arange(table.size)
+        out[inside] = buf[keys[inside] - lo]
+        return out
+    order = np.argsort(table, kind="stable")
+    st = table[order]
+    i = np.minimum(np.searchsorted(st, keys), st.size - 1)
+    hit = st[i] == keys
+    out[hit] = order[i[hit]]
+    return out
+
+
 def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Whether each of ``keys`` is in the sorted array ``table``."""
-    if table.size == 0:
-        return np.zeros(keys.size, bool)
-    i = np.minimum(np.searchsorted(table, keys), table.size - 1)
-    return table[i] == keys
+    """Whether each of ``keys`` is in ``table`` (repeats allowed)."""
+    return _lookup(keys, table) >= 0
 
 
-def _find(keys: np.ndarray, table: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Which ``keys`` are in ``table`` (sorted by ``order``), and their positions in ``table``."""
-    found = _member(keys, table[order])
-    pos = np.searchsorted(table[order], keys[found]) if table.size else np.zeros(0, np.int64)
-    return found, order[pos]
+def _find(keys: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which ``keys`` are in ``table`` (distinct keys), and their positions in ``table``."""
+    pos = _lookup(keys, table)
+    found = pos >= 0
+    return found, pos[found]
+
+
+def _row_groups(rows: np.ndarray) -> np.ndarray:
+    """The group of each row of a 2-d array, equal rows one group (as ``np.unique(axis=0)``'s inverse)."""
+    if not rows.shape[0]:
+        return np.zeros(0, np.int64)
+    order = np.lexsort(rows.T[::-1])
+    srt = rows[order]
+    new = np.r_[True, (srt[1:] != srt[:-1]).any(axis=1)]
+    out = np.empty(rows.shape[0], np.int64)
+    out[order] = np.cumsum(new) - 1
+    return out
 
 
 def _set_signatures(group: np.ndarray, members: np.ndarray, n_groups: int) -> np.ndarray:
@@ -179,7 +212,7 @@ def _reduced_truth(trow: np.ndarray, tcol: np.ndarray, anc: sp.csr_array,
     kt = ~excluded[tcol]
     trow, tcol = trow[kt], tcol[kt]
     te, tanc = _strict_ancestor_pairs(trow, tcol, anc)
-    has_desc = np.unique(trow[te] * n_cols + tanc)
+    has_desc = trow[te] * n_cols + tanc  # (repeats: membership only)
     tkey = trow * n_cols + tcol
     leaf = ~_member(tkey, has_desc)
     return trow[leaf], tcol[leaf], tkey
@@ -204,11 +237,10 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     truth_keys = np.sort(tkey)
     # the leaf interval [lev_c, lev_s) of every predicted term, in threshold indices
     pkey = prow * n_cols + pcol
-    order = np.argsort(pkey, kind="stable")
     pe, panc = _strict_ancestor_pairs(prow, pcol, anc)
     akey = prow[pe] * n_cols + panc
     c = np.full(pcol.size, -np.inf)
-    found, at = _find(akey, pkey, order)
+    found, at = _find(akey, pkey)
     np.maximum.at(c, at, score[pe[found]])
     lev_s = _levels(thresholds, score, grid_n)
     lev_c = np.where(np.isfinite(c), _levels(thresholds, np.where(np.isfinite(c), c, 0.0), grid_n), 0)
@@ -225,7 +257,7 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     # pairs (r in T*, comparable predicted v): v below r (M, E) and v above r (L)
     sa_e, sa_a = _strict_ancestor_pairs(star_row, star_col, anc)
     up_key = star_row[sa_e] * n_cols + sa_a
-    up_ok, up_v = _find(up_key, pkey, order)
+    up_ok, up_v = _find(up_key, pkey)
     up_r = sa_e[up_ok]  # up_v a predicted strict ancestor of r = star[up_r]
     star_index = np.searchsorted(star, star_row * n_cols + star_col)  # position of each T* entry in `star`
     down_v = pe[anc_in_star]
@@ -242,7 +274,7 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     in_l = is_l[up_v]
     sig = _set_signatures(slot[up_v[in_l]], star_index[up_r[in_l]], l_terms.size)
     skey = np.c_[prow[l_terms].astype(np.uint64), sig]
-    _, l_group = np.unique(skey, axis=0, return_inverse=True)
+    l_group = _row_groups(skey)
     g, s0, s1 = _union(l_group.ravel().astype(np.int64), lev_c[l_terms], lev_s[l_terms])
     first_member = np.full(int(l_group.max()) + 1 if l_terms.size else 0, 0)
     first_member[l_group.ravel()] = l_terms
@@ -313,15 +345,17 @@ class NonredundantEvents:
         n, m = pred_indptr.size - 1, thresholds.size
         grid_n = grid_multiplier(thresholds) if m else 0
         anc, excluded = sp.csr_array(self.ancestors), np.asarray(self.excluded, bool)
-        pieces = []
+        pieces, stars = [], []
         both = np.asarray(pred_indptr, dtype=np.int64) + np.asarray(truth_indptr, dtype=np.int64)
         for r0, r1 in zip(*_pairs(chunk_bounds(both, self.chunk_entries) if n else [0])):
             got = _chunk_events(r0, r1, (pred_indptr, pred_cols, pred_scores), (truth_indptr, truth_cols), anc,
                                 excluded, thresholds, grid_n)
             pieces.append(_as_events(got["events"], n))
+            stars.append(got["n_star"])
         row, lev, which, sign = (np.concatenate(x) for x in zip(*pieces)) if pieces else (np.zeros(0, np.int64),) * 4
         values = {t: np.where(which == q, sign, 0.0) for q, t in enumerate(_TOTAL_OF.values())}
-        return Events(indptr=row_indptr(row, n), levels=lev, values=values, truth=self.truth(truth_indptr, truth_cols))
+        n_star = np.concatenate(stars).astype(np.float64) if stars else np.zeros(n)
+        return Events(indptr=row_indptr(row, n), levels=lev, values=values, truth={"nr_star": n_star})
 
 
 def _pairs(bounds: list[int]) -> tuple[list[int], list[int]]:

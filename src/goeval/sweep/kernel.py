@@ -235,7 +235,12 @@ def _merged_steps(r0: int, r1: int, real: tuple[np.ndarray, ...], events: Events
         return None
     n_real = rows.size
     grp = np.r_[rows * (m + 1) + (m - level), e_rows * (m + 1) + (m - e_level)]
-    order = np.lexsort((np.r_[cols, np.zeros(e_rows.size, np.int64)], grp))
+    col_all = np.r_[cols, np.zeros(e_rows.size, np.int64)]
+    col_bits = max(1, int(iav.size).bit_length())
+    if int(grp.max()).bit_length() + col_bits <= 63:  # one packed key; stable: real entries before events
+        order = np.argsort((grp << col_bits) | col_all, kind="stable")
+    else:  # pragma: no cover - astronomically many thresholds x rows
+        order = np.lexsort((col_all, grp))
     grp = grp[order]
     is_real = order < n_real
     pos = np.where(is_real, order, 0)
