@@ -190,21 +190,21 @@ CURVE_COLUMN_TEXT: dict[str, str] = {
     "wprecision_micro": "pooled information-weighted precision",
     "wrecall_micro": "pooled information-weighted recall",
     "wf_micro": "F-measure of wprecision_micro and wrecall_micro",
-    "nr_coverage": "`--measures nonredundant`: share of the proteins with a reduced truth T* (PAN-GO) that have a "
+    "nr_coverage": "--measures nonredundant: share of the proteins with a reduced truth T* (PAN-GO) that have a "
                    "term in the reduced prediction P*",
-    "nr_precision": "`--measures nonredundant`: PAN-GO's partial-credit precision (E + 0.75 L + 0.5 M) / (E + L + M + "
+    "nr_precision": "--measures nonredundant: PAN-GO's partial-credit precision (E + 0.75 L + 0.5 M) / (E + L + M + "
                     "U), averaged over the proteins with a term in P*",
-    "nr_recall": "`--measures nonredundant`: partial-credit recall (E + 0.75 L + 0.5 M) / (E + L + M + Z), averaged "
+    "nr_recall": "--measures nonredundant: partial-credit recall (E + 0.75 L + 0.5 M) / (E + L + M + Z), averaged "
                  "over the proteins with T* not empty",
-    "nr_f": "`--measures nonredundant`: F-measure of nr_precision and nr_recall",
-    "nr_precision_micro": "`--measures nonredundant`: partial-credit precision of the pooled counts",
-    "nr_recall_micro": "`--measures nonredundant`: partial-credit recall of the pooled counts",
-    "nr_f_micro": "`--measures nonredundant`: F-measure of nr_precision_micro and nr_recall_micro",
-    "nr_e": "`--measures nonredundant`: predicted leaves equal to a reference leaf (E), summed over the proteins",
-    "nr_l": "`--measures nonredundant`: less specific predicted leaves (L, once per set of reference leaves), summed",
-    "nr_m": "`--measures nonredundant`: more specific predicted leaves (M), summed",
-    "nr_u": "`--measures nonredundant`: unrelated predicted leaves (U), summed",
-    "nr_z": "`--measures nonredundant`: reference leaves no predicted leaf is comparable with (Z), summed",
+    "nr_f": "--measures nonredundant: F-measure of nr_precision and nr_recall",
+    "nr_precision_micro": "--measures nonredundant: partial-credit precision of the pooled counts",
+    "nr_recall_micro": "--measures nonredundant: partial-credit recall of the pooled counts",
+    "nr_f_micro": "--measures nonredundant: F-measure of nr_precision_micro and nr_recall_micro",
+    "nr_e": "--measures nonredundant: predicted leaves equal to a reference leaf (E), summed over the proteins",
+    "nr_l": "--measures nonredundant: less specific predicted leaves (L, once per set of reference leaves), summed",
+    "nr_m": "--measures nonredundant: more specific predicted leaves (M), summed",
+    "nr_u": "--measures nonredundant: unrelated predicted leaves (U), summed",
+    "nr_z": "--measures nonredundant: reference leaves no predicted leaf is comparable with (Z), summed",
 }
 
 _OTHER_FILES = """* `diagnostics.json` — every count from reading, mapping and propagation, the options and the warnings
