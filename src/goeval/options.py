@@ -355,14 +355,14 @@ class EvaluationOptions:
     measures: tuple[str, ...] | None = field(default=None, metadata=_help(
         "optional measures to add: nonredundant (PAN-GO's non-redundant partial-credit F, nr_fmax and "
         "nr_fmax_micro, with their curves; docs/conventions.md)", Names(OPTIONAL_MEASURES, allow_none=True),
-        metavar="NAME"))
+        metavar="NAME,NAME"))
     nonredundant_exclude: tuple[str, ...] = field(default=_NR_EXCLUDE, metadata=_help(
         "--measures nonredundant: the terms removed before the leaves are taken, among roots, binding (GO:0005488, "
         "GO:0005515), do-not-annotate (the OBO's subset gocheck_do_not_annotate), or none (default: all three)",
         Names(_NR_EXCLUSIONS), metavar="KIND,KIND"))
     nonredundant_terms: tuple[str, ...] | None = field(default=None, metadata=_help(
         "--measures nonredundant: files of further term ids to remove (one per line; repeatable)",
-        Names(allow_none=True), metavar="FILE"))
+        Names(allow_none=True), metavar="FILE,FILE"))
     curves: str = field(default="full", metadata=_help(
         "curves.tsv rows: full (every threshold), thin (at most --curve-points rows per curve, within "
         "--curve-tolerance of the full curve, optima and end points kept; default of goeval evaluate) or "

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals
+from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals  # noqa: F401 - the doctest reads STAT_NAMES
 from goeval.sweep.quantities import QUANTITIES, sum_names
 
 __all__ = ["SharedVector", "shared_supported", "shared_thresholds", "shared_partial"]

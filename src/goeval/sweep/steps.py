@@ -11,7 +11,6 @@ from goeval.errors import InvalidParameterError
 from goeval.sparse import row_indptr
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, add_steps, check_weights, chunk_bounds, chunk_steps,
                                  finish_sums, protein_weights, step_states, truth_totals)
-from goeval.sweep.partial import event_sources
 from goeval.sweep.quantities import TOTALS, Events, sum_names
 from goeval.sweep.stats import STAT_DEFINITIONS, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
