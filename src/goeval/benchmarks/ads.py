@@ -463,6 +463,7 @@ def _values(summary: Any, series: DilutionSeries) -> Any:
 def _not_rated(values: Any, with_ia: bool) -> dict[str, str]:
     """The registered protein-centric optima and areas without a value, and why."""
     from goeval.metrics.registry import CURVE_REDUCTIONS, SIMILARITY_MEASURES, measures
+    from goeval.sweep import STAT_NAMES
 
     rated = set(values["measure"])
     similarity = {m.name for m in SIMILARITY_MEASURES}
@@ -470,7 +471,9 @@ def _not_rated(values: Any, with_ia: bool) -> dict[str, str]:
     for m in measures("protein"):
         if m.reduce in CURVE_REDUCTIONS and m.name not in rated:
             out[m.name] = ("needs information accretion (--ia)" if m.needs_ia and not with_ia else
-                           "a similarity measure not requested" if m.name in similarity else "no value in the summary")
+                           "a similarity measure not requested" if m.name in similarity else
+                           "an optional measure not requested (measures)" if not set(m.sums()) <= set(STAT_NAMES)
+                           else "no value in the summary")
     return out
 
 
@@ -492,7 +495,8 @@ def metric_check(ontology: Ontology, truth: Annotations, *, ia: np.ndarray | Non
         As for :func:`dilution_series`.
     options : EvaluationOptions, optional
         How every set is evaluated (:func:`goeval.evaluate`); default: every
-        similarity measure with every pairing besides the other measures,
+        similarity measure with every pairing and every optional measure
+        (``measures``: PAN-GO's non-redundant F) besides the other measures,
         no curves kept. Its ``namespaces`` are those diluted.
     ic_annotations : Annotations, optional
         Where the similarity measures' information content comes from
@@ -516,9 +520,10 @@ def metric_check(ontology: Ontology, truth: Annotations, *, ia: np.ndarray | Non
     from dataclasses import replace
 
     from goeval.api import evaluate
-    from goeval.options import PAIRING_NAMES, SIMILARITY_NAMES
+    from goeval.options import OPTIONAL_MEASURES, PAIRING_NAMES, SIMILARITY_NAMES
 
-    opts = options if options is not None else EvaluationOptions(similarity=SIMILARITY_NAMES, pairings=PAIRING_NAMES)
+    opts = options if options is not None else EvaluationOptions(similarity=SIMILARITY_NAMES, pairings=PAIRING_NAMES,
+                                                                 measures=OPTIONAL_MEASURES)
     series = dilution_series(truth, levels=levels, replicates=replicates, seed=seed, namespaces=opts.namespaces)
     if opts.similarity and ia is None and "wjaccard" in opts.similarity:
         opts = replace(opts, similarity=tuple(s for s in opts.similarity if s != "wjaccard") or None)

@@ -158,7 +158,7 @@ evaluates them on that one with `evaluate`'s options (`--thresholds`, `--curves`
 Radivojac 2013, Table 1) beside the summary.""",
 }
 
-#: What each column of ``curves.tsv`` holds (every column of CURVE_COLUMNS must be here).
+#: What each column of ``curves.tsv`` holds (every registered column, COLUMNS, must be here).
 CURVE_COLUMN_TEXT: dict[str, str] = {
     "threshold": "τ: a prediction counts when its score is ≥ τ",
     "n_proteins": "benchmark proteins of the namespace",
@@ -190,6 +190,21 @@ CURVE_COLUMN_TEXT: dict[str, str] = {
     "wprecision_micro": "pooled information-weighted precision",
     "wrecall_micro": "pooled information-weighted recall",
     "wf_micro": "F-measure of wprecision_micro and wrecall_micro",
+    "nr_coverage": "--measures nonredundant: share of the proteins with a reduced truth T* (PAN-GO) that have a "
+                   "term in the reduced prediction P*",
+    "nr_precision": "--measures nonredundant: PAN-GO's partial-credit precision (E + 0.75 L + 0.5 M) / (E + L + M + "
+                    "U), averaged over the proteins with a term in P*",
+    "nr_recall": "--measures nonredundant: partial-credit recall (E + 0.75 L + 0.5 M) / (E + L + M + Z), averaged "
+                 "over the proteins with T* not empty",
+    "nr_f": "--measures nonredundant: F-measure of nr_precision and nr_recall",
+    "nr_precision_micro": "--measures nonredundant: partial-credit precision of the pooled counts",
+    "nr_recall_micro": "--measures nonredundant: partial-credit recall of the pooled counts",
+    "nr_f_micro": "--measures nonredundant: F-measure of nr_precision_micro and nr_recall_micro",
+    "nr_e": "--measures nonredundant: predicted leaves equal to a reference leaf (E), summed over the proteins",
+    "nr_l": "--measures nonredundant: less specific predicted leaves (L, once per set of reference leaves), summed",
+    "nr_m": "--measures nonredundant: more specific predicted leaves (M), summed",
+    "nr_u": "--measures nonredundant: unrelated predicted leaves (U), summed",
+    "nr_z": "--measures nonredundant: reference leaves no predicted leaf is comparable with (Z), summed",
 }
 
 _OTHER_FILES = """* `diagnostics.json` — every count from reading, mapping and propagation, the options and the warnings
@@ -298,14 +313,14 @@ def _md_prose(text: str) -> str:
 
 def _outputs() -> list[str]:
     from goeval.evaluation import BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS
-    from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS
+    from goeval.metrics.protein import COLUMNS, IA_COLUMNS
     from goeval.metrics.registry import measures
     from goeval.report.style import cafaeval_name
 
-    missing = [c for c in CURVE_COLUMNS if c not in CURVE_COLUMN_TEXT]
+    missing = [c for c in COLUMNS if c not in CURVE_COLUMN_TEXT]
     if missing:
         raise RuntimeError(f"docs: no text for the curves.tsv column(s) {', '.join(missing)} (CURVE_COLUMN_TEXT)")
-    curves = [f"| `{c}` | {_md(CURVE_COLUMN_TEXT[c])}{' (with IA)' if c in IA_COLUMNS else ''} |" for c in CURVE_COLUMNS]
+    curves = [f"| `{c}` | {_md(CURVE_COLUMN_TEXT[c])}{' (with IA)' if c in IA_COLUMNS else ''} |" for c in COLUMNS]
     rows = [f"| `{m.name}` | {_md(m.display)} | {'max' if m.higher_is_better else 'min'} | "
             f"{'yes' if m.interval else 'no'} | {_md(cafaeval_name(m.name))} | {_md(m.description)} |"
             for m in measures("protein") if m.reduce in ("optimum", "area", "curve", "namespace_mean")

@@ -63,16 +63,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> Any:
-    """The evaluation options given; every similarity measure with every pairing unless --similarity is given."""
+    """The evaluation options given; every similarity measure with every pairing unless --similarity is given, every
+    optional measure unless --measures is given."""
     from dataclasses import replace
 
     from goeval.cli.common import options_from_args
-    from goeval.options import PAIRING_NAMES, SIMILARITY_NAMES
+    from goeval.options import OPTIONAL_MEASURES, PAIRING_NAMES, SIMILARITY_NAMES
 
     opts = options_from_args(args, with_ia=args.ia is not None)
     if not hasattr(args, "similarity"):
         opts = replace(opts, similarity=SIMILARITY_NAMES,
                        pairings=opts.pairings if hasattr(args, "pairings") else PAIRING_NAMES)
+    if not hasattr(args, "measures"):
+        opts = replace(opts, measures=OPTIONAL_MEASURES)
     return opts
 
 

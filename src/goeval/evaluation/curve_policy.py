@@ -61,7 +61,7 @@ def optimum_rows(curves: Mapping[str, np.ndarray], valid: np.ndarray) -> np.ndar
     ndarray of int64
         Sorted, distinct indices into the full (unmasked) curves.
     """
-    found = [best_index(curves[ms.column], ms.direction, valid) for ms in measures("protein", "optimum")
+    found = [best_index(curves[ms.column], ms.direction, valid, ties=ms.ties) for ms in measures("protein", "optimum")
              if ms.column in curves]
     return np.unique(np.asarray([i for i in found if i >= 0], dtype=np.int64))
 

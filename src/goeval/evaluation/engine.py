@@ -36,7 +36,8 @@ from goeval.metrics.similarity import SimilaritySpec, similarity_stats
 from goeval.metrics.similarity_steps import SimilaritySteps
 from goeval.options import EvaluationOptions
 from goeval.sparse import gather_rows
-from goeval.sweep import STAT_NAMES, BlockKey, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
+from goeval.sweep import BlockKey, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
+from goeval.sweep.quantities import EVENT_SOURCES, sum_names
 
 __all__ = ["Plan", "BlockSums", "BlockScores", "Runner", "Engine", "executor_workers",
            "file_task"]
@@ -65,6 +66,9 @@ class Plan:
         Keep the propagated scores of whole blocks (term-centric evaluation).
     sweep : bool
         Sweep the leaves (False: only keep what is asked besides).
+
+    The event source of each namespace (``options.measures``) is made once per benchmark and namespace
+    (:meth:`events`), its term lists read then.
     """
 
     options: EvaluationOptions
@@ -73,6 +77,20 @@ class Plan:
     similarity: bool = False
     keep_scores: bool = False
     sweep: bool = True
+    _events: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def events(self, nb: NamespaceBenchmark, benchmark: Benchmark) -> Any:
+        """The namespace's event source of the optional measures asked for (``options.measures``), or None."""
+        names = self.options.measures or ()
+        if not names or not self.sweep:
+            return None
+        key = (id(benchmark.ontology), nb.index)
+        if key not in self._events:
+            from goeval.metrics import nonredundant  # noqa: F401 - deferred: registers its event source
+
+            (name,) = names  # one optional measure set so far
+            self._events[key] = EVENT_SOURCES[name](benchmark.ontology, nb.lo, nb.hi, self.options)
+        return self._events[key]
 
     def block(self, method: str, nb: NamespaceBenchmark, benchmark: Benchmark) -> Block:
         """The :class:`~goeval.evaluation.leaves.Block` of ``method`` in namespace ``nb``."""
@@ -85,7 +103,8 @@ class Plan:
         taus = self.thresholds if self.thresholds is not None else opts.grid
         return Block(method=method, label=nb.label, width=nb.width, graph=nb.graph, propagation=opts.propagation,
                      allowed=nb.allowed, ia=nb.ia, thresholds=taus, roots=nb.roots, known=known,
-                     per_protein=self.per_protein, similarity=spec, keep_scores=self.keep_scores, sweep=self.sweep)
+                     per_protein=self.per_protein, similarity=spec, keep_scores=self.keep_scores, sweep=self.sweep,
+                     events=self.events(nb, benchmark))
 
 
 @dataclass(kw_only=True)
@@ -171,16 +190,20 @@ class BlockSums:
         self.tree = TreeSum()  # its partials are summed in `partial`: let them go before the dense sums are made
         if self.block.thresholds is None and partial.keys.size == 0:
             return None
-        st = finish_partial(partial, self.block.thresholds, n_t, i_t)
+        source = self.block.events
+        truth = None if source is None else {k: np.concatenate(v) for k, v in _by_name(
+            [source.truth(p.truth_indptr, p.truth_cols) for p in self.parts]).items()}
+        st = finish_partial(partial, self.block.thresholds, n_t, i_t, sources=self.block.sources, truth=truth)
         spec = self.block.similarity
         if spec is not None:
-            extra = partial.values[:, len(STAT_NAMES):]
+            extra = partial.values[:, len(sum_names(self.block.sources)):]
             st.similarity = similarity_stats(st.thresholds, partial.keys, extra, spec.columns, int(n_t.size))
         if self.block.per_protein:
             proteins = np.concatenate([p.proteins for p in self.parts])
             rows_w = None if self.parts[0].weighted_rows is None else \
                 np.concatenate([p.weighted_rows for p in self.parts])
-            st.protein_steps = assemble_steps(self.steps, st.thresholds, n_t, i_t, proteins, weighted_rows=rows_w)
+            st.protein_steps = assemble_steps(self.steps, st.thresholds, n_t, i_t, proteins, weighted_rows=rows_w,
+                                              truth=truth)
             if spec is not None:
                 st.protein_steps.similarity = SimilaritySteps.assemble(
                     [(bench, s.similarity) for bench, _, s in self.steps], st.thresholds, n_t.size, spec.columns)
@@ -203,6 +226,11 @@ class BlockSums:
         proteins = np.concatenate([p.proteins for p in self.parts])
         return BlockScores(method=self.method, label=self.label, index=nb.index, proteins=proteins, truth_indptr=t_ptr,
                            truth_cols=t_cols, pred_indptr=np.r_[0, np.cumsum(sizes)], pred_cols=cols, pred_scores=vals)
+
+
+def _by_name(parts: list[dict[str, np.ndarray]]) -> dict[str, list[np.ndarray]]:
+    """The arrays of each name over ``parts``, in order."""
+    return {k: [p[k] for p in parts] for k in parts[0]} if parts else {}
 
 
 def _entry_order(pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], order: Any) -> np.ndarray:

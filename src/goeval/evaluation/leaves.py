@@ -24,6 +24,8 @@ computed), and their partials are added in a fixed tree
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from goeval.annotations import drop_pairs, propagate_rows
@@ -31,7 +33,8 @@ from goeval.evaluation.benchmark import NamespaceGraph
 from goeval.metrics.similarity import SimilaritySpec, similarity_partial
 from goeval.metrics.similarity_steps import similarity_steps
 from goeval.sparse import keep_entries, row_indptr, select_columns
-from goeval.sweep import STAT_NAMES, ProteinSteps, SweepPartial, protein_steps, sweep_partial
+from goeval.sweep import ProteinSteps, SweepPartial, protein_steps, sweep_partial
+from goeval.sweep.quantities import sum_names
 
 __all__ = ["LEAF_ENTRIES", "Block", "Leaf", "SharedLeaf", "LeafResult", "leaf_task", "add_roots", "LeafCutter"]
 
@@ -73,6 +76,11 @@ class Block:
         Sweep the leaf (False: only what is asked besides, e.g. the scores).
     chunk_entries : int
         Kernel chunk size within a leaf.
+    events : object or None
+        The namespace's event source of the optional measures asked for
+        (:data:`goeval.sweep.quantities.EVENT_SOURCES`, e.g.
+        :class:`~goeval.metrics.nonredundant.NonredundantEvents`): its events of the
+        leaf's propagated rows are merged with them in the sweep and the steps.
     """
 
     method: str
@@ -90,6 +98,12 @@ class Block:
     keep_scores: bool = False
     sweep: bool = True
     chunk_entries: int = 1 << 19
+    events: Any = None
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The names of the block's event sources."""
+        return () if self.events is None else (self.events.name,)
 
 
 @dataclass(kw_only=True)
@@ -243,8 +257,10 @@ def _swept(block: Block, leaf: Leaf | SharedLeaf, ptr: np.ndarray, c: np.ndarray
     """Sweep propagated rows (thresholds and entry levels given), with what the block asks for besides."""
     taus, lev = levels
     args = (ptr, c, v, leaf.truth_indptr, leaf.truth_cols, block.width, taus, block.ia)
+    events = None if block.events is None or not block.sweep else \
+        block.events.events(ptr, c, v, leaf.truth_indptr, leaf.truth_cols, taus)
     part = sweep_partial(*args, chunk_entries=block.chunk_entries, levels=lev,
-                         weighted_rows=leaf.weighted_rows) if block.sweep else SweepPartial.empty()
+                         weighted_rows=leaf.weighted_rows, events=events) if block.sweep else SweepPartial.empty()
     out.partial = part
     sim = None
     if block.similarity is not None:
@@ -254,10 +270,10 @@ def _swept(block: Block, leaf: Leaf | SharedLeaf, ptr: np.ndarray, c: np.ndarray
             keys, values = sim.partial()
         else:
             keys, values = similarity_partial(*sim_args, levels=lev)
-        out.partial = _joined(part, keys, values)
+        out.partial = _joined(part, keys, values, len(sum_names(block.sources)))
     if block.per_protein:
         out.steps = protein_steps(*args, chunk_entries=block.chunk_entries, levels=lev,
-                                  weighted_rows=leaf.weighted_rows)
+                                  weighted_rows=leaf.weighted_rows, events=events)
         out.steps.similarity = sim
         out.sizes = np.diff(ptr)
     if block.keep_scores:
@@ -328,9 +344,9 @@ def _renumbered(levels: np.ndarray, taus: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.r_[0, np.cumsum(present)][levels], taus[present]
 
 
-def _joined(part: SweepPartial, keys: np.ndarray, values: np.ndarray) -> SweepPartial:
-    """The sweep's partial with the similarity changes as further columns (0 where one side has no key)."""
-    q = len(STAT_NAMES)
+def _joined(part: SweepPartial, keys: np.ndarray, values: np.ndarray, q: int) -> SweepPartial:
+    """The sweep's partial (``q`` sums) with the similarity changes as further columns (0 where one side has no
+    key)."""
     left = SweepPartial(part.keys, np.hstack([part.values.reshape(-1, q), np.zeros((part.keys.size, values.shape[1]))]))
     right = SweepPartial(keys, np.hstack([np.zeros((keys.size, q)), values]))
     if not part.keys.size:

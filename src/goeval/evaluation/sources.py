@@ -410,7 +410,7 @@ def shared_sweep_possible(plan: Any, benchmark: Benchmark) -> bool:
     from goeval.sweep.shared import shared_supported
 
     return (benchmark.known_keys is None and not plan.per_protein and not plan.similarity
-            and not plan.keep_scores and shared_supported()
+            and not plan.keep_scores and shared_supported(tuple(plan.options.measures or ()))
             and all(nb.weighted_rows is None for nb in benchmark.namespaces))  # cafa-pk counts per protein
 
 

@@ -16,7 +16,8 @@ import numpy as np
 from goeval.diagnostics import Diagnostics
 from goeval.errors import GoevalWarning
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
-from goeval.metrics.protein import CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, curve_values, protein_curves
+from goeval.metrics.protein import (COLUMNS, CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, curve_values,
+                                    protein_curves)
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import derived_columns, get_measure, measures
 from goeval.metrics.similarity import similarity_curves
@@ -282,7 +283,7 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
     built-in measures, the similarity measures (present when requested),
     then those registered by the user. The optimum is taken over the
     ``valid`` thresholds (coverage > 0); ties within rounding go to the
-    lowest threshold (:func:`best_index`). A measure undefined at every
+    lowest threshold (:func:`best_index`; the highest for a measure with ``ties='high'``). A measure undefined at every
     valid threshold (NaN) gets a row of NaN. A measure with ``at`` is read
     at the threshold of that measure's optimum.
     """
@@ -292,7 +293,7 @@ def optimum_records(method: str, namespace: str, curves: Mapping[str, np.ndarray
         ref = ms if ms.at is None else get_measure(ms.at)  # where it is read: its own optimum or another's
         if col not in curves or ref.column not in curves:
             continue
-        i = best_index(curves[ref.column], ref.direction, valid)
+        i = best_index(curves[ref.column], ref.direction, valid, ties=ref.ties)
         if i < 0:
             if valid.any() and np.isnan(curves[ref.column][valid]).all():  # undefined everywhere: said, never 0
                 rows.append({"method": method, "namespace": namespace, "measure": ms.name, "value": np.nan,
@@ -344,9 +345,18 @@ def _repeated(text: str, n: int) -> np.ndarray:
     return out
 
 
+def _written(column: str, frames: list[dict[str, np.ndarray]]) -> bool:
+    """Whether a curve column is written: it is in a frame (the columns of an event source only when a run asked
+    for its measures); without frames, when a sweep without event sources gives it."""
+    if frames:
+        return any(column in f for f in frames)
+    return column in CURVE_COLUMNS
+
+
 def _concat_curves(frames: list[dict[str, np.ndarray]], with_ia: bool, extra: list[str]) -> dict[str, np.ndarray]:
     """The frames one after the other; ``extra`` (similarity, derived) columns last, NaN where a frame lacks one."""
-    cols = ["method", "namespace"] + [c for c in CURVE_COLUMNS if with_ia or c not in IA_COLUMNS] + extra
+    cols = ["method", "namespace"] + [c for c in COLUMNS if (with_ia or c not in IA_COLUMNS)
+                                      and _written(c, frames)] + extra
     if frames:
         return {c: np.concatenate([f[c] if c in f else np.full(f["method"].size, np.nan) for f in frames])
                 for c in cols}
@@ -424,7 +434,7 @@ def summarize(
         # the optima's rows among the covered thresholds (kept by 'thin')
         optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
         frame = {"method": _repeated(name, n_ok), "namespace": _repeated(label, n_ok)}
-        columns = [col for col in CURVE_COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
+        columns = [col for col in COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
         for col in columns:  # moved one at a time: one block's full curves alive once
             values = cur.pop(col)
             frame[col] = values if n_ok == values.size else values[ok]

@@ -32,14 +32,17 @@ import scipy.sparse as sp
 
 from goeval.errors import InputFormatError, InvalidParameterError, check_choice
 from goeval.metrics.protein import _from_annotations, _namespace_of, _thresholds, best_index, f_score
-from goeval.sweep.kernel import _levels, chunk_bounds
+from goeval.sparse import row_indptr
+from goeval.sweep.kernel import _levels, chunk_bounds, truth_totals
+from goeval.sweep.partial import finish_partial, sweep_partial
+from goeval.sweep.quantities import EVENT_SOURCES, NR_WEIGHTS, Events
 from goeval.sweep.thresholds import grid_multiplier
 
-__all__ = ["WEIGHTS", "BINDING_TERMS", "DO_NOT_ANNOTATE", "NonredundantSums", "nonredundant_sums",
+__all__ = ["WEIGHTS", "BINDING_TERMS", "DO_NOT_ANNOTATE", "NonredundantSums", "NonredundantEvents", "nonredundant_sums",
            "nonredundant_curves", "nonredundant_f", "exclusion_mask"]
 
 #: Partial credit of an exact (E), less specific (L) and more specific (M) predicted term.
-WEIGHTS = {"E": 1.0, "L": 0.75, "M": 0.5}
+WEIGHTS = NR_WEIGHTS
 #: Excluded by default with the roots: binding and protein binding (the reference's ``BINDING_TERMS``).
 BINDING_TERMS = ("GO:0005488", "GO:0005515")
 #: The OBO subset of the terms GO says not to annotate to.
@@ -141,19 +144,52 @@ def _union(group: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.nd
     return group[runs], start[runs], reach[last]
 
 
+def _lookup(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """The position in ``table`` (distinct keys, any order) of each of ``keys``, -1 for none.
+
+    The keys of a chunk (``row * n_cols + col``) span a few rows of columns: a dense table of
+    positions over that span answers each lookup at once; a wider span is searched in the sorted table.
+    """
+    out = np.full(keys.size, -1, np.int64)
+    if table.size == 0 or keys.size == 0:
+        return out
+    lo, hi = int(table.min()), int(table.max())
+    inside = (keys >= lo) & (keys <= hi)
+    if hi - lo + 1 <= max(8 * (table.size + keys.size), 1 << 20):
+        buf = np.full(hi - lo + 1, -1, np.int64)
+        buf[table - lo] = np.arange(table.size)
+        out[inside] = buf[keys[inside] - lo]
+        return out
+    order = np.argsort(table, kind="stable")
+    st = table[order]
+    i = np.minimum(np.searchsorted(st, keys), st.size - 1)
+    hit = st[i] == keys
+    out[hit] = order[i[hit]]
+    return out
+
+
 def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Whether each of ``keys`` is in the sorted array ``table``."""
-    if table.size == 0:
-        return np.zeros(keys.size, bool)
-    i = np.minimum(np.searchsorted(table, keys), table.size - 1)
-    return table[i] == keys
+    """Whether each of ``keys`` is in ``table`` (repeats allowed)."""
+    return _lookup(keys, table) >= 0
 
 
-def _find(keys: np.ndarray, table: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Which ``keys`` are in ``table`` (sorted by ``order``), and their positions in ``table``."""
-    found = _member(keys, table[order])
-    pos = np.searchsorted(table[order], keys[found]) if table.size else np.zeros(0, np.int64)
-    return found, order[pos]
+def _find(keys: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which ``keys`` are in ``table`` (distinct keys), and their positions in ``table``."""
+    pos = _lookup(keys, table)
+    found = pos >= 0
+    return found, pos[found]
+
+
+def _row_groups(rows: np.ndarray) -> np.ndarray:
+    """The group of each row of a 2-d array, equal rows one group (as ``np.unique(axis=0)``'s inverse)."""
+    if not rows.shape[0]:
+        return np.zeros(0, np.int64)
+    order = np.lexsort(rows.T[::-1])
+    srt = rows[order]
+    new = np.r_[True, (srt[1:] != srt[:-1]).any(axis=1)]
+    out = np.empty(rows.shape[0], np.int64)
+    out[order] = np.cumsum(new) - 1
+    return out
 
 
 def _set_signatures(group: np.ndarray, members: np.ndarray, n_groups: int) -> np.ndarray:
@@ -166,6 +202,20 @@ def _set_signatures(group: np.ndarray, members: np.ndarray, n_groups: int) -> np
     with np.errstate(over="ignore"):
         np.add.at(out, group, keys[members])
     return out
+
+
+def _reduced_truth(trow: np.ndarray, tcol: np.ndarray, anc: sp.csr_array,
+                   excluded: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``T*`` of truth entries (rows, columns): the terms not excluded that are no strict ancestor of another
+    one (their rows and columns), and the keys ``row * n_cols + col`` of the truth entries not excluded."""
+    n_cols = excluded.size
+    kt = ~excluded[tcol]
+    trow, tcol = trow[kt], tcol[kt]
+    te, tanc = _strict_ancestor_pairs(trow, tcol, anc)
+    has_desc = trow[te] * n_cols + tanc  # (repeats: membership only)
+    tkey = trow * n_cols + tcol
+    leaf = ~_member(tkey, has_desc)
+    return trow[leaf], tcol[leaf], tkey
 
 
 def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[np.ndarray, np.ndarray],
@@ -182,23 +232,15 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     ta, tb = int(t_indptr[r0]), int(t_indptr[r1])
     trow = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(t_indptr[r0 : r1 + 1]))
     tcol = t_cols[ta:tb].astype(np.int64)
-    kt = ~excluded[tcol]
-    trow, tcol = trow[kt], tcol[kt]
-    # T*: the truth terms (not excluded) that are no strict ancestor of another one
-    te, tanc = _strict_ancestor_pairs(trow, tcol, anc)
-    has_desc = np.unique(trow[te] * n_cols + tanc)
-    tkey = trow * n_cols + tcol
-    leaf = ~_member(tkey, has_desc)
-    star_row, star_col = trow[leaf], tcol[leaf]
+    star_row, star_col, tkey = _reduced_truth(trow, tcol, anc, excluded)
     star = np.sort(star_row * n_cols + star_col)
     truth_keys = np.sort(tkey)
     # the leaf interval [lev_c, lev_s) of every predicted term, in threshold indices
     pkey = prow * n_cols + pcol
-    order = np.argsort(pkey, kind="stable")
     pe, panc = _strict_ancestor_pairs(prow, pcol, anc)
     akey = prow[pe] * n_cols + panc
     c = np.full(pcol.size, -np.inf)
-    found, at = _find(akey, pkey, order)
+    found, at = _find(akey, pkey)
     np.maximum.at(c, at, score[pe[found]])
     lev_s = _levels(thresholds, score, grid_n)
     lev_c = np.where(np.isfinite(c), _levels(thresholds, np.where(np.isfinite(c), c, 0.0), grid_n), 0)
@@ -215,7 +257,7 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     # pairs (r in T*, comparable predicted v): v below r (M, E) and v above r (L)
     sa_e, sa_a = _strict_ancestor_pairs(star_row, star_col, anc)
     up_key = star_row[sa_e] * n_cols + sa_a
-    up_ok, up_v = _find(up_key, pkey, order)
+    up_ok, up_v = _find(up_key, pkey)
     up_r = sa_e[up_ok]  # up_v a predicted strict ancestor of r = star[up_r]
     star_index = np.searchsorted(star, star_row * n_cols + star_col)  # position of each T* entry in `star`
     down_v = pe[anc_in_star]
@@ -232,7 +274,7 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     in_l = is_l[up_v]
     sig = _set_signatures(slot[up_v[in_l]], star_index[up_r[in_l]], l_terms.size)
     skey = np.c_[prow[l_terms].astype(np.uint64), sig]
-    _, l_group = np.unique(skey, axis=0, return_inverse=True)
+    l_group = _row_groups(skey)
     g, s0, s1 = _union(l_group.ravel().astype(np.int64), lev_c[l_terms], lev_s[l_terms])
     first_member = np.full(int(l_group.max()) + 1 if l_terms.size else 0, 0)
     first_member[l_group.ravel()] = l_terms
@@ -241,49 +283,100 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     return {"events": ev, "n_star": n_star}
 
 
-def _protein_sums(ev: dict[str, tuple[np.ndarray, ...]], n_star: np.ndarray, r0: int, m: int,
-                  out: NonredundantSums) -> None:
-    """Add to ``out`` the counts and per-protein precision and recall of one chunk's events."""
-    rows, idx, deltas = [], [], {k: [] for k in ("E", "L", "M", "U", "mapped")}
-    for k, (row, s0, s1) in ev.items():
-        for where, sign in ((s0, 1.0), (s1, -1.0)):
+#: The running total of each interval count of :func:`_chunk_events`.
+_TOTAL_OF = {"E": "nr_e", "L": "nr_l", "M": "nr_m", "U": "nr_u", "mapped": "nr_mapped"}
+
+
+def _as_events(ev: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], n: int) -> tuple[np.ndarray, ...]:
+    """Interval counts (row, start, end) as events sorted by row: rows, levels, and the index of each one's total
+    (+1 at level ``end``: it counts at every threshold index below; -1 at level ``start``)."""
+    rows, levels, which, sign = [], [], [], []
+    for q, k in enumerate(_TOTAL_OF):
+        row, s0, s1 = ev[k]
+        for where, v in ((s1, 1.0), (s0, -1.0)):
             rows.append(row)
-            idx.append(where)
-            for kk in deltas:
-                deltas[kk].append(np.full(row.size, sign if kk == k else 0.0))
-    row, at = np.concatenate(rows), np.concatenate(idx).astype(np.int64)
-    d = {k: np.concatenate(v) for k, v in deltas.items()}
-    benchmark = n_star[row - r0] > 0
-    row, at, d = row[benchmark], at[benchmark], {k: v[benchmark] for k, v in d.items()}
-    for k in ("E", "L", "M", "U"):
-        getattr(out, k)[:] += np.cumsum(np.bincount(at, weights=d[k], minlength=m + 1))[:m]
-    out.Z[:] -= np.cumsum(np.bincount(at, weights=d["mapped"], minlength=m + 1))[:m]
-    out.Z[:] += float(n_star.sum())
-    out.n += int((n_star > 0).sum())
-    if row.size == 0:
-        return
-    order = np.lexsort((at, row))
-    row, at, d = row[order], at[order], {k: v[order] for k, v in d.items()}
-    starts = np.flatnonzero(np.r_[True, (row[1:] != row[:-1]) | (at[1:] != at[:-1])])
-    first = np.r_[True, row[starts][1:] != row[starts][:-1]]
-    seg = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, row.size]))
-    state = {}
-    for k, v in d.items():
-        grouped = np.bincount(seg, weights=v, minlength=starts.size)
-        cs = np.cumsum(grouped)
-        base = np.repeat(np.r_[0.0, cs][np.flatnonzero(first)], np.diff(np.r_[np.flatnonzero(first), starts.size]))
-        state[k] = np.round(cs - base)
-    z = n_star[row[starts] - r0] - state["mapped"]
-    num = WEIGHTS["E"] * state["E"] + WEIGHTS["L"] * state["L"] + WEIGHTS["M"] * state["M"]
-    found = state["E"] + state["L"] + state["M"]
-    covered = (found + state["U"]) > 0
-    pr = np.divide(num, found + state["U"], out=np.zeros(num.size), where=covered)
-    rc = np.divide(num, found + z, out=np.zeros(num.size), where=(found + z) > 0)
-    at_g = at[starts]
-    for name, value in (("pr_sum", pr), ("rc_sum", rc), ("n_covered", covered.astype(np.float64))):
-        before = np.r_[0.0, value[:-1]]
-        before[first] = 0.0
-        getattr(out, name)[:] += np.cumsum(np.bincount(at_g, weights=value - before, minlength=m + 1))[:m]
+            levels.append(where)
+            which.append(np.full(row.size, q))
+            sign.append(np.full(row.size, v))
+    row = np.concatenate(rows).astype(np.int64)
+    order = np.argsort(row, kind="stable")
+    return (row[order], np.concatenate(levels).astype(np.int64)[order], np.concatenate(which)[order],
+            np.concatenate(sign)[order])
+
+
+@dataclass(frozen=True, kw_only=True)
+class NonredundantEvents:
+    """The event source ``nonredundant`` of one namespace: PAN-GO's counts as per-protein events of the sweep.
+
+    Every count of a protein (E, L, M, U and the terms of ``T*`` mapped) is a sum over intervals of
+    thresholds ``(c(v), s(v)]`` (unions made disjoint), so it is a running total of events ``+1`` at
+    the top of each interval and ``-1`` at its bottom: the kernel merges them with the protein's real
+    entries (:func:`goeval.sweep.kernel.chunk_steps`), and the per-protein quantities
+    (:mod:`goeval.sweep.quantities`: ``nr_pr``, ``nr_rc``, ``nr_covered``, the counts) come out of
+    the same per-protein state as every other, with their sums, steps and bootstrap.
+
+    Attributes
+    ----------
+    ancestors : scipy.sparse.csr_array of bool, shape (width, width)
+        Reflexive-transitive closure over the namespace's columns.
+    excluded : ndarray of bool, shape (width,)
+        Terms removed before the leaves are taken (:func:`exclusion_mask`).
+    chunk_entries : int
+        Predicted and truth entries handled at once (memory bound).
+    """
+
+    ancestors: Any
+    excluded: np.ndarray
+    chunk_entries: int = 1 << 16
+    name: str = "nonredundant"
+
+    def truth(self, truth_indptr: np.ndarray, truth_cols: np.ndarray) -> dict[str, np.ndarray]:
+        """``nr_star``, ``|T*|`` of every truth row (0: not a protein of the non-redundant benchmark)."""
+        n = truth_indptr.size - 1
+        trow = np.repeat(np.arange(n, dtype=np.int64), np.diff(truth_indptr))
+        star_row, _, _ = _reduced_truth(trow, np.asarray(truth_cols, np.int64), sp.csr_array(self.ancestors),
+                                        np.asarray(self.excluded, bool))
+        return {"nr_star": np.bincount(star_row, minlength=n).astype(np.float64)}
+
+    def events(self, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
+               truth_indptr: np.ndarray, truth_cols: np.ndarray, thresholds: np.ndarray) -> Events:
+        """The events of propagated rows over ``thresholds`` (levels as the kernel finds them)."""
+        thresholds = np.asarray(thresholds, dtype=np.float64)
+        n, m = pred_indptr.size - 1, thresholds.size
+        grid_n = grid_multiplier(thresholds) if m else 0
+        anc, excluded = sp.csr_array(self.ancestors), np.asarray(self.excluded, bool)
+        pieces, stars = [], []
+        both = np.asarray(pred_indptr, dtype=np.int64) + np.asarray(truth_indptr, dtype=np.int64)
+        for r0, r1 in zip(*_pairs(chunk_bounds(both, self.chunk_entries) if n else [0])):
+            got = _chunk_events(r0, r1, (pred_indptr, pred_cols, pred_scores), (truth_indptr, truth_cols), anc,
+                                excluded, thresholds, grid_n)
+            pieces.append(_as_events(got["events"], n))
+            stars.append(got["n_star"])
+        row, lev, which, sign = (np.concatenate(x) for x in zip(*pieces)) if pieces else (np.zeros(0, np.int64),) * 4
+        values = {t: np.where(which == q, sign, 0.0) for q, t in enumerate(_TOTAL_OF.values())}
+        n_star = np.concatenate(stars).astype(np.float64) if stars else np.zeros(n)
+        return Events(indptr=row_indptr(row, n), levels=lev, values=values, truth={"nr_star": n_star})
+
+
+def _pairs(bounds: list[int]) -> tuple[list[int], list[int]]:
+    return bounds[:-1], bounds[1:]
+
+
+def namespace_events(ontology: Any, lo: int, hi: int, options: Any) -> NonredundantEvents:
+    """The ``nonredundant`` event source of the namespace ``[lo, hi)`` of ``ontology`` under ``options``
+    (an :class:`~goeval.options.EvaluationOptions`: its ``nonredundant_exclude`` and ``nonredundant_terms``)."""
+    from goeval.io.idlist import read_id_list  # deferred: the term lists are read when a run asks for them
+
+    files = tuple(getattr(options, "nonredundant_terms", ()) or ())
+    kinds = set(getattr(options, "nonredundant_exclude", ("roots", "binding", "do-not-annotate")) or ())
+    mask = exclusion_mask(ontology, roots="roots" in kinds, binding="binding" in kinds,
+                          do_not_annotate="do-not-annotate" in kinds, terms=[read_id_list(f) for f in files],
+                          sources=files)
+    cols = np.arange(lo, hi)
+    return NonredundantEvents(ancestors=ontology.ancestors_csr[cols][:, cols], excluded=mask[lo:hi])
+
+
+EVENT_SOURCES["nonredundant"] = namespace_events
 
 
 def nonredundant_sums(
@@ -298,7 +391,7 @@ def nonredundant_sums(
     *,
     chunk_entries: int = 1 << 16,
 ) -> NonredundantSums:
-    """Per-threshold sums of the non-redundant counts of one run of proteins (a leaf of the engine).
+    """Per-threshold sums of the non-redundant counts of one run of proteins, through the sweep kernel.
 
     Parameters
     ----------
@@ -321,28 +414,27 @@ def nonredundant_sums(
     -------
     NonredundantSums
         Sums over the rows whose ``T*`` is not empty (the benchmark proteins);
-        add the sums of several leaves with ``+``.
+        the sweep's sums of :class:`NonredundantEvents` (``nr_*``), as an evaluation
+        asked for ``measures=('nonredundant',)`` computes them.
     """
     thresholds = np.asarray(thresholds, dtype=np.float64)
     excluded = np.asarray(excluded, dtype=bool)
-    m, n = thresholds.size, pred_indptr.size - 1
+    n = pred_indptr.size - 1
     if truth_indptr.size - 1 != n:
         raise InvalidParameterError("Predictions and truth must have the same rows.")
     if ancestors.shape != (excluded.size, excluded.size):
         raise InvalidParameterError(
             f"The ancestors must be a ({excluded.size}, {excluded.size}) closure; got shape {ancestors.shape}.")
-    grid_n = grid_multiplier(thresholds) if m else 0
-    anc = sp.csr_array(ancestors)
-    out = NonredundantSums.zeros(thresholds)
-    if n == 0:
-        return out
-    both = np.asarray(pred_indptr, dtype=np.int64) + np.asarray(truth_indptr, dtype=np.int64)
-    bounds = chunk_bounds(both, chunk_entries)
-    for r0, r1 in zip(bounds[:-1], bounds[1:]):
-        got = _chunk_events(r0, r1, (pred_indptr, pred_cols, pred_scores), (truth_indptr, truth_cols), anc,
-                            excluded, thresholds, grid_n)
-        _protein_sums(got["events"], got["n_star"], r0, m, out)
-    return out
+    source = NonredundantEvents(ancestors=sp.csr_array(ancestors), excluded=excluded, chunk_entries=chunk_entries)
+    ev = source.events(pred_indptr, pred_cols, pred_scores, truth_indptr, truth_cols, thresholds)
+    part = sweep_partial(pred_indptr, pred_cols, pred_scores, truth_indptr, truth_cols, excluded.size, thresholds,
+                         chunk_entries=chunk_entries, events=ev)
+    n_t, i_t = truth_totals(truth_indptr, truth_cols, None, excluded.size)
+    st = finish_partial(part, thresholds, n_t, i_t, sources=(source.name,), truth=ev.truth)
+    sums = st.sums
+    return NonredundantSums(thresholds=thresholds, n=int((ev.truth["nr_star"] > 0).sum()),
+                            **{k: sums[f"nr_{k.lower()}_n"] for k in _COUNTS}, pr_sum=sums["nr_pr"],
+                            rc_sum=sums["nr_rc"], n_covered=sums["nr_covered"])
 
 
 # ------------------------------------------------------------ the exclusions
@@ -455,9 +547,8 @@ def nonredundant_f(
     cur = nonredundant_curves(nonredundant_sums(sm.indptr, sm.indices, sm.data, tm.indptr, tm.indices, anc, ex, taus))
     column = "f" if average == "macro" else "f_micro"
     values = cur[column]
-    i = best_index(values[::-1], "max", cur["n_covered"][::-1] > 0)
-    if i < 0:
+    j = best_index(values, "max", cur["n_covered"] > 0, ties="high")
+    if j < 0:
         return float("nan"), float("nan")
-    j = values.size - 1 - i
     return float(values[j]), float(taus[j])
 

@@ -39,7 +39,8 @@ import scipy.sparse as sp
 
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
 from goeval.metrics.registry import get_measure
-from goeval.sweep import STAT_NAMES, SweepStats, exact_thresholds, grid_thresholds, sweep
+from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepStats, exact_thresholds, grid_thresholds, sweep
+from goeval.sweep.quantities import NR_WEIGHTS
 
 #: How proteins are averaged (:func:`protein_curves`): ``cafa``, ``pred``, ``gt``, and ``cafa-pk``
 #: (CAFA-evaluator-PK's counting: ``cafa``, with the information-weighted recall-type means over
@@ -196,8 +197,15 @@ class _ColumnNames(Sequence[str]):
         return repr(tuple(self._names()))
 
 
-#: Columns of the curves table, in order (IA-based ones only with IA): a live view of :data:`COLUMNS`.
-CURVE_COLUMNS: Sequence[str] = _ColumnNames(lambda c: True)
+def _without_events(column: CurveColumn) -> bool:
+    """Whether a sweep without event sources gives the column (not PAN-GO's, say: those need its events)."""
+    return set(_sums_of(column.name, column, "cafa", "none")) <= set(STAT_NAMES)
+
+
+#: Columns of the curves table, in order (IA-based ones only with IA): a live view of :data:`COLUMNS`, those
+#: a sweep without event sources gives (the columns of an event source follow them when a run asks for its
+#: measures, e.g. ``nr_f``; :data:`COLUMNS` has every one).
+CURVE_COLUMNS: Sequence[str] = _ColumnNames(_without_events)
 #: The IA-based columns.
 IA_COLUMNS: Sequence[str] = _ColumnNames(lambda c: c.needs_ia)
 #: The IA-based columns that are undefined when the truth carries no information (all but the counts).
@@ -246,7 +254,7 @@ class _ReadSums(Mapping[str, np.ndarray]):
 
 
 def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str = "none") -> tuple[str, ...]:
-    """The sums of :data:`~goeval.sweep.STAT_NAMES` a curve column is computed from (what its formula
+    """The sums of :data:`~goeval.sweep.STAT_DEFINITIONS` a curve column is computed from (what its formula
     reads, through the columns it reads), in that order.
 
     Raises
@@ -267,14 +275,26 @@ def curve_sums(column: str, normalization: str = "cafa", protein_weighting: str 
 
 def formula_sums(formula: Callable[[Curves], Any], normalization: str = "cafa",
                  protein_weighting: str = "none") -> tuple[str, ...]:
-    """The sums of :data:`~goeval.sweep.STAT_NAMES` a function of :class:`Curves` reads (found by running it on
-    sums of zeros), in that order: a column's formula, or a whole-curve measure's (``Measure(reduce='curve')``)."""
-    sums = _ReadSums(STAT_NAMES)
+    """The sums of :data:`~goeval.sweep.STAT_DEFINITIONS` a function of :class:`Curves` reads (found by running it
+    on sums of zeros), in that order: a column's formula, or a whole-curve measure's (``Measure(reduce='curve')``)."""
+    sums = _ReadSums(STAT_DEFINITIONS)
     stats = SweepStats(thresholds=np.zeros(1), sums=sums, n=1.0, n_true=1.0,  # type: ignore[arg-type]
                        it_sum=1.0, it2_sum=1.0, n_w=1.0)
     with np.errstate(all="ignore"):
         formula(Curves(stats, normalization, 2.0, protein_weighting))
-    return tuple(k for k in STAT_NAMES if k in sums.read)
+    return tuple(k for k in STAT_DEFINITIONS if k in sums.read)
+
+
+_READS: dict[tuple[str, int, str, str], tuple[str, ...]] = {}
+
+
+def _sums_of(name: str, column: CurveColumn, normalization: str, protein_weighting: str) -> tuple[str, ...]:
+    """:func:`curve_sums` of a registered column, found once: a column whose sums the statistics lack (those of
+    an event source a run did not ask for) is not computed."""
+    key = (name, id(column), normalization, protein_weighting)
+    if key not in _READS:
+        _READS[key] = curve_sums(name, normalization, protein_weighting)
+    return _READS[key]
 
 
 def _mean_ru(stats: SweepStats, normalization: str) -> np.ndarray:
@@ -369,6 +389,38 @@ _column("wf_micro", lambda c: f_score(c["wprecision_micro"], c["wrecall_micro"])
         "F of the pooled weighted precision and recall", ia=True)
 
 
+def _nr_numerator(c: Curves) -> np.ndarray:
+    """``E + 0.75 L + 0.5 M`` summed over the proteins (PAN-GO's partial credit)."""
+    w = NR_WEIGHTS
+    return w["E"] * c.sums["nr_e_n"] + w["L"] * c.sums["nr_l_n"] + w["M"] * c.sums["nr_m_n"]
+
+
+def _nr_found(c: Curves) -> np.ndarray:
+    return c.sums["nr_e_n"] + c.sums["nr_l_n"] + c.sums["nr_m_n"]
+
+
+# PAN-GO's non-redundant partial credit (the sums of the event source 'nonredundant'; docs/conventions.md):
+# macro precision over the proteins with a non-redundant prediction, recall over the proteins with a reduced
+# truth (whatever the normalization), micro from the pooled counts
+_column("nr_coverage", lambda c: _div(c.sums["nr_covered"], c.sums["nr_bench"]),
+        "non-redundant: share of the benchmark proteins (T* not empty) with a term in P*")
+_column("nr_precision", lambda c: _div(c.sums["nr_pr"], c.sums["nr_covered"]),
+        "non-redundant partial-credit precision, mean over the proteins with a term in P*")
+_column("nr_recall", lambda c: _div(c.sums["nr_rc"], c.sums["nr_bench"]),
+        "non-redundant partial-credit recall, mean over the proteins with T* not empty")
+_column("nr_f", lambda c: f_score(c["nr_precision"], c["nr_recall"]), "F of the non-redundant precision and recall")
+_column("nr_precision_micro", lambda c: _div(_nr_numerator(c), _nr_found(c) + c.sums["nr_u_n"]),
+        "non-redundant precision of the pooled counts, (E + 0.75 L + 0.5 M) / (E + L + M + U)")
+_column("nr_recall_micro", lambda c: _div(_nr_numerator(c), _nr_found(c) + c.sums["nr_z_n"]),
+        "non-redundant recall of the pooled counts, (E + 0.75 L + 0.5 M) / (E + L + M + Z)")
+_column("nr_f_micro", lambda c: f_score(c["nr_precision_micro"], c["nr_recall_micro"]),
+        "F of the pooled non-redundant precision and recall")
+for _k in "elmuz":
+    _column(f"nr_{_k}", lambda c, _k=_k: c.sums[f"nr_{_k}_n"].copy(),
+            f"non-redundant count {_k.upper()} summed over the benchmark proteins")
+del _k
+
+
 def protein_curves(
     stats: SweepStats,
     *,
@@ -414,7 +466,9 @@ def protein_curves(
     check_choice(normalization, "normalization", "protein_curves", NORMALIZATIONS)
     check_choice(protein_weighting, "protein_weighting", "protein_curves", ("none", "information"))
     c = Curves(stats, normalization, k, protein_weighting)
-    out = {name: c[name] for name, col in COLUMNS.items() if with_ia or not col.needs_ia}
+    have = stats.sums.keys()
+    out = {name: c[name] for name, col in COLUMNS.items() if (with_ia or not col.needs_ia)
+           and all(x in have for x in _sums_of(name, col, normalization, protein_weighting))}
     if with_ia:
         _undefined_without_information(out, stats)
     return out
@@ -467,13 +521,15 @@ def _undefined_without_information(out: dict[str, np.ndarray], stats: SweepStats
         out[col] = np.where(np.asarray(it) == 0, np.nan, np.asarray(out[col], dtype=float))
 
 
-def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12) -> int:
+def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *, rtol: float = 1e-12,
+               ties: str = "low") -> int:
     """Index of the optimum; -1 if there is no valid value.
 
     Values within ``rtol`` (relative) of the optimum are ties - the same
     value computed through different rounding, e.g. F = 2/3 as
     0.6666666666666666 and 0.6666666666666665 - and the first one (the
-    lowest threshold) is chosen.
+    lowest threshold) is chosen; ``ties='high'``: the last one (the highest
+    threshold, PAN-GO's rule for its non-redundant F).
     """
     v = np.asarray(values, float)
     ok = np.isfinite(v) if valid is None else (np.isfinite(v) & valid)
@@ -481,8 +537,8 @@ def best_index(values: np.ndarray, kind: str, valid: np.ndarray | None = None, *
         return -1
     best = v[ok].max() if kind == "max" else v[ok].min()
     tol = rtol * max(1.0, abs(best))
-    near = ok & (np.abs(v - best) <= tol)
-    return int(np.flatnonzero(near)[0])
+    near = np.flatnonzero(ok & (np.abs(v - best) <= tol))
+    return int(near[-1] if ties == "high" else near[0])
 
 
 def aupr_score(recall: np.ndarray, precision: np.ndarray) -> float:

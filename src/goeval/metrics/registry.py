@@ -75,6 +75,7 @@ __all__ = [
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
     "PROTEIN_CALIBRATION",
+    "NONREDUNDANT_MEASURES",
     "PROTEIN_AGGREGATES",
     "REDUCTIONS",
     "CURVE_REDUCTIONS",
@@ -171,6 +172,9 @@ class Measure:
         (B, n_thresholds), (B,); the sums it reads are found by running it.
     inputs : tuple of str
         The curve columns ``curve`` reads (none with ``reduce='curve'``).
+    ties : {'low', 'high'}
+        Which threshold an optimum reached at several thresholds (within rounding) is reported at: the
+        lowest (goeval's and CAFA-evaluator's rule) or the highest (PAN-GO's non-redundant F).
     at : str or None
         Report ``column`` at another measure's optimum rather than at its own: the name of a registered
         optimum (``at="fmax"``: the value at the threshold where Fmax is reached, e.g. S or the weighted
@@ -198,6 +202,7 @@ class Measure:
     curve: Callable[[Mapping[str, Any]], Any] | None = None
     inputs: tuple[str, ...] = ()
     at: str | None = None
+    ties: str = "low"
 
     def __post_init__(self) -> None:
         if self.direction not in ("max", "min"):
@@ -213,6 +218,9 @@ class Measure:
                 "The 'reduce' parameter of Measure must be one of {" + ", ".join(map(repr, REDUCTIONS)) + "}; "
                 f"got {self.reduce!r}."
             )
+        if self.ties not in ("low", "high"):
+            raise InvalidParameterError(f"The 'ties' parameter of Measure must be one of {{'low', 'high'}}; "
+                                        f"got {self.ties!r}.")
         if self.at is not None and (self.reduce != "optimum" or self.kind != "protein"):
             raise InvalidParameterError(f"The measure {self.name!r} cannot be reported at {self.at!r}'s optimum: "
                                         "'at' is for protein-centric optima (reduce='optimum').")
@@ -502,6 +510,24 @@ SIMILARITY_MEASURES: tuple[Measure, ...] = tuple(
                 _TERM[t][2])
     for t in PAIR_MEASURES for p in PAIRINGS) + tuple(
     _similarity(s, "max", _SETS[s][2], _SETS[s][0], _SETS[s][1]) for s in ("jaccard", "simgic", "wjaccard"))
+
+
+#: PAN-GO's non-redundant partial-credit F (``docs/conventions.md``), computed only in a run that asks for
+#: them (``EvaluationOptions.measures=('nonredundant',)``, ``--measures nonredundant``): the sums of the
+#: event source ``nonredundant`` (:mod:`goeval.metrics.nonredundant`); a run without them has no row.
+NONREDUNDANT_MEASURES: tuple[Measure, ...] = (
+    register(Measure(name="nr_fmax", column="nr_f", direction="max", needs_ia=False, precision="nr_precision",
+                     recall="nr_recall", ru=None, mi=None, coverage="nr_coverage", aliases=("nrFmax",),
+                     label="non-redundant Fmax", interval=True, ties="high",
+                     description="maximum F of PAN-GO's non-redundant partial-credit precision and recall (macro: "
+                                 "precision over the proteins with a prediction, recall over all)")),
+    register(Measure(name="nr_fmax_micro", column="nr_f_micro", direction="max", needs_ia=False,
+                     precision="nr_precision_micro", recall="nr_recall_micro", ru=None, mi=None,
+                     coverage="nr_coverage", aliases=("nrFmax_micro",), label="non-redundant Fmax (micro)",
+                     interval=True, ties="high",
+                     description="maximum F of PAN-GO's non-redundant partial-credit precision and recall of the "
+                                 "pooled counts")),
+)
 
 
 def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:

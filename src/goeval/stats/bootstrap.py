@@ -50,6 +50,7 @@ import numpy as np
 from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.options import CONFIDENCE, RESAMPLES, SEED, validate
 from goeval.metrics.registry import CURVE_REDUCTIONS, get_measure, interval_measures
+from goeval.sweep import STAT_DEFINITIONS
 from goeval.progress import say_stage, stage
 from goeval.stats.replicates import CurveSettings, curve_settings, held_measures, replicate_optima, sums_needed
 from goeval.stats.resample import resample_counts, resample_key
@@ -114,11 +115,16 @@ def _blocks_with_steps(stats: Mapping[BlockKey, SweepStats]) -> dict[BlockKey, P
     return {k: st.protein_steps for k, st in stats.items()}  # type: ignore[misc]
 
 
-def _measures_for(settings: CurveSettings, measures: Iterable[str] | None) -> list[str]:
-    """The measures given intervals: those asked for (default: every registered one with ``interval=True``),
-    without the IA-based ones when there is no IA."""
-    names = interval_measures() if measures is None else measures
-    return [get_measure(x).name for x in names if settings.with_ia or not get_measure(x).needs_ia]
+def _measures_for(settings: CurveSettings, measures: Iterable[str] | None,
+                  blocks: Mapping[BlockKey, ProteinSteps]) -> list[str]:
+    """The measures given intervals: those asked for (default: every registered one with ``interval=True`` whose
+    sums the statistics hold: an event source's measures when the run asked for them), without the IA-based ones
+    when there is no IA."""
+    if measures is None:
+        held = set.intersection(*(set(steps.names) for steps in blocks.values())) if blocks else set()
+        measures = [x for x in interval_measures()  # a similarity optimum's columns: held_measures, per block
+                    if {s for s in sums_needed([get_measure(x)], settings) if s in STAT_DEFINITIONS} <= held]
+    return [get_measure(x).name for x in measures if settings.with_ia or not get_measure(x).needs_ia]
 
 
 def bootstrap_replicates(
@@ -159,8 +165,8 @@ def bootstrap_replicates(
     dict of (method, namespace) to dict of measure to ndarray of shape (B,)
     """
     settings = settings or CurveSettings()
-    names = _measures_for(settings, measures)
     blocks = _blocks_with_steps(stats)
+    names = _measures_for(settings, measures, blocks)
     per = {k: held_measures(steps, names, measures is not None, f"{k[0]} in {k[1]}") for k, steps in blocks.items()}
     tasks = []
     for (method, label), steps in blocks.items():

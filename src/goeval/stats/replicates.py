@@ -20,7 +20,7 @@ from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import aupr_score, curve_values, protein_curves
 from goeval.metrics.registry import CURVE_REDUCTIONS, SIMILARITY_MEASURES, Measure, derived_columns, get_measure
 from goeval.metrics.similarity import similarity_curves
-from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
+from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, ProteinSteps, SweepStats
 
 __all__ = ["CurveSettings", "curve_settings", "sums_needed", "held_measures", "protein_optima", "replicate_optima", "row_optima", "row_best", "row_areas",
            "optima_of_stats"]
@@ -67,7 +67,7 @@ def curve_settings(result: Any, options: Any = None, with_ia: bool | None = None
 
 
 def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[str, ...]:
-    """The sums the optima of ``measures`` depend on: :data:`~goeval.sweep.STAT_NAMES` (in that order), then
+    """The sums the optima of ``measures`` depend on: :data:`~goeval.sweep.STAT_DEFINITIONS` (in that order), then
     the similarity columns of the similarity optima.
 
     Each measure says which sums its column reads (:meth:`Measure.sums`); a
@@ -82,7 +82,7 @@ def sums_needed(measures: Iterable[Measure], settings: CurveSettings) -> tuple[s
             columns.append(ms.column)
         else:
             need.update(ms.sums(settings.normalization, settings.protein_weighting))
-    return tuple(k for k in STAT_NAMES if k in need) + tuple(dict.fromkeys(columns))
+    return tuple(k for k in STAT_DEFINITIONS if k in need) + tuple(dict.fromkeys(columns))
 
 
 def held_measures(steps: ProteinSteps, names: Iterable[str], asked: bool, where: str) -> list[str]:
@@ -151,8 +151,9 @@ def row_optima(values: np.ndarray, valid: np.ndarray, direction: str, rtol: floa
 
 
 def row_best(values: np.ndarray, valid: np.ndarray, direction: str,
-             rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
-    """The index of every row's optimum as :func:`row_optima` takes it, and whether the row has one.
+             rtol: float = 1e-12, ties: str = "low") -> tuple[np.ndarray, np.ndarray]:
+    """The index of every row's optimum as :func:`row_optima` takes it (``ties='high'``: the highest of the
+    tied thresholds, as :func:`~goeval.metrics.protein.best_index`), and whether the row has one.
 
     Returns
     -------
@@ -167,13 +168,15 @@ def row_best(values: np.ndarray, valid: np.ndarray, direction: str,
     tol = rtol * np.maximum(1.0, np.abs(best))
     with np.errstate(invalid="ignore"):
         near = ok & (np.abs(v - best[:, None]) <= tol[:, None])
+    if ties == "high":
+        return near.shape[1] - 1 - near[:, ::-1].argmax(axis=1), near.any(axis=1)
     return near.argmax(axis=1), near.any(axis=1)
 
 
 def _at_optimum(cur: Mapping[str, np.ndarray], ms: Measure, valid: np.ndarray) -> np.ndarray:
     """Every row's ``ms.column`` at the optimum of the measure ``ms.at`` in that row (NaN where it has none)."""
     ref = get_measure(ms.at)
-    idx, found = row_best(cur[ref.column], valid, ref.direction)
+    idx, found = row_best(cur[ref.column], valid, ref.direction, ties=ref.ties)
     out = np.asarray(cur[ms.column], dtype=np.float64)[np.arange(idx.size), idx]
     out[~found] = np.nan
     return out
@@ -218,7 +221,8 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
     similarity optima from ``stats.similarity``, their curves as the summary takes them)."""
     first = next(iter(stats.sums.values()))
     zero = np.broadcast_to(np.zeros(1), first.shape)
-    full = SweepStats(thresholds=stats.thresholds, sums={k: stats.sums.get(k, zero) for k in STAT_NAMES},
+    names = [*STAT_NAMES, *(k for k in stats.sums if k not in STAT_NAMES)]  # an event source's sums too
+    full = SweepStats(thresholds=stats.thresholds, sums={k: stats.sums.get(k, zero) for k in names},
                       n=stats.n, n_true=stats.n_true, it_sum=stats.it_sum, it2_sum=stats.it2_sum, n_w=stats.n_w)
     cur = protein_curves(full, normalization=settings.normalization, k=settings.k,
                          protein_weighting=settings.protein_weighting,

@@ -64,9 +64,15 @@ _FIELDS = ("thresholds", "n_t", "i_t", "rows", "bins", "row_bounds", "group_boun
 
 
 def _fields() -> tuple[str, ...]:
-    """Every array of a block: :data:`_FIELDS` and the running totals (``cnt``, ``tp``, ``ia_pred``, ``ia_tp``
-    and those registered, :data:`goeval.sweep.quantities.TOTALS`)."""
-    return _FIELDS + tuple(TOTALS)
+    """Every array of a block: :data:`_FIELDS` and the running totals of the real entries (``cnt``, ``tp``,
+    ``ia_pred``, ``ia_tp`` and those registered, :data:`goeval.sweep.quantities.TOTALS`); those of an event
+    source are there when the evaluation asked for its measures (with its per-protein constants, ``i/truth/NAME``)."""
+    return _FIELDS + tuple(k for k, t in TOTALS.items() if t.events is None)
+
+
+def _event_fields(arrays: Mapping[str, np.ndarray], i: int) -> tuple[str, ...]:
+    """The running totals of event sources stored for block ``i``."""
+    return tuple(k for k, t in TOTALS.items() if t.events is not None and f"{i}/{k}" in arrays)
 
 
 def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -99,6 +105,8 @@ def protein_stats_arrays(stats: Mapping[tuple[str, str], SweepStats], options: M
         out[f"{i}/proteins"] = np.asarray(steps.proteins, dtype=str)
         if steps.weighted_rows is not None:
             out[f"{i}/weighted_rows"] = np.asarray(steps.weighted_rows, dtype=np.float64)
+        for f, values in (steps.truth or {}).items():
+            out[f"{i}/truth/{f}"] = np.asarray(values, dtype=np.float64)
         st = stats[key]
         for name, arr in st.sums.items():
             out[f"{i}/sums/{name}"] = np.asarray(arr)
@@ -191,9 +199,11 @@ def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[
         missing = [f for f in (*_fields(), "proteins") if f"{i}/{f}" not in arrays]
         if missing:
             raise InputFormatError(source, None, f"block {block} lacks the arrays {', '.join(missing)}")
-        groups = {arrays[f"{i}/{f}"].shape for f in ("rows", "bins", *TOTALS)}
-        proteins = {arrays[f"{i}/{f}"].shape for f in ("n_t", "i_t", "proteins")}
-        numbers = [arrays[f"{i}/{f}"] for f in _fields()]
+        events = _event_fields(arrays, i)
+        truth = tuple(k for k in arrays if k.startswith(f"{i}/truth/"))
+        groups = {arrays[f"{i}/{f}"].shape for f in ("rows", "bins", *_fields()[len(_FIELDS):], *events)}
+        proteins = {arrays[f"{i}/{f}"].shape for f in ("n_t", "i_t", "proteins")} | {arrays[k].shape for k in truth}
+        numbers = [arrays[f"{i}/{f}"] for f in (*_fields(), *events)] + [arrays[k] for k in truth]
         if len(groups) != 1 or len(proteins) != 1 or not all(np.isfinite(a).all() for a in numbers):
             raise InputFormatError(source, None, f"the arrays of block {block} disagree in length or hold values that "
                                                  "are not finite (a damaged file)")
@@ -233,9 +243,13 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
     stats: dict[tuple[str, str], SweepStats] = {}
     for i, (method, label) in enumerate(meta.pop("blocks")):
         rows_w = np.asarray(arrays[f"{i}/weighted_rows"]) if f"{i}/weighted_rows" in arrays else None
+        prefix = f"{i}/truth/"
+        truth = {k[len(prefix):]: np.asarray(v) for k, v in arrays.items() if k.startswith(prefix)}
         steps = ProteinSteps(**{f: np.asarray(arrays[f"{i}/{f}"]) for f in _FIELDS},
-                             totals={f: np.asarray(arrays[f"{i}/{f}"]) for f in TOTALS},
-                             proteins=np.asarray(arrays[f"{i}/proteins"]).astype(object), weighted_rows=rows_w)
+                             totals={f: np.asarray(arrays[f"{i}/{f}"])
+                                     for f in (*_fields()[len(_FIELDS):], *_event_fields(arrays, i))},
+                             proteins=np.asarray(arrays[f"{i}/proteins"]).astype(object), weighted_rows=rows_w,
+                             truth=truth or None)
         st = steps.stats()
         if f"{i}/totals" in arrays:  # the evaluation's own sums (the same values, summed leaf by leaf)
             st.sums = {name: np.asarray(arrays[f"{i}/sums/{name}"]) for name in st.sums}

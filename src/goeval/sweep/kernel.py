@@ -7,15 +7,15 @@ scatter of their changes into threshold bins) are shared with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.sparse import row_indptr
-from goeval.sweep.quantities import TOTALS, Entries, ProteinState, RunningTotal, protein_state
-from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.quantities import TOTALS, Entries, Events, ProteinState, RunningTotal, protein_state, sum_names
+from goeval.sweep.stats import STAT_DEFINITIONS, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["sweep", "running_sums", "truth_totals", "ChunkSteps", "TruthFlags", "chunk_bounds", "chunk_steps",
@@ -108,14 +108,17 @@ class ChunkSteps:
 
     ``totals`` holds, per registered running total (:data:`~goeval.sweep.quantities.TOTALS`:
     ``cnt`` ``|P|``, ``tp`` ``|T ∩ P|``, ``ia_pred`` ``sum_P ia``, ``ia_tp`` ``sum_{T∩P} ia``, and
-    any registered later), the protein's total once every entry down to the group's level is
-    predicted; ``first`` flags a protein's first group, ``bins`` the threshold index (level - 1).
+    any registered later; those of an event source only when its events are given), the protein's
+    total once every entry down to the group's level is predicted; ``first`` flags a protein's first
+    group, ``bins`` the threshold index (level - 1); ``truth`` the per-protein constants of the event
+    sources at each group (:attr:`~goeval.sweep.quantities.Events.truth`).
     """
 
     rows: np.ndarray
     bins: np.ndarray
     first: np.ndarray
     totals: dict[str, np.ndarray]
+    truth: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def chunk_bounds(pred_indptr: np.ndarray, chunk_entries: int) -> list[int]:
@@ -152,16 +155,19 @@ class TruthFlags:
 def chunk_steps(
     r0: int, r1: int, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
     truth_flags: TruthFlags, iav: np.ndarray, thresholds: np.ndarray, grid_n: int,
-    levels: np.ndarray | None = None,
+    levels: np.ndarray | None = None, events: Events | None = None,
 ) -> ChunkSteps | None:
     """Group the entries of rows [r0, r1) by (protein, level) with running totals.
 
     ``levels`` (every entry's level, when the caller knows them) replaces
-    the search of the scores among the thresholds.
+    the search of the scores among the thresholds. ``events`` (an event
+    source's events of the same rows, :class:`~goeval.sweep.quantities.Events`)
+    are merged with the real entries: its totals are computed too.
     """
     m, n_cols = thresholds.size, iav.size
     a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
-    if a == b:
+    n_events = 0 if events is None else int(events.indptr[r1] - events.indptr[r0])
+    if a == b and not n_events:
         return None
     rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(pred_indptr[r0 : r1 + 1]))
     cols = pred_cols[a:b].astype(np.int64)
@@ -169,10 +175,12 @@ def chunk_steps(
     keep = level > 0
     if not keep.all():
         rows, cols, level = rows[keep], cols[keep], level[keep]
-    if rows.size == 0:
-        return None
     tp = truth_flags(r0, r1, rows, cols)
     scores = pred_scores[a:b][keep] if any(t.scores for t in TOTALS.values()) else None
+    if events is not None:
+        return _merged_steps(r0, r1, (rows, cols, level, tp, scores), events, iav, m)
+    if rows.size == 0:
+        return None
     # one sort of packed keys: (row, descending level) groups, then column, tp bit
     col_bits = max(1, int(n_cols).bit_length())
     grp = rows * (m + 1) + (m - level)
@@ -190,21 +198,70 @@ def chunk_steps(
         order = np.argsort(grp, kind="stable")
         grp, cols, tp = grp[order], cols[order], tp[order]
         scores = None if scores is None else scores[order]
+    entries = Entries(cols=cols, tp=tp, ia=iav[cols], scores=scores)
+    return _grouped(grp, m, r0, entries, {name: t for name, t in TOTALS.items() if t.events is None})
+
+
+def _grouped(grp: np.ndarray, m: int, r0: int, entries: Entries, totals: dict[str, RunningTotal],
+             event_values: dict[str, np.ndarray] | None = None, real: np.ndarray | None = None) -> ChunkSteps:
+    """The (protein, level) groups of sorted group keys ``grp`` and the running totals of their entries."""
     starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
     g_row, g_rlev = np.divmod(grp[starts], m + 1)
     first = np.r_[True, g_row[1:] != g_row[:-1]]
     ends = np.r_[starts[1:] - 1, grp.size - 1]
     row_start = np.repeat(starts[first], np.diff(np.r_[np.flatnonzero(first), starts.size]))
-    entries = Entries(cols=cols, tp=tp, ia=iav[cols], scores=scores)
-    totals = {name: _running_total(t, entries, starts, ends, first, row_start) for name, t in TOTALS.items()}
-    return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, totals=totals)
+    out = {}
+    for name, t in totals.items():
+        if t.events is not None:
+            values = event_values[name]  # type: ignore[index]
+        else:
+            values = t.entry(entries)  # type: ignore[misc]
+            if real is not None:  # an event adds nothing to the totals of real entries
+                values = np.where(real, values, 0)
+        out[name] = _running_total(t, values, starts, ends, first, row_start)
+    return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, totals=out)
 
 
-def _running_total(total: RunningTotal, entries: Entries, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
+def _merged_steps(r0: int, r1: int, real: tuple[np.ndarray, ...], events: Events, iav: np.ndarray,
+                  m: int) -> ChunkSteps | None:
+    """The groups of a chunk's real entries (``rows, cols, level, tp, scores``) merged with its events."""
+    rows, cols, level, tp, scores = real
+    ea, eb = int(events.indptr[r0]), int(events.indptr[r1])
+    e_rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(events.indptr[r0 : r1 + 1]))
+    e_level = np.asarray(events.levels[ea:eb], np.int64)
+    live = e_level > 0
+    e_rows, e_level = e_rows[live], e_level[live]
+    if rows.size + e_rows.size == 0:
+        return None
+    n_real = rows.size
+    grp = np.r_[rows * (m + 1) + (m - level), e_rows * (m + 1) + (m - e_level)]
+    col_all = np.r_[cols, np.zeros(e_rows.size, np.int64)]
+    col_bits = max(1, int(iav.size).bit_length())
+    if int(grp.max()).bit_length() + col_bits <= 63:  # one packed key; stable: real entries before events
+        order = np.argsort((grp << col_bits) | col_all, kind="stable")
+    else:  # pragma: no cover - astronomically many thresholds x rows
+        order = np.lexsort((col_all, grp))
+    grp = grp[order]
+    is_real = order < n_real
+    pos = np.where(is_real, order, 0)
+    e_pos = np.where(is_real, 0, order - n_real)
+    c = np.where(is_real, cols[pos] if n_real else 0, 0)
+    sc = None if scores is None else np.where(is_real, scores[pos] if n_real else 0.0, 0.0)
+    entries = Entries(cols=c, tp=is_real & (tp[pos] if n_real else False), ia=np.where(is_real, iav[c], 0.0), scores=sc)
+    given = {}
+    for name, v in events.values.items():
+        vals = np.asarray(v)[ea:eb][live]
+        given[name] = np.where(is_real, 0.0, vals[e_pos] if vals.size else 0.0)
+    totals = {name: t for name, t in TOTALS.items() if t.events is None or name in given}
+    steps = _grouped(grp, m, r0, entries, totals, given, is_real)
+    steps.truth = {k: np.asarray(v, np.float64)[steps.rows] for k, v in events.truth.items()}
+    return steps
+
+
+def _running_total(total: RunningTotal, values: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
                    row_start: np.ndarray) -> np.ndarray:
     """A protein's running total down to each group's level: counts exactly (integers), sums accurately
     (compensated, per protein; see :func:`running_sums`)."""
-    values = total.entry(entries)
     if total.exact:
         return _segment_cumsum(np.add.reduceat(values.astype(np.int64), starts), first).astype(np.float64)
     return running_sums(np.asarray(values, dtype=np.float64), ends, row_start)
@@ -225,22 +282,23 @@ def step_states(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray,
         y[steps.first] = 0.0
         return y
 
-    now = protein_state(ProteinState(totals=steps.totals, n_t=nT, i_t=iT, w_row=wR))
+    now = protein_state(ProteinState(totals=steps.totals, n_t=nT, i_t=iT, w_row=wR, truth=steps.truth))
     before = protein_state(ProteinState(totals={k: shift(v) for k, v in steps.totals.items()}, n_t=nT, i_t=iT,
-                                        w_row=wR))
+                                        w_row=wR, truth=steps.truth))
     return now, before
 
 
 def add_steps(sums: dict[str, np.ndarray], steps: ChunkSteps, now: dict[str, np.ndarray],
                before: dict[str, np.ndarray], pw: list[np.ndarray | None]) -> None:
-    """Scatter the changes of every sum into threshold bins (weights of shape (n,) or none).
+    """Scatter the changes of every sum of ``sums`` into threshold bins (weights of shape (n,) or none).
 
     The protein weight multiplies each state before differencing, so a
     weight of exactly 1 leaves every bit unchanged.
     """
     m = next(iter(sums.values())).size
     gathered: dict[int, np.ndarray] = {}
-    for name, (base, p) in STAT_DEFINITIONS.items():
+    for name in sums:
+        base, p = STAT_DEFINITIONS[name]
         w = pw[p]
         if w is None:
             delta = now[base] - before[base]
@@ -263,7 +321,8 @@ def _add_steps_batched(sums: dict[str, np.ndarray], steps: ChunkSteps, now: dict
     local = steps.rows - r0
     indptr = row_indptr(local, r1 - r0)
     deltas: dict[str, Any] = {}
-    for name, (base, p) in STAT_DEFINITIONS.items():
+    for name in sums:
+        base, p = STAT_DEFINITIONS[name]
         if base not in deltas:
             d = sp.csr_array((now[base] - before[base], steps.bins, indptr), shape=(r1 - r0, m))
             deltas[base] = d.T.tocsr()  # (m, rows)
@@ -291,20 +350,24 @@ def protein_weights(w: np.ndarray | None, i_t: np.ndarray) -> list[np.ndarray | 
     return [w, w1, w1 * i_t]
 
 
-def _nothing_predicted(n_t: np.ndarray, i_t: np.ndarray) -> dict[str, np.ndarray]:
-    """The quantities that are not 0 with nothing predicted (every running total 0; ``ru_i = i(T_i)``)."""
+def _nothing_predicted(n_t: np.ndarray, i_t: np.ndarray,
+                       truth: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """The quantities that are not 0 with nothing predicted (every running total 0; ``ru_i = i(T_i)``);
+    ``truth``: the per-protein constants of the event sources of the sweep (their totals are then 0 too)."""
     zero = np.zeros(n_t.size)
-    state = protein_state(ProteinState(totals={k: zero for k in TOTALS}, n_t=n_t, i_t=i_t))
+    names = [k for k, t in TOTALS.items() if t.events is None or truth]
+    state = protein_state(ProteinState(totals={k: zero for k in names}, n_t=n_t, i_t=i_t, truth=truth or {}))
     return {k: v for k, v in state.items() if np.any(v != 0)}
 
 
 def finish_sums(thresholds: np.ndarray, sums: dict[str, np.ndarray], pw: list[np.ndarray | None],
-                n_t: np.ndarray, i_t: np.ndarray) -> SweepStats:
-    """Reverse cumulative sums over levels, the values with nothing predicted, and the totals."""
+                n_t: np.ndarray, i_t: np.ndarray, truth: dict[str, np.ndarray] | None = None) -> SweepStats:
+    """Reverse cumulative sums over levels, the values with nothing predicted, and the totals (``truth``: the
+    per-protein constants of the event sources, as :func:`_nothing_predicted`)."""
     for k in sums:
         sums[k] = np.cumsum(sums[k][..., ::-1], axis=-1)[..., ::-1]
     batched = pw[1].ndim == 2
-    empty = _nothing_predicted(n_t, i_t)
+    empty = _nothing_predicted(n_t, i_t, truth)
     for k in sums:
         base, p = STAT_DEFINITIONS[k]
         if base in empty:  # at every threshold (a protein predicts nothing above its highest score)
@@ -401,7 +464,7 @@ def sweep(
     n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
     pw = protein_weights(w, i_t)
     shape = (m,) if w is None or w.ndim == 1 else (w.shape[0], m)
-    sums = {k: np.zeros(shape) for k in STAT_NAMES}
+    sums = {k: np.zeros(shape) for k in sum_names()}
     if m == 0 or n == 0:
         return finish_sums(thresholds, sums, pw, n_t, i_t)
     grid_n = grid_multiplier(thresholds)

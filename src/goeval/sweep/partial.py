@@ -10,10 +10,11 @@ import numpy as np
 from goeval.errors import InvalidParameterError
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, chunk_bounds, chunk_steps, finish_sums, step_states,
                                  truth_totals)
-from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.quantities import TOTALS, Events, sum_names
+from goeval.sweep.stats import STAT_DEFINITIONS, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
-__all__ = ["SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite"]
+__all__ = ["SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite", "event_sources"]
 
 @dataclass
 class SweepPartial:
@@ -21,8 +22,9 @@ class SweepPartial:
 
     What :func:`sweep` accumulates before its reverse cumulative sum, kept
     sparse and keyed by threshold *value*: ``values[i, q]`` is the sum, over
-    the proteins of the partial, of the change of sum ``STAT_NAMES[q]`` at
-    threshold ``keys[i]`` (a row per threshold: merging moves whole rows). Partials computed over different threshold sets
+    the proteins of the partial, of the change of the ``q``-th sum at
+    threshold ``keys[i]`` (a row per threshold: merging moves whole rows; the sums of
+    :func:`~goeval.sweep.quantities.sum_names` of the sweep's event sources, in that order). Partials computed over different threshold sets
     (a leaf's own distinct scores, a grid) add key by key (``a + b``); a key
     present in one operand only keeps its value, which is what a dense
     ``x + 0.0`` gives, so sparse and dense accumulation give the same bits.
@@ -34,7 +36,7 @@ class SweepPartial:
     ----------
     keys : ndarray of float64, shape (k,)
         Sorted, distinct thresholds.
-    values : ndarray of float64, shape (k, len(STAT_NAMES))
+    values : ndarray of float64, shape (k, number of sums)
     """
 
     keys: np.ndarray
@@ -42,7 +44,7 @@ class SweepPartial:
 
     @classmethod
     def empty(cls) -> "SweepPartial":
-        return cls(np.zeros(0), np.zeros((0, len(STAT_NAMES))))
+        return cls(np.zeros(0), np.zeros((0, len(sum_names()))))
 
     def __add__(self, other: "SweepPartial") -> "SweepPartial":
         if not self.keys.size:
@@ -111,15 +113,15 @@ def tree_sum(parts: Iterable[SweepPartial]) -> SweepPartial:
 
 
 def _step_deltas(steps: ChunkSteps, now: dict[str, np.ndarray], before: dict[str, np.ndarray],
-                 i_t: np.ndarray) -> np.ndarray:
-    """The change of every sum of :data:`STAT_NAMES` at each group (unweighted), shape (n_stats, g).
+                 i_t: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """The change of every sum of ``names`` at each group (unweighted), shape (len(names), g).
 
     The same arithmetic as :func:`add_steps` without weights.
     """
     pw = [None, i_t, i_t * i_t]
-    out = np.empty((len(STAT_NAMES), steps.rows.size))
+    out = np.empty((len(names), steps.rows.size))
     gathered: dict[int, np.ndarray] = {}
-    for q, (base, p) in enumerate(STAT_DEFINITIONS.values()):
+    for q, (base, p) in enumerate(STAT_DEFINITIONS[name] for name in names):
         if p == 0:
             np.subtract(now[base], before[base], out=out[q])
         else:
@@ -131,10 +133,10 @@ def _step_deltas(steps: ChunkSteps, now: dict[str, np.ndarray], before: dict[str
 
 
 def _chunk_partial(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray, thresholds: np.ndarray,
-                   w_row: np.ndarray | None = None) -> SweepPartial:
+                   w_row: np.ndarray | None, names: tuple[str, ...]) -> SweepPartial:
     """One kernel chunk's changes, summed per threshold in array order (as ``np.bincount`` does)."""
     now, before = step_states(steps, n_t, i_t, w_row)
-    deltas = _step_deltas(steps, now, before, i_t)
+    deltas = _step_deltas(steps, now, before, i_t, names)
     bins, inverse = np.unique(steps.bins, return_inverse=True)
     values = np.empty((bins.size, deltas.shape[0]))
     for q in range(deltas.shape[0]):
@@ -155,8 +157,10 @@ def sweep_partial(
     chunk_entries: int = 1 << 19,
     levels: np.ndarray | None = None,
     weighted_rows: np.ndarray | None = None,
+    events: Events | None = None,
 ) -> SweepPartial:
-    """The unfinished sums of some proteins (parameters as :func:`sweep`, no weights).
+    """The unfinished sums of some proteins (parameters as :func:`sweep`, no weights; ``events``: an event
+    source's events of the same rows, whose sums are then kept too, :func:`event_sources`).
 
     ``finish_partial(sweep_partial(...), ...)`` equals ``sweep(...)`` bit for
     bit; partials of disjoint groups of proteins add (:func:`tree_sum`).
@@ -177,16 +181,26 @@ def sweep_partial(
     n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
     grid_n = grid_multiplier(thresholds)
     flags = TruthFlags(truth_indptr, truth_cols, n_cols)
-    bounds = chunk_bounds(pred_indptr, chunk_entries)
+    names = sum_names(event_sources(events))
+    bounds = chunk_bounds(pred_indptr, chunk_entries)  # events follow their rows: the real entries' chunks
     for r0, r1 in zip(bounds[:-1], bounds[1:]):
-        steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)
+        steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels,
+                            events)
         if steps is not None:
-            total = total + _chunk_partial(steps, n_t, i_t, thresholds, weighted_rows)
+            total = total + _chunk_partial(steps, n_t, i_t, thresholds, weighted_rows, names)
     return total
 
 
+def event_sources(events: Events | None) -> tuple[str, ...]:
+    """The names of the event sources whose totals ``events`` holds (none for None)."""
+    if events is None:
+        return ()
+    return tuple(dict.fromkeys(str(TOTALS[k].events) for k in events.values))
+
+
 def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np.ndarray,
-                   i_t: np.ndarray) -> SweepStats:
+                   i_t: np.ndarray, *, sources: tuple[str, ...] = (),
+                   truth: dict[str, np.ndarray] | None = None) -> SweepStats:
     """The :class:`SweepStats` of a (combined) partial, with the totals of every benchmark protein.
 
     Parameters
@@ -202,6 +216,10 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
     n_t, i_t : ndarray of float64, shape (n,)
         ``|T_i|`` and ``i(T_i)`` of every benchmark protein, predicted or
         not (:func:`truth_totals`), in one fixed order.
+    sources : tuple of str
+        The event sources of the partial (its sums: :func:`~goeval.sweep.quantities.sum_names` of them).
+    truth : dict of str to ndarray of shape (n,), optional
+        Their per-protein constants of every benchmark protein (:attr:`~goeval.sweep.quantities.Events.truth`).
 
     Raises
     ------
@@ -218,11 +236,12 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
         if pos.size and (pos.max() >= taus.size or not np.array_equal(taus[pos], partial.keys)):
             raise InvalidParameterError("The partial sums hold thresholds that are not among 'thresholds'.")
     sums = {}
-    for q, name in enumerate(STAT_NAMES):
+    for q, name in enumerate(sum_names(sources)):
         dense = np.zeros(taus.size)
-        dense[pos] = partial.values[:, q]
+        if partial.keys.size:  # (an empty partial has the width of a sweep without event sources)
+            dense[pos] = partial.values[:, q]
         sums[name] = dense
-    return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t, i_t)
+    return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t, i_t, truth)
 
 
 def fold_infinite(partial: SweepPartial) -> SweepPartial:

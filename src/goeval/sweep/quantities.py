@@ -33,15 +33,16 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from goeval.errors import InvalidParameterError
 
-__all__ = ["RunningTotal", "Quantity", "Entries", "ProteinState", "register_total", "register_quantity",
-           "unregister_quantity", "TOTALS", "QUANTITIES", "STAT_DEFINITIONS", "protein_state"]
+__all__ = ["RunningTotal", "Quantity", "Entries", "Events", "ProteinState", "register_total", "register_quantity",
+           "unregister_quantity", "TOTALS", "QUANTITIES", "STAT_DEFINITIONS", "protein_state", "EVENT_SOURCES",
+           "event_totals", "sum_names"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,39 +69,77 @@ class Entries:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Events:
+    """Per-protein events of an event source, in CSR form over the rows of a leaf: each counts, like a
+    real entry, at every threshold up to its level.
+
+    Attributes
+    ----------
+    indptr : ndarray of int64, shape (n + 1,)
+    levels : ndarray of int64, shape (k,)
+        Number of thresholds at or below the event (0: it never counts).
+    values : dict of str to ndarray of float64, shape (k,)
+        Per running total of the source (:attr:`RunningTotal.events`), the value each event adds (``+1`` and
+        ``-1`` for a count over an interval of thresholds).
+    truth : dict of str to ndarray of float64, shape (n,)
+        Per-protein constants of the rows (e.g. the size of a reduced truth set), read by quantities as
+        ``s[name]`` (:attr:`Quantity.truth`).
+    """
+
+    indptr: np.ndarray
+    levels: np.ndarray
+    values: dict[str, np.ndarray]
+    truth: dict[str, np.ndarray]
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunningTotal:
     """A per-entry value the kernel sums over each protein's entries from the highest threshold down.
 
     Attributes
     ----------
     name : str
-    entry : callable (Entries) -> ndarray, one value per entry
+    entry : callable (Entries) -> ndarray, one value per entry, or None
+        The value of each real (predicted) entry; None for a total of an event source.
     exact : bool
         Integer values, summed exactly (counts); otherwise summed accurately
         (:func:`~goeval.sweep.running_sums`, within a few ulps of ``math.fsum``).
     scores : bool
         ``entry`` reads :attr:`Entries.scores` (the kernel then sorts with a permutation).
+    events : str or None
+        The event source whose events it sums (:data:`EVENT_SOURCES`; the values of :class:`Events`): computed
+        only in a sweep given that source's events (a run asking for those measures), merged with the real
+        entries of the same proteins (a real entry adds 0 to it, an event 0 to the totals of real entries).
+        None: a total of the real entries (``entry``), always computed.
     """
 
     name: str
-    entry: Callable[[Entries], np.ndarray]
+    entry: Callable[[Entries], np.ndarray] | None = None
     exact: bool = False
     scores: bool = False
+    events: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.entry is None) == (self.events is None):
+            raise InvalidParameterError(f"The running total {self.name!r} needs either 'entry' (a value per real "
+                                        "entry) or 'events' (the name of an event source), not both.")
 
 
 @dataclass(frozen=True, kw_only=True)
 class ProteinState:
     """Running totals of proteins at one threshold (each a float64 array, one value per protein or group),
-    with their ``|T|`` (``n_t``), ``i(T)`` (``i_t``) and ``w_row`` (1.0 when a protein's truth carries
-    information, 0.0 when not; None: every protein). ``state[name]`` is the total ``name``."""
+    with their ``|T|`` (``n_t``), ``i(T)`` (``i_t``), ``w_row`` (1.0 when a protein's truth carries
+    information, 0.0 when not; None: every protein) and the per-protein constants of event sources
+    (``truth``, :attr:`Events.truth`). ``state[name]`` is the total or the constant ``name``."""
 
     totals: Mapping[str, np.ndarray]
     n_t: np.ndarray
     i_t: np.ndarray
     w_row: np.ndarray | None = None
+    truth: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> np.ndarray:
-        return self.totals[name]
+        return self.totals[name] if name in self.totals else self.truth[name]
 
 
 class _Unset:
@@ -132,6 +171,11 @@ class Quantity:
         of ``sum_i i(T_i)**p quantity_i`` per level of the vector), or None to say it has none (the
         naive baseline then makes one row per protein). Required.
     description : str
+    truth : tuple of str
+        The per-protein constants of event sources it reads (:attr:`Events.truth`), besides ``n_t`` and ``i_t``.
+
+    A quantity is computed in a sweep that computes every total it reads: one reading the totals of an
+    event source only in a run given that source (:func:`sum_names`).
     """
 
     name: str
@@ -140,6 +184,7 @@ class Quantity:
     sums: Mapping[str, int]
     shared: Callable[[Any, int], np.ndarray] | None = _UNSET
     description: str = ""
+    truth: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.shared is _UNSET:
@@ -218,9 +263,39 @@ def unregister_quantity(name: str) -> Quantity:
 
 
 def protein_state(state: ProteinState) -> dict[str, np.ndarray]:
-    """The value of every registered quantity of proteins in ``state``."""
+    """The value of every registered quantity of proteins in ``state`` whose totals and constants it holds."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return {name: q.value(state) for name, q in QUANTITIES.items()}
+        return {name: q.value(state) for name, q in QUANTITIES.items()
+                if all(t in state.totals for t in q.totals) and all(t in state.truth for t in q.truth)}
+
+
+#: The event sources, by name (the values of :attr:`RunningTotal.events`): name -> a function
+#: ``(ontology, lo, hi, options) -> source`` giving a namespace's source, an object with a ``name``,
+#: ``events(indptr, cols, scores, truth_indptr, truth_cols, thresholds) -> Events`` (the events of
+#: propagated rows) and ``truth(truth_indptr, truth_cols) -> dict`` (the per-protein constants of
+#: truth rows). A run computes a source's totals, quantities and sums only when its options ask for it
+#: (``EvaluationOptions.measures``).
+EVENT_SOURCES: dict[str, Callable[..., Any]] = {}
+
+
+def event_totals(source: str) -> tuple[str, ...]:
+    """The running totals of the event source ``source``."""
+    return tuple(name for name, t in TOTALS.items() if t.events == source)
+
+
+def sum_names(sources: Any = ()) -> tuple[str, ...]:
+    """The sums a sweep keeps given the event sources ``sources`` (their names): those of every quantity whose
+    running totals are computed (the totals of real entries, and those of ``sources``), in registration order.
+
+    Examples
+    --------
+    >>> base, nr = sum_names(), sum_names(("nonredundant",))
+    >>> set(base) < set(nr), "nr_rc" in nr, "nr_rc" in base
+    (True, True, False)
+    """
+    given = set(sources)
+    have = {name for name, t in TOTALS.items() if t.events is None or t.events in given}
+    return tuple(s for s, (q, _) in STAT_DEFINITIONS.items() if all(t in have for t in QUANTITIES[q].totals))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -312,5 +387,66 @@ for _name, _entry, _rule, _rows, _text in _CALIBRATION:
     register_total(RunningTotal(name=_name, entry=_entry, scores=True))
     _quantity(_name, (lambda n, r: (lambda s: _weighted_rows(s[n], s) if r else s[n]))(_name, _rows), (_name,),
               {_name: 0}, _rule, _text)
-_BUILT_IN_TOTALS = frozenset(TOTALS)
 del _name, _entry, _rule, _rows, _text
+# PAN-GO's non-redundant partial credit (goeval.metrics.nonredundant, docs/conventions.md): counts of
+# the event source "nonredundant", each a sum over intervals of thresholds (+1 at the top, -1 at the bottom)
+# ---------------------------------------------------------------------------------------------
+for _name in ("nr_e", "nr_l", "nr_m", "nr_u", "nr_mapped"):
+    register_total(RunningTotal(name=_name, events="nonredundant", exact=True))
+_NR = ("nr_e", "nr_l", "nr_m", "nr_u", "nr_mapped")
+#: Partial credit of an exact (E), less specific (L) and more specific (M) predicted term.
+NR_WEIGHTS = {"E": 1.0, "L": 0.75, "M": 0.5}
+
+
+def _nr_bench(s: ProteinState) -> np.ndarray:
+    """1.0 for a protein of the non-redundant benchmark (its reduced truth ``T*`` not empty)."""
+    return (s["nr_star"] > 0).astype(np.float64)
+
+
+def _nr_count(name: str) -> Callable[[ProteinState], np.ndarray]:
+    return lambda s: s[name] * _nr_bench(s)
+
+
+def _nr_z(s: ProteinState) -> np.ndarray:
+    """Z, the terms of ``T*`` no term of ``P*`` is comparable with: ``|T*| - mapped``."""
+    return (s["nr_star"] - s["nr_mapped"]) * _nr_bench(s)
+
+
+def _nr_num(s: ProteinState) -> np.ndarray:
+    w = NR_WEIGHTS
+    return w["E"] * s["nr_e"] + w["L"] * s["nr_l"] + w["M"] * s["nr_m"]
+
+
+def _nr_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
+def _nr_pr(s: ProteinState) -> np.ndarray:
+    return _nr_ratio(_nr_num(s), s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_u"]) * _nr_bench(s)
+
+
+def _nr_rc(s: ProteinState) -> np.ndarray:
+    return _nr_ratio(_nr_num(s), s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_star"] - s["nr_mapped"]) * _nr_bench(s)
+
+
+def _nr_covered(s: ProteinState) -> np.ndarray:
+    return ((s["nr_e"] + s["nr_l"] + s["nr_m"] + s["nr_u"]) > 0) * _nr_bench(s)
+
+
+for _q in (Quantity(name="nr_bench", value=_nr_bench, totals=("nr_mapped",), truth=("nr_star",), sums={"nr_bench": 0},
+                    shared=None, description="[|T*| > 0]: a protein of the non-redundant benchmark (reads no total: "
+                                             "one of its source's, to be computed with them)"),
+           *(Quantity(name=f"{t}_n", value=_nr_count(t), totals=(t,), truth=("nr_star",), sums={f"{t}_n": 0},
+                      shared=None, description=f"the count {t[3:].upper()} of a protein of the benchmark")
+             for t in ("nr_e", "nr_l", "nr_m", "nr_u")),
+           Quantity(name="nr_z_n", value=_nr_z, totals=("nr_mapped",), truth=("nr_star",), sums={"nr_z_n": 0},
+                    shared=None, description="Z = |T*| - mapped"),
+           Quantity(name="nr_covered", value=_nr_covered, totals=_NR[:4], truth=("nr_star",), sums={"nr_covered": 0},
+                    shared=None, description="[|P*| > 0]"),
+           Quantity(name="nr_pr", value=_nr_pr, totals=_NR[:4], truth=("nr_star",), sums={"nr_pr": 0}, shared=None,
+                    description="(E + 0.75 L + 0.5 M) / (E + L + M + U), 0 when P* is empty"),
+           Quantity(name="nr_rc", value=_nr_rc, totals=_NR, truth=("nr_star",), sums={"nr_rc": 0}, shared=None,
+                    description="(E + 0.75 L + 0.5 M) / (E + L + M + Z)")):
+    register_quantity(_q)
+del _name, _q
+_BUILT_IN_TOTALS = frozenset(TOTALS)

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals
-from goeval.sweep.quantities import QUANTITIES
+from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals  # noqa: F401 - the doctest reads STAT_NAMES
+from goeval.sweep.quantities import QUANTITIES, sum_names
 
 __all__ = ["SharedVector", "shared_supported", "shared_thresholds", "shared_partial"]
 
@@ -120,10 +120,10 @@ class SharedVector:
         return self.changes(on.astype(np.float64) * factor)
 
 
-def shared_supported() -> bool:
-    """Whether every quantity of the sweep has a shared-vector rule (a quantity registered with
-    ``shared=None`` has none: the rows are then made)."""
-    return all(q.shared is not None for q in QUANTITIES.values())
+def shared_supported(sources: tuple[str, ...] = ()) -> bool:
+    """Whether every quantity of the sweep (given the event sources ``sources``, :func:`sum_names`) has a
+    shared-vector rule (a quantity registered with ``shared=None`` has none: the rows are then made)."""
+    return all(QUANTITIES[STAT_DEFINITIONS[s][0]].shared is not None for s in sum_names(sources))
 
 
 def shared_thresholds(scores: np.ndarray, thresholds: np.ndarray | None) -> np.ndarray:
@@ -176,7 +176,8 @@ def shared_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarra
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
     vec = SharedVector(np.asarray(cols)[keep].astype(np.int64), scores[keep], inverse.ravel(), levels.size, iav,
                        truth_indptr, truth_cols, n_cols)
-    values = np.empty((levels.size, len(STAT_NAMES)))
-    for q, (base, p) in enumerate(STAT_DEFINITIONS.values()):
+    names = sum_names()
+    values = np.empty((levels.size, len(names)))
+    for q, (base, p) in enumerate(STAT_DEFINITIONS[name] for name in names):
         values[:, q] = QUANTITIES[base].shared(vec, p)
     return SweepPartial(taus[levels], values)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.sweep.quantities import QUANTITIES, STAT_DEFINITIONS
+from goeval.sweep.quantities import QUANTITIES, STAT_DEFINITIONS, sum_names
 
 if TYPE_CHECKING:
     from goeval.sweep.steps import ProteinSteps
@@ -28,12 +28,33 @@ BlockKey = tuple[str, str]
 #: two pooled for micro averages).
 BASE_QUANTITIES = QUANTITIES.keys()
 
-#: Per-threshold sums produced by :func:`sweep` (all over benchmark proteins), a live view of
-#: :data:`STAT_DEFINITIONS` (name -> (quantity, power p); the sum is ``sum_i w_i * i(T_i)**p *
-#: quantity_i``: the ``it_*`` sums are the plain sums under the protein weights ``w_i * i(T_i)``
-#: (``it2_cov_w``: ``w_i * i(T_i)**2``), used for ``wru``/``wmi`` (CR13 eqs. 4-5) and for
-#: ``protein_weighting='information'`` (CR13 §3.4.1)).
-STAT_NAMES = STAT_DEFINITIONS.keys()
+class _SumNames(Sequence[str]):
+    """The names of the sums of a sweep without event sources (:func:`~goeval.sweep.quantities.sum_names`),
+    in registration order: a live view."""
+
+    def __getitem__(self, i: Any) -> Any:
+        return sum_names()[i]
+
+    def __len__(self) -> int:
+        return len(sum_names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sum_names())
+
+    def __contains__(self, name: object) -> bool:
+        return name in sum_names()
+
+    def __repr__(self) -> str:
+        return repr(sum_names())
+
+
+#: Per-threshold sums produced by :func:`sweep` (all over benchmark proteins), a live view of the
+#: sums of :data:`STAT_DEFINITIONS` a sweep keeps without event sources (name -> (quantity, power p);
+#: the sum is ``sum_i w_i * i(T_i)**p * quantity_i``: the ``it_*`` sums are the plain sums under the
+#: protein weights ``w_i * i(T_i)`` (``it2_cov_w``: ``w_i * i(T_i)**2``), used for ``wru``/``wmi``
+#: (CR13 eqs. 4-5) and for ``protein_weighting='information'`` (CR13 §3.4.1)). The sums of an event
+#: source (PAN-GO's non-redundant counts) are kept only in a sweep given its events.
+STAT_NAMES: Sequence[str] = _SumNames()
 
 #: How the sums of the i(T)-weighted view (:meth:`SweepStats.information_weighted`)
 #: are read from the plain ones: under weights ``w_i i(T_i)``, covered_w is

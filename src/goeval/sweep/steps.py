@@ -11,8 +11,8 @@ from goeval.errors import InvalidParameterError
 from goeval.sparse import row_indptr
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, add_steps, check_weights, chunk_bounds, chunk_steps,
                                  finish_sums, protein_weights, step_states, truth_totals)
-from goeval.sweep.quantities import TOTALS
-from goeval.sweep.stats import STAT_DEFINITIONS, STAT_NAMES, SweepStats
+from goeval.sweep.quantities import TOTALS, Events, sum_names
+from goeval.sweep.stats import STAT_DEFINITIONS, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["ProteinSteps", "protein_steps", "assemble_steps", "stacked_changes"]
@@ -54,6 +54,9 @@ class ProteinSteps:
         (:class:`goeval.metrics.similarity_steps.SimilaritySteps`), kept when
         similarity measures were evaluated with per-protein statistics; their
         columns are sums :meth:`stats` can compute.
+    truth : dict of str to ndarray of float64, shape (n,), optional
+        The per-protein constants of the event sources whose totals are in ``totals``
+        (:attr:`~goeval.sweep.quantities.Events.truth`).
     """
 
     thresholds: np.ndarray
@@ -67,19 +70,31 @@ class ProteinSteps:
     proteins: np.ndarray | None = None
     weighted_rows: np.ndarray | None = None
     similarity: Any = None
+    truth: dict[str, np.ndarray] | None = None
 
     @property
     def n_proteins(self) -> int:
         return int(self.n_t.size)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The event sources whose totals these statistics hold."""
+        return tuple(dict.fromkeys(str(TOTALS[k].events) for k in self.totals if TOTALS[k].events is not None))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The sums these statistics give (:func:`~goeval.sweep.quantities.sum_names` of their sources)."""
+        return sum_names(self.sources)
 
     def _chunk(self, c: int) -> ChunkSteps:
         g0, g1 = int(self.group_bounds[c]), int(self.group_bounds[c + 1])
         rows = self.rows[g0:g1]
         first = np.r_[True, rows[1:] != rows[:-1]] if rows.size else np.zeros(0, bool)
         return ChunkSteps(rows=rows, bins=self.bins[g0:g1], first=first,
-                          totals={k: v[g0:g1] for k, v in self.totals.items()})
+                          totals={k: v[g0:g1] for k, v in self.totals.items()},
+                          truth={k: v[rows] for k, v in (self.truth or {}).items()})
 
-    def stats(self, weights: np.ndarray | None = None, names: tuple[str, ...] = STAT_NAMES) -> SweepStats:
+    def stats(self, weights: np.ndarray | None = None, names: tuple[str, ...] | None = None) -> SweepStats:
         """The :class:`SweepStats` of these proteins under ``weights`` (as :func:`sweep`).
 
         Parameters
@@ -88,12 +103,12 @@ class ProteinSteps:
             Protein weights; None or 1-d: the sums of :func:`sweep`, bit for
             bit. Shape (B, n): B rows, each the sweep of that weight vector
             (a sparse product per chunk, see Notes).
-        names : tuple of str
-            The sums computed (of :data:`STAT_NAMES`, and of the similarity
-            columns :attr:`similarity` holds); the others are absent from the
-            result. Similarity columns give the result's ``similarity``
-            (:class:`~goeval.metrics.similarity.SimilarityStats` under the
-            same weights), None without them.
+        names : tuple of str, optional
+            The sums computed (of :attr:`names`, the default, and of the
+            similarity columns :attr:`similarity` holds); the others are
+            absent from the result. Similarity columns give the result's
+            ``similarity`` (:class:`~goeval.metrics.similarity.SimilarityStats`
+            under the same weights), None without them.
 
         Notes
         -----
@@ -104,14 +119,16 @@ class ProteinSteps:
         a threshold the proteins are added in order and chunks are added in
         order, so a row of ones gives the same bits as no weights.
         """
+        known = self.names
         held = () if self.similarity is None else tuple(self.similarity.columns)
-        unknown = sorted(set(names) - set(STAT_NAMES) - set(held))
+        names = known if names is None else tuple(names)
+        unknown = sorted(set(names) - set(known) - set(held))
         if unknown:
             also = f" or the similarity columns {list(held)}" if held else ""
-            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {list(STAT_NAMES)}"
+            raise InvalidParameterError(f"The 'names' parameter of ProteinSteps.stats must be among {list(known)}"
                                         f"{also}; got {unknown}.")
         columns = tuple(x for x in names if x in held)
-        names = tuple(x for x in names if x in STAT_NAMES)
+        names = tuple(x for x in names if x in known)
         n, m = self.n_proteins, self.thresholds.size
         w = check_weights(weights, n)
         pw = protein_weights(w, self.i_t)
@@ -124,7 +141,7 @@ class ProteinSteps:
                 if steps.rows.size:
                     now, before = step_states(steps, self.n_t, self.i_t, self.weighted_rows)
                     add_steps(sums, steps, now, before, pw)
-        out = finish_sums(self.thresholds, sums, pw, self.n_t, self.i_t)
+        out = finish_sums(self.thresholds, sums, pw, self.n_t, self.i_t, self.truth)
         if columns:
             out.similarity = self.similarity.stats(w, columns)
         return out
@@ -215,10 +232,12 @@ def stacked_changes(bins: np.ndarray, cols: np.ndarray, data: list[np.ndarray], 
     return sp.csr_array((values, np.tile(cols[order], k), indptr), shape=(k * m, width))
 
 
-def _no_steps() -> ChunkSteps:
-    """The steps of a chunk without entries."""
+def _no_steps(events: Events | None = None) -> ChunkSteps:
+    """The steps of a chunk without entries (the totals of the real entries and of ``events``)."""
     none = np.zeros(0, np.int64)
-    return ChunkSteps(rows=none, bins=none, first=np.zeros(0, bool), totals={k: np.zeros(0) for k in TOTALS})
+    given = () if events is None else tuple(events.values)
+    return ChunkSteps(rows=none, bins=none, first=np.zeros(0, bool),
+                      totals={k: np.zeros(0) for k, t in TOTALS.items() if t.events is None or k in given})
 
 
 def protein_steps(
@@ -235,8 +254,10 @@ def protein_steps(
     chunk_entries: int = 1 << 19,
     levels: np.ndarray | None = None,
     weighted_rows: np.ndarray | None = None,
+    events: Events | None = None,
 ) -> ProteinSteps:
-    """Per-protein step functions of a sweep (parameters as :func:`sweep`; ``levels`` as :func:`sweep_partial`).
+    """Per-protein step functions of a sweep (parameters as :func:`sweep`; ``levels`` and ``events`` as
+    :func:`sweep_partial`).
 
     ``protein_steps(...).stats()`` equals ``sweep(...)`` bit for bit and
     ``.stats(W)`` equals ``sweep(..., weights=W)`` up to rounding; the
@@ -255,22 +276,25 @@ def protein_steps(
         grid_n = grid_multiplier(thresholds)
         flags = TruthFlags(truth_indptr, truth_cols, n_cols)
         for r0, r1 in zip(bounds[:-1], bounds[1:]):
-            steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels)
-            parts.append(steps if steps is not None else _no_steps())
+            steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels,
+                                events)
+            parts.append(steps if steps is not None else _no_steps(events))
     else:
-        parts.append(_no_steps())
-    totals = {k: np.concatenate([s.totals[k] for s in parts]) for k in TOTALS}
+        parts.append(_no_steps(events))
+    totals = {k: np.concatenate([s.totals[k] for s in parts]) for k in parts[0].totals}
     group_bounds = np.r_[0, np.cumsum([s.rows.size for s in parts])].astype(np.int64)
     return ProteinSteps(thresholds=thresholds, n_t=n_t, i_t=i_t,
                         rows=np.concatenate([s.rows for s in parts]).astype(np.int64),
                         bins=np.concatenate([s.bins for s in parts]).astype(np.int64), totals=totals,
                         row_bounds=np.asarray(bounds, np.int64), group_bounds=group_bounds,
-                        proteins=None if proteins is None else np.asarray(proteins), weighted_rows=weighted_rows)
+                        proteins=None if proteins is None else np.asarray(proteins), weighted_rows=weighted_rows,
+                        truth=None if events is None else dict(events.truth))
 
 
 def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], thresholds: np.ndarray,
                    n_t: np.ndarray, i_t: np.ndarray, proteins: np.ndarray | None = None, *,
-                   chunk_entries: int = 1 << 19, weighted_rows: np.ndarray | None = None) -> ProteinSteps:
+                   chunk_entries: int = 1 << 19, weighted_rows: np.ndarray | None = None,
+                   truth: dict[str, np.ndarray] | None = None) -> ProteinSteps:
     """One block's :class:`ProteinSteps` from those of its leaves, in benchmark order.
 
     Parameters
@@ -284,6 +308,8 @@ def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], th
     n_t, i_t : ndarray of float64, shape (n,)
         ``|T_i|`` and ``i(T_i)`` of every benchmark protein.
     proteins : ndarray of str, shape (n,), optional
+    truth : dict of str to ndarray of shape (n,), optional
+        The per-protein constants of the event sources of every benchmark protein.
 
     Returns
     -------
@@ -295,7 +321,8 @@ def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], th
     taus = np.asarray(thresholds, dtype=np.float64)
     n = int(n_t.size)
     sizes = np.zeros(n, np.int64)
-    rows, bins, cols = [], [], {f: [] for f in TOTALS}
+    names = pieces[0][2].totals if pieces else {k: None for k, t in TOTALS.items() if t.events is None}
+    rows, bins, cols = [], [], {f: [] for f in names}
     for bench, sz, st in pieces:
         sizes[bench] = sz
         pos = np.minimum(np.searchsorted(taus, st.thresholds), max(taus.size - 1, 0))  # +inf: the highest
@@ -313,4 +340,4 @@ def assemble_steps(pieces: list[tuple[np.ndarray, np.ndarray, ProteinSteps]], th
     return ProteinSteps(thresholds=taus, n_t=n_t, i_t=i_t, rows=r.astype(np.int64), bins=b.astype(np.int64),
                         totals=cat, row_bounds=bounds,
                         group_bounds=group_bounds, proteins=None if proteins is None else np.asarray(proteins),
-                        weighted_rows=weighted_rows)
+                        weighted_rows=weighted_rows, truth=truth)
