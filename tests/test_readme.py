@@ -70,3 +70,18 @@ def test_every_file_the_readme_names_exists():
     named |= set(re.findall(r"`([A-Z]+\.md)`", README))
     assert {"docs/cli.md", "docs/img/demo_fig4.png", "docs/python.md"} <= named
     assert sorted(p for p in named if not (ROOT / p).exists()) == []
+
+
+
+def test_the_metric_check_rows_are_what_the_code_prints(tmp_path, capsys):
+    """The rows the README shows of ``goeval metric-check`` on the bundled example are the rows it prints."""
+    from goeval.cli import main
+
+    d = goeval.example_path
+    assert main(["metric-check", "--ontology", str(d("ontology")), "--truth", str(d("truth")), "--ia", str(d("ia")),
+                 "-q", "--out", str(tmp_path / "mc")]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    shown = [line for line in _blocks("### Which measures can be gamed")[1].splitlines() if line != "..."]
+    assert shown[:3] == printed[:3]
+    for line in shown[3:]:
+        assert line in printed, line
