@@ -491,7 +491,8 @@ def load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: Ev
 
     The prediction files not already started are read in ``threads``
     threads (default: all cores) while the ontology is parsed (pyarrow
-    releases the GIL); mapping happens in file order, so results do not
+    releases the GIL) and its closure computed (the truth's propagation
+    needs it next); mapping happens in file order, so results do not
     depend on the number of threads.
     """
     clock = perf_counter()
@@ -502,6 +503,8 @@ def load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: Ev
         onto = _read_ontology(ontology, opts)
         diag.add_timing("ontology", perf_counter() - clock)
         tr = truth if tables is None else _read_truth(truth, onto, diag, tables)
+        if paths and not tr.propagated:
+            onto.ancestors_csr  # noqa: B018 - needed next (the truth propagated): made while the files are read
         preds = _read_predictions(predictions, reads, onto)
     except BaseException:
         reads.cancel()
