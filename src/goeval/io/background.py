@@ -104,8 +104,9 @@ class Background:
 
     Use :func:`start` to create one. ``result()`` returns the value once
     (numpy arrays in it are read-only views of shared memory), re-raising
-    the child's exception; ``cancel()`` stops the child and may be called
-    any number of times. Both reap the child.
+    the child's exception (a stream's items come from ``items()`` instead);
+    ``cancel()`` stops the child and may be called any number of times. Both
+    reap the child.
     """
 
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], name: str, stream: bool = False) -> None:
