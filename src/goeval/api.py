@@ -178,7 +178,8 @@ def evaluate(
         preds = resolve_predictions(predictions, run.pattern, diag)
         # with groups the files are read once here (or spilled once, streamed) for every group
         preds, stream_files = deferred_files(preds, run.stream, None if groups is not None else run.executor, diag)
-        started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel")]
+        # (batches being read already are the engine's, read after the inputs: stopped by their starter)
+        started = [v for v in [ontology, *preds.values()] if hasattr(v, "cancel") and not getattr(v, "started", False)]
         if isinstance(ontology, (str, Path)):
             ontology = start_ontology(ontology, opts.relations)
             started.append(ontology)

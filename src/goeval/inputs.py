@@ -452,12 +452,13 @@ class _Started:
         return True
 
 
-def _read_predictions(predictions: dict[str, Any], reads: PredictionReads, onto: Ontology) -> dict[str, Annotations]:
-    """Every method's predictions mapped on the ontology, in the methods' order."""
+def _read_predictions(predictions: dict[str, Any], reads: PredictionReads, onto: Ontology) -> dict[str, Any]:
+    """Every method's predictions mapped on the ontology, in the methods' order (batches being read already,
+    :class:`~goeval.io.readers.StartedBatches`, as they are: the engine takes them)."""
     tables = reads.tables()
     out = {}
     for name, value in predictions.items():
-        if isinstance(value, Annotations):
+        if isinstance(value, Annotations) or getattr(value, "started", False):
             out[name] = value
         else:  # read by ``reads`` (or a read the caller started, waited for there)
             out[name] = map_table(tables.pop(name), onto)
@@ -491,17 +492,21 @@ def load_inputs(ontology: Any, truth: Any, predictions: dict[str, Any], opts: Ev
 
     The prediction files not already started are read in ``threads``
     threads (default: all cores) while the ontology is parsed (pyarrow
-    releases the GIL); mapping happens in file order, so results do not
+    releases the GIL) and its closure computed (the truth's propagation
+    needs it next); mapping happens in file order, so results do not
     depend on the number of threads.
     """
     clock = perf_counter()
-    paths = {n: p for n, p in predictions.items() if not isinstance(p, Annotations)}  # files, or reads started
+    # files, or reads started (not batches being read already: the engine takes them as they come)
+    paths = {n: p for n, p in predictions.items() if not isinstance(p, Annotations) and not getattr(p, "started", False)}
     tables = None if isinstance(truth, Annotations) else _truth_tables(truth)
     reads = PredictionReads(paths, ProteinFilter.of([truth] if tables is None else tables), threads)
     try:
         onto = _read_ontology(ontology, opts)
         diag.add_timing("ontology", perf_counter() - clock)
         tr = truth if tables is None else _read_truth(truth, onto, diag, tables)
+        if paths and not tr.propagated:
+            onto.ancestors_csr  # noqa: B018 - needed next (the truth propagated): made while the files are read
         preds = _read_predictions(predictions, reads, onto)
     except BaseException:
         reads.cancel()

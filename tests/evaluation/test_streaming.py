@@ -167,3 +167,23 @@ def test_streamed_files_on_a_two_worker_dask_cluster(tmp_path, monkeypatch):
     assert st.diagnostics["streaming"]["streamed"] == ["m", "m2"]
     assert list(st.diagnostics["streaming"]["in_memory"]) == ["shuffled"]
     _assert_same(mem, st, skip=("streaming", "warnings"))
+
+
+@pytest.mark.filterwarnings("ignore::goeval.errors.GoevalWarning")
+@pytest.mark.parametrize("grouped", [True, False])
+def test_batches_sent_by_a_forked_reader_give_the_in_memory_bits(tmp_path, monkeypatch, grouped):
+    """A file whose kept batches a forked child sends as it reads them (goeval evaluate's large first file) is
+    evaluated batch by batch as they come, with the bits and the diagnostics of the in-memory run; a file not
+    grouped by protein is read whole instead, with the same bits."""
+    from goeval.io.predictions import start_read_predictions
+    from goeval.io.readers import StartedBatches
+
+    monkeypatch.setattr(leaves, "LEAF_ENTRIES", 9)
+    onto, truth, preds, ia = _write_case(tmp_path, grouped=grouped)
+    mem = goeval.evaluate(onto, truth, {"m": preds / "m.tsv"}, ia=ia, thresholds="exact")
+    started = start_read_predictions(preds / "m.tsv", truth=truth, batch_rows=7, fork=True)
+    assert isinstance(started, StartedBatches) and started.pending.forked
+    st = goeval.evaluate(onto, truth, {"m": started}, ia=ia, thresholds="exact")
+    assert "streaming" not in st.diagnostics
+    _assert_same(mem, st)
+    assert goeval.io.background.live_children() == []

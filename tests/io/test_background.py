@@ -139,3 +139,52 @@ def test_bad_fork_policy_is_a_parameter_error(monkeypatch):
     monkeypatch.setenv("GOEVAL_FORK", "sometimes")
     with pytest.raises(InvalidParameterError, match="GOEVAL_FORK"):
         should_fork(True)
+
+
+# ------------------------------------------------------------------ streams
+def _items(n: int, fail_at: int | None = None, log: str | None = None):
+    for i in range(n):
+        if log is not None:
+            with open(log, "a") as fh:
+                fh.write(f"{i}\n")
+        if i == fail_at:
+            raise InputFormatError("preds.tsv", i, "bad line", "x y")
+        yield {"i": i, "codes": np.full(50_000, i, dtype=np.int32)}
+
+
+def test_stream_items_come_in_order_through_shared_memory():
+    job = start(_items, 30, name="test", fork=True, stream=True)
+    assert job.forked
+    got = list(job.items())
+    assert [g["i"] for g in got] == list(range(30)) and live_children() == []
+    assert all((g["codes"] == g["i"]).all() and not g["codes"].flags.writeable for g in got)
+    del got
+    assert _memfd_count() == 0  # each item's memory goes with it
+    with pytest.raises(GoevalError, match="already taken"):
+        next(job.items())
+
+
+def test_stream_error_comes_after_the_items_before_it():
+    got = []
+    with pytest.raises(InputFormatError) as err:
+        for item in start(_items, 30, 4, name="test", fork=True, stream=True).items():
+            got.append(item["i"])
+    assert got == [0, 1, 2, 3] and err.value.line == 4 and live_children() == []
+
+
+def test_stream_child_runs_at_most_a_few_items_ahead(tmp_path):
+    log = tmp_path / "made.txt"
+    job = start(_items, 200, None, str(log), name="test", fork=True, stream=True)
+    items = job.items()
+    assert next(items)["i"] == 0
+    time.sleep(1.0)  # time for the child to run ahead as far as it may
+    assert len(log.read_text().split()) <= bg.STREAM_AHEAD + 2
+    pid = job._pid
+    items.close()  # leaving early stops the child
+    assert not _alive(pid) and live_children() == []
+
+
+def test_stream_not_forked_runs_in_process_when_iterated():
+    job = start(_items, 3, name="test", fork=False, stream=True)
+    assert not job.forked
+    assert [g["i"] for g in job.items()] == [0, 1, 2]

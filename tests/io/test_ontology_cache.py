@@ -6,6 +6,8 @@ import json
 import logging
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -182,6 +184,17 @@ def test_written_then_hit_equal_to_fresh(obo, _private_ontology_cache):
     assert_same_ontology(again, _fresh(obo))
     assert_same_ontology(onto, _fresh(obo))
     assert_same_ontology(goeval.load_ontology(obo), _fresh(obo))
+
+
+def test_hit_imports_neither_obonet_nor_networkx(obo):
+    """A run that reads the compiled ontology never parses OBO text: obonet and networkx (about 0.1 s of
+    start-up) stay unimported, through the command line's own imports."""
+    oc.load_cached_ontology(obo)
+    code = ("import sys, goeval.cli.evaluate, goeval.inputs, goeval.api; from goeval.io import ontology_cache as oc; "
+            f"onto, rec = oc.load_cached_ontology({str(obo)!r}); onto.ancestors_csr; "
+            "print(rec.status, sorted(m for m in ('networkx', 'obonet') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["hit", "[]"]
 
 
 def test_same_content_elsewhere_hits_with_its_own_source(obo, tmp_path):

@@ -164,3 +164,31 @@ def test_a_spilled_file_that_is_not_grouped_says_so_when_replayed(tmp_path):
         with pytest.raises(UngroupedPredictionsError):
             list(spill.batches())
         assert len(spill.read()) == 7
+
+
+def test_started_batches_are_the_readers_batches_sent_by_a_forked_child(tmp_path):
+    """start_read_predictions with batch_rows: a forked child sends the kept batches (the truth's proteins) and
+    then the reader's counts, as the file's own batches and counts; read() reads the file whole here."""
+    from goeval.io.background import fork_supported, live_children
+    from goeval.io.predictions import start_read_predictions
+    from goeval.io.predictions.keep import ProteinFilter
+    from goeval.io.readers import StartedBatches
+    from goeval.io.truth import read_annotation_tables
+
+    if not fork_supported():
+        pytest.skip("forked reads need Linux")
+    path, truth = goeval.example_path("predictions"), goeval.example_path("truth")
+    keep = ProteinFilter.of(read_annotation_tables(truth))
+    want = readers.prediction_file(path).batches(500, keep=keep)
+    want_tables = list(want)
+    started = start_read_predictions(path, truth=truth, batch_rows=500, fork=True)
+    assert isinstance(started, StartedBatches) and started.started and not started.shippable
+    got = started.batches()
+    got_tables = list(got)
+    assert len(got_tables) == len(want_tables) > 1
+    for a, b in zip(got_tables, want_tables):
+        for f in ("protein_codes", "proteins", "term_codes", "terms", "scores"):
+            assert np.array_equal(getattr(a, f), getattr(b, f)), f
+    assert got.scan.counts == want.scan.counts and live_children() == []
+    whole = started.read(keep=keep)
+    assert len(whole) == sum(len(t) for t in want_tables)

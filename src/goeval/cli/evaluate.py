@@ -99,8 +99,10 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
     opts, found = _check_before_work(args, ontology, truth)
     # While this process is still small, start the first prediction file's read and the ontology's parse
     # (forked children for large inputs; a compiled-cache hit skips the parse). The reader reads the truth
-    # first and parses only its proteins' lines; the other files are read meanwhile (goeval.evaluate).
+    # first and parses only its proteins' lines; the other files are read meanwhile (goeval.evaluate). A large
+    # file's reader sends its rows in batches, evaluated as they come, unless groups evaluate them several times.
     from goeval.io.predictions import start_read_predictions
+    from goeval.io.readers import BATCH_ROWS
 
     files: dict = dict(found.files)
     started = []
@@ -110,7 +112,11 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
         # (not with --dask: with enough workers each file is read by the worker that evaluates it)
         if first is not None and not getattr(args, "stream", False) and not getattr(args, "dask", None) \
                 and all(map(_regular, truths)):
-            files[first] = start_read_predictions(files[first], truth=truth)
+            # pandas (0.15-0.2 s) is imported by the reader's first Arrow array (pyarrow looks for pandas objects)
+            # and by this process's results: imported once, here, not a second time in the reader
+            import pandas  # noqa: F401
+            grouped = getattr(args, "groups", None) or getattr(args, "groups_from", None)
+            files[first] = start_read_predictions(files[first], truth=truth, batch_rows=None if grouped else BATCH_ROWS)
             started.append(files[first])
         from goeval.io.ontology_cache import start_ontology
 

@@ -117,8 +117,8 @@ def _remote_files(files: Mapping[str, Any], engine: Engine, benchmark: Benchmark
 
 def _method_counts(name: str, pred: Any, engine: Engine, benchmark: Benchmark, plan: Plan, stream: bool,
                    batch_rows: int, streaming: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], int]:
-    """Run one method here: in memory, streamed, or its file read whole."""
-    if stream and isinstance(pred, PredictionInput):
+    """Run one method here: in memory, streamed (or its batches being read already), or its file read whole."""
+    if isinstance(pred, PredictionInput) and (stream or pred.started):
         return _run_streamed(name, pred, engine, benchmark, plan.options, batch_rows, streaming)
     return _run(source_for(name, pred, benchmark, plan.options), engine, benchmark)
 

@@ -16,6 +16,12 @@ run:
   array out of band in an anonymous memory file of its own
   (``memfd_create``): the parent maps it read-only, and nothing is ever written to the file system,
   so a failed, interrupted or killed run cannot leave a file behind;
+* a call whose value is an iterable may be started as a stream
+  (``start(..., stream=True)``): the child sends each item as it is made
+  and :meth:`Background.items` gives them in order, at most a few items
+  ahead of the caller (the caller's receipt of each lets the child send one
+  more), so the caller works on the first items while the child makes the
+  next ones, in the memory of a few items;
 * :meth:`Background.result` and :meth:`Background.cancel` reap the child;
   :func:`cancel_all` (called by the command line before it exits, and at
   interpreter exit) kills and reaps any child still running.
@@ -51,6 +57,9 @@ _HEADER = struct.Struct("!QQ")  # length of the pickled metadata, number of out-
 _MAX_FDS = 200  # descriptors in one message (the kernel allows about 250)
 _LIVE: dict[int, "Background"] = {}
 _UNWIND_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+#: Items a streamed child sends beyond those the caller has received.
+STREAM_AHEAD = 8
+_CREDIT = b"\x01"  # the caller's receipt of one item
 
 
 def fork_mode() -> str:
@@ -95,13 +104,15 @@ class Background:
 
     Use :func:`start` to create one. ``result()`` returns the value once
     (numpy arrays in it are read-only views of shared memory), re-raising
-    the child's exception; ``cancel()`` stops the child and may be called
-    any number of times. Both reap the child.
+    the child's exception (a stream's items come from ``items()`` instead);
+    ``cancel()`` stops the child and may be called any number of times. Both
+    reap the child.
     """
 
-    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], name: str) -> None:
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], name: str, stream: bool = False) -> None:
         self.name = name
         self._fn, self._args = fn, args
+        self.stream = stream  #: the call's items are sent one by one (:meth:`items`)
         self._pid: int | None = None
         self._sock: socket.socket | None = None
         self._done = False
@@ -121,7 +132,7 @@ class Background:
             code = 0
             try:
                 parent_end.close()
-                _child_main(child_end, self._fn, self._args, mask)
+                (_child_stream if self.stream else _child_main)(child_end, self._fn, self._args, mask)
             except BaseException:  # noqa: BLE001 - the child must never return into the caller's code
                 code = 1
             finally:
@@ -152,6 +163,49 @@ class Background:
         self._done = True
         self._fn, self._args = None, ()  # type: ignore[assignment]
         return value
+
+    def items(self) -> Iterator[Any]:
+        """The items of the call (started with ``stream=True``), in order, as the child sends them.
+
+        Iterable once, like :meth:`result`; re-raises the call's exception
+        where it was raised, after the items before it. If the child died
+        before its first item, the call is made again in this process; after
+        it, the read is an error. Leaving the loop early stops the child.
+        """
+        if self._done or not self.stream:
+            raise GoevalError(f"the items of the {self.name} were already taken, or it is not a stream")
+        self._done = True
+        try:
+            if self._sock is None:
+                yield from self._fn(*self._args)
+            else:
+                yield from self._received()
+        finally:
+            self.cancel()
+            self._fn, self._args = None, ()  # type: ignore[assignment]
+
+    def _received(self) -> Iterator[Any]:
+        sock, given = self._sock, 0
+        assert sock is not None  # noqa: S101 - internal invariant, not user input
+        while True:
+            message = _recv_message(sock)
+            if message is None:  # the child died without a word
+                if given:
+                    raise GoevalError(f"the {self.name} stopped before its end (its process died)")
+                self._reap(kill=True)
+                yield from self._fn(*self._args)
+                return
+            status, value = message
+            if status == "error":
+                raise value
+            if status == "end":
+                return
+            try:
+                sock.sendall(_CREDIT)  # received: the child may send one more
+            except OSError:  # pragma: no cover - the child is gone; its messages are still read
+                pass
+            given += 1
+            yield value
 
     def _receive(self) -> Any:
         sock = self._sock
@@ -192,7 +246,7 @@ class Background:
             pass
 
 
-def start(fn: Callable[..., Any], /, *args: Any, name: str, fork: bool) -> Background:
+def start(fn: Callable[..., Any], /, *args: Any, name: str, fork: bool, stream: bool = False) -> Background:
     """Start ``fn(*args)`` in a forked child (``fork=True``) or defer it.
 
     Parameters
@@ -206,8 +260,12 @@ def start(fn: Callable[..., Any], /, *args: Any, name: str, fork: bool) -> Backg
     fork : bool
         Fork a child now (use :func:`should_fork`); otherwise ``fn`` runs in
         this process when :meth:`Background.result` is first called.
+    stream : bool, default False
+        ``fn`` returns an iterable whose items (each picklable) are sent one
+        by one, at most :data:`STREAM_AHEAD` ahead of the caller: read them
+        with :meth:`Background.items`.
     """
-    bg = Background(fn, args, name)
+    bg = Background(fn, args, name, stream)
     if fork and fork_supported():
         try:
             bg._fork()
@@ -249,6 +307,29 @@ def _child_main(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ..
     _child_setup(mask)
     try:
         message: tuple[str, Any] = ("ok", fn(*args))
+    except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
+        message = ("error", exc)
+    try:
+        _send_message(sock, message)
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        _send_message(sock, ("error", GoevalError(f"the background read failed: {exc}")))
+    finally:
+        sock.close()
+
+
+def _child_stream(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ...],
+                  mask: set) -> None:  # pragma: no cover - runs in the child
+    """The items of ``fn(*args)`` sent one by one (each after the parent's receipt of the item
+    :data:`STREAM_AHEAD` before it), then ``end``, or the error where it was raised."""
+    _child_setup(mask)
+    try:
+        sent = 0
+        for item in fn(*args):
+            if sent >= STREAM_AHEAD and not sock.recv(1):
+                return  # the parent closed its end: nobody reads
+            _send_message(sock, ("item", item))
+            sent += 1
+        message: tuple[str, Any] = ("end", None)
     except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
         message = ("error", exc)
     try:

@@ -45,8 +45,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from obonet.read import get_sections
-
 from goeval.errors import DuplicateTermError, InputFormatError
 from goeval.io.background import Background, should_fork, start
 from goeval.io.files import PathLike, read_text
@@ -150,7 +148,7 @@ class RawOntology:
         if self.name_lines is None:
             return {t["id"]: t.get("name", "") for t in self.terms}
         lines = "\n".join(self.name_lines).replace("\n[", "\n\n[").split("\n")
-        _typedefs, terms, _inst, _header = get_sections(iter(["format-version: 1.2", ""] + lines))
+        _typedefs, terms, _inst, _header = _get_sections()(iter(["format-version: 1.2", ""] + lines))
         return {t["id"]: t.get("name", "") for t in terms if "id" in t}
 
 
@@ -347,9 +345,17 @@ def _prepare(text: str, path: PathLike | None) -> _Prepared:
     return _Prepared(header, lines, _NAMES.findall(text, first), diagnostics)
 
 
+def _get_sections() -> Callable[..., Any]:
+    """obonet's stanza parser, imported when an OBO file is parsed (with networkx, about 0.1 s: a run that
+    reads the compiled ontology never needs it)."""
+    from obonet.read import get_sections
+
+    return get_sections
+
+
 def _sections(lines: list[str], path: str | None):  # noqa: ANN202 - obonet's 4-tuple
     try:
-        return get_sections(iter(lines))
+        return _get_sections()(iter(lines))
     except ValueError as exc:  # pragma: no cover - every line was checked before
         raise InputFormatError(path, None, f"OBO syntax error: {exc}") from None
 
@@ -481,6 +487,7 @@ def start_read_obo(path: PathLike) -> PendingOntology:
     del text
     head, tail = _split(prepared.lines)
     fork = should_fork(large=len(prepared.lines) >= 60_000)
+    _get_sections()  # imported before the fork: both parsers have it
     background = start(_sections, ["format-version: 1.2", ""] + tail, str(path), name="ontology parser", fork=fork)
 
     def finish() -> RawOntology:

@@ -32,7 +32,7 @@ from goeval.io.kinds import FileKind, sniff
 from goeval.io.pairs import PairTable
 
 __all__ = ["Reader", "READERS", "add_reader", "reader_of", "PredictionInput", "PredictionFile", "prediction_file", "as_prediction_input",
-           "SpilledPredictions", "BATCH_ROWS"]
+           "SpilledPredictions", "StartedBatches", "BATCH_ROWS"]
 
 #: Rows of a prediction file per batch when it is streamed.
 BATCH_ROWS = 1 << 20
@@ -113,10 +113,15 @@ class PredictionInput:
         The file, for messages.
     shippable : bool
         Another process can read it (it is a file by name).
+    started : bool
+        Its batches are being read already (:class:`StartedBatches`): the
+        evaluation takes them as they come, and reads the file whole only if
+        they fail (a file not grouped by protein).
     """
 
     path: str
     shippable = False
+    started = False
 
     def read(self, keep: Any = None, progress: Callable[[int], None] | None = None) -> PairTable:
         """The whole (kept) table."""
@@ -252,6 +257,60 @@ class _Replay:
 
     def __iter__(self) -> Iterator[PairTable]:
         return self.spill._replay()
+
+
+class StartedBatches(PredictionInput):
+    """A prediction file whose kept batches a forked child is reading already
+    (:func:`goeval.io.predictions.start_read_predictions` with ``batch_rows``).
+
+    :meth:`batches` gives them once, as the child sends them (the rows of the
+    truth's proteins the child was given); :meth:`read` reads the file whole
+    in this process instead (for a file whose batches failed because it is not
+    grouped by protein).
+
+    Parameters
+    ----------
+    source : PredictionFile
+    pending : Background
+        The child's stream: tables, then the reader's counts (a dict).
+    """
+
+    started = True
+
+    def __init__(self, source: PredictionFile, pending: Any) -> None:
+        self.source, self.path, self.pending = source, source.path, pending
+
+    def batches(self, batch_rows: int = BATCH_ROWS, keep: Any = None) -> "_Received":
+        """The child's batches (their size and filter are the child's)."""
+        return _Received(self.pending)
+
+    def read(self, keep: Any = None, progress: Callable[[int], None] | None = None) -> PairTable:
+        """The file read whole here (the child stopped)."""
+        self.cancel()
+        return self.source.read(keep=keep, progress=progress)
+
+    def cancel(self) -> None:
+        """Stop the child (idempotent)."""
+        self.pending.cancel()
+
+
+class _Received:
+    """The batches of a :class:`StartedBatches`, iterable once; ``scan.counts`` (the reader's counts) after."""
+
+    def __init__(self, pending: Any) -> None:
+        self.pending, self.scan = pending, None
+
+    def __iter__(self) -> Iterator[PairTable]:
+        for item in self.pending.items():
+            if isinstance(item, PairTable):
+                yield item
+            else:
+                self.scan = _Counts(item)
+
+
+@dataclass(frozen=True)
+class _Counts:
+    counts: dict[str, Any]
 
 
 def as_prediction_input(value: Any) -> Any:

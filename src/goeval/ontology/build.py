@@ -11,7 +11,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
@@ -26,6 +25,8 @@ _GO_ORDER = ("biological_process", "molecular_function", "cellular_component")
 
 
 def _raise_cycle(ids: list[str], rows: np.ndarray, cols: np.ndarray, bad: np.ndarray, source: str) -> None:
+    import networkx as nx  # only to name a cycle (a run that reads the compiled ontology never imports it)
+
     badset = set(bad.tolist())
     g = nx.DiGraph()
     g.add_edges_from((ids[r], ids[c]) for r, c in zip(rows, cols) if r in badset and c in badset)
@@ -227,6 +228,8 @@ class _AltClaims:
 
 def _replacement_cycle(obsolete: dict[str, dict[str, Any]], canon: Any, src: str) -> None:
     """Raise when ``replaced_by`` links among obsolete terms form a cycle."""
+    import networkx as nx  # as in _raise_cycle
+
     g = nx.DiGraph()
     for tid, term in obsolete.items():
         for r in term.get("replaced_by", ()):

@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
@@ -260,6 +259,8 @@ class Ontology:
         Edges point child -> parent, as in OBO and obonet; node attribute
         ``name`` and ``namespace``.
         """
+        import networkx as nx  # imported here: a run never needs it
+
         s = slice(0, self.n_terms) if namespace is None else self.namespace_slice(namespace)
         g = nx.DiGraph()
         nsof = self.namespace_of

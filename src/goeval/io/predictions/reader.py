@@ -12,7 +12,7 @@ lines are parsed and held; the others are counted.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -113,7 +113,8 @@ def read_predictions(path: PathLike, *, keep: Iterable[str] | ProteinFilter | No
 
 
 def start_read_predictions(path: PathLike, *, fork: bool | None = None,
-                           keep: Iterable[str] | ProteinFilter | None = None, truth: Any = None) -> Background:
+                           keep: Iterable[str] | ProteinFilter | None = None, truth: Any = None,
+                           batch_rows: int | None = None) -> Any:
     """Start reading a prediction file; return a :class:`~goeval.io.background.Background`.
 
     Its ``result()`` is the :class:`~goeval.io.pairs.PairTable` (arrays
@@ -123,6 +124,14 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
     child process forked now, which sends back only the final arrays, so the
     reader's working memory never counts against the caller and the caller
     goes on meanwhile. Call it early, while the caller is still small.
+
+    With ``batch_rows``, a forked read sends the kept rows in batches of
+    about that many rows as it reads them, and the value is a
+    :class:`~goeval.io.readers.StartedBatches`: an evaluation takes each
+    batch as it comes (the first proteins are evaluated while the child reads
+    the next ones) and reads the file whole only if it is not grouped by
+    protein. Unforked, it is the :class:`~goeval.io.background.Background`
+    above.
 
     Parameters
     ----------
@@ -136,10 +145,12 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
     truth : path or list of paths, optional
         Instead of ``keep``: the truth files whose proteins are kept, read by
         the reader itself first (in the forked child, so the caller goes on).
+    batch_rows : int, optional
+        A forked read sends its rows in batches (see above).
 
     Returns
     -------
-    Background
+    Background or StartedBatches
         The pending read (its ``path`` attribute: the file).
     """
     if fork is None:
@@ -148,7 +159,12 @@ def start_read_predictions(path: PathLike, *, fork: bool | None = None,
         except OSError:
             large = False
         fork = should_fork(large=large)
-    read = _ReadKept(keep, truth)
+    read = _ReadKept(keep, truth, batch_rows)
+    if batch_rows is not None and fork:
+        from goeval.io.readers import StartedBatches, prediction_file
+
+        pending = start(read.batches, str(path), name="prediction reader", fork=True, stream=True)
+        return StartedBatches(prediction_file(path), pending)
     pending = start(read, str(path), name="prediction reader", fork=fork)
     pending.path = str(path)  # what it reads (a caller's progress counts its bytes)
     return pending
@@ -158,15 +174,26 @@ class _ReadKept:
     """A prediction file read through the reader of its kind, with a filter (or the truth files that make it,
     read first), as a callable."""
 
-    def __init__(self, keep: Iterable[str] | ProteinFilter | None, truth: Any = None) -> None:
-        self.keep, self.truth = keep, truth
+    def __init__(self, keep: Iterable[str] | ProteinFilter | None, truth: Any = None,
+                 batch_rows: int | None = None) -> None:
+        self.keep, self.truth, self.batch_rows = keep, truth, batch_rows
+
+    def _filter(self) -> ProteinFilter | None:
+        if self.truth is None:
+            return None if self.keep is None or isinstance(self.keep, ProteinFilter) else ProteinFilter(self.keep)
+        from goeval.io.truth import read_annotation_tables
+
+        return ProteinFilter.of(read_annotation_tables(self.truth))
 
     def __call__(self, path: str) -> PairTable:
-        keep = self.keep
-        if self.truth is not None:
-            from goeval.io.truth import read_annotation_tables
-
-            keep = ProteinFilter.of(read_annotation_tables(self.truth))
         from goeval.io.readers import prediction_file
 
-        return prediction_file(path).read(keep=keep)
+        return prediction_file(path).read(keep=self._filter())
+
+    def batches(self, path: str) -> Iterator[PairTable | dict[str, Any]]:
+        """The kept rows in batches, then the reader's counts (a dict)."""
+        from goeval.io.readers import prediction_file
+
+        batches = prediction_file(path).batches(self.batch_rows, keep=self._filter())
+        yield from batches
+        yield dict(batches.scan.counts)
