@@ -309,12 +309,7 @@ def _child_main(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ..
         message: tuple[str, Any] = ("ok", fn(*args))
     except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
         message = ("error", exc)
-    try:
-        _send_message(sock, message)
-    except (pickle.PicklingError, TypeError, AttributeError) as exc:
-        _send_message(sock, ("error", GoevalError(f"the background read failed: {exc}")))
-    finally:
-        sock.close()
+    _send_last(sock, message)
 
 
 def _child_stream(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, ...],
@@ -332,6 +327,11 @@ def _child_stream(sock: socket.socket, fn: Callable[..., Any], args: tuple[Any, 
         message: tuple[str, Any] = ("end", None)
     except BaseException as exc:  # noqa: BLE001 - forwarded to the parent
         message = ("error", exc)
+    _send_last(sock, message)
+
+
+def _send_last(sock: socket.socket, message: tuple[str, Any]) -> None:  # pragma: no cover - child side
+    """Send the child's last message (its result, ``end`` or its error; an unpicklable one as an error), then close."""
     try:
         _send_message(sock, message)
     except (pickle.PicklingError, TypeError, AttributeError) as exc:
