@@ -65,7 +65,7 @@ def test_tutorial_runs(tmp_path, monkeypatch):
     assert table.startswith('<table class="goeval-headline">') and "<td>BLAST</td><td>0.4856 [" in table
     (out,) = tmp.glob("goeval_tutorial_*")
     page = (out / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == 3 and "ci_low" not in page and "CI" in page
+    assert page.count("data:image/png;base64,") == 4 and "ci_low" not in page and "CI" in page  # + calibration_MFO
     assert (out / "plots" / "fig4_MFO.png").exists() and (out / "protein_stats.npz").exists()
 
 

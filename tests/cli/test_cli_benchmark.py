@@ -30,7 +30,7 @@ def test_cv_writes_every_output(tmp_path):
     out = tmp_path / "cv"
     assert run(cv_args(out, "--folds", str(D / "folds.tsv"), "--thresholds", "0.01")) == 0
     names = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    assert names == ["README.md", "curves.tsv", "diagnostics.json", "folds.tsv", "ia/0.tsv", "ia/1.tsv", "ia/2.tsv",
+    assert names == ["README.md", "calibration.tsv", "curves.tsv", "diagnostics.json", "folds.tsv", "ia/0.tsv", "ia/1.tsv", "ia/2.tsv",
                      "manifest.json", "predictions/blast.tsv.gz", "predictions/gotcha.tsv.gz", "predictions/naive.tsv.gz",
                      "summary.tsv", "table1.tsv"]
     head = (out / "summary.tsv").read_text().split("\n")[0].split("\t")

@@ -101,8 +101,9 @@ def test_reused_output_folder_compare_report_plot_see_only_the_second_run(tmp_pa
     capsys.readouterr()
     assert main(evaluate(r, predictions=a, quiet=False)) == 0
     err = capsys.readouterr().err
-    assert "removed" in err and "protein_stats.npz" in err
-    assert files(r) == ["curves.tsv", "diagnostics.json", "leaderboard.tsv", "manifest.json", "summary.tsv", "timings.json"]
+    assert "removed 9 files of the earlier run" in err  # protein_stats.npz, report.html, report.md and 6 figures
+    assert files(r) == ["calibration.tsv", "curves.tsv", "diagnostics.json", "leaderboard.tsv", "manifest.json",
+                        "summary.tsv", "timings.json"]
     assert main(["compare", str(r)]) == 2
     assert "protein_stats.npz: no such file" in capsys.readouterr().err
     assert main(["report", str(r)]) == 0 and main(["plot", str(r)]) == 0

@@ -195,3 +195,68 @@ def test_the_shared_rules_of_the_score_sums_give_the_sums_of_the_rows():
     tp = np.array([[c in t for c in cols] for t in truth])
     want = [(np.tile(capped, n) * tp.ravel() * np.tile(ia[cols], n))[np.tile(vec >= t, n)].sum() for t in taus]
     assert_allclose(rows.sums["ia_score_tp"], want, rtol=1e-12)
+
+
+def _reliability_direct(y, s, edges, w):
+    """Per bin (np.digitize on the edges): pairs, true pairs, mean score and fraction true, pair by pair."""
+    b = np.clip(np.digitize(s, edges[1:-1], right=False), 0, edges.size - 2)
+    rows = []
+    for k in range(edges.size - 1):
+        inb = b == k
+        n, t = w[inb].sum(), (w[inb] * y[inb]).sum()
+        rows.append((n, t, (w[inb] * s[inb]).sum() / n if n else np.nan, t / n if n else np.nan))
+    return np.array(rows)
+
+
+def test_calibration_tsv_of_goeval_evaluate_equals_numpy_on_the_propagated_pairs(tmp_path):
+    """calibration.tsv: per method and bin, the pairs, true pairs, mean score and fraction true (and IA-weighted)
+    of the propagated pairs, listed in the manifest, read back by load_results and the results reader."""
+    pd = pytest.importorskip("pandas")
+    import json
+    import shutil
+
+    import goeval
+    from goeval.cli import main
+    from goeval.io.results_dir import read_results_dir
+
+    out, preds = tmp_path / "r", tmp_path / "preds"
+    preds.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(goeval.example_path("predictions"), preds / f"{name}.tsv.gz")
+    assert main(["evaluate", "--ontology", str(goeval.example_path("ontology")), "--truth",
+                 str(goeval.example_path("truth")), "--predictions", str(preds), "--ia", str(goeval.example_path("ia")),
+                 "--calibration-bins", "7", "-q", "--out", str(out)]) == 0
+    table = pd.read_csv(out / "calibration.tsv", sep="\t")
+    assert list(table.columns) == ["method", "namespace", "bin", "lower", "upper", "pairs", "true", "mean_score",
+                                   "fraction_true", "wpairs", "wtrue", "wmean_score", "wfraction_true"]
+    assert table["method"].tolist() == ["a"] * 7 + ["b"] * 7 and table["bin"].tolist() == list(range(7)) * 2
+    s, y, w, _, _ = _propagated(ia_path=True)
+    edges = calibration_bins(7)
+    a = table[table["method"] == "a"]
+    assert_allclose(a[["lower", "upper"]].to_numpy(), np.c_[edges[:-1], edges[1:]])
+    assert_allclose(a[["pairs", "true", "mean_score", "fraction_true"]].to_numpy(),
+                    _reliability_direct(y, s, edges, np.ones(s.size)), rtol=1e-12, equal_nan=True)
+    assert_allclose(a[["wpairs", "wtrue", "wmean_score", "wfraction_true"]].to_numpy(),
+                    _reliability_direct(y, s, edges, w), rtol=1e-10, equal_nan=True)
+    assert "calibration.tsv" in json.loads((out / "manifest.json").read_text())["files"]
+    back = goeval.load_results(out)
+    assert_allclose(back.calibration["mean_score"].to_numpy(), table["mean_score"].to_numpy(), rtol=0, equal_nan=True)
+    assert read_results_dir(out).calibration["pairs"].tolist() == table["pairs"].tolist()
+
+
+def test_rank_thresholds_write_no_calibration_and_say_so(tmp_path, capsys):
+    """--thresholds top:...: scores are 1 / rank, so no ece/brier rows, no calibration.tsv, one line said."""
+    pd = pytest.importorskip("pandas")
+    import goeval
+    from goeval.cli import main
+
+    out = tmp_path / "r"
+    assert main(["evaluate", "--ontology", str(goeval.example_path("ontology")), "--truth",
+                 str(goeval.example_path("truth")), "--predictions", str(goeval.example_path("predictions")),
+                 "--ia", str(goeval.example_path("ia")), "--thresholds", "top:1,5,all", "--out", str(out)]) == 0
+    measures = set(pd.read_csv(out / "summary.tsv", sep="\t")["measure"])
+    assert "fmax" in measures and not measures & {"ece", "brier", "wece", "wbrier"}
+    assert not (out / "calibration.tsv").exists()
+    said = capsys.readouterr()
+    assert (said.out + said.err).count("calibration (ECE, Brier, calibration.tsv) not computed") == 1
+    assert goeval.load_results(out).calibration is None

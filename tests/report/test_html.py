@@ -224,7 +224,8 @@ def test_the_console_and_screenshot_checks_can_fail(page, tmp_path):
 
 
 def test_chromium_renders_the_top_bars_rank_and_group_figures(two_methods, tmp_path):
-    """A page with the figures papers print (a method that is not a baseline, groups): every image decoded, each
+    """A page with the figures papers print (a method that is not a baseline, groups, the reliability figure of
+    calibration.tsv): every image decoded, each
     in its section, no request, no console message, a screenshot that is not blank."""
     pytest.importorskip("matplotlib")
     import pandas as pd
@@ -235,12 +236,15 @@ def test_chromium_renders_the_top_bars_rank_and_group_figures(two_methods, tmp_p
     res.summary = res.summary.assign(method=res.summary.method.replace(mine))
     res.curves = pd.concat([res.curves.assign(group="all"), res.curves.assign(group="g1", n_proteins=50)])
     res.curves = res.curves.assign(method=res.curves.method.replace(mine))
+    res.calibration = pd.DataFrame(two_methods[0].calibration_columns)  # calibration.tsv: the reliability figure
+    res.calibration = res.calibration.assign(method=res.calibration.method.replace(mine))
     out = tmp_path / "report.html"
     save_report(res, out, compare=())
     text = out.read_text()
-    for name in ("top_MFO", "groups_fmax", "groups_wfmax", "groups_smin", "optima", "fig4_MFO"):
+    for name in ("top_MFO", "groups_fmax", "groups_wfmax", "groups_smin", "optima", "fig4_MFO", "calibration_MFO"):
         assert f'id="fig-{name}"' in text
+    assert "Calibration: do the scores read as probabilities?" in text
     r = _rendered(out, shot=tmp_path / "report.png")
     n_img = len(re.findall(r"<img ", text))
-    assert n_img == 7 and f'data-images="{n_img}/{n_img}"' in r.dom and r.requests == []
+    assert n_img == 8 and f'data-images="{n_img}/{n_img}"' in r.dom and r.requests == []
     assert _page_messages(r.console) == [] and r.screenshot is not None and not _blank(r.screenshot)

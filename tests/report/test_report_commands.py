@@ -96,8 +96,8 @@ def test_plot_and_report_of_a_bootstrap_run_draw_the_top_methods_beside_the_base
     from goeval.report.plots import results_figures
 
     assert main(["plot", str(real_runs / "boot"), "--out", str(tmp_path / "p"), "--no-panels", "-q"]) == 0
-    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == ["coverage.png", "fig4_MFO.png", "optima.png",
-                                                                  "top_MFO.png"]
+    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == ["calibration_MFO.png", "coverage.png",
+                                                                  "fig4_MFO.png", "optima.png", "top_MFO.png"]
     res = read_results_dir(real_runs / "boot")
     fig = results_figures(res)["top_MFO"]
     assert [ax.get_ylabel() for ax in fig.axes] == ["Fmax", "weighted Fmax", "Smin (bits), lower is better"]

@@ -34,8 +34,8 @@ def test_save_writes_the_files_and_bytes_of_the_command_line(tmp_path, boot):
     _cli(tmp_path / "cli", "--bootstrap", "20", "--seed", "3", "--curves", "full")
     assert _names(tmp_path / "api") == _names(tmp_path / "cli") == {
         "curves.tsv", "summary.tsv", "diagnostics.json", "timings.json", "protein_stats.npz", "manifest.json",
-        "leaderboard.tsv"}
-    for name in ("summary.tsv", "curves.tsv", "leaderboard.tsv"):
+        "leaderboard.tsv", "calibration.tsv"}
+    for name in ("summary.tsv", "curves.tsv", "leaderboard.tsv", "calibration.tsv"):
         assert (tmp_path / "api" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
     api, cli = (json.loads((tmp_path / d / "diagnostics.json").read_text()) for d in ("api", "cli"))
     assert set(cli) - set(api) == {"command"} and api["versions"] == cli["versions"]
@@ -61,8 +61,8 @@ def test_a_second_save_owns_the_folder(tmp_path, boot):
     boot.save(out)
     plain = goeval.evaluate(FILES["ontology"], FILES["truth"], [FILES["predictions"]], ia=FILES["ia"])
     plain.save(out, curves_gzip=True)
-    assert _names(out) == {"curves.tsv.gz", "summary.tsv", "diagnostics.json", "timings.json", "manifest.json",
-                           "leaderboard.tsv"}
+    assert _names(out) == {"curves.tsv.gz", "summary.tsv", "calibration.tsv", "diagnostics.json", "timings.json",
+                           "manifest.json", "leaderboard.tsv"}
     assert "ci_low" not in goeval.load_results(out).summary.columns
 
 

@@ -269,7 +269,7 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, run: Any)
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.folds import write_folds
     from goeval.io.predictions_out import write_predictions
-    from goeval.io.results import decimal_value, write_frames, write_ia
+    from goeval.io.results import CALIBRATION_FILE, decimal_value, write_frames, write_ia
 
     with run.open("folds.tsv") as fh:
         write_folds(fh, cv.proteins, cv.folds)
@@ -291,6 +291,8 @@ def _write_cv(args: argparse.Namespace, onto: Any, cv: Any, opts: Any, run: Any)
     cv.diagnostics["information_content"] = cv.information
     curves = "curves.tsv.gz" if args.curves_gzip else "curves.tsv"
     text = {curves: res.curve_columns} if res.curve_columns is not None else {}
+    if res.calibration_columns is not None:  # the reliability table of the pooled folds
+        text[CALIBRATION_FILE] = res.calibration_columns
     text |= {"summary.tsv": [{c: r[c] for c in SUMMARY_COLUMNS} for r in res.summary_records],
              "table1.tsv": [{c: decimal_value(r[c]) for c in table1_columns(res.summary_records)} for r in cv.table1]}
     if getattr(res, "groups", None):  # every group's pooled optima, a group column (all: every benchmark protein)

@@ -189,7 +189,7 @@ class PredictionFiles:
 def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> str:
     """The kind's results directory written; its Table 1, for the console."""
     from goeval.benchmarks import table1_columns, table1_records
-    from goeval.io.results import decimal_value, write_frames
+    from goeval.io.results import CALIBRATION_FILE, decimal_value, write_frames
 
     d = kind.lower()
     res.diagnostics.update(provenance(args))
@@ -198,7 +198,8 @@ def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> str:
     curves = f"{d}/curves.tsv.gz" if args.curves_gzip else f"{d}/curves.tsv"
     tables = {curves: res.curve_columns,
               f"{d}/summary.tsv": [{c: r.get(c) for c in res.summary_columns} for r in res.summary_records],
-              f"{d}/table1.tsv": [{c: decimal_value(r[c]) for c in cols} for r in table1]}
+              f"{d}/table1.tsv": [{c: decimal_value(r[c]) for c in cols} for r in table1],
+              f"{d}/{CALIBRATION_FILE}": res.calibration_columns}  # None (not written) for rank thresholds
     if getattr(res, "groups", None):  # every group's optima, a group column (all: the kind's targets)
         from goeval.report.save import GROUPS_TABLE, group_table
 

@@ -130,7 +130,8 @@ def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path
         columns = list(getattr(kres, "summary_columns", SUMMARY_COLUMNS))
         parts[kind] = ResultFiles(curves=kres.curve_columns, summary=kres.summary_records, summary_columns=columns,
                                   diagnostics=diag, timings=dict(diag.timings), extra_arrays=arrays,
-                                  curves_gzip=getattr(args, "curves_gzip", False))
+                                  curves_gzip=getattr(args, "curves_gzip", False),
+                                  calibration=getattr(kres, "calibration_columns", None))
     columns = list(CAFA6_COLUMNS) + (list(BOOTSTRAP_COLUMNS) if args.bootstrap is not None else [])
     table = [{c: r.get(c) for c in columns} for r in res.records]
     top = dict(res.diagnostics, command=list(getattr(args, "_argv", [])), versions=package_versions())

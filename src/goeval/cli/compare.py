@@ -208,6 +208,7 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path], r: dict):  
     read = {k: read_protein_stats(d / PROTEIN_STATS_FILE) for k, d in kinds.items()}
     for k, d in kinds.items():
         check_blocks_against_summary(read[k][0], d / PROTEIN_STATS_FILE)
+        _check_sums(args, read[k][1], d / PROTEIN_STATS_FILE)
     ms = get_measure(args.measure)
     common = dict(n_resamples=r["n_resamples"], permutations=args.permutations, seed=r["seed"],
                   confidence=r["confidence"], threads=args.threads)
@@ -224,6 +225,21 @@ def _compare_kinds(args: argparse.Namespace, kinds: dict[str, Path], r: dict):  
         out.pairs += [{**r, "namespace": f"{kind}/{r['namespace']}"} for r in part.pairs]
         out.duels += [{**r, "namespace": f"{kind}/{r['namespace']}"} for r in part.duels]
     return out
+
+
+def _check_sums(args: argparse.Namespace, options: dict, path: Path) -> None:
+    """A file of an earlier goeval, without some sums: the measures it cannot compare said, the one asked for
+    refused if among them (:func:`goeval.stats.store.check_stored_sums`)."""
+    from goeval.metrics.registry import cell_measure, get_measure
+    from goeval.stats.store import check_stored_sums, stored_measures
+
+    if not options.get("missing_sums"):
+        return
+    _, cannot = stored_measures(options)
+    say(args, f"{path}: written by an earlier goeval, without the sums of {', '.join(cannot)}: those cannot be "
+              "compared (run goeval evaluate --bootstrap again to compare them)")
+    ms = get_measure(args.measure)
+    check_stored_sums(ms.name if ms.reduce != "kind_mean" else cell_measure(ms).name, options, path)
 
 
 def _stats_path(results: str) -> Path:
@@ -382,6 +398,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         stats, options = read_protein_stats(path)
         check_blocks_against_summary(stats, path)
+        _check_sums(args, options, path)
         result = compare(stats, args.methods, args.measure, n_resamples=r["n_resamples"], permutations=args.permutations,
                          seed=r["seed"], confidence=r["confidence"], options=options, with_ia=bool(options.get("ia")),
                          threads=args.threads)

@@ -211,6 +211,11 @@ _OTHER_FILES = """* `diagnostics.json` — every count from reading, mapping and
   (the same inputs give the same bytes); `timings.json` — the stage timings.
 * `protein_stats.npz` (with `--bootstrap`) — every (method, namespace)'s per-protein statistics, what
   `goeval compare` and the report's paired comparison resample (`docs/statistics.md`).
+* `calibration.tsv` — the reliability table behind `ece` and `wece`: one row per (method, namespace, score
+  bin of `--calibration-bins`), columns `method`, `namespace`, `bin`, `lower`, `upper` (the bin's edges),
+  `pairs`, `true` (propagated predicted pairs in the bin, and the true ones), `mean_score`, `fraction_true`
+  (`nan` in an empty bin) and, with IA, the same weighted by the terms' information accretion (`wpairs`,
+  `wtrue`, `wmean_score`, `wfraction_true`); not written for rank thresholds (`docs/conventions.md`, Calibration).
 * `leaderboard.tsv` — one row per submission, best first (ties share a rank): `rank`, `method`, `measure`
   (`wfmax` with IA, else `fmax`), `value` (its mean over the namespaces; a namespace without a row counts 0),
   then each namespace's value (and, with `--bootstrap`, `<namespace>_ci_low`, `<namespace>_ci_high`).

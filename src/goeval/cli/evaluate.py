@@ -20,7 +20,7 @@ from goeval.errors import GoevalError
 DESCRIPTION = (
     "Protein-centric evaluation (Clark & Radivojac 2013; CAFA). Each prediction file is a method "
     "(directories are walked; README, logs and hidden folders are skipped and listed). "
-    "Writes curves.tsv, summary.tsv, diagnostics.json and timings.json to --out."
+    "Writes curves.tsv, summary.tsv, calibration.tsv, diagnostics.json and timings.json to --out."
 )
 
 

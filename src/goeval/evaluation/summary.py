@@ -16,16 +16,18 @@ import numpy as np
 from goeval.diagnostics import Diagnostics
 from goeval.errors import GoevalWarning
 from goeval.evaluation.curve_policy import apply_curve_policy, curves_diagnostics, optimum_rows
-from goeval.metrics.protein import (COLUMNS, CURVE_COLUMNS, IA_COLUMNS, aupr_score, best_index, curve_values,
+from goeval.metrics.calibration import CALIBRATION_COLUMNS, WEIGHTED_CALIBRATION_COLUMNS, reliability_columns
+from goeval.metrics.protein import (COLUMNS, CURVE_COLUMNS, IA_COLUMNS, Curves, aupr_score, best_index, curve_values,
                                     protein_curves)
 from goeval.errors import InvalidParameterError
-from goeval.metrics.registry import derived_columns, get_measure, measures
+from goeval.metrics.registry import PROTEIN_CALIBRATION, derived_columns, get_measure, measures
 from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
 from goeval.sweep import BlockKey, SweepStats
 
 __all__ = ["EvaluationResult", "TimeSplitResult", "merge_results", "leaderboard", "summarize", "optimum_records",
-           "area_records", "curve_records", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS"]
+           "area_records", "curve_records", "calibration_rows", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS",
+           "RANK_CALIBRATION_NOTE"]
 
 SUMMARY_COLUMNS = ("method", "namespace", "measure", "value", "threshold", "coverage", "precision", "recall", "ru", "mi")
 #: Columns a bootstrap adds to the summary (:func:`goeval.stats.add_bootstrap_columns`).
@@ -63,6 +65,14 @@ class EvaluationResult:
     stats : dict of (method, namespace) to SweepStats, or None
         The sufficient statistics the curves were computed from (what
         :mod:`goeval.compat` reads to build CAFA-evaluator's columns).
+    calibration : pandas.DataFrame or None
+        The reliability table (``calibration.tsv``): one row per (method,
+        namespace, score bin) with its edges, pairs, true pairs, mean score
+        and fraction true (and the IA-weighted ones with IA;
+        :data:`~goeval.metrics.calibration.CALIBRATION_COLUMNS`), the bins
+        of ``ece`` and ``wece``; ``None`` for rank thresholds.
+    calibration_columns : dict of str to ndarray, or None
+        The same as plain arrays.
 
     Notes
     -----
@@ -76,8 +86,10 @@ class EvaluationResult:
 
     def __init__(self, curve_columns: dict[str, np.ndarray] | None, summary_records: list[dict[str, Any]],
                  diagnostics: dict[str, Any] | None = None,
-                 stats: Mapping[BlockKey, SweepStats] | None = None) -> None:
+                 stats: Mapping[BlockKey, SweepStats] | None = None, *,
+                 calibration_columns: dict[str, np.ndarray] | None = None) -> None:
         self.curve_columns = curve_columns
+        self.calibration_columns = calibration_columns
         self._summary_records = summary_records
         self.diagnostics = diagnostics if diagnostics is not None else {}
         self.stats = None if stats is None else dict(stats)
@@ -109,6 +121,16 @@ class EvaluationResult:
 
             self._frames["curves"] = pd.DataFrame(self.curve_columns)
         return self._frames["curves"]
+
+    @property
+    def calibration(self):  # noqa: ANN201 - pandas.DataFrame or None
+        if "calibration" not in self._frames:
+            if self.calibration_columns is None:
+                return None
+            import pandas as pd  # deferred: pandas (~0.1 s to import) only when a frame is asked for
+
+            self._frames["calibration"] = pd.DataFrame(self.calibration_columns)
+        return self._frames["calibration"]
 
     @property
     def summary(self):  # noqa: ANN201 - pandas.DataFrame
@@ -152,7 +174,7 @@ class EvaluationResult:
     def save(self, directory: Any, *, curves_gzip: bool = False, plots: bool = False) -> dict[str, Any]:
         """Write the results directory ``goeval evaluate --out DIR`` writes (read back by :func:`goeval.load_results`).
 
-        ``curves.tsv``, ``summary.tsv``, ``diagnostics.json``,
+        ``curves.tsv``, ``summary.tsv``, ``calibration.tsv``, ``diagnostics.json``,
         ``timings.json``, ``leaderboard.tsv``, ``manifest.json`` and, after a bootstrap,
         ``protein_stats.npz`` (what :func:`goeval.compare` resamples); with a
         result with groups, ``groups.tsv`` and ``groups/NAME/``; with
@@ -171,7 +193,7 @@ class EvaluationResult:
         ...                       [goeval.example_path("predictions")], ia=goeval.example_path("ia"))
         >>> out = tempfile.mkdtemp()
         >>> sorted(p.name for p in res.save(out).values())
-        ['curves.tsv', 'diagnostics.json', 'leaderboard.tsv', 'summary.tsv', 'timings.json']
+        ['calibration.tsv', 'curves.tsv', 'diagnostics.json', 'leaderboard.tsv', 'summary.tsv', 'timings.json']
         >>> back = goeval.load_results(out)
         >>> back.best("Fmax").equals(res.best("Fmax"))
         True
@@ -329,13 +351,41 @@ def area_records(method: str, namespace: str, curves: Mapping[str, np.ndarray],
 def curve_records(method: str, namespace: str, stats: SweepStats, options: EvaluationOptions,
                   with_ia: bool) -> list[dict[str, Any]]:
     """Summary rows of every registered whole-curve measure (``reduce='curve'``: ``ece``, ``brier``...; the
-    IA-based ones only ``with_ia``), computed from the block's statistics over every threshold; the columns
-    that describe one threshold are NaN."""
-    todo = [ms for ms in measures("protein", "curve") if with_ia or not ms.needs_ia]
+    IA-based ones only ``with_ia``; the calibration ones not for rank thresholds, whose scores are ``1 / rank``),
+    computed from the block's statistics over every threshold; the columns that describe one threshold are NaN."""
+    skip = {ms.name for ms in PROTEIN_CALIBRATION} if options.ranks is not None else set()
+    todo = [ms for ms in measures("protein", "curve") if (with_ia or not ms.needs_ia) and ms.name not in skip]
     values = curve_values(stats, todo, normalization=options.normalization, k=options.k,
                           protein_weighting=options.protein_weighting, calibration_bins=options.calibration_bins)
     return [{"method": method, "namespace": namespace, "measure": name, "value": float(value),
              **{c: np.nan for c in SUMMARY_COLUMNS[4:]}} for name, value in values.items()]
+
+
+def calibration_rows(method: str, namespace: str, stats: SweepStats, options: EvaluationOptions,
+                     with_ia: bool) -> dict[str, np.ndarray] | None:
+    """The rows of ``calibration.tsv`` of one block (:data:`~goeval.metrics.calibration.CALIBRATION_COLUMNS`,
+    the IA-weighted ones too ``with_ia``): the reliability table behind its ``ece`` (``wece``), in the bins
+    ``options.calibration_bins``; None for rank thresholds (scores of ``1 / rank``: no calibration)."""
+    if options.ranks is not None:
+        return None
+    curves = Curves(stats, options.normalization, options.k, options.protein_weighting, options.calibration_bins)
+    table = reliability_columns(curves, with_ia)
+    n_bins = table["bin"].size
+    return {"method": _repeated(method, n_bins), "namespace": _repeated(namespace, n_bins), **table}
+
+
+#: Said once (``diagnostics["calibration"]``, and on the console) when the thresholds are ranks.
+RANK_CALIBRATION_NOTE = ("calibration (ECE, Brier, calibration.tsv) not computed: the rank thresholds score each "
+                         "term 1 / its rank, not a probability")
+
+
+def _calibration_table(blocks: list[dict[str, np.ndarray]], with_ia: bool) -> dict[str, np.ndarray]:
+    """The blocks' rows of ``calibration.tsv`` one after the other (the columns of an empty table, with none)."""
+    cols = list(CALIBRATION_COLUMNS) + (list(WEIGHTED_CALIBRATION_COLUMNS) if with_ia else [])
+    if blocks:
+        return {c: np.concatenate([b[c] for b in blocks]) for c in cols}
+    return {c: np.zeros(0, dtype=object if c in ("method", "namespace") else int if c == "bin" else float)
+            for c in cols}
 
 
 def _repeated(text: str, n: int) -> np.ndarray:
@@ -407,6 +457,7 @@ def summarize(
     records: list[dict[str, Any]] = []
     kept: list[tuple[str, str, dict[str, Any]]] = []  # rows before and after the curve policy, per block
     extra: dict[str, None] = {}  # similarity columns, in order of appearance
+    calibration: list[dict[str, np.ndarray]] = []  # each block's reliability table
     for name, label in list(stats):
         st = stats.pop((name, label)) if release else stats[(name, label)]  # type: ignore[attr-defined]
         cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
@@ -417,6 +468,9 @@ def summarize(
         sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
         no_information, n_bench = with_ia and st.it_sum == 0, st.n
         whole = curve_records(name, label, st, opts, with_ia)
+        reliable = calibration_rows(name, label, st, opts, with_ia)
+        if reliable is not None:
+            calibration.append(reliable)
         del st  # released: the block's statistics go before its curves are thinned
         cur.update(sim)
         sim.update(derived_columns(cur))  # measures computed from the curves: extra columns, as similarity
@@ -449,7 +503,10 @@ def summarize(
     diag["options"] = {**opts.as_dict(), "ia": with_ia}
     diag["curves"] = curves_diagnostics(opts.curves, opts.curve_tolerance, opts.curve_points, kept)
     curves = None if opts.curves == "none" else _concat_curves(frames, with_ia, list(extra))
-    return EvaluationResult(curves, records, diag, None if release else stats)
+    table = None if opts.ranks is not None else _calibration_table(calibration, with_ia)
+    if opts.ranks is not None:
+        diag["calibration"] = RANK_CALIBRATION_NOTE
+    return EvaluationResult(curves, records, diag, None if release else stats, calibration_columns=table)
 
 
 def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:
@@ -488,14 +545,16 @@ def merge_results(results: list[EvaluationResult]) -> EvaluationResult:
     stats = None if any(r.stats is None for r in results) else dict(sorted(
         ((k, v) for r in results for k, v in r.stats.items()), key=lambda kv: rank(*kv[0])))
     merged = EvaluationResult(_merged_curves([r.curve_columns for r in results], rank), records,
-                            _merged_diagnostics(results, rank), stats)
+                              _merged_diagnostics(results, rank), stats,
+                              calibration_columns=_merged_curves([r.calibration_columns for r in results], rank))
     if all(r.groups for r in results):  # each group's results merged the same way
         merged.groups = {g: merge_results([r.groups[g] for r in results]) for g in results[0].groups}
     return merged
 
 
 def _merged_curves(columns: list[dict[str, np.ndarray] | None], rank: Any) -> dict[str, np.ndarray] | None:
-    """Curve columns put together, rows ordered by (namespace, method), each curve's rows in their order."""
+    """Curve (or calibration) columns put together, rows ordered by (namespace, method), each block's rows in their
+    order."""
     if any(c is None for c in columns):
         return None
     cat = {name: np.concatenate([c[name] for c in columns]) for name in columns[0]}

@@ -41,6 +41,7 @@ __all__ = [
     "write_arrays",
     "read_arrays",
     "CURVES_FILES",
+    "CALIBRATION_FILE",
 ]
 
 
@@ -301,9 +302,14 @@ def _write_curves(files: OutputSet, name: str, curves: Mapping[str, Any]) -> Non
             write_table_to(fh, curves, None)
 
 
+#: The reliability table of a results directory (:data:`goeval.metrics.calibration.CALIBRATION_COLUMNS`).
+CALIBRATION_FILE = "calibration.tsv"
+
+
 @dataclass(kw_only=True)
 class ResultFiles:
-    """What :func:`write_results` writes into one results directory (see there)."""
+    """What :func:`write_results` writes into one results directory (see there); ``calibration``: the columns of
+    ``calibration.tsv`` (None: no such file, e.g. rank thresholds)."""
 
     curves: Mapping[str, Any] | None
     summary: Sequence[Mapping[str, Any]]
@@ -313,6 +319,7 @@ class ResultFiles:
     extra_tables: Mapping[str, Mapping[str, Any]] | None = None
     extra_arrays: Mapping[str, Mapping[str, np.ndarray]] | None = None
     curves_gzip: bool = False
+    calibration: Mapping[str, Any] | None = None
 
 
 def write_results(out_dir: PathLike, curves: Mapping[str, Any] | None, summary: Sequence[Mapping[str, Any]],
@@ -394,6 +401,10 @@ def _add_results(files: OutputSet, prefix: str, part: ResultFiles) -> dict[str, 
     if part.curves is not None:
         paths[at("curves")] = files.directory / at(name)
         _write_curves(files, at(name), part.curves)
+    if part.calibration is not None:
+        paths[at("calibration")] = files.directory / at(CALIBRATION_FILE)
+        with files.open(at(CALIBRATION_FILE)) as fh:
+            write_table_to(fh, part.calibration, None)
     docs = {"summary": ("summary.tsv", part.summary), "diagnostics": ("diagnostics.json", part.diagnostics),
             "timings": ("timings.json", part.timings)}
     for k, (file, content) in docs.items():

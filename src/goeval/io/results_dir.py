@@ -50,6 +50,7 @@ TABLE_FILES: dict[str, str] = {
     "group_summary": "groups.tsv",
     "metric_check": "metric_check.tsv",
     "metric_check_values": "metric_check_values.tsv",
+    "calibration": "calibration.tsv",
 }
 
 #: Other names a table may have (compressed); a directory holds at most one name of each table.
@@ -66,6 +67,7 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "group_summary": ("method", "group", "namespace", "measure", "value"),
     "metric_check": ("namespace", "measure", "rc", "fps"),
     "metric_check_values": ("namespace", "measure", "set", "signal", "replicate", "value"),
+    "calibration": ("method", "namespace", "bin", "lower", "upper", "pairs", "true", "mean_score", "fraction_true"),
 }
 
 _TEXT_COLUMNS = ("method", "namespace", "measure", "term", "name", "group", "label", "direction", "set")
@@ -100,6 +102,8 @@ class ResultsDir:
         ``groups.tsv`` of a run with groups: every group's optima, a ``group`` column (``all`` first).
     metric_check, metric_check_values : pandas.DataFrame or None
         ``metric_check.tsv`` and ``metric_check_values.tsv`` of ``goeval metric-check``.
+    calibration : pandas.DataFrame or None
+        ``calibration.tsv``: the reliability table (per method, namespace and score bin).
         The tables present (``None`` for a file that is absent; the curves
         are read from ``curves.tsv`` or ``curves.tsv.gz``), read with
         exact floats; ``method``, ``namespace``, ``measure`` and ``term``
@@ -125,6 +129,7 @@ class ResultsDir:
     group_summary: Any = None
     metric_check: Any = None
     metric_check_values: Any = None
+    calibration: Any = None
     diagnostics: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, Any] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)

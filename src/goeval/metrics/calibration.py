@@ -42,7 +42,7 @@ from goeval.errors import InvalidParameterError
 
 __all__ = ["calibration_bins", "bin_edges", "reliability", "expected_calibration_error", "brier_score",
            "calibration_from_pairs", "CALIBRATION_SUMS", "calibration_sums", "curve_reliability", "curve_ece",
-           "curve_brier"]
+           "curve_brier", "CALIBRATION_COLUMNS", "WEIGHTED_CALIBRATION_COLUMNS", "reliability_columns"]
 
 #: The sweep's sums behind each cumulative sum of this module (:data:`goeval.sweep.STAT_NAMES`): plain, and
 #: with information accretion as the pair weights.
@@ -51,6 +51,13 @@ CALIBRATION_SUMS: dict[bool, dict[str, str]] = {
     True: {"count": "ia_pred", "positives": "ia_tp", "score": "ia_score", "score2": "ia_score2",
            "score_pos": "ia_score_tp"},
 }
+
+
+#: The columns of ``calibration.tsv`` (one row per method, namespace and bin; :func:`reliability_columns`).
+CALIBRATION_COLUMNS: tuple[str, ...] = ("method", "namespace", "bin", "lower", "upper", "pairs", "true", "mean_score",
+                                        "fraction_true")
+#: Its columns with information accretion as the pair weights, after those of :data:`CALIBRATION_COLUMNS` (with IA).
+WEIGHTED_CALIBRATION_COLUMNS: tuple[str, ...] = ("wpairs", "wtrue", "wmean_score", "wfraction_true")
 
 
 def calibration_bins(spec: Any = 10) -> np.ndarray:
@@ -220,3 +227,30 @@ def curve_brier(curves: Any, weighted: bool = False) -> np.ndarray:
     """The Brier score of the curves (``Measure(reduce='curve')``: shape () or (B,))."""
     sums, n_true = calibration_sums(curves, weighted, ("count", "positives", "score2", "score_pos"))
     return brier_score(sums, n_true)
+
+
+def reliability_columns(curves: Any, with_ia: bool) -> dict[str, np.ndarray]:
+    """The rows of ``calibration.tsv`` of one method and namespace, but its ``method`` and ``namespace``.
+
+    Parameters
+    ----------
+    curves : Curves
+        The :class:`~goeval.metrics.protein.Curves` of the block (unweighted protein statistics, sums of
+        shape (m,)), in the bins ``curves.calibration_bins``.
+    with_ia : bool
+        Also the columns of :data:`WEIGHTED_CALIBRATION_COLUMNS` (each pair weighs its term's IA).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``bin`` (0, 1, ...), ``lower``, ``upper`` and the per-bin ``pairs``, ``true``, ``mean_score`` and
+        ``fraction_true`` of :func:`reliability` (NaN mean and fraction in an empty bin), then the weighted ones:
+        the table behind ``ece`` (``wece``) in the summary.
+    """
+    table = curve_reliability(curves, False)
+    out = {"bin": np.arange(table["lower"].size, dtype=np.int64), "lower": table["lower"], "upper": table["upper"]}
+    out.update({k: table[k] for k in CALIBRATION_COLUMNS[5:]})
+    if with_ia:
+        weighted = curve_reliability(curves, True)
+        out.update({w: weighted[k] for w, k in zip(WEIGHTED_CALIBRATION_COLUMNS, CALIBRATION_COLUMNS[5:])})
+    return out

@@ -129,7 +129,7 @@ def _present(p: Path) -> bool:
 def _compare_part(out: PairedComparison, kind: str, part: Any, measures: Sequence[str], threads: int | None) -> None:
     from goeval.metrics.registry import get_measure
     from goeval.stats.compare import compare
-    from goeval.stats.store import PROTEIN_STATS_FILE, read_protein_stats
+    from goeval.stats.store import PROTEIN_STATS_FILE, read_protein_stats, stored_measures
 
     path = part.path / PROTEIN_STATS_FILE
     stats, options = read_protein_stats(path)
@@ -141,9 +141,14 @@ def _compare_part(out: PairedComparison, kind: str, part: Any, measures: Sequenc
         return
     settings = _settings(part.diagnostics)
     out.settings[kind] = settings
+    _, lacking = stored_measures(options, measures)
     for name in measures:
         if get_measure(name).needs_ia and not options.get("ia"):
             out.notes.append(f"{where}{name} not compared: the run had no information accretion")
+            continue
+        if get_measure(name).name in lacking:
+            out.notes.append(f"{where}{name} not compared: {PROTEIN_STATS_FILE} was written by an earlier goeval, "
+                             "without its sums (run goeval evaluate --bootstrap again)")
             continue
         result = compare(stats, None, name, n_resamples=settings["n_resamples"], permutations=settings["permutations"],
                          seed=settings["seed"], confidence=settings["confidence"], options=options,

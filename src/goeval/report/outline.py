@@ -15,7 +15,7 @@ order:
    ranked measure beside its Fig. 4 (and F against k for rank
    thresholds); the heat maps of methods x groups for a result evaluated
    per group; the other measures beside the coverage figure; retrieval
-   beside the TAP curve;
+   beside the TAP curve; the reliability figures (calibration) of each namespace;
 4. Table 1 (one table, every kind);
 5. any figure no section took;
 6. the diagnostics in words, per kind;
@@ -182,10 +182,20 @@ def _result_sections(res: Any, drawn: list[str], prefix: str) -> list[Section]:
         blocks += _figures(drawn, prefix, "coverage")
         if blocks:
             out.append(Section("Coverage and other measures", blocks))
+        reliability = _figures(drawn, prefix, *(f"calibration_{figure_stem(str(ns))}" for ns in _namespaces(res)))
+        if reliability:
+            out.append(Section("Calibration: do the scores read as probabilities?",
+                               [Items((CALIBRATION_NOTE,), note=True), *reliability]))
     if getattr(res, "retrieval_summary", None) is not None:
         out.append(Section("Term-centric retrieval (TAP-k, AUC iP/R, ROC AUC, AP)",
                            [Table(frame_records(res.retrieval_summary))] + _figures(drawn, prefix, "tap_curve")))
     return out
+
+
+CALIBRATION_NOTE = ("Per score bin, the mean score of the propagated predicted pairs (x) against the share of them "
+                    "that are true (y): on the dashed diagonal a score of 0.8 means 80 % true. Under each panel, the "
+                    "pairs per bin (log scale); ECE in the legend (docs/conventions.md, Calibration; the table: "
+                    "calibration.tsv).")
 
 
 def _namespaces(res: Any) -> list[str]:

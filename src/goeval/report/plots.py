@@ -1045,12 +1045,16 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
         (not for rank thresholds: its axis is the score), ``optima`` (Fmax and Smin bars, with bootstrap
         intervals when the summary has them; an undefined optimum is written "undefined (nan)" in place of its
         bar), ``top_<NS>`` per namespace when a method is not a baseline (:func:`top_methods_figure`),
-        ``rank_<NS>`` per namespace for rank thresholds (:func:`rank_figure`), ``groups_<measure>`` of Fmax,
+        ``rank_<NS>`` per namespace for rank thresholds (:func:`rank_figure`), ``calibration_<NS>`` per
+        namespace when the result has ``calibration.tsv`` (:func:`goeval.report.reliability.reliability_figure`),
+        ``groups_<measure>`` of Fmax,
         weighted Fmax and Smin for a result evaluated per group (:func:`groups_figure`), ``tap_curve`` when
         retrieval curves are present; for a time split, each kind's figures prefixed ``nk_``, ``lk_``,
         ``pk_`` and titled with the kind. A result evaluated per group draws the figures but the heat maps
         from its group ``all``.
     """
+    from goeval.report.reliability import calibration_figures  # the reliability figure's own module
+
     require_matplotlib()
     parts = getattr(results, "parts", None) or {}
     if parts:  # a time split: each kind's figures, named and titled by the kind
@@ -1064,6 +1068,7 @@ def results_figures(results: Any, *, points: PointsArg = None, panels: bool = Fa
     figs = _curve_figures(results, points, panels, _run_k(results) if k is None else k)
     figs.update(_summary_figures(results, top, baselines))
     figs.update(metric_check_figures(results))
+    figs.update(calibration_figures(results))
     tap = getattr(results, "tap_curve", None)
     if tap is not None and len(tap):
         retrieval = getattr(results, "retrieval_summary", None)

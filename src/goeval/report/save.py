@@ -193,15 +193,16 @@ def _result_files(result: Any, records: Any, timings: Any, extra_tables: Any, cu
     spent = dict(getattr(result.diagnostics, "timings", {})) if timings is None else timings
     return ResultFiles(curves=result.curve_columns, summary=list(result.summary_records if records is None else records),
                        summary_columns=columns, diagnostics=result.diagnostics, timings=spent,
-                       extra_tables=extra_tables, extra_arrays=arrays, curves_gzip=curves_gzip)
+                       extra_tables=extra_tables, extra_arrays=arrays, curves_gzip=curves_gzip,
+                       calibration=getattr(result, "calibration_columns", None))
 
 
 def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: bool = False,
                  records: Any = None, extra_tables: Any = None, timings: Any = None, files: Any = None) -> dict[str, Path]:
     """Write an evaluation's results directory: the files ``goeval evaluate --out DIR`` writes.
 
-    ``curves.tsv`` (or ``curves.tsv.gz``), ``summary.tsv``,
-    ``diagnostics.json``, ``timings.json``, ``protein_stats.npz`` after a
+    ``curves.tsv`` (or ``curves.tsv.gz``), ``summary.tsv``, ``calibration.tsv``
+    (not for rank thresholds), ``diagnostics.json``, ``timings.json``, ``protein_stats.npz`` after a
     bootstrap (what ``goeval compare`` resamples) and ``manifest.json``; with
     ``plots``, the figures (``plots/``) and ``report.html``/``report.md``.
     A run with groups also writes ``groups.tsv`` (every group's optima, a
@@ -271,7 +272,7 @@ def load_results(path: Any) -> Any:
     Returns
     -------
     EvaluationResult or TimeSplitResult
-        ``summary``, ``curves`` (exact floats: the text written reads back
+        ``summary``, ``curves``, ``calibration`` (exact floats: the text written reads back
         to the same doubles) and ``diagnostics`` (with its ``timings``);
         ``stats`` is None (the per-protein statistics of a bootstrap stay in
         ``protein_stats.npz``, read by :func:`goeval.compare`). A time split
@@ -300,7 +301,9 @@ def _result_of(res: Any) -> Any:
         raise GoevalError(f"{res.path}: no summary.tsv: not the results of an evaluation "
                           f"({', '.join(res.files) or 'no table'} read).")
     curves = None if res.curves is None else {c: res.curves[c].to_numpy() for c in res.curves.columns}
+    table = res.calibration
+    calibration = None if table is None else {c: table[c].to_numpy() for c in table.columns}
     diag = Diagnostics(res.diagnostics)
     diag.timings.update(res.timings)
-    return EvaluationResult(curves, res.summary.to_dict("records"), diag)
+    return EvaluationResult(curves, res.summary.to_dict("records"), diag, calibration_columns=calibration)
 

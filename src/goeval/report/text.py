@@ -290,7 +290,7 @@ def format_report(diag: dict[str, Any], skip: Any = ()) -> list[str]:
     """The console lines of a run's diagnostics: inputs, drops and remaps by reason.
 
     Reads the sections a run fills (``skipped_files``, ``truth``, ``ia``,
-    ``targets``, ``methods``); absent sections, and those in ``skip``
+    ``targets``, ``methods``, ``calibration``); absent sections, and those in ``skip``
     (already said when their stage ended), print nothing.
     """
     lines: list[str] = []
@@ -310,6 +310,8 @@ def format_report(diag: dict[str, Any], skip: Any = ()) -> list[str]:
         lines.append(describe_targets(tg))
     if "methods" not in skip:
         lines += describe_methods(diag.get("methods", {}))
+    if isinstance(diag.get("calibration"), str):  # e.g. rank thresholds: no calibration
+        lines.append(diag["calibration"])
     return lines
 
 

@@ -33,6 +33,11 @@ without reading the inputs again. The file is a NumPy ``.npz`` archive
   before, and a similarity optimum cannot be compared from them (said as
   such).
 
+A file written before a running total was registered (e.g. the score sums of the calibration
+measures) lacks that total and the sums that read it: it is read all the same, those totals and sums
+are NaN and listed in the options (``missing_sums``), and :func:`stored_measures` says which measures
+the file can and cannot compare.
+
 Its size is about 60 bytes per (protein, distinct score) group before
 compression (synth3k, three namespaces: 256,031 groups).
 """
@@ -52,15 +57,17 @@ from goeval.io.manifest import check_run_file
 from goeval.io.names import check_name
 from goeval.io.results import read_arrays, write_arrays
 from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
-from goeval.sweep.quantities import TOTALS
+from goeval.sweep.quantities import QUANTITIES, STAT_DEFINITIONS, TOTALS
 
 __all__ = ["protein_stats_arrays", "protein_stats_from_arrays", "write_protein_stats", "read_protein_stats",
-           "PROTEIN_STATS_FILE", "FORMAT"]
+           "stored_measures", "check_stored_sums", "PROTEIN_STATS_FILE", "FORMAT"]
 
 #: File name of the per-protein statistics in a results directory.
 PROTEIN_STATS_FILE = "protein_stats.npz"
 FORMAT = "goeval-protein-stats 1"
 _FIELDS = ("thresholds", "n_t", "i_t", "rows", "bins", "row_bounds", "group_bounds")
+#: The running totals every file of this format holds; the others (registered later) may be absent.
+_CORE_TOTALS = ("cnt", "tp", "ia_pred", "ia_tp")
 
 
 def _fields() -> tuple[str, ...]:
@@ -192,36 +199,55 @@ def _listed_blocks(arrays: Mapping[str, np.ndarray],
     return meta, blocks
 
 
+def _absent_totals(arrays: Mapping[str, np.ndarray], n_blocks: int) -> tuple[str, ...]:
+    """The running totals registered now (:data:`~goeval.sweep.quantities.TOTALS`, not the core ones) that the
+    file holds for no block: written before they existed."""
+    return tuple(t for t, total in TOTALS.items() if t not in _CORE_TOTALS and total.events is None
+                 and not any(f"{i}/{t}" in arrays for i in range(n_blocks)))
+
+
+def _sums_reading(totals: tuple[str, ...]) -> tuple[str, ...]:
+    """The sums (:data:`~goeval.sweep.STAT_NAMES`) of the quantities that read any of ``totals``."""
+    bases = {q for q, quantity in QUANTITIES.items() if set(quantity.totals) & set(totals)}
+    return tuple(n for n in STAT_NAMES if STAT_DEFINITIONS[n][0] in bases)
+
+
 def _checked_meta(arrays: Mapping[str, np.ndarray], source: str | None) -> dict[str, Any]:
-    """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite."""
+    """The ``meta`` entry of stored arrays, and every block's arrays present, of one length and finite; the totals
+    and sums the file was written without in ``missing_totals`` and ``missing_sums``."""
     meta, blocks = _listed_blocks(arrays, source)
+    absent = _absent_totals(arrays, len(blocks))
+    held = tuple(t for t, total in TOTALS.items() if t not in absent and total.events is None)
     for i, block in enumerate(blocks):
-        missing = [f for f in (*_fields(), "proteins") if f"{i}/{f}" not in arrays]
+        missing = [f for f in (*_FIELDS, *held, "proteins") if f"{i}/{f}" not in arrays]
         if missing:
             raise InputFormatError(source, None, f"block {block} lacks the arrays {', '.join(missing)}")
         events = _event_fields(arrays, i)
         truth = tuple(k for k in arrays if k.startswith(f"{i}/truth/"))
-        groups = {arrays[f"{i}/{f}"].shape for f in ("rows", "bins", *_fields()[len(_FIELDS):], *events)}
+        groups = {arrays[f"{i}/{f}"].shape for f in ("rows", "bins", *held, *events)}
         proteins = {arrays[f"{i}/{f}"].shape for f in ("n_t", "i_t", "proteins")} | {arrays[k].shape for k in truth}
-        numbers = [arrays[f"{i}/{f}"] for f in (*_fields(), *events)] + [arrays[k] for k in truth]
+        numbers = [arrays[f"{i}/{f}"] for f in (*_FIELDS, *held, *events)] + [arrays[k] for k in truth]
         if len(groups) != 1 or len(proteins) != 1 or not all(np.isfinite(a).all() for a in numbers):
             raise InputFormatError(source, None, f"the arrays of block {block} disagree in length or hold values that "
                                                  "are not finite (a damaged file)")
-        _check_point_sums(arrays, i, block, source)
+        _check_point_sums(arrays, i, block, source, _sums_reading(absent))
     meta["blocks"] = blocks
+    meta["missing_totals"], meta["missing_sums"] = list(absent), list(_sums_reading(absent))
     return meta
 
 
-def _check_point_sums(arrays: Mapping[str, np.ndarray], i: int, block: tuple[str, str], source: str | None) -> None:
-    """The point statistics of block ``i`` (``i/sums/NAME``, ``i/totals``), when stored: every sum there, numbers,
-    all finite."""
+def _check_point_sums(arrays: Mapping[str, np.ndarray], i: int, block: tuple[str, str], source: str | None,
+                      absent: tuple[str, ...] = ()) -> None:
+    """The point statistics of block ``i`` (``i/sums/NAME``, ``i/totals``), when stored: every sum there (but the
+    ``absent`` ones of a file written before them), numbers, all finite."""
     if f"{i}/totals" not in arrays:  # a file of an earlier version: the sums are recomputed from the step functions
         return
-    missing = [n for n in STAT_NAMES if f"{i}/sums/{n}" not in arrays]
+    names = [n for n in STAT_NAMES if n not in absent]
+    missing = [n for n in names if f"{i}/sums/{n}" not in arrays]
     if missing or np.asarray(arrays[f"{i}/totals"]).shape not in ((4,), (5,)):
         raise InputFormatError(source, None, f"the point statistics of block {block} are incomplete (" + (
             f"no sums {', '.join(missing)}" if missing else "totals of another length") + "; a damaged file)")
-    for name in [f"{i}/sums/{n}" for n in STAT_NAMES] + [f"{i}/totals"]:
+    for name in [f"{i}/sums/{n}" for n in names] + [f"{i}/totals"]:
         a = np.asarray(arrays[name])
         if a.dtype.kind not in "iuf" or not np.isfinite(a).all():
             raise InputFormatError(source, None, f"the entry {name} of block {block} holds values that are not finite "
@@ -245,14 +271,18 @@ def protein_stats_from_arrays(arrays: Mapping[str, np.ndarray],
         rows_w = np.asarray(arrays[f"{i}/weighted_rows"]) if f"{i}/weighted_rows" in arrays else None
         prefix = f"{i}/truth/"
         truth = {k[len(prefix):]: np.asarray(v) for k, v in arrays.items() if k.startswith(prefix)}
+        n_groups = np.asarray(arrays[f"{i}/rows"]).shape
+        # a total the file was written without: NaN (its sums are listed in meta["missing_sums"], never compared)
+        real = {f: np.asarray(arrays[f"{i}/{f}"]) if f"{i}/{f}" in arrays else np.full(n_groups, np.nan)
+                for f, t in TOTALS.items() if t.events is None}
         steps = ProteinSteps(**{f: np.asarray(arrays[f"{i}/{f}"]) for f in _FIELDS},
-                             totals={f: np.asarray(arrays[f"{i}/{f}"])
-                                     for f in (*_fields()[len(_FIELDS):], *_event_fields(arrays, i))},
+                             totals={**real, **{f: np.asarray(arrays[f"{i}/{f}"]) for f in _event_fields(arrays, i)}},
                              proteins=np.asarray(arrays[f"{i}/proteins"]).astype(object), weighted_rows=rows_w,
                              truth=truth or None)
         st = steps.stats()
         if f"{i}/totals" in arrays:  # the evaluation's own sums (the same values, summed leaf by leaf)
-            st.sums = {name: np.asarray(arrays[f"{i}/sums/{name}"]) for name in st.sums}
+            st.sums = {name: np.asarray(arrays[f"{i}/sums/{name}"]) if name not in meta["missing_sums"]
+                       else st.sums[name] for name in st.sums}
             totals = [float(x) for x in arrays[f"{i}/totals"]]
             st.n, st.n_true, st.it_sum, st.it2_sum = int(totals[0]), int(totals[1]), totals[2], totals[3]
             st.n_w = int(totals[4]) if len(totals) > 4 else None
@@ -282,3 +312,59 @@ def read_protein_stats(path: str | os.PathLike[str]) -> tuple[dict[tuple[str, st
     arrays = read_arrays(path, FORMAT, "run goeval evaluate with --bootstrap to write it")
     check_run_file(path)
     return protein_stats_from_arrays(arrays, str(path))
+
+
+def stored_measures(options: Mapping[str, Any], names: Any = None) -> tuple[list[str], list[str]]:
+    """Which protein-centric measures stored statistics can compare, and which they cannot for lack of sums.
+
+    Parameters
+    ----------
+    options : mapping
+        The options :func:`read_protein_stats` returns (``missing_sums``: the sums of a file written before
+        their running totals existed; ``normalization``, ``protein_weighting``).
+    names : iterable of str, optional
+        The measures asked about; default every registered protein-centric optimum, area and whole-curve value
+        of the sweep's curves (similarity optima are not stored).
+
+    Returns
+    -------
+    (list of str, list of str)
+        The measures whose every sum the file holds, and the others (in registration order).
+    """
+    from goeval.metrics.registry import CURVE_REDUCTIONS, get_measure, measures
+
+    todo = [m for m in measures("protein") if m.reduce in CURVE_REDUCTIONS] if names is None else \
+        [get_measure(n) for n in names]
+    lacking = set(options.get("missing_sums") or ())
+    norm, weighting = options.get("normalization") or "cafa", options.get("protein_weighting") or "none"
+    can, cannot = [], []
+    for ms in todo:
+        try:
+            reads = set(ms.sums(norm, weighting))
+        except InvalidParameterError:  # not a measure of the sweep's curves (a similarity optimum): not stored
+            continue
+        (cannot if lacking & reads else can).append(ms.name)
+    return can, cannot
+
+
+def check_stored_sums(measure: str, options: Mapping[str, Any], source: Any) -> None:
+    """Refuse to compare ``measure`` on stored statistics that lack its sums (a file of an earlier goeval).
+
+    Raises
+    ------
+    GoevalError
+        Naming ``source``, the sums it lacks and the measures it can compare.
+    """
+    from goeval.errors import GoevalError
+
+    from goeval.metrics.registry import get_measure
+
+    _, cannot = stored_measures(options, [measure])
+    if cannot:
+        held, _ = stored_measures(options)
+        ms = get_measure(measure)
+        reads = ms.sums(options.get("normalization") or "cafa", options.get("protein_weighting") or "none")
+        lacking = [n for n in options.get("missing_sums") or () if n in reads]
+        raise GoevalError(f"{source}: written by an earlier goeval, without the sums {ms.name} reads "
+                          f"({', '.join(lacking)}): it cannot compare {ms.name}; it can compare {', '.join(held)} "
+                          "(or run goeval evaluate --bootstrap again).")

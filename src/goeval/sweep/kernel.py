@@ -67,19 +67,42 @@ def running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.n
     >>> float(running_sums(x, np.array([3]), np.array([1]))[0])
     3.0
     """
+    x = np.asarray(x, dtype=np.float64)
+    kept = np.flatnonzero((x != 0) | np.signbit(x))
+    if 2 * kept.size < x.size:  # mostly +0.0 (e.g. a total of the true terms): the other entries alone, same bits
+        return _compensated(x[kept], np.searchsorted(kept, ends, side="right") - 1,
+                            np.searchsorted(kept, seg_start, side="left"))
+    return _compensated(x, ends, seg_start)
+
+
+def _compensated(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.ndarray:
+    """:func:`running_sums` over every entry of ``x``; a run with ``ends < seg_start`` (no entry) sums to 0.
+
+    Adding +0.0 changes neither a running sum nor its rounding error (TwoSum of ``s + 0`` is ``(s, 0)``,
+    exactly), so the runs of an array without its +0.0 entries (``ends``: each run's last entry kept,
+    ``seg_start``: its first) have the bits of the whole array's.
+    """
     before = seg_start - 1
     has = before >= 0
     before = np.maximum(before, 0)
+    some = ends >= 0
+    last = np.maximum(ends, 0)
     terms = []
-    for _ in range(3):  # the sums, their rounding errors, the errors of those
-        s = np.cumsum(x)
-        prev = np.empty_like(s)
+    x = np.array(x, dtype=np.float64)  # a copy, updated in place (as the buffers below: the same bits, less memory)
+    s, prev, bv, t = (np.empty_like(x) for _ in range(4))
+    for k in range(3):  # the sums, their rounding errors, the errors of those
+        np.cumsum(x, out=s)
         if s.size:
             prev[0] = 0.0
             prev[1:] = s[:-1]
-        bv = s - prev  # TwoSum(prev, x) = (s, e) with prev + x == s + e exactly
-        terms.append(s[ends] - np.where(has, s[before], 0.0))
-        x = (prev - (s - bv)) + (x - bv)
+        np.subtract(s, prev, out=bv)  # TwoSum(prev, x) = (s, e) with prev + x == s + e exactly
+        if s.size:
+            terms.append(np.where(some, s[last], 0.0) - np.where(has, s[before], 0.0))
+        else:
+            terms.append(np.zeros(ends.size))
+        if k < 2:  # x = (prev - (s - bv)) + (x - bv)
+            np.subtract(prev, np.subtract(s, bv, out=t), out=t)
+            np.add(t, np.subtract(x, bv, out=x), out=x)
     return terms[0] + (terms[1] + terms[2])
 
 
@@ -185,15 +208,19 @@ def chunk_steps(
     col_bits = max(1, int(n_cols).bit_length())
     grp = rows * (m + 1) + (m - level)
     if int(grp.max()).bit_length() + col_bits + 1 <= 63:
-        key = (grp << (col_bits + 1)) | (cols << 1) | tp
-        if scores is None:
-            key = np.sort(key, kind="stable")  # rows grouped: timsort merges them
-        else:  # a total reads the scores: they follow the sort
-            order = np.argsort(key, kind="stable")
-            key, scores = key[order], scores[order]
-        grp = key >> (col_bits + 1)
-        cols = (key >> 1) & ((1 << col_bits) - 1)
-        tp = (key & 1).astype(bool)
+        carried = None if scores is None else _carried(grp, rows, cols, tp, scores)
+        if carried is not None:  # a total reads the scores: they follow the sort
+            grp, cols, tp, scores = carried
+        else:
+            key = (grp << (col_bits + 1)) | (cols << 1) | tp
+            if scores is None:
+                key = np.sort(key, kind="stable")  # rows grouped: timsort merges them
+            else:
+                order = np.argsort(key, kind="stable")
+                key, scores = key[order], scores[order]
+            grp = key >> (col_bits + 1)
+            cols = (key >> 1) & ((1 << col_bits) - 1)
+            tp = (key & 1).astype(bool)
     else:  # pragma: no cover - astronomically many thresholds x rows
         order = np.argsort(grp, kind="stable")
         grp, cols, tp = grp[order], cols[order], tp[order]
@@ -256,6 +283,22 @@ def _merged_steps(r0: int, r1: int, real: tuple[np.ndarray, ...], events: Events
     steps = _grouped(grp, m, r0, entries, totals, given, is_real)
     steps.truth = {k: np.asarray(v, np.float64)[steps.rows] for k, v in events.truth.items()}
     return steps
+
+
+def _carried(grp: np.ndarray, rows: np.ndarray, cols: np.ndarray, tp: np.ndarray,
+             scores: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """``grp``, ``cols``, ``tp`` and ``scores`` in the order of the packed key ``(grp, col, tp)``, by a plain
+    sort of ``(grp, entry index)`` keys: the order of the key when the columns ascend within each row (CSR's
+    canonical order), cheaper than its permutation (``argsort``). None otherwise (or too many bits)."""
+    n = grp.size
+    idx_bits = max(1, int(n).bit_length())
+    if int(grp.max()).bit_length() + idx_bits > 63:
+        return None
+    if n > 1 and not np.all((cols[1:] > cols[:-1]) | (rows[1:] != rows[:-1])):
+        return None
+    key = np.sort((grp << idx_bits) | np.arange(n, dtype=np.int64), kind="stable")
+    at = key & ((1 << idx_bits) - 1)
+    return key >> idx_bits, cols[at], tp[at], scores[at]
 
 
 def _running_total(total: RunningTotal, values: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
