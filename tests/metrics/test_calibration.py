@@ -260,3 +260,10 @@ def test_rank_thresholds_write_no_calibration_and_say_so(tmp_path, capsys):
     said = capsys.readouterr()
     assert (said.out + said.err).count("calibration (ECE, Brier, calibration.tsv) not computed") == 1
     assert goeval.load_results(out).calibration is None
+
+
+def test_a_score_on_a_bin_edge_opens_the_bin_above():
+    """0.3 is in [0.3, 0.4), as a reader of the table expects (linspace's edge is 0.30000000000000004)."""
+    s = np.array([0.3, 0.7])
+    got = calibration_from_pairs(np.array([1.0, 0.0]), s, np.unique(s), calibration_bins(10))
+    assert got["table"]["pairs"].tolist() == [0, 0, 0, 1, 0, 0, 0, 1, 0, 0]

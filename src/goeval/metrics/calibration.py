@@ -79,7 +79,7 @@ def calibration_bins(spec: Any = 10) -> np.ndarray:
         k = int(spec)
         if k < 1 or k != spec:
             raise InvalidParameterError(f"The number of calibration bins must be a positive integer; got {spec!r}.")
-        return np.linspace(0.0, 1.0, k + 1)
+        return np.arange(k + 1) / k  # exact decimals (0.3, not linspace's 0.30000000000000004): 0.3 opens its bin
     inner = np.asarray(spec, dtype=np.float64)
     if inner.ndim != 1 or np.any(inner <= 0) or np.any(inner >= 1) or np.any(np.diff(inner) <= 0):
         raise InvalidParameterError("Calibration bin edges must be strictly ascending numbers between 0 and 1 "
