@@ -32,7 +32,7 @@ import scipy.sparse as sp
 
 from goeval.errors import InputFormatError, InvalidParameterError, check_choice
 from goeval.metrics.protein import _from_annotations, _namespace_of, _thresholds, best_index, f_score
-from goeval.metrics.similarity_kernel import Structure, descendant_levels, make_entries, namespace_structure
+from goeval.metrics.similarity_kernel import Structure, _lookup, descendant_levels, make_entries, namespace_structure
 from goeval.ontology.dag import generations
 from goeval.sparse import gather_rows, row_indptr
 from goeval.sweep.kernel import _levels, chunk_bounds, truth_totals
@@ -181,15 +181,60 @@ def _set_signatures(group: np.ndarray, members: np.ndarray, n_groups: int) -> np
     return out
 
 
-def _leaf_intervals(st: Structure, n_rows: int, rows: np.ndarray, cols: np.ndarray,
-                    level: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The entries of level above 0 that are a leaf of their row's entries of level above 0 at some level:
-    their rows, columns and interval of levels ``[d, level)`` (``d`` the largest level of a strict descendant,
-    through the parents of ``st``, one pass per generation), sorted by (row, column)."""
-    ent = make_entries(st, n_rows, rows, cols, level)
-    d = descendant_levels(st, ent)
-    leaf = ent.level > d
-    return ent.row[leaf], ent.col[leaf], d[leaf], ent.level[leaf]
+def _leaf_intervals(st: Structure, n_rows: int, rows: np.ndarray, cols: np.ndarray, level: np.ndarray,
+                    counted: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The entries that are a leaf of their row's counted entries at some level: their rows, columns and
+    interval of levels ``[d, level)`` (``d`` the largest level of a counted strict descendant), sorted by
+    (row, column).
+
+    ``level`` is every entry's level, ``counted`` whether it may be a leaf (not excluded): an entry not
+    counted is a leaf at no level and gives none to its ancestors, but still links them to its descendants.
+    Rows closed under parents whose levels never rise from a term to a parent (propagated scores) take one
+    pass over the parents (:func:`_closed_levels`); any other rows one pass per generation with the missing
+    ancestors added (:func:`~goeval.metrics.similarity_kernel.make_entries`,
+    :func:`~goeval.metrics.similarity_kernel.descendant_levels`).
+    """
+    d = _closed_levels(st, rows * st.n + cols, cols, level, counted)
+    if d is not None:
+        leaf = counted & (level > d)
+    else:
+        ent = make_entries(st, n_rows, rows, cols, np.where(counted, level, 0) + 1)  # + 1: level 0 stays
+        rows, cols, level = ent.row, ent.col, ent.level - 1  # -1: an ancestor missing from the row, added
+        d = np.maximum(descendant_levels(st, ent) - 1, 0)
+        leaf = level > d
+    return rows[leaf], cols[leaf], d[leaf], level[leaf]
+
+
+def _closed_levels(st: Structure, key: np.ndarray, cols: np.ndarray, level: np.ndarray,
+                   counted: np.ndarray) -> np.ndarray | None:
+    """``d`` of every entry (keys ``row * n + col``, sorted and distinct) by one pass over the parents, or None
+    when the keys are not sorted, the rows not closed under parents or a level rises from a term to a parent.
+
+    In such rows a counted entry's level is at least that of every descendant, so ``d(v)`` is the largest,
+    over the children ``w`` of ``v``, of ``level(w)`` (counted) or ``d(w)`` (not counted: those alone are
+    visited by generation, deepest first).
+    """
+    if key.size == 0:
+        return np.zeros(0, np.int64)
+    if (key[1:] <= key[:-1]).any():
+        return None
+    lens, par = gather_rows(st.parents.indptr, st.parents.indices, cols)
+    first = np.cumsum(lens) - lens  # each entry's first edge to a parent
+    child = np.repeat(np.arange(key.size), lens)
+    up = _lookup(key, key[child] - cols[child] + par)  # the parent's entry
+    if (up < 0).any() or (level[up] < level[child]).any():
+        return None
+    d = np.zeros(key.size, np.int64)
+    from_counted = counted[child]
+    np.maximum.at(d, up[from_counted], level[child[from_counted]])
+    skipped = np.flatnonzero(~counted)
+    gen = st.generation[cols[skipped]]
+    for g in np.unique(gen)[::-1]:  # the entries not counted, deepest first, give their d to their parents
+        x = skipped[gen == g]
+        n_par = lens[x]
+        edge = np.repeat(first[x] - np.cumsum(n_par) + n_par, n_par) + np.arange(int(n_par.sum()))
+        np.maximum.at(d, up[edge], np.repeat(d[x], n_par))
+    return d
 
 
 def _reduced_truth(st: Structure, n_rows: int, trow: np.ndarray, tcol: np.ndarray,
@@ -198,7 +243,7 @@ def _reduced_truth(st: Structure, n_rows: int, trow: np.ndarray, tcol: np.ndarra
     another one (their rows and columns, sorted), and the sorted keys ``row * n + col`` of the truth entries
     not excluded."""
     kt = ~excluded[tcol]
-    star_row, star_col, _, _ = _leaf_intervals(st, n_rows, trow, tcol, kt.astype(np.int64))
+    star_row, star_col, _, _ = _leaf_intervals(st, n_rows, trow, tcol, np.ones(tcol.size, np.int64), kt)
     return star_row, star_col, np.sort(trow[kt] * st.n + tcol[kt])
 
 
@@ -212,13 +257,13 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     prow = np.repeat(np.arange(nr, dtype=np.int64), np.diff(p_indptr[r0 : r1 + 1]))
     pcol, score = p_cols[a:b].astype(np.int64), p_scores[a:b].astype(np.float64)
     nan = np.isnan(score)
-    lev = np.where(excluded[pcol] | nan, 0, _levels(thresholds, np.where(nan, 0.0, score), grid_n))
+    lev = _levels(thresholds, np.where(nan, 0.0, score), grid_n)
     ta, tb = int(t_indptr[r0]), int(t_indptr[r1])
     trow = np.repeat(np.arange(nr, dtype=np.int64), np.diff(t_indptr[r0 : r1 + 1]))
     star_row, star_col, truth_keys = _reduced_truth(st, nr, trow, t_cols[ta:tb].astype(np.int64), excluded)
     star = star_row * n_cols + star_col
     # the terms that are a leaf of P(tau) - X for some tau, and that interval [lev_c, lev_s) of threshold indices
-    prow, pcol, lev_c, lev_s = _leaf_intervals(st, nr, prow, pcol, lev)
+    prow, pcol, lev_c, lev_s = _leaf_intervals(st, nr, prow, pcol, lev, ~(excluded[pcol] | nan))
     pkey = prow * n_cols + pcol  # sorted
     # categories
     is_e = _member(pkey, star)
@@ -306,16 +351,19 @@ class NonredundantEvents:
 
     structure: Structure
     excluded: np.ndarray
-    chunk_entries: int = 1 << 17
+    chunk_entries: int = 1 << 15
     name: str = "nonredundant"
 
     def truth(self, truth_indptr: np.ndarray, truth_cols: np.ndarray) -> dict[str, np.ndarray]:
         """``nr_star``, ``|T*|`` of every truth row (0: not a protein of the non-redundant benchmark)."""
-        n = truth_indptr.size - 1
-        trow = np.repeat(np.arange(n, dtype=np.int64), np.diff(truth_indptr))
-        star_row, _, _ = _reduced_truth(self.structure, n, trow, np.asarray(truth_cols, np.int64),
-                                        np.asarray(self.excluded, bool))
-        return {"nr_star": np.bincount(star_row, minlength=n).astype(np.float64)}
+        n, excluded = truth_indptr.size - 1, np.asarray(self.excluded, bool)
+        out = np.zeros(n)
+        for r0, r1 in zip(*_pairs(chunk_bounds(truth_indptr, self.chunk_entries) if n else [0])):
+            trow = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(truth_indptr[r0 : r1 + 1]))
+            tcol = np.asarray(truth_cols[truth_indptr[r0] : truth_indptr[r1]], np.int64)
+            star_row, _, _ = _reduced_truth(self.structure, r1 - r0, trow, tcol, excluded)
+            out[r0:r1] = np.bincount(star_row, minlength=r1 - r0)
+        return {"nr_star": out}
 
     def events(self, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
                truth_indptr: np.ndarray, truth_cols: np.ndarray, thresholds: np.ndarray) -> Events:

@@ -93,7 +93,7 @@ def _lookup(keys: np.ndarray, query: np.ndarray) -> np.ndarray:
     if keys.size == 0:
         return np.full(query.size, -1, np.int64)
     lo, span = int(keys[0]), int(keys[-1]) - int(keys[0]) + 1
-    if span < 32 * (keys.size + query.size) and keys.size < 2**31 - 1:
+    if span < 64 * (keys.size + query.size) and keys.size < 2**31 - 1:
         table = np.full(span, -1, np.int32)
         table[keys - lo] = np.arange(keys.size, dtype=np.int32)
         at = query - lo
