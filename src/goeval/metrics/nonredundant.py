@@ -25,6 +25,7 @@ Reference: ``anphan0828/CAFA-evaluator-non-redundant``, ``fpr_metric_sweep.py``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -247,8 +248,29 @@ def _reduced_truth(st: Structure, n_rows: int, trow: np.ndarray, tcol: np.ndarra
     return star_row, star_col, np.sort(trow[kt] * st.n + tcol[kt])
 
 
+def _below_star(prow: np.ndarray, pcol: np.ndarray, pkey: np.ndarray, star_row: np.ndarray, star_col: np.ndarray,
+                st: Structure, descendants: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (v, r) of a term ``v`` of ``pkey`` (sorted keys ``row * n + col``) that is a strict descendant
+    of a term ``r`` of ``T*`` (sorted keys ``star``), as positions: from the terms' ancestors or from the
+    descendants of ``T*``, whichever side has fewer (``T*``'s terms are mostly near the leaves)."""
+    n, star = st.n, star_row * st.n + star_col
+    up_cost = int((st.anc_indptr[pcol + 1] - st.anc_indptr[pcol]).sum())
+    down_cost = int((descendants.indptr[star_col + 1] - descendants.indptr[star_col]).sum())
+    if up_cost <= down_cost:
+        pe, panc = _strict_ancestor_pairs(pcol, st)
+        found, r = _find(prow[pe] * n + panc, star)
+        return pe[found], r
+    lens, d = gather_rows(descendants.indptr, descendants.indices, star_col)
+    r = np.repeat(np.arange(star.size), lens)
+    strict = d != star_col[r]
+    r, d = r[strict], d[strict]
+    found, v = _find(star_row[r] * n + d, pkey)
+    return v, r[found]
+
+
 def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[np.ndarray, np.ndarray],
-                  st: Structure, excluded: np.ndarray, thresholds: np.ndarray, grid_n: int) -> dict[str, Any]:
+                  st: Structure, descendants: sp.csr_array, excluded: np.ndarray, thresholds: np.ndarray,
+                  grid_n: int) -> dict[str, Any]:
     """Interval events of every count of proteins [r0, r1): (protein, start, end) per count, and |T*|."""
     p_indptr, p_cols, p_scores = pred
     t_indptr, t_cols = truth
@@ -268,11 +290,9 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     # categories
     is_e = _member(pkey, star)
     is_l = ~is_e & _member(pkey, truth_keys)
-    pe, panc = _strict_ancestor_pairs(pcol, st)
-    akey = prow[pe] * n_cols + panc
-    anc_in_star, down_r = _find(akey, star)
+    down_v, down_r = _below_star(prow, pcol, pkey, star_row, star_col, st, descendants)
     has_star_anc = np.zeros(pcol.size, bool)
-    has_star_anc[pe[anc_in_star]] = True
+    has_star_anc[down_v] = True
     is_m = ~is_e & ~is_l & has_star_anc
     is_u = ~(is_e | is_l | is_m)
     ev = {k: (prow[m] + r0, lev_c[m], lev_s[m]) for k, m in (("E", is_e), ("M", is_m), ("U", is_u))}
@@ -280,7 +300,6 @@ def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[n
     sa_e, sa_a = _strict_ancestor_pairs(star_col, st)
     up_ok, up_v = _find(star_row[sa_e] * n_cols + sa_a, pkey)
     up_r = sa_e[up_ok]  # up_v a predicted strict ancestor of r = star[up_r]
-    down_v = pe[anc_in_star]
     e_v = np.flatnonzero(is_e)
     z_group = np.r_[up_r, down_r, np.searchsorted(star, pkey[e_v])]
     z_v = np.r_[up_v, down_v, e_v]
@@ -333,10 +352,12 @@ class NonredundantEvents:
     (:mod:`goeval.sweep.quantities`: ``nr_pr``, ``nr_rc``, ``nr_covered``, the counts) come out of
     the same per-protein state as every other, with their sums, steps and bootstrap.
 
-    ``c(v)`` and ``T*`` come from the direct parents, one pass per generation
-    (:func:`goeval.metrics.similarity_kernel.descendant_levels`); the closure is read only for the terms
-    that are a leaf at some threshold and for the terms of ``T*``, so the cost follows the propagated
-    entries times the mean number of parents, not times the mean number of ancestors.
+    ``c(v)`` and ``T*`` come from the direct parents (:func:`_leaf_intervals`: one pass over them for
+    rows closed under parents with propagated scores, else one pass per generation); the closure is read
+    only for the terms that are a leaf at some threshold and for the terms of ``T*``, so the cost follows
+    the propagated entries times the mean number of parents, not times the mean number of ancestors. A
+    term that is a leaf at no threshold gives no event. The truth rows must be closed under parents
+    (propagated); the predicted rows need not be.
 
     Attributes
     ----------
@@ -353,6 +374,15 @@ class NonredundantEvents:
     excluded: np.ndarray
     chunk_entries: int = 1 << 15
     name: str = "nonredundant"
+
+    @cached_property
+    def descendants(self) -> sp.csr_array:
+        """Reflexive descendants of every term (the closure transposed), bool CSR with sorted indices."""
+        st = self.structure
+        anc = sp.csr_array((np.ones(st.anc_indices.size, bool), st.anc_indices, st.anc_indptr), shape=(st.n, st.n))
+        out = sp.csr_array(anc.T.tocsr())
+        out.sort_indices()
+        return out
 
     def truth(self, truth_indptr: np.ndarray, truth_cols: np.ndarray) -> dict[str, np.ndarray]:
         """``nr_star``, ``|T*|`` of every truth row (0: not a protein of the non-redundant benchmark)."""
@@ -376,7 +406,7 @@ class NonredundantEvents:
         both = np.asarray(pred_indptr, dtype=np.int64) + np.asarray(truth_indptr, dtype=np.int64)
         for r0, r1 in zip(*_pairs(chunk_bounds(both, self.chunk_entries) if n else [0])):
             got = _chunk_events(r0, r1, (pred_indptr, pred_cols, pred_scores), (truth_indptr, truth_cols),
-                                self.structure, excluded, thresholds, grid_n)
+                                self.structure, self.descendants, excluded, thresholds, grid_n)
             pieces.append(_as_events(got["events"], n))
             stars.append(got["n_star"])
         row, lev, which, sign = (np.concatenate(x) for x in zip(*pieces)) if pieces else (np.zeros(0, np.int64),) * 4
