@@ -7,6 +7,7 @@ scatter of their changes into threshold bins) are shared with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,19 +205,20 @@ def _entry_steps(r0: int, real: tuple[np.ndarray, ...], iav: np.ndarray, m: int)
         grp, cols, tp = grp[order], cols[order], tp[order]
         scores = None if scores is None else scores[order]
     entries = Entries(cols=cols, tp=tp, ia=iav[cols], scores=scores)
-    return _grouped(grp, m, r0, {name: (t, t.entry(entries)) for name, t in TOTALS.items()  # type: ignore[misc]
-                                 if t.events is None})
+    return _grouped(grp, m, r0, {name: t for name, t in TOTALS.items() if t.events is None},
+                    lambda name: TOTALS[name].entry(entries))  # type: ignore[misc]
 
 
-def _grouped(grp: np.ndarray, m: int, r0: int, totals: dict[str, tuple[RunningTotal, np.ndarray]]) -> ChunkSteps:
-    """The (protein, level) groups of sorted group keys ``grp`` and the running totals of the values
-    (one per key) of each total."""
+def _grouped(grp: np.ndarray, m: int, r0: int, totals: dict[str, RunningTotal],
+             values: Callable[[str], np.ndarray]) -> ChunkSteps:
+    """The (protein, level) groups of sorted group keys ``grp`` and the running totals of ``totals``, from
+    ``values(name)``, one value per key (made one total at a time: one array of values alive at once)."""
     starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
     g_row, g_rlev = np.divmod(grp[starts], m + 1)
     first = np.r_[True, g_row[1:] != g_row[:-1]]
     ends = np.r_[starts[1:] - 1, grp.size - 1]
     row_start = np.repeat(starts[first], np.diff(np.r_[np.flatnonzero(first), starts.size]))
-    out = {name: _running_total(t, values, starts, ends, first, row_start) for name, (t, values) in totals.items()}
+    out = {name: _running_total(t, values(name), starts, ends, first, row_start) for name, t in totals.items()}
     return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, totals=out)
 
 
@@ -231,8 +233,8 @@ def _event_steps(r0: int, r1: int, events: Events, m: int) -> ChunkSteps | None:
     grp = e_rows[live] * (m + 1) + (m - e_level[live])
     order = np.argsort(grp, kind="stable")
     pick = live[order]
-    return _grouped(grp[order], m, r0, {name: (TOTALS[name], np.asarray(v)[ea:eb][pick])
-                                        for name, v in events.values.items()})
+    return _grouped(grp[order], m, r0, {name: TOTALS[name] for name in events.values},
+                    lambda name: np.asarray(events.values[name])[ea:eb][pick])
 
 
 def _joined_steps(real: ChunkSteps | None, ev: ChunkSteps | None, events: Events, m: int) -> ChunkSteps | None:
