@@ -245,11 +245,20 @@ def _joined_steps(real: ChunkSteps | None, ev: ChunkSteps | None, events: Events
     if not parts:
         return None
     keys = [p.rows * (m + 1) + (m - 1 - p.bins) for p in parts]
-    merged = np.union1d(*keys) if len(keys) == 2 else keys[0]
+    merged = keys[0]
+    if len(keys) == 2:  # the events' levels are mostly levels of the protein's entries: no group to add
+        pos = np.minimum(np.searchsorted(keys[0], keys[1]), keys[0].size - 1)
+        if (keys[0][pos] != keys[1]).any():
+            merged = np.union1d(*keys)
     rows = merged // (m + 1)
     totals: dict[str, np.ndarray] = {}
     for p, k in zip(parts, keys):
-        at = np.searchsorted(k, merged, side="right") - 1  # the protein's last group at or above each level
+        if k is merged:
+            totals.update(p.totals)
+            continue
+        at = np.full(merged.size, -1)
+        at[np.searchsorted(merged, k)] = np.arange(k.size)
+        at = np.maximum.accumulate(at)  # the protein's last group at or above each level
         ok = at >= 0
         ok[ok] = p.rows[at[ok]] == rows[ok]
         totals.update({name: np.where(ok, v[at], 0.0) for name, v in p.totals.items()})
