@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from goeval.errors import InputFormatError
-from goeval.metrics.nonredundant import exclusion_mask, nonredundant_curves, nonredundant_f, nonredundant_sums
+from goeval.errors import InputFormatError, InvalidParameterError
+from goeval.metrics.nonredundant import (NonredundantEvents, closure_structure, exclusion_mask, nonredundant_curves,
+                                         nonredundant_f, nonredundant_sums)
 from goeval.ontology import ontology_from_edges
 
 
@@ -220,6 +221,55 @@ def test_random_cases_equal_the_oracle(seed, n_terms, n_prot, chunk):
     X = {t for t in terms if rng.random() < 0.25} | {"t0"}
     got, want = run(terms, edges, truths, scores, X, [0.1, 0.2, 0.25, 0.5, 0.6, 0.75, 1.0], chunk_entries=chunk)
     assert_same(got, want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_terms=st.integers(2, 14), n_prot=st.integers(1, 6),
+       chunk=st.sampled_from([1, 3, 1 << 16]))
+def test_rows_not_closed_or_not_propagated_equal_the_oracle(seed, n_terms, n_prot, chunk):
+    """Predicted rows with ancestors missing (known pairs removed, terms filtered) or scored below a descendant
+    ('fill' propagation), columns in no particular order: the passes by generation."""
+    rng = np.random.default_rng(seed)
+    edges = random_dag_edges(rng, n_terms)
+    terms = [f"t{i}" for i in rng.permutation(n_terms)]
+    _, strict = closure_of(edges, terms)
+    grid = (0.1, 0.25, 0.5, 0.75, 1.0)
+    truths, scores = [], []
+    for _ in range(n_prot):
+        truths.append(up(set(rng.choice(terms, size=int(rng.integers(0, 4)), replace=True).tolist()), strict))
+        raw = {t: float(rng.choice(grid)) for t in rng.choice(terms, size=int(rng.integers(0, 5))).tolist()}
+        s = {t: v for t, v in sorted(propagate(raw, strict).items()) if rng.random() < 0.8}
+        scores.append({t: (float(rng.choice(grid)) if rng.random() < 0.3 else v) for t, v in s.items()})
+    X = {t for t in terms if rng.random() < 0.25}
+    got, want = run(terms, edges, truths, scores, X, [0.1, 0.2, 0.25, 0.5, 0.6, 0.75, 1.0], chunk_entries=chunk)
+    assert_same(got, want)
+
+
+def test_closure_structure_is_the_transitive_reduction_with_its_generations():
+    anc, _ = closure_of(EDGES, TERMS)
+    st = closure_structure(anc)
+    index = {t: i for i, t in enumerate(TERMS)}
+    want = sp.csr_array((np.ones(len(EDGES), bool), ([index[c] for c, _ in EDGES], [index[p] for _, p in EDGES])),
+                        shape=(len(TERMS), len(TERMS)))
+    assert (st.parents != want).nnz == 0
+    assert dict(zip(TERMS, st.generation.tolist())) == {"r": 0, "a": 1, "b": 1, "c": 1, "d": 2, "e": 3, "f": 2}
+    assert_array_equal(st.anc_indptr, anc.indptr)
+    with pytest.raises(InvalidParameterError, match="cycle"):
+        closure_structure(sp.csr_array(np.ones((2, 2), bool)))
+
+
+def test_a_term_that_is_never_a_leaf_makes_no_event():
+    # e at 0.9 propagated to d, a, b, r at 0.9: d (in T*) is never a leaf, only e (M) is, and T* = {d} is mapped
+    anc, _ = closure_of(EDGES, TERMS)
+    index = {t: i for i, t in enumerate(TERMS)}
+    truth, scores = sorted(index[t] for t in up({"d"}, STRICT)), propagate({"e": 0.9}, STRICT)
+    cols = sorted(index[t] for t in scores)
+    source = NonredundantEvents(structure=closure_structure(anc), excluded=np.array([t == "r" for t in TERMS]))
+    ev = source.events(np.array([0, len(cols)]), np.array(cols), np.array([scores[TERMS[c]] for c in cols]),
+                       np.array([0, len(truth)]), np.array(truth), np.array([0.5, 0.9]))
+    counts = {k: int(np.abs(v).sum()) for k, v in ev.values.items()}
+    assert counts == {"nr_e": 0, "nr_l": 0, "nr_m": 2, "nr_u": 0, "nr_mapped": 2}
+    assert ev.levels.size == 4 and ev.truth["nr_star"].tolist() == [1.0]
 
 
 # ------------------------------------------------------------ real data

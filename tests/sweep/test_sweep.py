@@ -211,3 +211,43 @@ def test_levels_on_the_float_grid_are_a_binary_searchs(step):
     scores = np.r_[np.arange(0, 1001) / 1000, np.arange(0, 10001) / 10000, rng.random(20000), taus,
                    np.nextafter(taus, 0), np.nextafter(taus, 2), 1.0, 1.5, 0.0, 5e-5]
     assert np.array_equal(_levels(taus, scores, n), np.searchsorted(taus, scores, side="right"))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_events_change_no_sum_of_the_entries_and_count_as_running_totals(seed):
+    """Events at levels where a protein has no entry, in rows without entries, and rows without events:
+    the sums of the real entries keep their bits, and each count of the events is its running total."""
+    from goeval.sweep.kernel import truth_totals
+    from goeval.sweep.partial import finish_partial, sweep_partial
+    from goeval.sweep.quantities import Events, event_totals
+
+    n_cols, taus = 15, grid_thresholds(0.1)
+    truth, preds, ia = random_kernel_input(seed, n_cols=n_cols)
+    preds[0] = {}  # a row with events and no entry
+    p_ptr, p_cols, p_data = to_csr(preds, n_cols, True)
+    t_ptr, t_cols = to_csr(truth, n_cols, False)
+    rng = np.random.default_rng(seed)
+    n, m, names = len(preds), taus.size, event_totals("nonredundant")
+    per_row = rng.integers(0, 5, size=n)
+    per_row[1] = 0  # a row with entries and no event
+    rows = np.repeat(np.arange(n), per_row)
+    levels = rng.integers(0, m + 1, size=rows.size)
+    which = rng.integers(0, len(names), size=rows.size)
+    sign = rng.choice([-1.0, 1.0], size=rows.size)
+    star = rng.integers(1, 4, size=n).astype(float)
+    ev = Events(indptr=np.r_[0, np.cumsum(per_row)], levels=levels,
+                values={t: np.where(which == q, sign, 0.0) for q, t in enumerate(names)}, truth={"nr_star": star})
+    n_t, i_t = truth_totals(t_ptr, t_cols, ia, n_cols)
+    args = (p_ptr, p_cols, p_data, t_ptr, t_cols, n_cols, taus, ia)
+    for chunk in (1, 3, 1 << 20):
+        plain = finish_partial(sweep_partial(*args, chunk_entries=chunk), taus, n_t, i_t)
+        both = finish_partial(sweep_partial(*args, chunk_entries=chunk, events=ev), taus, n_t, i_t,
+                              sources=("nonredundant",), truth=ev.truth)
+        for k, v in plain.sums.items():
+            assert_array_equal(both.sums[k], v, err_msg=k)
+        for q, t in enumerate(names):  # at threshold j an event of level L counts when j < L
+            want = [sum(s for r, lv, w, s in zip(rows, levels, which, sign) if w == q and j < lv) for j in range(m)]
+            got = both.sums["nr_z_n" if t == "nr_mapped" else f"{t}_n"]
+            if t == "nr_mapped":  # Z = |T*| - mapped
+                want = [star.sum() - x for x in want]
+            assert_array_equal(got, want, err_msg=t)

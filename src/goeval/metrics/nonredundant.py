@@ -25,6 +25,7 @@ Reference: ``anphan0828/CAFA-evaluator-non-redundant``, ``fpr_metric_sweep.py``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -32,14 +33,16 @@ import scipy.sparse as sp
 
 from goeval.errors import InputFormatError, InvalidParameterError, check_choice
 from goeval.metrics.protein import _from_annotations, _namespace_of, _thresholds, best_index, f_score
-from goeval.sparse import row_indptr
+from goeval.metrics.similarity_kernel import Structure, _lookup, descendant_levels, make_entries, namespace_structure
+from goeval.ontology.dag import generations
+from goeval.sparse import gather_rows, row_indptr
 from goeval.sweep.kernel import _levels, chunk_bounds, truth_totals
 from goeval.sweep.partial import finish_partial, sweep_partial
 from goeval.sweep.quantities import EVENT_SOURCES, NR_WEIGHTS, Events
 from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["WEIGHTS", "BINDING_TERMS", "DO_NOT_ANNOTATE", "NonredundantSums", "NonredundantEvents", "nonredundant_sums",
-           "nonredundant_curves", "nonredundant_f", "exclusion_mask"]
+           "nonredundant_curves", "nonredundant_f", "exclusion_mask", "closure_structure"]
 
 #: Partial credit of an exact (E), less specific (L) and more specific (M) predicted term.
 WEIGHTS = NR_WEIGHTS
@@ -116,13 +119,10 @@ def nonredundant_curves(s: NonredundantSums) -> dict[str, np.ndarray]:
 
 
 # ---------------------------------------------------------------- the kernel
-def _strict_ancestor_pairs(keys_row: np.ndarray, cols: np.ndarray, anc: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
-    """(entry index, strict ancestor column) of every entry (row, col) through the closure ``anc``."""
-    lo, hi = anc.indptr[cols], anc.indptr[cols + 1]
-    n = hi - lo
-    entry = np.repeat(np.arange(cols.size), n)
-    pos = np.arange(entry.size) - np.repeat(np.cumsum(n) - n, n) + np.repeat(lo, n)
-    a = anc.indices[pos].astype(np.int64)
+def _strict_ancestor_pairs(cols: np.ndarray, st: Structure) -> tuple[np.ndarray, np.ndarray]:
+    """(index, strict ancestor column) of every one of ``cols`` through the closure of ``st``."""
+    lens, a = gather_rows(st.anc_indptr, st.anc_indices, cols)
+    entry = np.repeat(np.arange(cols.size), lens)
     keep = a != cols[entry]
     return entry[keep], a[keep]
 
@@ -144,40 +144,18 @@ def _union(group: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.nd
     return group[runs], start[runs], reach[last]
 
 
-def _lookup(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """The position in ``table`` (distinct keys, any order) of each of ``keys``, -1 for none.
-
-    The keys of a chunk (``row * n_cols + col``) span a few rows of columns: a dense table of
-    positions over that span answers each lookup at once; a wider span is searched in the sorted table.
-    """
-    out = np.full(keys.size, -1, np.int64)
-    if table.size == 0 or keys.size == 0:
-        return out
-    lo, hi = int(table.min()), int(table.max())
-    inside = (keys >= lo) & (keys <= hi)
-    if hi - lo + 1 <= max(8 * (table.size + keys.size), 1 << 20):
-        buf = np.full(hi - lo + 1, -1, np.int64)
-        buf[table - lo] = np.arange(table.size)
-        out[inside] = buf[keys[inside] - lo]
-        return out
-    order = np.argsort(table, kind="stable")
-    st = table[order]
-    i = np.minimum(np.searchsorted(st, keys), st.size - 1)
-    hit = st[i] == keys
-    out[hit] = order[i[hit]]
-    return out
+def _find(keys: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which ``keys`` are in the sorted distinct ``table``, and their positions in it."""
+    if table.size == 0:
+        return np.zeros(keys.size, bool), np.zeros(0, np.int64)
+    pos = np.minimum(np.searchsorted(table, keys), table.size - 1)
+    found = table[pos] == keys
+    return found, pos[found]
 
 
 def _member(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Whether each of ``keys`` is in ``table`` (repeats allowed)."""
-    return _lookup(keys, table) >= 0
-
-
-def _find(keys: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Which ``keys`` are in ``table`` (distinct keys), and their positions in ``table``."""
-    pos = _lookup(keys, table)
-    found = pos >= 0
-    return found, pos[found]
+    """Whether each of ``keys`` is in the sorted distinct ``table``."""
+    return _find(keys, table)[0]
 
 
 def _row_groups(rows: np.ndarray) -> np.ndarray:
@@ -204,83 +182,142 @@ def _set_signatures(group: np.ndarray, members: np.ndarray, n_groups: int) -> np
     return out
 
 
-def _reduced_truth(trow: np.ndarray, tcol: np.ndarray, anc: sp.csr_array,
+def _leaf_intervals(st: Structure, n_rows: int, rows: np.ndarray, cols: np.ndarray, level: np.ndarray,
+                    counted: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The entries that are a leaf of their row's counted entries at some level: their rows, columns and
+    interval of levels ``[d, level)`` (``d`` the largest level of a counted strict descendant), sorted by
+    (row, column).
+
+    ``level`` is every entry's level, ``counted`` whether it may be a leaf (not excluded): an entry not
+    counted is a leaf at no level and gives none to its ancestors, but still links them to its descendants.
+    Rows closed under parents whose levels never rise from a term to a parent (propagated scores) take one
+    pass over the parents (:func:`_closed_levels`); any other rows one pass per generation with the missing
+    ancestors added (:func:`~goeval.metrics.similarity_kernel.make_entries`,
+    :func:`~goeval.metrics.similarity_kernel.descendant_levels`).
+    """
+    d = _closed_levels(st, rows * st.n + cols, cols, level, counted)
+    if d is not None:
+        leaf = counted & (level > d)
+    else:
+        ent = make_entries(st, n_rows, rows, cols, np.where(counted, level, 0) + 1)  # + 1: level 0 stays
+        rows, cols, level = ent.row, ent.col, ent.level - 1  # -1: an ancestor missing from the row, added
+        d = np.maximum(descendant_levels(st, ent) - 1, 0)
+        leaf = level > d
+    return rows[leaf], cols[leaf], d[leaf], level[leaf]
+
+
+def _closed_levels(st: Structure, key: np.ndarray, cols: np.ndarray, level: np.ndarray,
+                   counted: np.ndarray) -> np.ndarray | None:
+    """``d`` of every entry (keys ``row * n + col``, sorted and distinct) by one pass over the parents, or None
+    when the keys are not sorted, the rows not closed under parents or a level rises from a term to a parent.
+
+    In such rows a counted entry's level is at least that of every descendant, so ``d(v)`` is the largest,
+    over the children ``w`` of ``v``, of ``level(w)`` (counted) or ``d(w)`` (not counted: those alone are
+    visited by generation, deepest first).
+    """
+    if key.size == 0:
+        return np.zeros(0, np.int64)
+    if (key[1:] <= key[:-1]).any():
+        return None
+    lens, par = gather_rows(st.parents.indptr, st.parents.indices, cols)
+    first = np.cumsum(lens) - lens  # each entry's first edge to a parent
+    child = np.repeat(np.arange(key.size), lens)
+    up = _lookup(key, key[child] - cols[child] + par)  # the parent's entry
+    if (up < 0).any() or (level[up] < level[child]).any():
+        return None
+    d = np.zeros(key.size, np.int64)
+    from_counted = counted[child]
+    np.maximum.at(d, up[from_counted], level[child[from_counted]])
+    skipped = np.flatnonzero(~counted)
+    gen = st.generation[cols[skipped]]
+    for g in np.unique(gen)[::-1]:  # the entries not counted, deepest first, give their d to their parents
+        x = skipped[gen == g]
+        n_par = lens[x]
+        edge = np.repeat(first[x] - np.cumsum(n_par) + n_par, n_par) + np.arange(int(n_par.sum()))
+        np.maximum.at(d, up[edge], np.repeat(d[x], n_par))
+    return d
+
+
+def _reduced_truth(st: Structure, n_rows: int, trow: np.ndarray, tcol: np.ndarray,
                    excluded: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``T*`` of truth entries (rows, columns): the terms not excluded that are no strict ancestor of another
-    one (their rows and columns), and the keys ``row * n_cols + col`` of the truth entries not excluded."""
-    n_cols = excluded.size
+    """``T*`` of truth entries (local rows, columns): the terms not excluded that are no strict ancestor of
+    another one (their rows and columns, sorted), and the sorted keys ``row * n + col`` of the truth entries
+    not excluded."""
     kt = ~excluded[tcol]
-    trow, tcol = trow[kt], tcol[kt]
-    te, tanc = _strict_ancestor_pairs(trow, tcol, anc)
-    has_desc = trow[te] * n_cols + tanc  # (repeats: membership only)
-    tkey = trow * n_cols + tcol
-    leaf = ~_member(tkey, has_desc)
-    return trow[leaf], tcol[leaf], tkey
+    star_row, star_col, _, _ = _leaf_intervals(st, n_rows, trow, tcol, np.ones(tcol.size, np.int64), kt)
+    return star_row, star_col, np.sort(trow[kt] * st.n + tcol[kt])
+
+
+def _below_star(prow: np.ndarray, pcol: np.ndarray, pkey: np.ndarray, star_row: np.ndarray, star_col: np.ndarray,
+                st: Structure, descendants: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (v, r) of a term ``v`` of ``pkey`` (sorted keys ``row * n + col``) that is a strict descendant
+    of a term ``r`` of ``T*`` (sorted keys ``star``), as positions: from the terms' ancestors or from the
+    descendants of ``T*``, whichever side has fewer (``T*``'s terms are mostly near the leaves)."""
+    n, star = st.n, star_row * st.n + star_col
+    up_cost = int((st.anc_indptr[pcol + 1] - st.anc_indptr[pcol]).sum())
+    down_cost = int((descendants.indptr[star_col + 1] - descendants.indptr[star_col]).sum())
+    if up_cost <= down_cost:
+        pe, panc = _strict_ancestor_pairs(pcol, st)
+        found, r = _find(prow[pe] * n + panc, star)
+        return pe[found], r
+    lens, d = gather_rows(descendants.indptr, descendants.indices, star_col)
+    r = np.repeat(np.arange(star.size), lens)
+    strict = d != star_col[r]
+    r, d = r[strict], d[strict]
+    found, v = _find(star_row[r] * n + d, pkey)
+    return v, r[found]
 
 
 def _chunk_events(r0: int, r1: int, pred: tuple[np.ndarray, ...], truth: tuple[np.ndarray, np.ndarray],
-                  anc: sp.csr_array, excluded: np.ndarray, thresholds: np.ndarray, grid_n: int) -> dict[str, Any]:
+                  st: Structure, descendants: sp.csr_array, excluded: np.ndarray, thresholds: np.ndarray,
+                  grid_n: int) -> dict[str, Any]:
     """Interval events of every count of proteins [r0, r1): (protein, start, end) per count, and |T*|."""
     p_indptr, p_cols, p_scores = pred
     t_indptr, t_cols = truth
-    n_cols = excluded.size
+    n_cols, nr = st.n, r1 - r0
     a, b = int(p_indptr[r0]), int(p_indptr[r1])
-    prow = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(p_indptr[r0 : r1 + 1]))
+    prow = np.repeat(np.arange(nr, dtype=np.int64), np.diff(p_indptr[r0 : r1 + 1]))
     pcol, score = p_cols[a:b].astype(np.int64), p_scores[a:b].astype(np.float64)
-    keep = ~excluded[pcol] & ~np.isnan(score)
-    prow, pcol, score = prow[keep], pcol[keep], score[keep]
+    nan = np.isnan(score)
+    lev = _levels(thresholds, np.where(nan, 0.0, score), grid_n)
     ta, tb = int(t_indptr[r0]), int(t_indptr[r1])
-    trow = np.repeat(np.arange(r0, r1, dtype=np.int64), np.diff(t_indptr[r0 : r1 + 1]))
-    tcol = t_cols[ta:tb].astype(np.int64)
-    star_row, star_col, tkey = _reduced_truth(trow, tcol, anc, excluded)
-    star = np.sort(star_row * n_cols + star_col)
-    truth_keys = np.sort(tkey)
-    # the leaf interval [lev_c, lev_s) of every predicted term, in threshold indices
-    pkey = prow * n_cols + pcol
-    pe, panc = _strict_ancestor_pairs(prow, pcol, anc)
-    akey = prow[pe] * n_cols + panc
-    c = np.full(pcol.size, -np.inf)
-    found, at = _find(akey, pkey)
-    np.maximum.at(c, at, score[pe[found]])
-    lev_s = _levels(thresholds, score, grid_n)
-    lev_c = np.where(np.isfinite(c), _levels(thresholds, np.where(np.isfinite(c), c, 0.0), grid_n), 0)
-    lev_c = np.minimum(lev_c, lev_s)
+    trow = np.repeat(np.arange(nr, dtype=np.int64), np.diff(t_indptr[r0 : r1 + 1]))
+    star_row, star_col, truth_keys = _reduced_truth(st, nr, trow, t_cols[ta:tb].astype(np.int64), excluded)
+    star = star_row * n_cols + star_col
+    # the terms that are a leaf of P(tau) - X for some tau, and that interval [lev_c, lev_s) of threshold indices
+    prow, pcol, lev_c, lev_s = _leaf_intervals(st, nr, prow, pcol, lev, ~(excluded[pcol] | nan))
+    pkey = prow * n_cols + pcol  # sorted
     # categories
     is_e = _member(pkey, star)
     is_l = ~is_e & _member(pkey, truth_keys)
-    anc_in_star = _member(akey, star)
+    down_v, down_r = _below_star(prow, pcol, pkey, star_row, star_col, st, descendants)
     has_star_anc = np.zeros(pcol.size, bool)
-    has_star_anc[pe[anc_in_star]] = True
+    has_star_anc[down_v] = True
     is_m = ~is_e & ~is_l & has_star_anc
     is_u = ~(is_e | is_l | is_m)
-    ev = {k: (prow[m], lev_c[m], lev_s[m]) for k, m in (("E", is_e), ("M", is_m), ("U", is_u))}
+    ev = {k: (prow[m] + r0, lev_c[m], lev_s[m]) for k, m in (("E", is_e), ("M", is_m), ("U", is_u))}
     # pairs (r in T*, comparable predicted v): v below r (M, E) and v above r (L)
-    sa_e, sa_a = _strict_ancestor_pairs(star_row, star_col, anc)
-    up_key = star_row[sa_e] * n_cols + sa_a
-    up_ok, up_v = _find(up_key, pkey)
+    sa_e, sa_a = _strict_ancestor_pairs(star_col, st)
+    up_ok, up_v = _find(star_row[sa_e] * n_cols + sa_a, pkey)
     up_r = sa_e[up_ok]  # up_v a predicted strict ancestor of r = star[up_r]
-    star_index = np.searchsorted(star, star_row * n_cols + star_col)  # position of each T* entry in `star`
-    down_v = pe[anc_in_star]
-    down_r = np.searchsorted(star, akey[anc_in_star])
     e_v = np.flatnonzero(is_e)
-    z_group = np.r_[star_index[up_r], down_r, np.searchsorted(star, pkey[e_v])]
+    z_group = np.r_[up_r, down_r, np.searchsorted(star, pkey[e_v])]
     z_v = np.r_[up_v, down_v, e_v]
     g, s0, s1 = _union(z_group, lev_c[z_v], lev_s[z_v])
-    ev["mapped"] = (star[g] // n_cols, s0, s1)
+    ev["mapped"] = (star_row[g] + r0, s0, s1)
     # L: one count per distinct set of T* terms below the L terms, while one of them is a leaf
     l_terms = np.flatnonzero(is_l)
     slot = np.full(pcol.size, -1)
     slot[l_terms] = np.arange(l_terms.size)
     in_l = is_l[up_v]
-    sig = _set_signatures(slot[up_v[in_l]], star_index[up_r[in_l]], l_terms.size)
+    sig = _set_signatures(slot[up_v[in_l]], up_r[in_l], l_terms.size)
     skey = np.c_[prow[l_terms].astype(np.uint64), sig]
     l_group = _row_groups(skey)
     g, s0, s1 = _union(l_group.ravel().astype(np.int64), lev_c[l_terms], lev_s[l_terms])
     first_member = np.full(int(l_group.max()) + 1 if l_terms.size else 0, 0)
     first_member[l_group.ravel()] = l_terms
-    ev["L"] = (prow[first_member[g]], s0, s1)
-    n_star = np.bincount(star_row - r0, minlength=r1 - r0)
-    return {"events": ev, "n_star": n_star}
+    ev["L"] = (prow[first_member[g]] + r0, s0, s1)
+    return {"events": ev, "n_star": np.bincount(star_row, minlength=nr)}
 
 
 #: The running total of each interval count of :func:`_chunk_events`.
@@ -315,28 +352,48 @@ class NonredundantEvents:
     (:mod:`goeval.sweep.quantities`: ``nr_pr``, ``nr_rc``, ``nr_covered``, the counts) come out of
     the same per-protein state as every other, with their sums, steps and bootstrap.
 
+    ``c(v)`` and ``T*`` come from the direct parents (:func:`_leaf_intervals`: one pass over them for
+    rows closed under parents with propagated scores, else one pass per generation); the closure is read
+    only for the terms that are a leaf at some threshold and for the terms of ``T*``, so the cost follows
+    the propagated entries times the mean number of parents, not times the mean number of ancestors. A
+    term that is a leaf at no threshold gives no event. The truth rows must be closed under parents
+    (propagated); the predicted rows need not be.
+
     Attributes
     ----------
-    ancestors : scipy.sparse.csr_array of bool, shape (width, width)
-        Reflexive-transitive closure over the namespace's columns.
+    structure : goeval.metrics.similarity_kernel.Structure
+        The namespace's parents, closure and generations in local columns
+        (:func:`~goeval.metrics.similarity_kernel.namespace_structure`, or :func:`closure_structure`).
     excluded : ndarray of bool, shape (width,)
         Terms removed before the leaves are taken (:func:`exclusion_mask`).
     chunk_entries : int
         Predicted and truth entries handled at once (memory bound).
     """
 
-    ancestors: Any
+    structure: Structure
     excluded: np.ndarray
-    chunk_entries: int = 1 << 16
+    chunk_entries: int = 1 << 15
     name: str = "nonredundant"
+
+    @cached_property
+    def descendants(self) -> sp.csr_array:
+        """Reflexive descendants of every term (the closure transposed), bool CSR with sorted indices."""
+        st = self.structure
+        anc = sp.csr_array((np.ones(st.anc_indices.size, bool), st.anc_indices, st.anc_indptr), shape=(st.n, st.n))
+        out = sp.csr_array(anc.T.tocsr())
+        out.sort_indices()
+        return out
 
     def truth(self, truth_indptr: np.ndarray, truth_cols: np.ndarray) -> dict[str, np.ndarray]:
         """``nr_star``, ``|T*|`` of every truth row (0: not a protein of the non-redundant benchmark)."""
-        n = truth_indptr.size - 1
-        trow = np.repeat(np.arange(n, dtype=np.int64), np.diff(truth_indptr))
-        star_row, _, _ = _reduced_truth(trow, np.asarray(truth_cols, np.int64), sp.csr_array(self.ancestors),
-                                        np.asarray(self.excluded, bool))
-        return {"nr_star": np.bincount(star_row, minlength=n).astype(np.float64)}
+        n, excluded = truth_indptr.size - 1, np.asarray(self.excluded, bool)
+        out = np.zeros(n)
+        for r0, r1 in zip(*_pairs(chunk_bounds(truth_indptr, self.chunk_entries) if n else [0])):
+            trow = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(truth_indptr[r0 : r1 + 1]))
+            tcol = np.asarray(truth_cols[truth_indptr[r0] : truth_indptr[r1]], np.int64)
+            star_row, _, _ = _reduced_truth(self.structure, r1 - r0, trow, tcol, excluded)
+            out[r0:r1] = np.bincount(star_row, minlength=r1 - r0)
+        return {"nr_star": out}
 
     def events(self, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
                truth_indptr: np.ndarray, truth_cols: np.ndarray, thresholds: np.ndarray) -> Events:
@@ -344,12 +401,12 @@ class NonredundantEvents:
         thresholds = np.asarray(thresholds, dtype=np.float64)
         n, m = pred_indptr.size - 1, thresholds.size
         grid_n = grid_multiplier(thresholds) if m else 0
-        anc, excluded = sp.csr_array(self.ancestors), np.asarray(self.excluded, bool)
+        excluded = np.asarray(self.excluded, bool)
         pieces, stars = [], []
         both = np.asarray(pred_indptr, dtype=np.int64) + np.asarray(truth_indptr, dtype=np.int64)
         for r0, r1 in zip(*_pairs(chunk_bounds(both, self.chunk_entries) if n else [0])):
-            got = _chunk_events(r0, r1, (pred_indptr, pred_cols, pred_scores), (truth_indptr, truth_cols), anc,
-                                excluded, thresholds, grid_n)
+            got = _chunk_events(r0, r1, (pred_indptr, pred_cols, pred_scores), (truth_indptr, truth_cols),
+                                self.structure, self.descendants, excluded, thresholds, grid_n)
             pieces.append(_as_events(got["events"], n))
             stars.append(got["n_star"])
         row, lev, which, sign = (np.concatenate(x) for x in zip(*pieces)) if pieces else (np.zeros(0, np.int64),) * 4
@@ -362,6 +419,39 @@ def _pairs(bounds: list[int]) -> tuple[list[int], list[int]]:
     return bounds[:-1], bounds[1:]
 
 
+def closure_structure(ancestors: Any) -> Structure:
+    """The :class:`~goeval.metrics.similarity_kernel.Structure` of a reflexive-transitive closure alone.
+
+    The direct parents are the strict ancestors that are no strict ancestor of another strict ancestor
+    (the transitive reduction), the generations the longest paths from the roots
+    (:func:`goeval.ontology.dag.generations`).
+
+    Raises
+    ------
+    InvalidParameterError
+        If the closure is not square or has a cycle (two terms each an ancestor of the other).
+    """
+    anc = sp.csr_array(ancestors).astype(bool)
+    n = anc.shape[0]
+    if anc.shape != (n, n):
+        raise InvalidParameterError(f"The ancestors must be a square closure; got shape {anc.shape}.")
+    coo = anc.tocoo()
+    off = coo.row != coo.col
+    strict = sp.csr_array((np.ones(int(off.sum()), np.int32), (coo.row[off], coo.col[off])), shape=(n, n))
+    indirect = sp.csr_array((strict @ strict) > 0).astype(np.int32)
+    parents = sp.csr_array(strict - indirect.multiply(strict))
+    parents.eliminate_zeros()
+    parents = sp.csr_array(parents > 0)
+    parents.sort_indices()
+    gen = generations(parents)
+    if (gen < 0).any():
+        raise InvalidParameterError("The ancestors have a cycle: two terms are each an ancestor of the other.")
+    full = sp.csr_array(anc + sp.eye_array(n, dtype=bool, format="csr"))  # reflexive whatever was given
+    full.sort_indices()
+    return Structure(n=n, parents=parents, anc_indptr=full.indptr.astype(np.int64),
+                     anc_indices=full.indices.astype(np.int64), generation=gen.astype(np.int64))
+
+
 def namespace_events(ontology: Any, lo: int, hi: int, options: Any) -> NonredundantEvents:
     """The ``nonredundant`` event source of the namespace ``[lo, hi)`` of ``ontology`` under ``options``
     (an :class:`~goeval.options.EvaluationOptions`: its ``nonredundant_exclude`` and ``nonredundant_terms``)."""
@@ -372,8 +462,7 @@ def namespace_events(ontology: Any, lo: int, hi: int, options: Any) -> Nonredund
     mask = exclusion_mask(ontology, roots="roots" in kinds, binding="binding" in kinds,
                           do_not_annotate="do-not-annotate" in kinds, terms=[read_id_list(f) for f in files],
                           sources=files)
-    cols = np.arange(lo, hi)
-    return NonredundantEvents(ancestors=ontology.ancestors_csr[cols][:, cols], excluded=mask[lo:hi])
+    return NonredundantEvents(structure=namespace_structure(ontology, lo, hi), excluded=mask[lo:hi])
 
 
 EVENT_SOURCES["nonredundant"] = namespace_events
@@ -425,7 +514,8 @@ def nonredundant_sums(
     if ancestors.shape != (excluded.size, excluded.size):
         raise InvalidParameterError(
             f"The ancestors must be a ({excluded.size}, {excluded.size}) closure; got shape {ancestors.shape}.")
-    source = NonredundantEvents(ancestors=sp.csr_array(ancestors), excluded=excluded, chunk_entries=chunk_entries)
+    source = NonredundantEvents(structure=closure_structure(ancestors), excluded=excluded,
+                                chunk_entries=chunk_entries)
     ev = source.events(pred_indptr, pred_cols, pred_scores, truth_indptr, truth_cols, thresholds)
     part = sweep_partial(pred_indptr, pred_cols, pred_scores, truth_indptr, truth_cols, excluded.size, thresholds,
                          chunk_entries=chunk_entries, events=ev)

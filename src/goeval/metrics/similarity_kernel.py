@@ -84,9 +84,21 @@ class Entries:
 
 
 def _lookup(keys: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """Position of each query in the sorted ``keys``, -1 when absent."""
+    """Position of each query in the sorted distinct ``keys``, -1 when absent.
+
+    The keys of a chunk (``row * n + col``) span a few rows of columns: when that span is small against the
+    arrays, a dense table of positions over it answers every query at once (a binary search of unsorted
+    queries is slower); otherwise the keys are searched.
+    """
     if keys.size == 0:
         return np.full(query.size, -1, np.int64)
+    lo, span = int(keys[0]), int(keys[-1]) - int(keys[0]) + 1
+    if span < 64 * (keys.size + query.size) and keys.size < 2**31 - 1:
+        table = np.full(span, -1, np.int32)
+        table[keys - lo] = np.arange(keys.size, dtype=np.int32)
+        at = query - lo
+        inside = (at >= 0) & (at < span)
+        return np.where(inside, table[np.where(inside, at, 0)], -1).astype(np.int64)
     pos = np.minimum(np.searchsorted(keys, query), keys.size - 1)
     return np.where(keys[pos] == query, pos, -1)
 

@@ -7,6 +7,7 @@ scatter of their changes into threshold bins) are shared with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,7 +188,7 @@ def chunk_steps(
     source's events of the same rows, :class:`~goeval.sweep.quantities.Events`)
     are merged with the real entries: its totals are computed too.
     """
-    m, n_cols = thresholds.size, iav.size
+    m = thresholds.size
     a, b = int(pred_indptr[r0]), int(pred_indptr[r1])
     n_events = 0 if events is None else int(events.indptr[r1] - events.indptr[r0])
     if a == b and not n_events:
@@ -200,12 +201,17 @@ def chunk_steps(
         rows, cols, level = rows[keep], cols[keep], level[keep]
     tp = truth_flags(r0, r1, rows, cols)
     scores = pred_scores[a:b][keep] if any(t.scores for t in TOTALS.values()) else None
-    if events is not None:
-        return _merged_steps(r0, r1, (rows, cols, level, tp, scores), events, iav, m)
-    if rows.size == 0:
-        return None
+    steps = _entry_steps(r0, (rows, cols, level, tp, scores), iav, m) if rows.size else None
+    if events is None:
+        return steps
+    return _joined_steps(steps, _event_steps(r0, r1, events, m), events, m)
+
+
+def _entry_steps(r0: int, real: tuple[np.ndarray, ...], iav: np.ndarray, m: int) -> ChunkSteps:
+    """The groups of a chunk's real entries (``rows, cols, level, tp, scores``; at least one) and their totals."""
+    rows, cols, level, tp, scores = real
     # one sort of packed keys: (row, descending level) groups, then column, tp bit
-    col_bits = max(1, int(n_cols).bit_length())
+    col_bits = max(1, int(iav.size).bit_length())
     grp = rows * (m + 1) + (m - level)
     if int(grp.max()).bit_length() + col_bits + 1 <= 63:
         carried = None if scores is None else _carried(grp, rows, cols, tp, scores)
@@ -226,61 +232,69 @@ def chunk_steps(
         grp, cols, tp = grp[order], cols[order], tp[order]
         scores = None if scores is None else scores[order]
     entries = Entries(cols=cols, tp=tp, ia=iav[cols], scores=scores)
-    return _grouped(grp, m, r0, entries, {name: t for name, t in TOTALS.items() if t.events is None})
+    return _grouped(grp, m, r0, {name: t for name, t in TOTALS.items() if t.events is None},
+                    lambda name: TOTALS[name].entry(entries))  # type: ignore[misc]
 
 
-def _grouped(grp: np.ndarray, m: int, r0: int, entries: Entries, totals: dict[str, RunningTotal],
-             event_values: dict[str, np.ndarray] | None = None, real: np.ndarray | None = None) -> ChunkSteps:
-    """The (protein, level) groups of sorted group keys ``grp`` and the running totals of their entries."""
+def _grouped(grp: np.ndarray, m: int, r0: int, totals: dict[str, RunningTotal],
+             values: Callable[[str], np.ndarray]) -> ChunkSteps:
+    """The (protein, level) groups of sorted group keys ``grp`` and the running totals of ``totals``, from
+    ``values(name)``, one value per key (made one total at a time: one array of values alive at once)."""
     starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
     g_row, g_rlev = np.divmod(grp[starts], m + 1)
     first = np.r_[True, g_row[1:] != g_row[:-1]]
     ends = np.r_[starts[1:] - 1, grp.size - 1]
     row_start = np.repeat(starts[first], np.diff(np.r_[np.flatnonzero(first), starts.size]))
-    out = {}
-    for name, t in totals.items():
-        if t.events is not None:
-            values = event_values[name]  # type: ignore[index]
-        else:
-            values = t.entry(entries)  # type: ignore[misc]
-            if real is not None:  # an event adds nothing to the totals of real entries
-                values = np.where(real, values, 0)
-        out[name] = _running_total(t, values, starts, ends, first, row_start)
+    out = {name: _running_total(t, values(name), starts, ends, first, row_start) for name, t in totals.items()}
     return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, totals=out)
 
 
-def _merged_steps(r0: int, r1: int, real: tuple[np.ndarray, ...], events: Events, iav: np.ndarray,
-                  m: int) -> ChunkSteps | None:
-    """The groups of a chunk's real entries (``rows, cols, level, tp, scores``) merged with its events."""
-    rows, cols, level, tp, scores = real
+def _event_steps(r0: int, r1: int, events: Events, m: int) -> ChunkSteps | None:
+    """The groups of a chunk's events alone (those of a level above 0) and the totals of their source."""
     ea, eb = int(events.indptr[r0]), int(events.indptr[r1])
     e_rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(events.indptr[r0 : r1 + 1]))
     e_level = np.asarray(events.levels[ea:eb], np.int64)
-    live = e_level > 0
-    e_rows, e_level = e_rows[live], e_level[live]
-    if rows.size + e_rows.size == 0:
+    live = np.flatnonzero(e_level > 0)
+    if not live.size:
         return None
-    n_real = rows.size
-    grp = np.r_[rows * (m + 1) + (m - level), e_rows * (m + 1) + (m - e_level)]
-    col_all = np.r_[cols, np.zeros(e_rows.size, np.int64)]
-    col_bits = max(1, int(iav.size).bit_length())
-    if int(grp.max()).bit_length() + col_bits <= 63:  # one packed key; stable: real entries before events
-        order = np.argsort((grp << col_bits) | col_all, kind="stable")
-    else:  # pragma: no cover - astronomically many thresholds x rows
-        order = np.lexsort((col_all, grp))
-    grp = grp[order]
-    is_real = order < n_real
-    pos = np.where(is_real, order, 0)
-    e_pos = np.where(is_real, 0, order - n_real)
-    c = np.where(is_real, cols[pos] if n_real else 0, 0)
-    sc = None if scores is None else np.where(is_real, scores[pos] if n_real else 0.0, 0.0)
-    entries = Entries(cols=c, tp=is_real & (tp[pos] if n_real else False), ia=np.where(is_real, iav[c], 0.0), scores=sc)
-    given = {}
-    for name, v in events.values.items():
-        vals = np.asarray(v)[ea:eb][live]
-        given[name] = np.where(is_real, 0.0, vals[e_pos] if vals.size else 0.0)
-    totals = {name: t for name, t in TOTALS.items() if t.events is None or name in given}
-    steps = _grouped(grp, m, r0, entries, totals, given, is_real)
+    grp = e_rows[live] * (m + 1) + (m - e_level[live])
+    order = np.argsort(grp, kind="stable")
+    pick = live[order]
+    return _grouped(grp[order], m, r0, {name: TOTALS[name] for name in events.values},
+                    lambda name: np.asarray(events.values[name])[ea:eb][pick])
+
+
+def _joined_steps(real: ChunkSteps | None, ev: ChunkSteps | None, events: Events, m: int) -> ChunkSteps | None:
+    """The groups of a chunk's real entries and of its events, merged: at each group of either, every total
+    as the protein's own groups left it (what one sort of entries and events together gives, an event
+    adding 0 to the totals of real entries and a real entry 0 to an event's)."""
+    parts = [p for p in (real, ev) if p is not None]
+    if not parts:
+        return None
+    keys = [p.rows * (m + 1) + (m - 1 - p.bins) for p in parts]
+    merged = keys[0]
+    if len(keys) == 2:  # the events' levels are mostly levels of the protein's entries: no group to add
+        pos = np.minimum(np.searchsorted(keys[0], keys[1]), keys[0].size - 1)
+        if (keys[0][pos] != keys[1]).any():
+            merged = np.union1d(*keys)
+    rows = merged // (m + 1)
+    totals: dict[str, np.ndarray] = {}
+    for p, k in zip(parts, keys):
+        if k is merged:
+            totals.update(p.totals)
+            continue
+        at = np.full(merged.size, -1)
+        at[np.searchsorted(merged, k)] = np.arange(k.size)
+        at = np.maximum.accumulate(at)  # the protein's last group at or above each level
+        ok = at >= 0
+        ok[ok] = p.rows[at[ok]] == rows[ok]
+        totals.update({name: np.where(ok, v[at], 0.0) for name, v in p.totals.items()})
+    zero = np.zeros(merged.size)
+    for name, t in TOTALS.items():  # the totals of a side without a group in the chunk
+        if name not in totals and (t.events is None or name in events.values):
+            totals[name] = zero
+    first = np.r_[True, rows[1:] != rows[:-1]]
+    steps = ChunkSteps(rows=rows, bins=m - 1 - merged % (m + 1), first=first, totals=totals)
     steps.truth = {k: np.asarray(v, np.float64)[steps.rows] for k, v in events.truth.items()}
     return steps
 
