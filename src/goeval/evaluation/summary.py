@@ -112,25 +112,23 @@ class EvaluationResult:
         extra = BOOTSTRAP_COLUMNS if any("ci_low" in r for r in self._summary_records) else ()
         return SUMMARY_COLUMNS + extra
 
-    @property
-    def curves(self):  # noqa: ANN201 - pandas.DataFrame or None
-        if "curves" not in self._frames:
-            if self.curve_columns is None:
+    def _frame(self, name: str, columns: Any):  # noqa: ANN202 - pandas.DataFrame or None
+        """The frame of ``columns`` (None: none), made once, when asked for."""
+        if name not in self._frames:
+            if columns is None:
                 return None
             import pandas as pd  # deferred: pandas (~0.1 s to import) only when a frame is asked for
 
-            self._frames["curves"] = pd.DataFrame(self.curve_columns)
-        return self._frames["curves"]
+            self._frames[name] = pd.DataFrame(columns)
+        return self._frames[name]
+
+    @property
+    def curves(self):  # noqa: ANN201 - pandas.DataFrame or None
+        return self._frame("curves", self.curve_columns)
 
     @property
     def calibration(self):  # noqa: ANN201 - pandas.DataFrame or None
-        if "calibration" not in self._frames:
-            if self.calibration_columns is None:
-                return None
-            import pandas as pd  # deferred: pandas (~0.1 s to import) only when a frame is asked for
-
-            self._frames["calibration"] = pd.DataFrame(self.calibration_columns)
-        return self._frames["calibration"]
+        return self._frame("calibration", self.calibration_columns)
 
     @property
     def summary(self):  # noqa: ANN201 - pandas.DataFrame
