@@ -426,6 +426,16 @@ def closure_structure(ancestors: Any) -> Structure:
     (the transitive reduction), the generations the longest paths from the roots
     (:func:`goeval.ontology.dag.generations`).
 
+    Parameters
+    ----------
+    ancestors : scipy sparse matrix of bool, shape (n, n)
+        Row ``v`` holds the ancestors of ``v`` (``v`` itself may be left out).
+
+    Returns
+    -------
+    goeval.metrics.similarity_kernel.Structure
+        Parents, reflexive closure and generations over the ``n`` columns.
+
     Raises
     ------
     InvalidParameterError
