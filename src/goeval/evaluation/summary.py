@@ -350,7 +350,10 @@ def curve_records(method: str, namespace: str, stats: SweepStats, options: Evalu
                   with_ia: bool) -> list[dict[str, Any]]:
     """Summary rows of every registered whole-curve measure (``reduce='curve'``: ``ece``, ``brier``...; the
     IA-based ones only ``with_ia``; the calibration ones not for rank thresholds, whose scores are ``1 / rank``),
-    computed from the block's statistics over every threshold; the columns that describe one threshold are NaN."""
+    computed from the block's statistics over every threshold; the columns that describe one threshold are NaN.
+    No row for a block where the method covers no protein at any threshold (as its optima and areas)."""
+    if not _covers(stats):
+        return []
     skip = {ms.name for ms in PROTEIN_CALIBRATION} if options.ranks is not None else set()
     todo = [ms for ms in measures("protein", "curve") if (with_ia or not ms.needs_ia) and ms.name not in skip]
     values = curve_values(stats, todo, normalization=options.normalization, k=options.k,
@@ -359,12 +362,17 @@ def curve_records(method: str, namespace: str, stats: SweepStats, options: Evalu
              **{c: np.nan for c in SUMMARY_COLUMNS[4:]}} for name, value in values.items()]
 
 
+def _covers(stats: SweepStats) -> bool:
+    """Whether the method covers a protein at some threshold (else a block has no optimum, area or calibration)."""
+    return bool(np.any(np.asarray(stats.sums["covered"]) > 0))
+
+
 def calibration_rows(method: str, namespace: str, stats: SweepStats, options: EvaluationOptions,
                      with_ia: bool) -> dict[str, np.ndarray] | None:
     """The rows of ``calibration.tsv`` of one block (:data:`~goeval.metrics.calibration.CALIBRATION_COLUMNS`,
     the IA-weighted ones too ``with_ia``): the reliability table behind its ``ece`` (``wece``), in the bins
     ``options.calibration_bins``; None for rank thresholds (scores of ``1 / rank``: no calibration)."""
-    if options.ranks is not None:
+    if options.ranks is not None or not _covers(stats):
         return None
     curves = Curves(stats, options.normalization, options.k, options.protein_weighting, options.calibration_bins)
     table = reliability_columns(curves, with_ia)
