@@ -306,7 +306,9 @@ def _evaluate_inputs(inputs: Inputs, opts: EvaluationOptions, run: RunOptions,
         stats = evaluated(evaluate_blocks(bench, preds, plan, diag, executor=ex,
                                           stream=run.stream and stream_files is not None))
     for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
-        diag.warn(f"method {name}: {stream_files[name]} is read whole, not streamed ({why}).")
+        what = f"{stream_files[name]} is read whole, not streamed" if stream_files else \
+            "its file is read a second time, whole, not evaluated as it is read"
+        diag.warn(f"method {name}: {what} ({why}).")
     say_methods(diag)
     with stage("summarizing", min_seconds=1.0) as st:
         res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)

@@ -174,7 +174,7 @@ def test_streamed_files_on_a_two_worker_dask_cluster(tmp_path, monkeypatch):
 def test_batches_sent_by_a_forked_reader_give_the_in_memory_bits(tmp_path, monkeypatch, grouped):
     """A file whose kept batches a forked child sends as it reads them (goeval evaluate's large first file) is
     evaluated batch by batch as they come, with the bits and the diagnostics of the in-memory run; a file not
-    grouped by protein is read whole instead, with the same bits."""
+    grouped by protein is read whole instead, with the same bits, and a warning says so."""
     from goeval.io.predictions import start_read_predictions
     from goeval.io.readers import StartedBatches
 
@@ -184,6 +184,12 @@ def test_batches_sent_by_a_forked_reader_give_the_in_memory_bits(tmp_path, monke
     started = start_read_predictions(preds / "m.tsv", truth=truth, batch_rows=7, fork=True)
     assert isinstance(started, StartedBatches) and started.pending.forked
     st = goeval.evaluate(onto, truth, {"m": started}, ia=ia, thresholds="exact")
-    assert "streaming" not in st.diagnostics
-    _assert_same(mem, st)
+    if grouped:
+        assert "streaming" not in st.diagnostics
+        _assert_same(mem, st)
+    else:  # read again, whole: said (a warning naming why), never silently
+        assert list(st.diagnostics["streaming"]["in_memory"]) == ["m"]
+        assert any("m: its file is read a second time, whole" in w and "not grouped by protein" in w
+                   for w in st.diagnostics["warnings"])
+        _assert_same(mem, st, skip=("streaming", "warnings"))
     assert goeval.io.background.live_children() == []

@@ -168,7 +168,7 @@ def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: 
     for name in predictions:
         counts, per_ns, n_proteins = methods[name]
         out[name] = method_diagnostics(counts, per_ns, outcomes, name, n_proteins)
-    if stream:
+    if stream or streaming["in_memory"]:  # (a large first file evaluated as it was read may be read again, whole)
         diag["streaming"] = streaming
     return {(m, nb.label): outcomes[(m, nb.label)] for nb in benchmark.namespaces for m in predictions
             if (m, nb.label) in outcomes}
