@@ -192,3 +192,13 @@ def test_measures_of_plugins_are_recorded_kept_by_later_files_and_checked(tmp_pa
     (tmp_path / MANIFEST_FILE).write_text(json.dumps(doc))
     with pytest.warns(GoevalWarning, match="the source of the measure 'bad' is not a mapping of text fields"):
         assert read_manifest(tmp_path).measures == {"good": {"module": "m"}}
+
+
+def test_a_measure_source_holding_a_control_character_is_refused(tmp_path):
+    """The sources are printed in hints: a crafted manifest cannot put terminal escapes on the console."""
+    run(tmp_path, {"summary.tsv": "b\n"})
+    doc = json.loads((tmp_path / MANIFEST_FILE).read_text())
+    doc["measures"] = {"good": {"module": "m"}, "esc": {"module": "m\x1b[2J"}, "x\n": {"module": "m"}}
+    (tmp_path / MANIFEST_FILE).write_text(json.dumps(doc))
+    with pytest.warns(GoevalWarning, match="holds a control character"):
+        assert read_manifest(tmp_path).measures == {"good": {"module": "m"}}

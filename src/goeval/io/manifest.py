@@ -41,6 +41,7 @@ from typing import Any
 
 from goeval.errors import GoevalError, GoevalWarning, InputFormatError, OutputError
 from goeval.io.files import OutputSet, PathLike, inside_output, outside_problem, read_json
+from goeval.io.names import bad_character
 
 __all__ = ["MANIFEST_FILE", "FORMAT", "Manifest", "RunOutput", "read_manifest", "find_manifest", "check_run_file",
            "check_manifest_slot", "add_to_manifest", "file_digest"]
@@ -143,10 +144,12 @@ def _valid_measures(p: Path, measures: Any) -> dict[str, dict[str, str]]:
         return {}
     valid = {}
     for name, src in measures.items():
-        if isinstance(src, dict) and all(isinstance(v, str) for v in src.values()):
-            valid[name] = dict(src)
-        else:
+        if not (isinstance(src, dict) and all(isinstance(v, str) for v in src.values())):
             _refused(p, f"the source of the measure {name[:200]!r} is not a mapping of text fields: ignored")
+        elif any(bad_character(t) is not None for t in (name, *src, *src.values())):  # said on the console later
+            _refused(p, f"the source of the measure {name[:200]!r} holds a control character: ignored")
+        else:
+            valid[name] = dict(src)
     return valid
 
 
