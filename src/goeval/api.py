@@ -273,7 +273,8 @@ def _run_options(run: RunOptions | None, **given: Any) -> RunOptions:
 
 def _leaf_executor(executor: Any, threads: int | None, parallel: bool) -> Any:
     """Where the leaves run: the given executor, else ``threads`` threads when there is more than one method
-    or a file is streamed (one method in memory is swept here: the same speed in less memory), else here."""
+    or a file is streamed or evaluated batch by batch as it is read (one method in memory is swept here: the
+    same speed in less memory), else here."""
     if executor is not None:
         return contextlib.nullcontext(executor)
     n = threads or os.cpu_count() or 1
@@ -302,7 +303,8 @@ def _evaluate_inputs(inputs: Inputs, opts: EvaluationOptions, run: RunOptions,
                               ic=inputs.ic, known=inputs.known)
     plan = Plan(options=opts, per_protein=run.bootstrap is not None, similarity=opts.similarity is not None)
     preds = inputs.predictions if stream_files is None else stream_files
-    with _leaf_executor(run.executor, run.threads, stream_files is not None or len(preds) > 1) as ex:
+    batched = stream_files is not None or len(preds) > 1 or any(getattr(p, "started", False) for p in preds.values())
+    with _leaf_executor(run.executor, run.threads, batched) as ex:
         stats = evaluated(evaluate_blocks(bench, preds, plan, diag, executor=ex,
                                           stream=run.stream and stream_files is not None))
     for name, why in diag.get("streaming", {}).get("in_memory", {}).items():
