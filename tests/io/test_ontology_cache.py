@@ -197,6 +197,25 @@ def test_hit_imports_neither_obonet_nor_networkx(obo):
     assert out.split() == ["hit", "[]"]
 
 
+def test_hit_reads_the_closure_instead_of_computing_it(obo, monkeypatch):
+    """The ancestor closure is stored (0.2 s to compute on a 40,000-term ontology of long paths): a hit has it
+    without computing it, the same bits as computed; an older store without it still computes it."""
+    want = _fresh(obo).ancestors_csr
+    oc.load_cached_ontology(obo)
+
+    def refuse(*_args):
+        raise AssertionError("the closure was computed")
+
+    monkeypatch.setattr(core, "closure", refuse)
+    onto, rec = oc.load_cached_ontology(obo)
+    got = onto.ancestors_csr
+    assert rec.status == "hit" and (got != want).nnz == 0
+    assert got.indices.dtype == want.indices.dtype and got.indptr.dtype == want.indptr.dtype
+    arrays = {k: v for k, v in _arrays(rec.path).items() if not k.startswith("closure_")}
+    with pytest.raises(AssertionError, match="computed"):
+        Ontology.from_arrays(arrays).ancestors_csr  # noqa: B018
+
+
 def test_same_content_elsewhere_hits_with_its_own_source(obo, tmp_path):
     oc.load_cached_ontology(obo)
     other = tmp_path / "sub" / "copy.obo"
@@ -494,7 +513,23 @@ HOSTILE = {
     "statistics of another namespace": (lambda a: _meta(a, namespaces=["molecular_function", "biological_process"]),
                                         "statistics"),
     "other relations inside": (lambda a: _meta(a, relations=["is_a", "part_of", "regulates"]), "its key says"),
+    "a closure without a parent": (lambda a: _closure(a, [[0], [1], [0, 2], [1, 3], [0, 2, 4], [5], [5, 6]]),
+                                   "without a term's parent"),
+    "a closure without the term itself": (lambda a: _closure(a, [[0], [0], [0, 2], [0, 1, 3], [0, 2, 4], [5], [5]]),
+                                          "its own ancestor"),
+    "a closure row out of order": (lambda a: _closure(a, [[0], [1, 0], [0, 2], [0, 1, 3], [0, 2, 4], [5], [5, 6]]),
+                                   "unsorted"),
+    "a closure of a term out of range": (lambda a: _closure(a, [[0], [0, 1], [0, 2], [0, 1, 3], [0, 2, 4], [5],
+                                                                 [5, 6, 70]]), "out of range"),
+    "a closure row missing": (lambda a: a.update(closure_indptr=a["closure_indptr"][:-1]), "shapes"),
 }
+
+
+def _closure(arrays: dict[str, np.ndarray], rows: list[list[int]]) -> None:
+    """The stored closure replaced by ``rows`` (tiny.obo's true closure: [[0], [0, 1], [0, 2], [0, 1, 3],
+    [0, 2, 4], [5], [5, 6]])."""
+    arrays["closure_indices"] = np.array([t for r in rows for t in r], dtype=arrays["closure_indices"].dtype)
+    arrays["closure_indptr"] = np.cumsum([0] + [len(r) for r in rows]).astype(arrays["closure_indptr"].dtype)
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)

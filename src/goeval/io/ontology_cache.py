@@ -64,7 +64,7 @@ __all__ = ["FORMAT_VERSION", "CacheRecord", "StartedOntology", "cache_dir", "cac
            "load_cached_ontology"]
 
 #: Version of the stored layout; part of the key (bump it when the arrays or the build change).
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 _FORMAT = "goeval-compiled-ontology"
 _KEY_ENTRY = "cache_key"
 _KEY_NAMES = {"obo_sha256": "OBO file content", "relations": "list of relations",

@@ -282,8 +282,10 @@ class Ontology:
         they were asked for already, else as the OBO lines they are parsed
         from (``"name_lines"``, parsed on first use exactly as for a fresh
         build, which costs about 0.4 s on GO), so an ontology read back
-        never needs the OBO file. The ancestor closure is not stored (it is
-        recomputed on first use).
+        never needs the OBO file. The ancestor closure is stored too
+        (``"closure_indices"``, ``"closure_indptr"``; computed here if it was
+        not yet): about 0.05 s to compute on GO and 0.2 s on a 40,000-term
+        ontology of long paths, against a few milliseconds to read back.
         """
         meta = {
             "namespaces": list(self.namespaces),
@@ -312,6 +314,8 @@ class Ontology:
             "parents_indices": p.indices,
             "parents_indptr": p.indptr,
             "parent_relations": self.parent_relations,
+            "closure_indices": self.ancestors_csr.indices,
+            "closure_indptr": self.ancestors_csr.indptr,
         }
 
     def _names_arrays(self) -> dict[str, np.ndarray]:
@@ -392,10 +396,39 @@ class Ontology:
         )
         if names is not None:
             onto._cache["names"] = np.array(names, dtype=object)
+        if "closure_indices" in arrays:  # (stores of format 3 have none: computed on first use)
+            onto._cache["closure"] = _stored_closure(arrays["closure_indices"], arrays["closure_indptr"], parents)
         return onto
 
 
 # ------------------------------------------------------ checking stored arrays
+def _stored_closure(indices: np.ndarray, indptr: np.ndarray, parents: sp.csr_array) -> sp.csr_array:
+    """The stored ancestor closure as :attr:`Ontology.ancestors_csr` makes it, after the checks that keep a
+    damaged store from indexing out of bounds: CSR rows of increasing distinct terms in ``[0, n)``, each
+    holding its own term (reflexive) and its parents. (That each row holds its parents' rows is not checked:
+    it costs what computing the closure costs; the file is trusted as the rest of it is.)"""
+    n = parents.shape[0]
+    if (indices.dtype.kind != "i" or indptr.dtype.kind != "i" or indices.ndim != 1 or indptr.shape != (n + 1,)
+            or int(indptr[0]) != 0 or int(indptr[-1]) != indices.size):
+        raise ValueError("stored ancestor closure of inconsistent shapes")
+    lens = np.diff(indptr)
+    if (lens < 1).any():
+        raise ValueError("stored ancestor closure with an empty row")
+    if indices.size and (int(indices.min()) < 0 or int(indices.max()) >= n):
+        raise ValueError("stored ancestor closure naming terms out of range")
+    rising = np.diff(indices) > 0
+    rising[indptr[1:-1] - 1] = True  # (each row starts afresh)
+    rows = np.repeat(np.arange(n), lens)
+    if not rising.all() or (np.bincount(rows[indices == rows], minlength=n) != 1).any():
+        raise ValueError("stored ancestor closure with unsorted or repeated terms, or a term not its own ancestor")
+    keys = rows.astype(np.int64) * n + indices  # ascending: rows in order, terms rising within each
+    edges = np.repeat(np.arange(n, dtype=np.int64), np.diff(parents.indptr)) * n + parents.indices
+    at = np.minimum(np.searchsorted(keys, edges), max(keys.size - 1, 0))
+    if edges.size and (keys[at] != edges).any():
+        raise ValueError("stored ancestor closure without a term's parent")
+    return sp.csr_array((np.ones(indices.size, bool), indices, indptr), shape=(n, n))
+
+
 def _valid_subsets(subsets: Any, n: int) -> bool:
     """Stored subsets are name -> ascending distinct term indices in ``[0, n)``."""
     if not isinstance(subsets, dict):
