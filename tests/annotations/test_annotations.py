@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import ancestors_oracle, random_dag_edges
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import goeval
@@ -125,6 +125,33 @@ def test_mapping_counts(tiny_obo):
     assert d["proteins_without_kept_rows"] == 1  # P2 only had dropped rows
     got = as_dict(ann)
     assert got == {("P1", "GO:0000002"): 0.7, ("P1", "GO:0000005"): 0.5, ("P3", "GO:0000004"): 0.3}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(1, 9)), max_size=40),
+       st.booleans())
+def test_mapped_rows_ascend_with_their_scores(tiny_obo, pairs, fallback):
+    """Mapped rows hold their terms in ascending order with each its own score (duplicates: the maximum), the
+    order propagation and the sweep read fastest, whichever order the pairs came in; also where the packed
+    sort key would not fit (``fallback``)."""
+    from goeval.annotations import core
+
+    onto = goeval.load_ontology(tiny_obo)
+    ids = onto.ids.tolist()
+    proteins, terms, scores = [f"P{p}" for p, _, _ in pairs], [ids[t] for _, t, _ in pairs], [s / 10 for *_, s in pairs]
+    want: dict = {}
+    for p, t, s in zip(proteins, terms, scores):
+        want[(p, t)] = max(want.get((p, t), 0.0), s)
+    packed = core._packed_sort
+    try:
+        if fallback:
+            core._packed_sort = lambda *_a: None
+        ann = Annotations.from_pairs(onto, proteins, terms, scores)
+    finally:
+        core._packed_sort = packed
+    m = ann.matrix
+    assert as_dict(ann) == want
+    assert all(np.all(np.diff(m.indices[m.indptr[i]:m.indptr[i + 1]]) > 0) for i in range(m.shape[0]))
 
 
 def test_namespace_view(tiny_obo):
