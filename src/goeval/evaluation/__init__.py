@@ -30,7 +30,6 @@ from goeval.evaluation.summary import (BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, Evalu
                                        area_records, optimum_records, summarize)
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
-from goeval.stats.bootstrap import add_bootstrap_columns, check_bootstrap_parameters
 from goeval.sweep import BlockKey
 
 __all__ = [
@@ -119,6 +118,9 @@ def evaluate_annotations(
     """
     opts = EvaluationOptions.resolve(options, **option_overrides)
     if bootstrap is not None:
+        # deferred: the bootstrap (goeval.stats, ~40 ms of imports) only where it is asked for
+        from goeval.stats.bootstrap import add_bootstrap_columns, check_bootstrap_parameters
+
         bootstrap, seed, confidence = check_bootstrap_parameters(bootstrap, seed, confidence, "evaluate")
     diag = Diagnostics(ontology={"source": ontology.source, **ontology.diagnostics})
     with diag.capture():  # what lower-level functions warn about is a fact of this run
