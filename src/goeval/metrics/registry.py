@@ -538,7 +538,8 @@ def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:
 
 def _term(name: str, column: str, aliases: tuple[str, ...], description: str, needs_ia: bool = False) -> Measure:
     return register(Measure(name=name, column=column, direction="max", needs_ia=needs_ia, precision=None, recall=None,
-                            ru=None, mi=None, coverage=None, aliases=aliases, kind="term", description=description))
+                            ru=None, mi=None, coverage=None, aliases=aliases, kind="term", description=description,
+                            interval=True))
 
 
 #: Term-centric measures: columns of the :func:`goeval.evaluate_terms` summary.
