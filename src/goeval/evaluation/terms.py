@@ -44,9 +44,8 @@ from goeval.metrics.retrieval import term_queries
 from goeval.metrics.tapk import InsufficientErrorsError, tap_curve, tap_k
 from goeval.ontology import Ontology
 from goeval.ontology.dag import shortest_depths
-from goeval.stats.resample import resample_key
 
-__all__ = ["TermBlock", "TermEvaluationResult", "TermReplicates", "evaluate_terms"]
+__all__ = ["TermBlock", "TermEvaluationResult", "evaluate_terms"]
 
 
 @dataclass(kw_only=True)
@@ -80,8 +79,8 @@ class TermEvaluationResult:
     diagnostics: dict[str, Any] = field(default_factory=dict)
     #: Group name -> the result of the group's proteins alone (``groups=``), else None.
     groups: dict[str, "TermEvaluationResult"] | None = None
-    #: The bootstrap replicates (``bootstrap=``), else None.
-    replicates: "TermReplicates | None" = None
+    #: The bootstrap replicates (``bootstrap=``; :class:`goeval.stats.term_bootstrap.TermReplicates`), else None.
+    replicates: Any = None
 
 
 def evaluate_terms(
@@ -218,54 +217,18 @@ def _evaluate_term_blocks(ontology: Ontology, truth: Annotations, predictions: M
 
 
 def _bootstrap(blocks: list["TermBlock"], summary: list[dict[str, Any]], ks: list[int], boot: tuple[int, int, float],
-               diag: Diagnostics) -> "TermReplicates":
-    """Intervals of the term-centric measures into the ``summary`` rows (in place); the replicates."""
-    from goeval.stats.term_bootstrap import add_term_intervals, interval_columns, term_replicates
+               diag: Diagnostics) -> Any:
+    """Intervals of the term-centric measures into the ``summary`` rows (in place); the replicates
+    (:class:`goeval.stats.term_bootstrap.TermReplicates`)."""
+    from goeval.stats.term_bootstrap import bootstrap_terms
 
     n_resamples, seed, confidence = boot
-    columns = interval_columns(dict.fromkeys(c for row in summary for c in row), ks)
-    values = term_replicates(blocks, columns, n_resamples, seed)
-    undefined = add_term_intervals(summary, values, columns, confidence)
+    reps, undefined = bootstrap_terms(blocks, summary, ks, n_resamples, seed, confidence)
     diag["bootstrap"] = {"n_resamples": n_resamples, "seed": seed, "confidence": confidence,
                          "unit": "benchmark proteins (the protein-centric bootstrap's resamples)",
                          "interval": "percentile (numpy quantile, method='linear')", "se": "standard deviation, ddof=1",
                          "undefined_resamples": undefined}
-    return TermReplicates(blocks=[(b.method, b.label) for b in blocks], columns=columns, values=values,
-                          points=[np.array([float("nan") if row.get(c) is None else float(row[c]) for c in columns])
-                                  for row in summary],
-                          keys=[resample_key(b.label, b.proteins) for b in blocks], n_resamples=n_resamples,
-                          seed=seed, confidence=confidence)
-
-
-@dataclass(kw_only=True)
-class TermReplicates:
-    """The bootstrap replicates of a term-centric evaluation (what ``goeval compare`` reads back).
-
-    Attributes
-    ----------
-    blocks : list of (str, str)
-        (method, namespace) of each block.
-    columns : list of str
-        The summary columns resampled (:func:`goeval.stats.term_bootstrap.interval_columns`).
-    values : list of ndarray of shape (len(columns), n_resamples)
-        Per block, every column's value in every replicate.
-    points : list of ndarray of shape (len(columns),)
-        Per block, the summary's values.
-    keys : list of tuple of int
-        Per block, the key of its resamples (:func:`goeval.stats.resample.resample_key`): blocks of one key
-        were resampled together (the same proteins drawn).
-    n_resamples, seed : int
-    confidence : float
-    """
-
-    blocks: list[tuple[str, str]]
-    columns: list[str]
-    values: list[np.ndarray]
-    points: list[np.ndarray]
-    keys: list[tuple[int, ...]]
-    n_resamples: int
-    seed: int
-    confidence: float
+    return reps
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -24,18 +24,21 @@ summary holds gets three columns after its own: ``COLUMN_ci_low``,
 
 from __future__ import annotations
 
+import re
 import warnings
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 
-from goeval.errors import GoevalWarning
-from goeval.metrics.registry import measures
+from goeval.errors import GoevalWarning, InvalidParameterError
+from goeval.metrics.registry import Measure, get_measure, measures
 from goeval.progress import stage
 from goeval.stats.bootstrap import BOOTSTRAP_COLUMNS, percentile_interval
 from goeval.stats.resample import resample_indices, resample_key
 
-__all__ = ["interval_columns", "term_replicates", "add_term_intervals", "TermBlockLike", "REPLICATES_PER_DRAW"]
+__all__ = ["interval_columns", "term_column", "is_term_measure", "term_replicates", "add_term_intervals", "bootstrap_terms", "TermBlockLike",
+           "TermReplicates", "REPLICATES_PER_DRAW"]
 
 #: Replicates whose indices are drawn at once (no effect on the values).
 REPLICATES_PER_DRAW = 64
@@ -91,7 +94,8 @@ def term_replicates(blocks: Sequence[TermBlockLike], columns: Sequence[str], n_r
         undefined under ``insufficient='error'``).
     """
     out = []
-    with stage(f"bootstrap: {n_resamples:,} term-centric resamples of {len(blocks):,} block(s)",
+    with stage(f"bootstrap: {n_resamples:,} term-centric resamples of {len(blocks):,} "
+               f"block{'' if len(blocks) == 1 else 's'}",
                total=n_resamples * len(blocks), unit="resample", unit_scale=True) as st, \
             warnings.catch_warnings():
         warnings.simplefilter("ignore", GoevalWarning)  # undefined per-term values: said by the point evaluation
@@ -146,3 +150,108 @@ def add_term_intervals(rows: list[dict[str, Any]], replicates: Sequence[np.ndarr
                       f"uses the others.", GoevalWarning, stacklevel=2)
     return undefined
 
+
+
+@dataclass(kw_only=True)
+class TermReplicates:
+    """The bootstrap replicates of a term-centric evaluation (what ``goeval compare`` reads back).
+
+    Attributes
+    ----------
+    blocks : list of (str, str)
+        (method, namespace) of each block.
+    columns : list of str
+        The summary columns resampled (:func:`interval_columns`).
+    values : list of ndarray of shape (len(columns), n_resamples)
+        Per block, every column's value in every replicate.
+    points : list of ndarray of shape (len(columns),)
+        Per block, the summary's values.
+    keys : list of tuple of int
+        Per block, the key of its resamples (:func:`goeval.stats.resample.resample_key`): blocks of one key
+        were resampled together (the same proteins drawn).
+    n_resamples, seed : int
+    confidence : float
+    """
+
+    blocks: list[tuple[str, str]]
+    columns: list[str]
+    values: list[np.ndarray]
+    points: list[np.ndarray]
+    keys: list[tuple[int, ...]]
+    n_resamples: int
+    seed: int
+    confidence: float
+
+
+def bootstrap_terms(blocks: Sequence[TermBlockLike], rows: list[dict[str, Any]], ks: Sequence[int], n_resamples: int,
+                    seed: int, confidence: float) -> tuple[TermReplicates, dict[str, int]]:
+    """Intervals of every term-centric measure of the summary ``rows`` (one per block, in place:
+    :func:`add_term_intervals`), and the replicates.
+
+    Returns
+    -------
+    (TermReplicates, dict of str to int)
+        The replicates and the undefined replicates of :func:`add_term_intervals`.
+    """
+    columns = interval_columns(dict.fromkeys(c for row in rows for c in row), ks)
+    points = [np.array([_number(row.get(c)) for c in columns]) for row in rows]
+    values = term_replicates(blocks, columns, n_resamples, seed)
+    undefined = add_term_intervals(rows, values, columns, confidence)
+    reps = TermReplicates(blocks=[(b.method, b.label) for b in blocks], columns=columns, values=values, points=points,
+                          keys=[resample_key(b.label, b.proteins) for b in blocks], n_resamples=n_resamples, seed=seed,
+                          confidence=confidence)
+    return reps, undefined
+
+
+_TAP = re.compile(r"tap_(\d+)")
+
+
+def is_term_measure(name: str) -> bool:
+    """Whether ``name`` is a registered term-centric measure (or ``tap_K``, TAP-k of one order).
+
+    Examples
+    --------
+    >>> is_term_measure("macro_roc_auc"), is_term_measure("tap_20"), is_term_measure("fmax"), is_term_measure("x")
+    (True, True, False, False)
+    """
+    if _TAP.fullmatch(str(name).lower()):
+        return True
+    try:
+        return get_measure(name).kind == "term"
+    except InvalidParameterError:
+        return False
+
+
+def term_column(name: str, columns: Sequence[str]) -> tuple[Measure, str]:
+    """The registered term-centric measure ``name`` and its column among the resampled ``columns``.
+
+    ``tap_K`` names TAP-k of order K; ``tap_k`` (or ``TAP-k``) the only order resampled. The measure
+    returned is named after the column (``tap_20``).
+
+    Raises
+    ------
+    InvalidParameterError
+        Not a term-centric measure, a TAP-k without its order when several were resampled, or a column the
+        replicates do not hold (naming those they hold).
+    """
+    held = list(columns)
+    tap = _TAP.fullmatch(str(name).lower())
+    ms = get_measure("tap_k") if tap else get_measure(name)
+    if ms.kind != "term":
+        raise InvalidParameterError(f"{ms.name!r} is not a term-centric measure; the replicates hold "
+                                    f"{', '.join(held)}.")
+    if tap:
+        column = f"tap_{int(tap.group(1))}"
+    elif "{k}" in ms.column:
+        orders = [c for c in held if _TAP.fullmatch(c)]
+        if len(orders) != 1:
+            raise InvalidParameterError(f"Name the TAP-k order: {' or '.join(orders) or 'tap_K'} (the replicates hold "
+                                        f"{', '.join(held)}).")
+        column = orders[0]
+    else:
+        column = ms.column
+    if column not in held:
+        how = "a run with --ia or --ia-annotations computes it" if ms.needs_ia else \
+            "a run with -k K computes it" if tap else "a run without it"
+        raise InvalidParameterError(f"The replicates hold no {column!r} ({how}); they hold {', '.join(held)}.")
+    return (replace(ms, name=column) if column != ms.column or tap else ms), column
