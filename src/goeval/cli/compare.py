@@ -20,7 +20,9 @@ DESCRIPTION = (
     "default (its --bootstrap count, seed and confidence, from its diagnostics.json), so that the pairs are drawn "
     "from the resamples of the run's intervals. With --groups A,B (a run evaluated per group): each method of group A "
     "against itself in group B, the bootstrap paired over the proteins the groups share and unpaired over the "
-    "others. See docs/statistics.md."
+    "others. A directory of goeval retrieval --bootstrap compares the methods on a term-centric measure (--measure "
+    "roc_auc, average_precision, tap_K, ...) from its stored replicates (term_replicates.npz; no permutation "
+    "p-value). See docs/statistics.md."
 )
 
 #: The resampling of a run that recorded none (a protein_stats.npz written from Python without a diagnostics.json).
@@ -34,7 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--measure", default="fmax",
                    help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
                         "..., a whole-curve value (ece, brier, wece, wbrier) or a similarity optimum the run evaluated "
-                        "(wang_bma, lin_max, jaccard, ...); for a goeval cafa6 directory also cafa6_metric_final(_micro)")
+                        "(wang_bma, lin_max, jaccard, ...); for a goeval cafa6 directory also cafa6_metric_final(_micro); for a "
+                        "goeval retrieval directory a term-centric measure (roc_auc, average_precision, ipr_auc, "
+                        "peak_tap, tap_K, informative_roc_auc, ...)")
     p.add_argument("--bootstrap", type=int, default=None, metavar="B",
                    help="bootstrap resamples (default: the run's own --bootstrap, from its diagnostics.json; 10000 when "
                         "it recorded none)")
