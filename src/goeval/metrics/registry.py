@@ -156,7 +156,9 @@ class Measure:
         Whether a bootstrap gives it an interval by default (an optimum or
         an area of the curves, which the resampled per-protein sums give
         in every replicate; the similarity optima have one too, from the
-        similarity sums kept per protein).
+        similarity sums kept per protein; a term-centric measure, from
+        re-evaluations of the resampled proteins: ``goeval retrieval
+        --bootstrap``, :mod:`goeval.stats.term_bootstrap`).
     ranked : bool
         Whether the report ranks the methods by it in every namespace.
     curve : callable or None
