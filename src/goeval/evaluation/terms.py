@@ -12,7 +12,9 @@ The summary columns of the registered term-centric measures are named in
 :data:`goeval.metrics.registry.TERM_MEASURES` (``tap_{k}``, ``ipr_auc``,
 ``peak_tap``, ``macro_roc_auc``, ``macro_average_precision``,
 ``informative_roc_auc``, ``ia_weighted_average_precision``,
-``depth_weighted_average_precision``).
+``depth_weighted_average_precision``); with ``bootstrap=B`` each gets a
+percentile interval (``COLUMN_ci_low``, ``COLUMN_ci_high``, ``COLUMN_se``)
+from B resamples of the benchmark proteins (:mod:`goeval.stats.term_bootstrap`).
 
 Queries (CONVENTIONS §5): term ``v`` with at least ``min_positives`` truth
 proteins among the benchmark proteins of its namespace; its list is the
