@@ -612,7 +612,8 @@ class RunOptions:
         "results", Flag()))
     bootstrap: int | None = field(default=None, metadata=_help(
         "add bootstrap percentile intervals (ci_low, ci_high, se) of the optima from B resamples of the benchmark "
-        "proteins, paired across methods; also writes protein_stats.npz for goeval compare",
+        "proteins, paired across methods; also writes what goeval compare reads (protein_stats.npz; for goeval "
+        "retrieval, term_replicates.npz)",
         Number(int, "an integer >= 2", lambda v: v >= 2, allow_none=True), metavar="B"))
     seed: int = field(default=0, metadata=_help("seed of the bootstrap resamples (default 0)", SEED, metavar="S"))
     confidence: float = field(default=0.95, metadata=_help(

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from oracles import random_case
 
+import goeval
 from goeval.cli import compare as cmd
 from goeval.errors import InputFormatError
 from goeval.evaluation import evaluate_annotations
@@ -296,3 +303,63 @@ def test_damaged_similarity_statistics_are_an_error_naming_the_file(wang_run, tm
     assert main(["compare", str(run), "--measure", "wang_max", "--bootstrap", "10", "--permutations", "0"]) == 2
     err = capsys.readouterr().err
     assert f"{run / PROTEIN_STATS_FILE}: the similarity statistics of block" in err and "out of range" in err
+
+
+# ------------------------------------------------------------ a goeval retrieval directory (term-centric measures)
+def _goeval(*args: str) -> subprocess.CompletedProcess:
+    """The command line in a new process (the goeval imported here)."""
+    src = str(Path(goeval.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    code = "import sys; from goeval.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def two_methods(tmp_path):
+    """A retrieval run of two methods with a bootstrap: the example and the same scores made noisier."""
+    import gzip
+
+    from goeval.cli import main
+    from goeval.data import example_path
+
+    with gzip.open(example_path("predictions"), "rt") as fh:
+        rows = [line.rstrip("\n").split("\t") for line in fh if line.strip()]
+    rng = np.random.default_rng(0)
+    other = tmp_path / "noisy.tsv"
+    other.write_text("".join(f"{p}\t{t}\t{min(1.0, float(v) * 0.7 + 0.3 * rng.random()):.3f}\n" for p, t, v in rows))
+    out = tmp_path / "ret"
+    assert main(["retrieval", "--ontology", str(example_path("ontology")), "--truth", str(example_path("truth")),
+                 "--predictions", str(example_path("predictions")), str(other), "-k", "5", "-k", "20",
+                 "--bootstrap", "60", "--seed", "2", "--out", str(out), "-q"]) == 0
+    return out
+
+
+def test_compare_reads_a_retrieval_directory_in_another_process(two_methods):
+    """compare --measure macro_roc_auc (and every term-centric measure) pairs the two methods' replicates."""
+    from goeval.stats.bootstrap import percentile_interval
+    from goeval.stats.store import read_term_replicates
+
+    reps = read_term_replicates(two_methods / "term_replicates.npz")
+    summary = pd.read_csv(two_methods / "retrieval_summary.tsv", sep="\t").set_index("method")
+    for measure, column in (("macro_roc_auc", "macro_roc_auc"), ("average_precision", "macro_average_precision"),
+                            ("tap_20", "tap_20"), ("ipr_auc", "ipr_auc"), ("peak_tap", "peak_tap")):
+        done = _goeval("compare", str(two_methods), "--measure", measure, "--format", "tsv")
+        assert done.returncode == 0, done.stderr
+        assert "no permutation p-value" in done.stderr
+        row = pd.read_csv(io.StringIO(done.stdout), sep="\t").iloc[0]
+        a, b = row["method_a"], row["method_b"]
+        assert (row["value_a"], row["value_b"]) == (summary.loc[a, column], summary.loc[b, column])
+        j = reps.columns.index(column)
+        lo, hi, se, _ = percentile_interval(reps.values[0][j] - reps.values[1][j], 0.95)
+        assert (row["ci_low"], row["ci_high"], row["se"]) == pytest.approx((lo, hi, se), rel=1e-12)
+        assert row["n_resamples"] == 60 and row["n_permutations"] == 0 and np.isnan(row["p_value"])
+        assert row["wins_a"] + row["ties"] + row["wins_b"] == pytest.approx(1.0)
+
+
+def test_compare_refuses_what_a_retrieval_directory_cannot_give(two_methods):
+    for args, said in ((("--measure", "fmax"), "goeval retrieval directory"),
+                       (("--measure", "tap_k"), "Name the TAP-k order: tap_5 or tap_20"),
+                       (("--measure", "informative_roc_auc"), "--ia"),
+                       (("--measure", "roc_auc", "--bootstrap", "100"), "needs a new run")):
+        done = _goeval("compare", str(two_methods), *args)
+        assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)

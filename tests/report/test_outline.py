@@ -119,3 +119,21 @@ def test_each_kind_of_a_time_split_has_its_top_bars_in_the_headline(small_split)
     page = report_html(res, {name: FAKE for name in drawn})
     assert "LK targets: MFO: the best methods by each measure" in page
     assert "PK targets: Fmax of every method in each group" in page  # placed in 'Other figures' (no groups here)
+
+
+def test_a_retrieval_run_with_a_bootstrap_shows_each_interval_beside_its_value(tmp_path):
+    """goeval report of goeval retrieval --bootstrap: ``value [ci_low, ci_high]`` cells, no raw interval columns,
+    and the note on how to read them."""
+    from goeval.cli import main
+    from goeval.data import example_path
+
+    out = tmp_path / "ret"
+    assert main(["retrieval", "--ontology", str(example_path("ontology")), "--truth", str(example_path("truth")),
+                 "--predictions", str(example_path("predictions")), "-k", "5", "--bootstrap", "20",
+                 "--out", str(out), "-q"]) == 0
+    s = pd.read_csv(out / "retrieval_summary.tsv", sep="\t").iloc[0]
+    md = report_markdown(read_results_dir(out))
+    for c in ("tap_5", "ipr_auc", "peak_tap", "macro_roc_auc", "macro_average_precision"):
+        assert f"{s[c]:.4g} \\[{s[c + '_ci_low']:.4g}, {s[c + '_ci_high']:.4g}\\]" in md
+    assert "ci\\_low" not in md and "\\_se |" not in md
+    assert "percentile bootstrap interval" in md

@@ -87,3 +87,35 @@ def test_arrays_of_today_hold_every_total(tmp_path):
                           [goeval.example_path("predictions")], ia=goeval.example_path("ia"), bootstrap=5)
     arrays = protein_stats_arrays(res.stats, res.diagnostics["options"])
     assert all(f"0/{t}" in arrays and f"0/sums/{t}" in arrays for t in _NEW_TOTALS)
+
+
+def test_term_replicates_round_trip_and_a_damaged_file_is_refused(tmp_path):
+    """term_replicates.npz: read back as written; a block's values of another shape, an infinity or a block listed
+    twice is an InputFormatError naming the file."""
+    import warnings
+
+    from goeval.errors import GoevalWarning, InputFormatError
+    from goeval.evaluation.terms import evaluate_terms
+    from goeval.io.results import write_arrays
+    from goeval.stats.store import read_term_replicates, term_replicates_arrays
+
+    d = goeval.example_path
+    onto = goeval.load_ontology(d("ontology"))
+    truth = goeval.load_annotations(d("truth"), onto)
+    preds = goeval.load_predictions(d("predictions"), onto)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GoevalWarning)
+        reps = evaluate_terms(onto, truth, {"a": preds, "b": preds}, bootstrap=5, seed=1).replicates
+    arrays = term_replicates_arrays(reps)
+    write_arrays(tmp_path / "ok.npz", arrays)
+    back = read_term_replicates(tmp_path / "ok.npz")
+    assert (back.blocks, back.columns, back.keys, back.n_resamples, back.seed) == \
+        (reps.blocks, reps.columns, reps.keys, 5, 1)
+    assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(back.values, reps.values))
+    meta = json.loads(str(arrays["meta"]))
+    for name, damage in (("shape", {"1/values": arrays["1/values"][:, :3]}),
+                         ("inf", {"0/point": np.full_like(arrays["0/point"], np.inf)}),
+                         ("twice", {"meta": np.array(json.dumps({**meta, "blocks": [meta["blocks"][0]] * 2}))})):
+        write_arrays(tmp_path / f"{name}.npz", {**arrays, **damage})
+        with pytest.raises(InputFormatError, match=f"{name}.npz"):
+            read_term_replicates(tmp_path / f"{name}.npz")

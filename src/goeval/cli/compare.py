@@ -20,7 +20,9 @@ DESCRIPTION = (
     "default (its --bootstrap count, seed and confidence, from its diagnostics.json), so that the pairs are drawn "
     "from the resamples of the run's intervals. With --groups A,B (a run evaluated per group): each method of group A "
     "against itself in group B, the bootstrap paired over the proteins the groups share and unpaired over the "
-    "others. See docs/statistics.md."
+    "others. A directory of goeval retrieval --bootstrap compares the methods on a term-centric measure (--measure "
+    "roc_auc, average_precision, tap_K, ...) from its stored replicates (term_replicates.npz; no permutation "
+    "p-value). See docs/statistics.md."
 )
 
 #: The resampling of a run that recorded none (a protein_stats.npz written from Python without a diagnostics.json).
@@ -34,7 +36,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--measure", default="fmax",
                    help="protein-centric optimum (a registered measure): fmax (default), wfmax, fmax_micro, smin, wsmin, "
                         "..., a whole-curve value (ece, brier, wece, wbrier) or a similarity optimum the run evaluated "
-                        "(wang_bma, lin_max, jaccard, ...); for a goeval cafa6 directory also cafa6_metric_final(_micro)")
+                        "(wang_bma, lin_max, jaccard, ...); for a goeval cafa6 directory also cafa6_metric_final(_micro); for a "
+                        "goeval retrieval directory a term-centric measure (roc_auc, average_precision, ipr_auc, "
+                        "peak_tap, tap_K, informative_roc_auc, ...)")
     p.add_argument("--bootstrap", type=int, default=None, metavar="B",
                    help="bootstrap resamples (default: the run's own --bootstrap, from its diagnostics.json; 10000 when "
                         "it recorded none)")
@@ -377,6 +381,8 @@ def run(args: argparse.Namespace) -> int:
 
     results = Path(args.results)
     check_measure_names(args.measure, results if results.is_dir() else results.parent)
+    if _term_run(args, results):
+        return _run_terms(args, results)
     if args.groups:
         if args.out:
             check_output_file(args.out)
@@ -385,9 +391,7 @@ def run(args: argparse.Namespace) -> int:
     path = None if kinds else _stats_path(args.results)
     if args.out:
         check_output_file(args.out)
-    from goeval.io.results import write_table
-    from goeval.report.text import plural
-    from goeval.stats.compare import PAIR_COLUMNS, compare
+    from goeval.stats.compare import compare
     from goeval.stats.store import read_protein_stats
 
     show_warnings()
@@ -402,6 +406,15 @@ def run(args: argparse.Namespace) -> int:
         result = compare(stats, args.methods, args.measure, n_resamples=r["n_resamples"], permutations=args.permutations,
                          seed=r["seed"], confidence=r["confidence"], options=options, with_ia=bool(options.get("ia")),
                          threads=args.threads)
+    return _show_comparison(args, result)
+
+
+def _show_comparison(args: argparse.Namespace, result) -> int:  # noqa: ANN001 - Comparison
+    """Print the pairs (and the duels of more than two methods), write ``--out``; 1 when nothing was compared."""
+    from goeval.io.results import write_table
+    from goeval.report.text import plural
+    from goeval.stats.compare import PAIR_COLUMNS
+
     if not result.pairs:
         say(args, "no namespace has two of the methods evaluated; nothing to compare")
         return 1
@@ -414,3 +427,49 @@ def run(args: argparse.Namespace) -> int:
         write_table(args.out, result.pairs, PAIR_COLUMNS)
         say(args, f"wrote {plural(len(result.pairs), 'pair')} to {args.out}")
     return 0
+
+
+def _term_run(args: argparse.Namespace, results: Path) -> bool:
+    """Whether the comparison is of a term-centric measure (from ``term_replicates.npz``); a protein-centric
+    measure asked of a ``goeval retrieval`` directory is refused, naming the measures it can compare."""
+    from goeval.errors import GoevalError
+    from goeval.stats.store import PROTEIN_STATS_FILE, TERM_REPLICATES_FILE
+    from goeval.stats.term_bootstrap import is_term_measure
+
+    if is_term_measure(args.measure):
+        return True
+    if results.is_dir() and (results / "retrieval_summary.tsv").is_file() and not (results / PROTEIN_STATS_FILE).exists():
+        held = results / TERM_REPLICATES_FILE
+        how = ("--measure roc_auc, average_precision, tap_K, ipr_auc, peak_tap, ..." if held.is_file() else
+               "run goeval retrieval with --bootstrap B to store its replicates, then --measure roc_auc, ...")
+        raise GoevalError(f"{results} is a goeval retrieval directory: it compares term-centric measures, not "
+                          f"{args.measure!r}; {how}")
+    return False
+
+
+def _run_terms(args: argparse.Namespace, results: Path) -> int:
+    """A term-centric measure: the methods' stored replicates paired (:func:`goeval.stats.compare.compare_terms`)."""
+    from goeval.errors import InvalidParameterError
+    from goeval.io.files import check_output_file
+    from goeval.stats.compare import compare_terms
+    from goeval.stats.store import TERM_REPLICATES_FILE, read_term_replicates
+    from goeval.stats.term_bootstrap import term_column
+
+    if args.groups:
+        raise InvalidParameterError("--groups compares protein-centric measures; a term-centric measure is compared "
+                                    "between the methods of one run (goeval retrieval --bootstrap).")
+    path = results / TERM_REPLICATES_FILE if results.is_dir() else results
+    if args.out:
+        check_output_file(args.out)
+    show_warnings()
+    reps = read_term_replicates(path)
+    for flag, given, stored in (("--bootstrap", args.bootstrap, reps.n_resamples), ("--seed", args.seed, reps.seed)):
+        if given is not None and given != stored:
+            raise InvalidParameterError(f"{path} holds the run's {reps.n_resamples:,} replicates of seed {reps.seed} "
+                                        f"(term-centric values cannot be resampled again without the inputs); "
+                                        f"{flag} {given} needs a new run: goeval retrieval --bootstrap B --seed S.")
+    term_column(args.measure, reps.columns)  # an unknown measure said before the resampling line
+    conf = reps.confidence if args.confidence is None else args.confidence
+    say(args, f"resampling: {reps.n_resamples:,} resamples, seed {reps.seed}, confidence {conf:g}, the run's own, "
+              f"from {path}; no permutation p-value for a term-centric measure (its values are stored per replicate)")
+    return _show_comparison(args, compare_terms(reps, args.methods, args.measure, confidence=args.confidence))

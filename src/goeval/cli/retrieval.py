@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from goeval.cli.common import (add_groups, add_ontology, groups_from_args, read_ontology, comma_list, report_lines, run_output, say, say_run_output, show,
-                               show_warnings)
+from goeval.cli.common import (add_groups, add_ontology, add_run_fields, groups_from_args, read_ontology, comma_list,
+                               report_lines, run_options_from_args, run_output, say, say_run_output, show, show_warnings)
 from goeval.cli.parsing import ExtendValues
 from goeval.errors import InvalidParameterError
 
@@ -17,7 +17,9 @@ DESCRIPTION = (
     "Reports TAP-k (Carroll et al. 2010), the BioCreative II.5 AUC iP/R and CAFA's term-centric ROC AUC / AP, "
     "per method and namespace; with --ia also DeepGO-SE's ROC AUC over informative terms and the AP weighted by "
     "term information or by BeProf's depth weight. Writes retrieval_summary.tsv, retrieval_terms.tsv, "
-    "tap_curve.tsv, diagnostics."
+    "tap_curve.tsv, diagnostics; with --bootstrap B, percentile intervals of every measure (COLUMN_ci_low, "
+    "COLUMN_ci_high, COLUMN_se) from B resamples of the benchmark proteins (the resamples of goeval evaluate "
+    "--bootstrap for the same seed) and term_replicates.npz, which goeval compare reads."
 )
 
 
@@ -44,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_groups(p, "depth[:1,3,7] (bins of the number of truth terms)")
     p.add_argument("--pattern", metavar="GLOB", help="in prediction directories, take exactly the files matching GLOB")
     p.add_argument("--out", default="goeval_retrieval", metavar="DIR", help="output directory")
+    add_run_fields(p, ("bootstrap", "seed", "confidence"))
 
 
 def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFiles
@@ -51,6 +54,8 @@ def _check_before_work(args: argparse.Namespace):  # noqa: ANN202 - PredictionFi
     from goeval.io.files import check_input, check_output_dir
     from goeval.io.paths import find_prediction_files
 
+    run = run_options_from_args(args)  # the bootstrap's parameters, validated as goeval evaluate's
+    args.bootstrap, args.seed, args.confidence = run.bootstrap, run.seed, run.confidence
     with_ia = bool(args.ia or args.ia_annotations)
     if args.ia and args.ia_annotations:
         raise InvalidParameterError("Give either --ia or --ia-annotations, not both.")
@@ -101,19 +106,35 @@ def run(args: argparse.Namespace) -> int:
     diag["command"] = list(getattr(args, "_argv", []))
     tables = {"retrieval_summary.tsv": res.summary, "retrieval_terms.tsv": res.terms, "tap_curve.tsv": res.curves}
     jsons = {"diagnostics.json": diag}
+    arrays = {}
     if res.groups:  # groups/NAME/ as the run of the group's proteins; retrieval_groups.tsv: every group's summary
-        _add_groups(res, tables, jsons)
+        _add_groups(res, tables, jsons, arrays)
+    if res.replicates is not None:
+        arrays[""] = res.replicates
     with run_output(args, args.out) as out:
         write_frames(args.out, tables, jsons, files=out)
+        _write_replicates(out, arrays)
     report_lines(args, diag)
     say_run_output(args, out)
     show(args, _summary_table(res.summary, args.k or [20]))
     show(args, *fallback_notes(diag.get("tap_cutoff_fallback", [])))
     from pathlib import Path
 
+    said = ", term_replicates.npz" if res.replicates is not None else ""
     say(args, f"results in {Path(args.out)}/ (retrieval_summary.tsv, retrieval_terms.tsv, tap_curve.tsv, "
-              "diagnostics.json)")
+              f"diagnostics.json{said})")
     return 0
+
+
+def _write_replicates(out, arrays: dict) -> None:  # noqa: ANN001 - RunOutput
+    """``term_replicates.npz`` of the run (key ``""``) and of each group (key ``groups/NAME``) into the run's set."""
+    import numpy as np
+
+    from goeval.stats.store import TERM_REPLICATES_FILE, term_replicates_arrays
+
+    for folder, reps in arrays.items():
+        with out.open_binary(f"{folder}/{TERM_REPLICATES_FILE}" if folder else TERM_REPLICATES_FILE) as fh:
+            np.savez_compressed(fh, **term_replicates_arrays(reps))
 
 
 #: The informative-term and weighted columns of the summary (with IA) as printed: (header, column).
@@ -121,24 +142,33 @@ _WEIGHTED_VIEW = (("inf. terms", "informative_terms"), ("inf. ROC AUC", "informa
                   ("ia AP", "ia_weighted_average_precision"), ("depth AP", "depth_weighted_average_precision"))
 
 
+def _cell(r: dict, c: str) -> str:
+    """A measure's value (4 decimals), with its bootstrap interval ``[lo, hi]`` when the summary has one."""
+    text = f"{r.get(c, float('nan')):.4f}"
+    lo, hi = r.get(f"{c}_ci_low"), r.get(f"{c}_ci_high")
+    return text if lo is None else f"{text} [{lo:.4f}, {hi:.4f}]"
+
+
 def _summary_table(summary, ks: list[int]) -> str:  # noqa: ANN001 - pandas.DataFrame
-    """The retrieval summary as printed: one row per (method, namespace), the weighted columns when present."""
+    """The retrieval summary as printed: one row per (method, namespace), the weighted columns when present,
+    each measure with its interval after a bootstrap."""
     from goeval.report.text import format_table
 
     extra = [(h, c) for h, c in _WEIGHTED_VIEW if c in summary.columns]
     rows = []
     for r in summary.to_dict("records"):
         rows.append([r["method"], r["namespace"], str(r["queries"])]
-                    + [f"{r.get(f'tap_{k}', float('nan')):.4f}" for k in ks]
-                    + [f"{r.get('ipr_auc', float('nan')):.4f}", f"{r.get('peak_tap', float('nan')):.4f}",
-                       str(r["auc_terms"]), f"{r['macro_roc_auc']:.4f}", f"{r['macro_average_precision']:.4f}"]
-                    + [str(r[c]) if c == "informative_terms" else f"{r[c]:.4f}" for _, c in extra])
+                    + [_cell(r, f"tap_{k}") for k in ks] + [_cell(r, "ipr_auc"), _cell(r, "peak_tap"),
+                                                            str(r["auc_terms"]), _cell(r, "macro_roc_auc"),
+                                                            _cell(r, "macro_average_precision")]
+                    + [str(r[c]) if c == "informative_terms" else _cell(r, c) for _, c in extra])
     return format_table(rows, ["method", "ns", "queries", *(f"TAP-{k}" for k in ks), "AUC iP/R", "peak TAP",
                                "AUC terms", "ROC AUC", "AP", *(h for h, _ in extra)])
 
 
-def _add_groups(res, tables: dict, jsons: dict) -> None:  # noqa: ANN001 - TermEvaluationResult
-    """Each group's files under ``groups/NAME/`` and ``retrieval_groups.tsv`` (a ``group`` column, ``all`` first)."""
+def _add_groups(res, tables: dict, jsons: dict, arrays: dict) -> None:  # noqa: ANN001 - TermEvaluationResult
+    """Each group's files under ``groups/NAME/`` (its replicates into ``arrays`` after a bootstrap) and
+    ``retrieval_groups.tsv`` (a ``group`` column, ``all`` first)."""
     import pandas as pd
 
     from goeval.report.save import group_dir
@@ -148,6 +178,8 @@ def _add_groups(res, tables: dict, jsons: dict) -> None:  # noqa: ANN001 - TermE
         tables.update({f"{d}/retrieval_summary.tsv": g.summary, f"{d}/retrieval_terms.tsv": g.terms,
                        f"{d}/tap_curve.tsv": g.curves})
         jsons[f"{d}/diagnostics.json"] = dict(g.diagnostics)
+        if g.replicates is not None:
+            arrays[d] = g.replicates
     table = pd.concat([res.summary.assign(group="all"), *(g.summary.assign(group=n) for n, g in res.groups.items())],
                       ignore_index=True)
     tables["retrieval_groups.tsv"] = table[["method", "group", *[c for c in table.columns if c not in ("method",
@@ -193,4 +225,5 @@ def evaluate_terms_from_args(args, onto, truth, preds, ia, load_targets):  # noq
         groups=groups_from_args(args, depth=truth if str(getattr(args, "groups_from", "") or "").startswith("depth")
                                 else None),
         informative_cutoff=0.5 if args.informative_ia is None else args.informative_ia,
+        bootstrap=args.bootstrap, seed=args.seed, confidence=args.confidence,
     )

@@ -156,7 +156,9 @@ class Measure:
         Whether a bootstrap gives it an interval by default (an optimum or
         an area of the curves, which the resampled per-protein sums give
         in every replicate; the similarity optima have one too, from the
-        similarity sums kept per protein).
+        similarity sums kept per protein; a term-centric measure, from
+        re-evaluations of the resampled proteins: ``goeval retrieval
+        --bootstrap``, :mod:`goeval.stats.term_bootstrap`).
     ranked : bool
         Whether the report ranks the methods by it in every namespace.
     curve : callable or None
@@ -538,7 +540,8 @@ def similarity_measures(columns: Iterable[str]) -> tuple[Measure, ...]:
 
 def _term(name: str, column: str, aliases: tuple[str, ...], description: str, needs_ia: bool = False) -> Measure:
     return register(Measure(name=name, column=column, direction="max", needs_ia=needs_ia, precision=None, recall=None,
-                            ru=None, mi=None, coverage=None, aliases=aliases, kind="term", description=description))
+                            ru=None, mi=None, coverage=None, aliases=aliases, kind="term", description=description,
+                            interval=True))
 
 
 #: Term-centric measures: columns of the :func:`goeval.evaluate_terms` summary.

@@ -34,8 +34,9 @@ from typing import Any, Union
 
 from goeval.report.plots import rank_thresholds_run, result_groups
 from goeval.report.style import figure_stem
-from goeval.report.tables import (comparison_records, diagnostics_lines, frame_records, headline_matrix, headline_note,
-                                  number, optima_records, other_matrix, provenance, reader_version, table1_records)
+from goeval.report.tables import (comparison_records, diagnostics_lines, headline_matrix, headline_note, number,
+                                  optima_records, other_matrix, provenance, reader_version, retrieval_records,
+                                  table1_records)
 
 __all__ = ["Table", "Items", "Para", "Details", "Figure", "Section", "report_outline", "HEADLINE_TITLE"]
 
@@ -187,10 +188,19 @@ def _result_sections(res: Any, drawn: list[str], prefix: str) -> list[Section]:
             out.append(Section("Calibration: do the scores read as probabilities?",
                                [Items((CALIBRATION_NOTE,), note=True), *reliability]))
     if getattr(res, "retrieval_summary", None) is not None:
+        ret = res.retrieval_summary
+        note = [Items((RETRIEVAL_INTERVAL_NOTE,), note=True)] if any(str(c).endswith("_ci_low") for c in ret.columns) \
+            else []
         out.append(Section("Term-centric retrieval (TAP-k, AUC iP/R, ROC AUC, AP)",
-                           [Table(frame_records(res.retrieval_summary))] + _figures(drawn, prefix, "tap_curve")))
+                           [Table(retrieval_records(ret)), *note] + _figures(drawn, prefix, "tap_curve")))
     return out
 
+
+RETRIEVAL_INTERVAL_NOTE = (
+    "In brackets: the percentile bootstrap interval of each measure (goeval retrieval --bootstrap; the benchmark "
+    "proteins resampled, as for the protein-centric intervals). Resampling shifts the precision-based measures (TAP-k, "
+    "AUC iP/R, AP) up, so their interval may lie above the value; compare methods by their paired difference (goeval "
+    "compare --measure roc_auc, ...). docs/conventions.md, Term-centric measures.")
 
 CALIBRATION_NOTE = ("Per score bin, the mean score of the propagated predicted pairs (x) against the share of them "
                     "that are true (y): on the dashed diagonal a score of 0.8 means 80 % true. Under each panel, the "

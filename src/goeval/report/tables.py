@@ -22,7 +22,7 @@ from goeval.report.style import (cafaeval_name, coverage_column, lower_is_better
 from goeval.report.text import format_report
 
 __all__ = ["HEADLINE_MEASURES", "Matrix", "number", "headline_matrix", "ranking_records", "optima_records", "other_matrix",
-           "headline_note", "frame_records", "table1_records", "comparison_records", "diagnostics_lines", "provenance",
+           "headline_note", "frame_records", "retrieval_records", "table1_records", "comparison_records", "diagnostics_lines", "provenance",
            "reader_version"]
 
 #: The measures of the headline matrix, in its column order: Fmax, weighted Fmax, Smin and the maximum
@@ -242,6 +242,35 @@ def other_matrix(summary: Any) -> tuple[list[dict[str, str]], list[str]]:
 def frame_records(frame: Any, digits: int = 4) -> list[dict[str, str]]:
     """Cells of a table read as is (Table 1, retrieval): thresholds to 3 decimals, measures as in the rankings."""
     return [{str(k): _frame_cell(str(k), v, digits) for k, v in r.items()} for r in frame.to_dict("records")]
+
+
+def retrieval_records(frame: Any, digits: int = 4) -> list[dict[str, str]]:
+    """The retrieval summary's cells (:func:`frame_records`), each measure with a bootstrap interval as
+    ``value [ci_low, ci_high]`` (its ``COLUMN_ci_low``, ``COLUMN_ci_high`` and ``COLUMN_se`` columns folded in).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> retrieval_records(pd.DataFrame({"method": ["m"], "queries": [680], "ipr_auc": [0.41648],
+    ...                                 "ipr_auc_ci_low": [0.4016], "ipr_auc_ci_high": [0.46928], "ipr_auc_se": [0.02]}))
+    [{'method': 'm', 'queries': '680', 'ipr_auc': '0.4165 [0.4016, 0.4693]'}]
+    """
+    from goeval.stats.bootstrap import BOOTSTRAP_COLUMNS  # deferred: the report's start-up reads no statistics
+
+    suffixes = tuple(f"_{c}" for c in BOOTSTRAP_COLUMNS)
+    cols = [str(c) for c in frame.columns]
+    with_ci = {c for c in cols if f"{c}_ci_low" in cols and f"{c}_ci_high" in cols}
+    folded = {f"{c}{x}" for c in with_ci for x in suffixes}
+    out = []
+    for r, cells in zip(frame.to_dict("records"), frame_records(frame, digits)):
+        row = {}
+        for c in cols:
+            if c in folded:
+                continue
+            ci = _interval(r, f".{digits}g", f"{c}_ci_low", f"{c}_ci_high") if c in with_ci else ""
+            row[c] = f"{cells[c]} {ci}" if ci else cells[c]
+        out.append(row)
+    return out
 
 
 def _frame_cell(column: str, v: Any, digits: int) -> str:

@@ -48,7 +48,7 @@ from goeval.stats.replicates import (CurveSettings, curve_settings, held_measure
 from goeval.stats.resample import resample_counts, resample_key, swap_flags
 from goeval.sweep import ProteinSteps, SweepStats
 
-__all__ = ["Comparison", "compare", "holm", "PairedBlocks", "common_steps", "batched", "better", "pair_record",
+__all__ = ["Comparison", "compare", "compare_terms", "holm", "PairedBlocks", "common_steps", "batched", "better", "pair_record",
            "set_holm", "chosen_methods", "compare_groups", "GroupPair",
            "PAIR_COLUMNS", "DUEL_COLUMNS", "GROUP_PAIR_COLUMNS"]
 
@@ -260,15 +260,20 @@ def _compare_namespace(ns: PairedBlocks, n_resamples: int, permutations: int, se
     pairs = [pair_record(ns.label, ns.measure, a, b, point, boot, perm, confidence)
              for a, b in combinations(ns.steps, 2)]
     set_holm(pairs)
+    return pairs, _duels(ns.label, ns.measure, boot)
+
+
+def _duels(label: str, measure: Measure, boot: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    """The rows of :data:`DUEL_COLUMNS` of every ordered pair of the methods of ``boot`` (their replicates)."""
     duels = []
-    for a in ns.steps:
-        for b in ns.steps:
+    for a in boot:
+        for b in boot:
             if a != b:
-                win, _tie = better(boot[a], boot[b], ns.measure.direction)
+                win, _tie = better(boot[a], boot[b], measure.direction)
                 defined = max(1, int((np.isfinite(boot[a]) & np.isfinite(boot[b])).sum()))
-                duels.append({"namespace": ns.label, "measure": ns.measure.name, "method": a, "opponent": b,
+                duels.append({"namespace": label, "measure": measure.name, "method": a, "opponent": b,
                               "wins": float(win.sum() / defined)})
-    return pairs, duels
+    return duels
 
 
 def chosen_methods(known: Sequence[str], methods: Sequence[str] | None) -> list[str]:
@@ -388,6 +393,61 @@ def compare(
         pairs, duels = _compare_namespace(ns, n_resamples, int(permutations), seed, confidence, threads, batch_size)
         out.pairs += pairs
         out.duels += duels
+    return out
+
+
+def compare_terms(replicates: Any, methods: Sequence[str] | None = None, measure: str = "roc_auc", *,
+                  confidence: float | None = None) -> Comparison:
+    """Paired comparison of methods on a term-centric measure, from the replicates of ``goeval retrieval
+    --bootstrap`` (:class:`goeval.stats.term_bootstrap.TermReplicates`).
+
+    Every method of a namespace was resampled with the same draws of the benchmark proteins (one resample key),
+    so the replicates pair up one by one: the difference ``A - B`` with its percentile interval, the shares of
+    replicates each method wins, and the duels, as :func:`compare`. There is no permutation p-value
+    (``p_value`` NaN, ``n_permutations`` 0): a swap of a protein's two methods changes every term's ranking, which
+    the stored values cannot give.
+
+    Parameters
+    ----------
+    replicates : TermReplicates
+        E.g. ``result.replicates`` of :func:`goeval.evaluation.terms.evaluate_terms` with ``bootstrap``, or
+        :func:`goeval.stats.store.read_term_replicates`.
+    methods : sequence of str, optional
+        At least two methods (default: all).
+    measure : str, default 'roc_auc'
+        A term-centric measure (``roc_auc``, ``average_precision``, ``tap_20``, ``ipr_auc``, ...;
+        :func:`goeval.stats.term_bootstrap.term_column`).
+    confidence : float, optional
+        Coverage of the interval (default: the run's).
+
+    Raises
+    ------
+    InvalidParameterError
+        Methods of one namespace resampled with different proteins, or a measure the replicates do not hold.
+    """
+    from goeval.stats.term_bootstrap import term_column
+
+    conf = replicates.confidence if confidence is None else check_bootstrap_parameters(
+        replicates.n_resamples, replicates.seed, confidence, "compare")[2]
+    ms, column = term_column(measure, replicates.columns)
+    j = replicates.columns.index(column)
+    chosen = chosen_methods(list(dict.fromkeys(m for m, _ in replicates.blocks)), methods)
+    spaces: dict[str, dict[str, int]] = {}
+    for i, (m, label) in enumerate(replicates.blocks):
+        if m in chosen:
+            spaces.setdefault(label, {})[m] = i
+    out = Comparison(measure=ms.name)
+    for label, at in spaces.items():
+        at = {m: at[m] for m in chosen if m in at}
+        if len(at) < 2:
+            continue
+        if len({replicates.keys[i] for i in at.values()}) > 1:
+            raise InvalidParameterError(f"The methods compared in {label} must share the benchmark proteins (one "
+                                        "resample key); they were resampled with different proteins.")
+        point = {m: float(replicates.points[i][j]) for m, i in at.items()}
+        boot = {m: replicates.values[i][j] for m, i in at.items()}
+        out.pairs += [pair_record(label, ms, a, b, point, boot, {}, conf) for a, b in combinations(at, 2)]
+        out.duels += _duels(label, ms, boot)
     return out
 
 

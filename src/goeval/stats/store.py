@@ -40,6 +40,19 @@ the file can and cannot compare.
 
 Its size is about 60 bytes per (protein, distinct score) group before
 compression (synth3k, three namespaces: 256,031 groups).
+
+``goeval retrieval --bootstrap`` stores its term-centric replicates the
+same way, in ``term_replicates.npz`` (:func:`term_replicates_arrays`,
+:func:`read_term_replicates`): ``format`` ``"goeval-term-replicates 1"``;
+``meta``, a JSON text with the blocks ``[[method, namespace], ...]``, the
+summary columns resampled (``columns``) and ``n_resamples``, ``seed``,
+``confidence``; for block ``i``: ``i/values`` (float64, one row per column,
+one column per replicate), ``i/point`` (the summary's values) and ``i/key``
+(four uint32 words, the key of its resamples: the blocks of one key were
+resampled together). A replicate's term-centric values cannot be summed
+from per-protein step functions (each term ranks the drawn proteins), so the
+values themselves are stored: ``goeval compare`` pairs them, replicate by
+replicate, without the inputs.
 """
 
 from __future__ import annotations
@@ -60,11 +73,15 @@ from goeval.sweep import STAT_NAMES, ProteinSteps, SweepStats
 from goeval.sweep.quantities import QUANTITIES, STAT_DEFINITIONS, TOTALS
 
 __all__ = ["protein_stats_arrays", "protein_stats_from_arrays", "write_protein_stats", "read_protein_stats",
-           "stored_measures", "check_stored_sums", "PROTEIN_STATS_FILE", "FORMAT"]
+           "stored_measures", "check_stored_sums", "PROTEIN_STATS_FILE", "FORMAT", "TERM_REPLICATES_FILE",
+           "TERM_FORMAT", "term_replicates_arrays", "term_replicates_from_arrays", "read_term_replicates"]
 
 #: File name of the per-protein statistics in a results directory.
 PROTEIN_STATS_FILE = "protein_stats.npz"
 FORMAT = "goeval-protein-stats 1"
+#: File name of the term-centric bootstrap replicates of a ``goeval retrieval`` results directory, and its format.
+TERM_REPLICATES_FILE = "term_replicates.npz"
+TERM_FORMAT = "goeval-term-replicates 1"
 _FIELDS = ("thresholds", "n_t", "i_t", "rows", "bins", "row_bounds", "group_bounds")
 #: The running totals every file of this format holds; the others (registered later) may be absent.
 _CORE_TOTALS = ("cnt", "tp", "ia_pred", "ia_tp")
@@ -368,3 +385,67 @@ def check_stored_sums(measure: str, options: Mapping[str, Any], source: Any) -> 
         raise GoevalError(f"{source}: written by an earlier goeval, without the sums {ms.name} reads "
                           f"({', '.join(lacking)}): it cannot compare {ms.name}; it can compare {', '.join(held)} "
                           "(or run goeval evaluate --bootstrap again).")
+
+
+def term_replicates_arrays(reps: Any) -> dict[str, np.ndarray]:
+    """Named arrays of term-centric replicates (:class:`goeval.stats.term_bootstrap.TermReplicates`), what
+    ``term_replicates.npz`` holds."""
+    meta = {"blocks": [list(b) for b in reps.blocks], "columns": list(reps.columns),
+            "n_resamples": int(reps.n_resamples), "seed": int(reps.seed), "confidence": float(reps.confidence)}
+    out = {"format": np.array(TERM_FORMAT), "meta": np.array(json.dumps(meta))}
+    for i, (values, point, key) in enumerate(zip(reps.values, reps.points, reps.keys)):
+        out[f"{i}/values"] = np.asarray(values, dtype=np.float64)
+        out[f"{i}/point"] = np.asarray(point, dtype=np.float64)
+        out[f"{i}/key"] = np.asarray(key, dtype=np.uint32)
+    return out
+
+
+def term_replicates_from_arrays(arrays: Mapping[str, np.ndarray], source: str | None = None) -> Any:
+    """The :class:`~goeval.stats.term_bootstrap.TermReplicates` of stored arrays, checked.
+
+    Raises
+    ------
+    InputFormatError
+        Naming ``source``: a ``meta`` entry that is not the blocks, columns and resampling, a block listed twice
+        or named with a control character, or a block's arrays missing, of another shape, or not numbers
+        (a NaN value is a replicate without a value; infinities are refused).
+    """
+    from goeval.stats.bootstrap import check_bootstrap_parameters
+    from goeval.stats.term_bootstrap import TermReplicates
+
+    meta, blocks = _listed_blocks(arrays, source)
+    try:
+        columns = [str(c) for c in meta["columns"]]
+        n, seed, conf = check_bootstrap_parameters(meta["n_resamples"], meta["seed"], meta["confidence"], "compare")
+    except (KeyError, TypeError, InvalidParameterError) as exc:
+        raise InputFormatError(source, None, f"its 'meta' entry lacks a valid column list or resampling: {exc}") from None
+    values, points, keys = [], [], []
+    for i, block in enumerate(blocks):
+        got = {f: np.asarray(arrays[f"{i}/{f}"]) if f"{i}/{f}" in arrays else None for f in ("values", "point", "key")}
+        ok = (all(a is not None and a.dtype.kind in "iuf" for a in got.values())
+              and got["values"].shape == (len(columns), n) and got["point"].shape == (len(columns),)
+              and got["key"].shape == (4,) and not np.isinf(got["values"]).any() and not np.isinf(got["point"]).any())
+        if not ok:
+            raise InputFormatError(source, None, f"the arrays of block {block} are missing, disagree in shape with its "
+                                                 "'meta' or hold values that are not numbers (a damaged file)")
+        values.append(got["values"].astype(np.float64))
+        points.append(got["point"].astype(np.float64))
+        keys.append(tuple(int(x) for x in got["key"]))
+    return TermReplicates(blocks=blocks, columns=columns, values=values, points=points, keys=keys, n_resamples=n,
+                          seed=seed, confidence=conf)
+
+
+def read_term_replicates(path: str | os.PathLike[str]) -> Any:
+    """Read a ``term_replicates.npz`` (:func:`term_replicates_arrays`), checked as
+    :func:`term_replicates_from_arrays` does.
+
+    Raises
+    ------
+    InputFormatError
+        If the file is missing, damaged or is not such a file.
+    GoevalError
+        The run that wrote its directory (``manifest.json``) did not write it.
+    """
+    arrays = read_arrays(path, TERM_FORMAT, "run goeval retrieval with --bootstrap to write it")
+    check_run_file(path)
+    return term_replicates_from_arrays(arrays, str(path))
