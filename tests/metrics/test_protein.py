@@ -666,6 +666,17 @@ def test_ic_aupr_is_beprofs_area_of_the_weighted_curve(seed, grid):
                                            rel=1e-12, abs=1e-14)
 
 
+def test_ic_aupr_of_curves_covering_no_protein_is_undefined():
+    """Like an optimum or an area, ic_aupr is NaN (not 0) where no protein is covered at any threshold: a bootstrap
+    replicate drawing only unpredicted proteins."""
+    from goeval.metrics.protein import curve_values
+    from goeval.metrics.registry import get_measure
+
+    stats = sweep(np.zeros(3, np.int64), np.zeros(0, np.int64), np.zeros(0), np.array([0, 1, 2]), np.array([0, 1]),
+                  2, grid_thresholds(0.01), np.ones(2), weights=np.array([[1.0, 1.0], [2.0, 0.0]]))
+    assert np.isnan(curve_values(stats, [get_measure("ic_aupr")])["ic_aupr"]).all()
+
+
 def test_ic_aupr_is_not_waupr():
     """ic_aupr and waupr read the same weighted curve but take different areas (trapezoids at BeProf's cuts;
     the monotone envelope with end points): they differ."""

@@ -637,8 +637,10 @@ def beprof_aupr(thresholds: np.ndarray, recall: np.ndarray, precision: np.ndarra
 
 
 def curve_beprof_aupr(c: Curves, precision: str, recall: str) -> np.ndarray:
-    """:func:`beprof_aupr` of two columns of the curves ``c`` (``Measure(reduce='curve')``: shape () or (B,))."""
-    return beprof_aupr(c.stats.thresholds, c[recall], c[precision])
+    """:func:`beprof_aupr` of two columns of the curves ``c`` (``Measure(reduce='curve')``: shape () or (B,)); NaN for
+    curves (bootstrap replicates) that cover no protein at any threshold, which have no optimum or area either."""
+    covered = np.any(np.asarray(c.sums["covered"]) > 0, axis=-1)
+    return np.where(covered, beprof_aupr(c.stats.thresholds, c[recall], c[precision]), np.nan)
 
 
 # ---------------------------------------------------------------------
