@@ -411,6 +411,8 @@ def assert_summary_equal(summary, want: dict[str, dict[str, np.ndarray]], method
     areas = list(ORACLE_AREAS) if with_ia else ["aupr"]
     # the calibration measures: checked against pairs in tests/metrics/test_calibration.py
     calibration = ["ece", "brier", "wece", "wbrier"] if with_ia else ["ece", "brier"]
+    # BeProf's areas: checked against its code in tests/metrics/test_protein.py
+    calibration += ["ic_aupr"] if with_ia else []
     sub = summary[summary["method"] == method]
     assert sorted(sub["namespace"].unique()) == sorted(want)
     for ns, curve in want.items():

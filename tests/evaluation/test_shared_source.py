@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
@@ -71,7 +73,7 @@ def test_rows_are_made_when_a_protein_needs_its_own():
     assert SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts)).shared
     assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts, per_protein=True)).shared
     assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts, similarity=True)).shared
-    known = type(bench)(bench.ontology, bench.proteins, bench.namespaces, np.zeros(1, np.int64))
+    known = replace(bench, known_keys=np.zeros(1, np.int64))
     assert not SharedScoresSource("n", cols, scores, MethodFeed(known), plan=Plan(options=opts)).shared
 
 

@@ -444,3 +444,25 @@ def test_row_best_breaks_ties_as_best_index():
     ok = np.ones_like(v, bool)
     assert row_best(v, ok, "max")[0].tolist() == [1, 0] and row_best(v, ok, "max", ties="high")[0].tolist() == [2, 3]
     assert [best_index(r, "max", ties="high") for r in v] == [2, 3]
+
+
+def test_each_truth_row_is_reduced_once_per_run(monkeypatch, tmp_path):
+    """T* of a protein is computed once: for its events, then read by the source's truth (not reduced again), so
+    the rows reduced in a run are at most the benchmark's proteins (before: the leaves' rows and every row again);
+    the numbers are those of the run that reduced every row twice (the nr_* rows equal nonredundant_f, above)."""
+    import pickle
+
+    import goeval
+    from goeval.metrics import nonredundant as nr
+
+    reduced = []
+    real = nr._reduced_truth
+    monkeypatch.setattr(nr, "_reduced_truth", lambda st, n_rows, *a: reduced.append(n_rows) or real(st, n_rows, *a))
+    d = goeval.example_path
+    assert _cli(["evaluate", "--ontology", d("ontology"), "--truth", d("truth"), "--predictions", d("predictions"),
+                 "--measures", "nonredundant", "--thresholds", "0.01", "-q", "--out", tmp_path / "o"]) == 0
+    assert 411 <= sum(reduced) <= 421  # the 411 predicted proteins of the slice's 421 (before: 411 + 421)
+    source = nr.NonredundantEvents(structure=nr.closure_structure(sp.eye_array(2, format="csr")),
+                                   excluded=np.zeros(2, bool))
+    source._stars[b"x"] = 1
+    assert pickle.loads(pickle.dumps(source))._stars == {}  # a worker's source starts empty

@@ -210,3 +210,56 @@ def test_a_folder_measure_not_registered_is_named_with_its_plugin(tmp_path):
                                           r"--plugin /x/lab_measures.py"):
         check_measure_names(["fmax", "gonemax"], tmp_path)  # compare --measure, report --compare
     check_measure_names(["fmax", "nosuch"], tmp_path)  # not the folder's: left to the registry's own message
+
+
+#: A plugin of a new per-protein quantity (the recipe's score sum): its sums are made where the leaves run.
+QUANTITY_PLUGIN = '''
+import numpy as np
+from goeval.metrics.protein import CurveColumn, register_column
+from goeval.metrics.registry import Measure, register
+from goeval.sweep.quantities import Quantity, RunningTotal, register_quantity, register_total
+
+register_total(RunningTotal(name="plug_score_sum", entry=lambda e: np.minimum(e.scores, 1.0), scores=True))
+register_quantity(Quantity(name="plug_score_sum", value=lambda s: s["plug_score_sum"], totals=("plug_score_sum",),
+                           sums={"plug_score_sum": 0},
+                           shared=lambda v, p: v.level_sum(np.minimum(v.scores, 1.0)) * v.total(p)))
+register_column(CurveColumn(name="plug_mean_score", formula=lambda c: np.divide(
+    c.sums["plug_score_sum"], c.sums["npred"], out=np.zeros(np.shape(c.sums["npred"])), where=c.sums["npred"] > 0)))
+register(Measure(name="plug_mean_score_at_fmax", column="plug_mean_score", direction="max", needs_ia=False,
+                 at="fmax"))
+'''
+
+
+@pytest.mark.parametrize("workers, files", [(1, 2), (2, 1)])
+def test_a_plugin_quantity_reaches_dask_workers(tmp_path, workers, files):
+    """A quantity registered by --plugin is known to Dask's spawned workers (the task carries the plugins, a worker
+    loads them once): whole files on the workers (1 worker, 2 files) and leaves (2 workers, 1 file) give the
+    serial run's summary, bit for bit. Before, the workers swept without it and the measure's rows were missing."""
+    pytest.importorskip("distributed")
+    plugin = tmp_path / "plug_quantity.py"
+    plugin.write_text(QUANTITY_PLUGIN)
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    for name in "ab"[:files]:
+        shutil.copy(goeval.example_path("predictions"), preds / f"{name}.tsv.gz")
+    common = ("evaluate", "--ontology", goeval.example_path("ontology"), "--truth", goeval.example_path("truth"),
+              "--predictions", preds, "--thresholds", "0.01", "--plugin", plugin, "-q")
+    serial = _goeval(*common, "--out", tmp_path / "serial")
+    dask = _goeval(*common, "--dask", f"local:{workers}", "--out", tmp_path / "dask")
+    assert serial.returncode == 0 and dask.returncode == 0, serial.stderr + dask.stderr
+    assert "plug_mean_score_at_fmax" in _summary_measures(tmp_path / "serial")
+    assert (tmp_path / "dask" / "summary.tsv").read_text() == (tmp_path / "serial" / "summary.tsv").read_text()
+
+
+def test_a_plugin_set_loads_its_plugins_where_it_is_unpickled(tmp_path):
+    """current_plugins() names the plugins loaded here; unpickled in a fresh process it loads them there."""
+    import pickle
+
+    plugin = tmp_path / "plug_set.py"
+    plugin.write_text(PLUGIN.format(name="plug_set_f3"))
+    code = ("import pickle, sys; from goeval.metrics.registry import measures; pickle.loads(sys.stdin.buffer.read()); "
+            "print('plug_set_f3' in {m.name for m in measures()})")
+    blob = pickle.dumps(plugins.PluginSet((str(plugin),), False))
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    got = subprocess.run([sys.executable, "-c", code], input=blob, env=env, capture_output=True, timeout=120)
+    assert got.stdout.decode().strip() == "True", got.stderr.decode()

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
@@ -29,12 +30,12 @@ from oracles import (
 import goeval
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import CURVE_COLUMNS, best_index, f_score, protein_curves, s_distance
-from goeval.metrics.registry import PROTEIN_AREAS, PROTEIN_CALIBRATION, PROTEIN_MEASURES
+from goeval.metrics.registry import BEPROF_AREAS, PROTEIN_AREAS, PROTEIN_CALIBRATION, PROTEIN_MEASURES
 from goeval.ontology import ontology_from_edges
 from goeval.sweep import grid_thresholds, sweep
 
 #: Names of the protein-centric measures, in summary order (optima, areas, calibration).
-MEASURE_NAMES = [m.name for m in PROTEIN_MEASURES + PROTEIN_AREAS + PROTEIN_CALIBRATION]
+MEASURE_NAMES = [m.name for m in PROTEIN_MEASURES + PROTEIN_AREAS + PROTEIN_CALIBRATION + BEPROF_AREAS]
 
 
 def run(case: Case, scores=None, *, with_ia: bool = True, **options):
@@ -475,7 +476,8 @@ def test_unit_ia_without_roots_makes_weighted_equal_unweighted(seed, thresholds)
 @pytest.mark.parametrize("k", [1.0, 2.0, 3.0])
 def test_perfect_prediction(seed, thresholds, k):
     """Predicting exactly the truth (score 1) gives Fmax 1, wFmax 1, Smin 0, wSmin 0 (any k),
-    full coverage, areas of 1 and a calibration error and Brier score of 0."""
+    full coverage, areas of 1 and a calibration error and Brier score of 0; BeProf's trapezoid area of its one
+    point (recall 1, precision 1 at every cut) is 0, as BeProf's code gives it."""
     case = random_case(seed, p_zero_ia=0.0)
     roots = {t for t in case.namespace_of if not any(c == t for c, _ in case.edges)}
     case.truth = [(p, t) for p, t in case.truth if t not in roots]  # every i(T) > 0
@@ -487,9 +489,10 @@ def test_perfect_prediction(seed, thresholds, k):
         assert namespaces
         assert sorted(summary.index) == sorted((ns, m) for ns in namespaces for m in MEASURE_NAMES)
         for (ns, measure), value in summary.items():
-            best = 0.0 if measure in ("smin", "wsmin", "smin_terms", "ece", "brier", "wece", "wbrier") else 1.0
+            best = 0.0 if measure in ("smin", "wsmin", "smin_terms", "ece", "brier", "wece", "wbrier", "ic_aupr") else 1.0
             assert value == pytest.approx(best, abs=1e-12), (ns, measure)
-        optima = res.summary[~res.summary["measure"].isin([m.name for m in PROTEIN_AREAS + PROTEIN_CALIBRATION])]
+        optima = res.summary[~res.summary["measure"].isin([m.name for m in PROTEIN_AREAS + PROTEIN_CALIBRATION
+                                                            + BEPROF_AREAS])]
         assert (optima["coverage"] == 1.0).all()
 
 
@@ -598,3 +601,88 @@ def test_curve_sums_are_exactly_the_sums_a_column_depends_on(normalization, weig
                  if not np.array_equal(curves({**base, k: base[k] * 1.5 + 0.25})[col], ref[col])}
         shape = {"covered"} if col == "n_proteins" else set()  # it reads covered for its shape (B, m) only
         assert set(curve_sums(col, normalization, weighting)) == moved | shape, col
+
+
+# ---------------------------------------------------------------------------------------------
+# BeProf's IC_AUPR (CSUBioGroup/BeProf evaluation.py: fmax, new_compute_performance), followed literally
+# ---------------------------------------------------------------------------------------------
+def _beprof_oracle(targets, scores, weights, literal_sort=False):
+    """BeProf's weighted precision/recall at cuts c / 100 and its np.trapz area, dense numpy as its code.
+    ``scores``: -1 where a term is not predicted. Points of equal recall: descending cut (``literal_sort``:
+    BeProf's own np.argsort, whose order of ties is the machine's)."""
+    w = np.asarray(weights, float).reshape(-1, 1)
+    precisions, recalls, cuts = [], [], []
+    for cut in (c / 100 for c in range(101)):
+        cut_sc = (scores >= cut).astype(np.int32)
+        correct_sc = cut_sc * targets
+        correct_ic, cut_ic, targets_ic = correct_sc @ w, cut_sc @ w, targets @ w
+        with np.errstate(divide="ignore", invalid="ignore"):
+            icp, icr = correct_ic / cut_ic, correct_ic / targets_ic
+        icp, icr = np.average(icp[np.invert(np.isnan(icp))]) if (~np.isnan(icp)).any() else np.nan, np.average(icr)
+        precisions.append(0.0 if np.isnan(icp) else icp)
+        recalls.append(icr)
+        cuts.append(cut)
+    p, r = np.array(precisions), np.array(recalls)
+    order = np.argsort(r) if literal_sort else np.lexsort((-np.array(cuts), r))
+    return float(np.trapezoid(p[order], r[order])), p, r
+
+
+def _beprof_case(seed, grid):
+    rng = np.random.default_rng(seed)
+    n, t = int(rng.integers(1, 9)), int(rng.integers(3, 15))
+    targets = (rng.random((n, t)) < 0.35).astype(np.int32)
+    targets[np.arange(n), rng.integers(0, t, n)] = 1
+    weights = rng.random(t) * 3
+    weights[rng.random(t) < 0.2] = 0.0
+    weights[targets.argmax(axis=1)] += 0.5  # every protein's truth carries information (BeProf: NaN recall else)
+    scores = np.where(rng.random((n, t)) < 0.6, rng.random((n, t)), -1.0)
+    if grid:
+        scores = np.where(scores >= 0, np.maximum(np.round(scores, 2), 0.01), -1.0)
+    elif seed % 2:
+        scores = np.where(scores >= 0, np.round(scores, 1) + 0.001, -1.0)  # few distinct scores: recall ties
+    return targets, scores, weights
+
+
+@pytest.mark.parametrize("grid", [False, True])
+@pytest.mark.parametrize("seed", range(40))
+def test_ic_aupr_is_beprofs_area_of_the_weighted_curve(seed, grid):
+    """ic_aupr equals BeProf's IC_AUPR, followed literally, on random cases (IA as BeProf's IC weights): from
+    every distinct score, and from the 0.01 grid when no score lies below 0.01 (BeProf's cut 0 read at 0.01)."""
+    from goeval.metrics.protein import curve_values
+    from goeval.metrics.registry import get_measure
+    from goeval.sweep import exact_thresholds
+
+    targets, scores, weights = _beprof_case(seed, grid)
+    tm = sp.csr_array(targets)
+    pm = sp.csr_array((scores[scores >= 0], np.nonzero(scores >= 0)[1], np.r_[0, np.cumsum((scores >= 0).sum(1))]),
+                      shape=scores.shape)
+    taus = grid_thresholds(0.01) if grid else exact_thresholds(pm.data)
+    stats = sweep(pm.indptr, pm.indices, pm.data, tm.indptr, tm.indices, targets.shape[1], taus, weights)
+    got = curve_values(stats, [get_measure("ic_aupr")])["ic_aupr"]
+    want, p, r = _beprof_oracle(targets, scores, weights)
+    assert float(got) == pytest.approx(want, rel=1e-12, abs=1e-14)
+    if all(np.ptp(p[r == x]) == 0 for x in np.unique(r)):  # no tie to order: BeProf's own sort, the same area
+        assert float(got) == pytest.approx(_beprof_oracle(targets, scores, weights, literal_sort=True)[0],
+                                           rel=1e-12, abs=1e-14)
+
+
+def test_ic_aupr_of_curves_covering_no_protein_is_undefined():
+    """Like an optimum or an area, ic_aupr is NaN (not 0) where no protein is covered at any threshold: a bootstrap
+    replicate drawing only unpredicted proteins."""
+    from goeval.metrics.protein import curve_values
+    from goeval.metrics.registry import get_measure
+
+    stats = sweep(np.zeros(3, np.int64), np.zeros(0, np.int64), np.zeros(0), np.array([0, 1, 2]), np.array([0, 1]),
+                  2, grid_thresholds(0.01), np.ones(2), weights=np.array([[1.0, 1.0], [2.0, 0.0]]))
+    assert np.isnan(curve_values(stats, [get_measure("ic_aupr")])["ic_aupr"]).all()
+
+
+def test_ic_aupr_is_not_waupr():
+    """ic_aupr and waupr read the same weighted curve but take different areas (trapezoids at BeProf's cuts;
+    the monotone envelope with end points): they differ."""
+    from goeval.metrics.protein import aupr_score, beprof_aupr
+
+    taus = np.array([0.2, 0.5, 0.9])
+    rc, pr = np.array([1.0, 0.5, 0.25]), np.array([0.5, 0.75, 1.0])
+    assert float(beprof_aupr(taus, rc, pr)) == pytest.approx(0.65625)
+    assert aupr_score(rc[::-1], pr[::-1]) == pytest.approx(0.25 + 0.25 * 1.0 + 0.5 * 1.0)

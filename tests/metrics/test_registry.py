@@ -123,7 +123,7 @@ def test_protein_measures_in_summary_order():
     assert sim[:3] == ["resnik_all", "resnik_bma", "resnik_bma_mean"] and sim[-3:] == ["jaccard", "simgic", "wjaccard"]
     assert len(sim) == 5 * 5 + 3 and sim[20:25] == ["wang_all", "wang_bma", "wang_bma_mean", "wang_max", "wang_rcmax"]
     assert [m.name for m in measures("protein")] == NAMES + ["aupr", "waupr", "ece", "brier", "wece", "wbrier",
-                                                              "cafa5_score", "cafa6_metric_final",
+                                                              "ic_aupr", "cafa5_score", "cafa6_metric_final",
                                                               "cafa6_metric_final_micro"] + sim + ["nr_fmax", "nr_fmax_micro"]
     assert {m.reduce for m in PROTEIN_MEASURES} == {"optimum"}
     assert {m.reduce for m in PROTEIN_AREAS} == {"area"}
@@ -424,3 +424,41 @@ def test_measure_declares_its_sums():
     assert ms.sums() == ("covered", "pr", "rc")
     with pytest.raises(InvalidParameterError, match="both 'curve' and 'inputs'"):
         Measure(name="y", column="y", direction="max", needs_ia=False, curve=lambda c: c["f"])
+
+
+def test_ic_aupr_reaches_summary_bootstrap_compare_and_report(tmp_path, capsys):
+    """BeProf's IC_AUPR through the registry alone: a summary row with a bootstrap interval, the area of the weighted
+    curve of curves.tsv at BeProf's cuts, goeval compare and the report's table."""
+    import shutil
+
+    import numpy as np
+    import pandas as pd
+
+    import goeval
+    from goeval.cli import main
+    from goeval.metrics.protein import beprof_aupr
+
+    d = goeval.example_path
+    preds = tmp_path / "preds"
+    preds.mkdir()
+    for name in ("a", "b"):
+        shutil.copy(d("predictions"), preds / f"{name}.tsv.gz")
+    out = tmp_path / "run"
+    assert main([str(x) for x in ("evaluate", "--ontology", d("ontology"), "--truth", d("truth"), "--ia", d("ia"),
+                                  "--predictions", preds, "--thresholds", "0.01", "--curves", "full", "--bootstrap",
+                                  "20", "-q", "--out", out)]) == 0
+    summary = pd.read_csv(out / "summary.tsv", sep="\t").set_index(["method", "measure"])
+    curves = pd.read_csv(out / "curves.tsv", sep="\t")
+    a = curves[curves["method"] == "a"]
+    row = summary.loc[("a", "ic_aupr")]
+    want = float(beprof_aupr(a["threshold"].to_numpy(), a["wrecall"].to_numpy(), a["wprecision"].to_numpy()))
+    assert row["value"] == pytest.approx(want, rel=1e-12)
+    assert row["value"] != pytest.approx(summary.loc[("a", "waupr"), "value"], rel=1e-3)  # another area
+    assert row["ci_low"] <= row["value"] <= row["ci_high"] and row["se"] > 0
+    capsys.readouterr()
+    assert main(["compare", str(out), "--measure", "ic_aupr", "--out", str(tmp_path / "c.tsv")]) == 0
+    pairs = pd.read_csv(tmp_path / "c.tsv", sep="\t")
+    assert set(pairs["measure"]) == {"ic_aupr"} and (pairs["difference"] == 0).all()
+    assert main(["report", str(out)]) == 0
+    assert "IC-AUPR (BeProf)" in (out / "report.md").read_text()
+    assert np.isfinite(row["value"])

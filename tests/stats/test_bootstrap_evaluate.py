@@ -13,7 +13,7 @@ from goeval.evaluation import BOOTSTRAP_COLUMNS, SUMMARY_COLUMNS, evaluate_annot
 
 FIVE = ("fmax", "wfmax", "fmax_micro", "smin", "wsmin")
 #: Every optimum and area of the summary (with IA).
-ALL = FIVE + ("wfmax_micro", "smin_terms", "max_coverage", "aupr", "waupr", "ece", "brier", "wece", "wbrier")
+ALL = FIVE + ("wfmax_micro", "smin_terms", "max_coverage", "aupr", "waupr", "ece", "brier", "wece", "wbrier", "ic_aupr")
 
 
 def run(case, **kw):

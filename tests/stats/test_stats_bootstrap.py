@@ -91,7 +91,7 @@ def test_a_similarity_optimum_not_evaluated_is_refused_when_asked():
     stats, _res, _ = block_stats(case)
     with pytest.raises(InvalidParameterError, match="no per-protein similarity statistics of wang_bma"):
         bootstrap_replicates(stats, 5, measures=["fmax", "wang_bma"])
-    assert set(next(iter(bootstrap_replicates(stats, 5).values()))) == set(ALL) | {"ece", "brier", "wece", "wbrier"}  # by default: those held
+    assert set(next(iter(bootstrap_replicates(stats, 5).values()))) == set(ALL) | {"ece", "brier", "wece", "wbrier", "ic_aupr"}  # by default: those held
 
 
 def test_same_seed_gives_the_same_bits_whatever_the_batches_and_threads():
@@ -159,7 +159,7 @@ def test_bootstrap_of_the_bundled_example_contains_the_point_estimate():
     ia, _ = goeval.load_ia(goeval.example_path("ia"), onto)
     stats = namespace_stats(onto, truth, preds, ia, per_protein=True)
     rows = bootstrap(stats, 500, seed=0)
-    assert [r["measure"] for r in rows] == [*ALL, "ece", "brier", "wece", "wbrier"]
+    assert [r["measure"] for r in rows] == [*ALL, "ece", "brier", "wece", "wbrier", "ic_aupr"]
     for r in rows:
         assert r["ci_low"] < r["value"] < r["ci_high"] and r["se"] > 0, r
 

@@ -13,7 +13,7 @@ namespace's parents, the kept columns, the IA) is here too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +24,7 @@ from goeval.annotations import Annotations, drop_pairs, pair_keys, propagate
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.io.predictions.keep import ProteinFilter
+from goeval.metrics.plugins import PluginSet, current_plugins
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.sparse import column_range, select_columns
@@ -117,7 +118,7 @@ class NamespaceBenchmark:
         return int(self.rows.size)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Benchmark:
     """The truth of an evaluation, prepared once for every block of it.
 
@@ -131,12 +132,16 @@ class Benchmark:
     known_keys : ndarray of int64 or None
         Sorted keys ``truth row * n_terms + term`` of the known pairs
         (partial knowledge), removed from every leaf's predictions.
+    plugins : PluginSet
+        The measure plugins loaded where it was made: a worker that reads a whole file loads them when it
+        unpickles the benchmark, before its blocks are made.
     """
 
     ontology: Ontology
     proteins: np.ndarray
     namespaces: list[NamespaceBenchmark]
     known_keys: np.ndarray | None = None
+    plugins: PluginSet = field(default_factory=current_plugins, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._row_of = {p: i for i, p in enumerate(self.proteins.tolist())}
@@ -349,4 +354,4 @@ def make_benchmark(
         diagnostics.setdefault("namespaces", {})[nb.label] = counts
         if nb.n:
             spaces.append(nb)
-    return Benchmark(ontology, tr.proteins, spaces, keys)
+    return Benchmark(ontology=ontology, proteins=tr.proteins, namespaces=spaces, known_keys=keys)

@@ -23,13 +23,14 @@ computed), and their partials are added in a fixed tree
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from goeval.annotations import drop_pairs, propagate_rows
 from goeval.evaluation.benchmark import NamespaceGraph
+from goeval.metrics.plugins import PluginSet, current_plugins
 from goeval.metrics.similarity import SimilaritySpec, similarity_partial
 from goeval.metrics.similarity_steps import similarity_steps
 from goeval.sparse import keep_entries, row_indptr, select_columns
@@ -81,6 +82,9 @@ class Block:
         (:data:`goeval.sweep.quantities.EVENT_SOURCES`, e.g.
         :class:`~goeval.metrics.nonredundant.NonredundantEvents`): its events of the
         leaf's propagated rows are merged with them in the sweep and the steps.
+    plugins : PluginSet
+        The measure plugins loaded where the block was made (by default, those of this process): a worker
+        loads them when it unpickles the block, before its leaf runs.
     """
 
     method: str
@@ -99,6 +103,7 @@ class Block:
     sweep: bool = True
     chunk_entries: int = 1 << 19
     events: Any = None
+    plugins: PluginSet = field(default_factory=current_plugins)
 
     @property
     def sources(self) -> tuple[str, ...]:

@@ -374,6 +374,17 @@ class NonredundantEvents:
     excluded: np.ndarray
     chunk_entries: int = 1 << 15
     name: str = "nonredundant"
+    #: ``|T*|`` of the truth rows whose events were made in this process, by the row's terms (a row's ``T*``
+    #: depends on its terms alone): :meth:`truth` reads them instead of reducing those rows a second time.
+    #: Not pickled: a worker's rows are reduced again where :meth:`truth` runs.
+    _stars: dict[bytes, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_stars"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        object.__setattr__(self, "_stars", {})
 
     @cached_property
     def descendants(self) -> sp.csr_array:
@@ -385,14 +396,24 @@ class NonredundantEvents:
         return out
 
     def truth(self, truth_indptr: np.ndarray, truth_cols: np.ndarray) -> dict[str, np.ndarray]:
-        """``nr_star``, ``|T*|`` of every truth row (0: not a protein of the non-redundant benchmark)."""
+        """``nr_star``, ``|T*|`` of every truth row (0: not a protein of the non-redundant benchmark): that of the
+        rows whose events were made here (:attr:`_stars`), the other rows reduced now."""
         n, excluded = truth_indptr.size - 1, np.asarray(self.excluded, bool)
         out = np.zeros(n)
-        for r0, r1 in zip(*_pairs(chunk_bounds(truth_indptr, self.chunk_entries) if n else [0])):
-            trow = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(truth_indptr[r0 : r1 + 1]))
-            tcol = np.asarray(truth_cols[truth_indptr[r0] : truth_indptr[r1]], np.int64)
-            star_row, _, _ = _reduced_truth(self.structure, r1 - r0, trow, tcol, excluded)
-            out[r0:r1] = np.bincount(star_row, minlength=r1 - r0)
+        keys = _row_keys(truth_indptr, truth_cols)
+        known = [self._stars.get(k) for k in keys]
+        todo = np.array([i for i, x in enumerate(known) if x is None], dtype=np.int64)
+        for i, x in enumerate(known):
+            if x is not None:
+                out[i] = x
+        if not todo.size:
+            return {"nr_star": out}
+        lens, cols = gather_rows(np.asarray(truth_indptr, np.int64), np.asarray(truth_cols, np.int64), todo)
+        indptr = np.r_[0, np.cumsum(lens)]
+        for r0, r1 in zip(*_pairs(chunk_bounds(indptr, self.chunk_entries))):
+            trow = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(indptr[r0 : r1 + 1]))
+            star_row, _, _ = _reduced_truth(self.structure, r1 - r0, trow, cols[indptr[r0] : indptr[r1]], excluded)
+            out[todo[r0:r1]] = np.bincount(star_row, minlength=r1 - r0)
         return {"nr_star": out}
 
     def events(self, pred_indptr: np.ndarray, pred_cols: np.ndarray, pred_scores: np.ndarray,
@@ -412,7 +433,14 @@ class NonredundantEvents:
         row, lev, which, sign = (np.concatenate(x) for x in zip(*pieces)) if pieces else (np.zeros(0, np.int64),) * 4
         values = {t: np.where(which == q, sign, 0.0) for q, t in enumerate(_TOTAL_OF.values())}
         n_star = np.concatenate(stars).astype(np.float64) if stars else np.zeros(n)
+        self._stars.update(zip(_row_keys(truth_indptr, truth_cols), n_star.astype(np.int64).tolist()))
         return Events(indptr=row_indptr(row, n), levels=lev, values=values, truth={"nr_star": n_star})
+
+
+def _row_keys(indptr: np.ndarray, cols: np.ndarray) -> list[bytes]:
+    """Each CSR row's terms as bytes (int64), the key of its ``T*``."""
+    ptr, data = np.asarray(indptr, np.int64).tolist(), np.asarray(cols, np.int64)
+    return [data[a:b].tobytes() for a, b in zip(ptr[:-1], ptr[1:])]
 
 
 def _pairs(bounds: list[int]) -> tuple[list[int], list[int]]:

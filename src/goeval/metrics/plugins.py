@@ -57,7 +57,7 @@ from typing import Any
 from goeval.errors import GoevalError
 from goeval.metrics import registry
 
-__all__ = ["ENTRY_POINT_GROUP", "Plugin", "load_plugins", "installed_plugins", "loaded_plugins", "measure_sources",
+__all__ = ["ENTRY_POINT_GROUP", "Plugin", "PluginSet", "current_plugins", "load_plugins", "installed_plugins", "loaded_plugins", "measure_sources",
            "unregistered_measure", "is_built_in"]
 
 #: The entry-point group whose entry points are measure plugins.
@@ -132,6 +132,45 @@ def load_plugins(modules: Iterable[str] = (), *, entry_points: bool = True) -> t
     out = [_load_entry_point(ep) for ep in installed_plugins()] if entry_points else []
     out += [_load_named(str(name)) for name in modules]
     return tuple(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class PluginSet:
+    """The plugins loaded in a process, as a task carries them to a worker: unpickled, it loads them there
+    (:func:`load_plugins`, once per process), before the task runs, so that a worker started with spawn (a
+    process pool, a Dask cluster) knows the quantities, columns and measures they register.
+
+    Attributes
+    ----------
+    modules : tuple of str
+        The plugins named (``--plugin``): module names, or the absolute paths of files.
+    entry_points : bool
+        Whether the installed plugins (entry points of :data:`ENTRY_POINT_GROUP`) were loaded.
+    """
+
+    modules: tuple[str, ...] = ()
+    entry_points: bool = False
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _restore, (self.modules, self.entry_points)
+
+
+_RESTORED: set[tuple[tuple[str, ...], bool]] = set()
+
+
+def _restore(modules: tuple[str, ...], entry_points: bool) -> PluginSet:
+    """A :class:`PluginSet` unpickled: its plugins loaded in this process (the first time it is seen here)."""
+    key = (tuple(modules), bool(entry_points))
+    if key not in _RESTORED:
+        load_plugins(modules, entry_points=entry_points)
+        _RESTORED.add(key)
+    return PluginSet(*key)
+
+
+def current_plugins() -> PluginSet:
+    """The plugins loaded in this process (:func:`loaded_plugins`) as a :class:`PluginSet`."""
+    named = tuple(p.file or p.module for p in _LOADED.values() if p.loaded_by.startswith("--plugin"))
+    return PluginSet(named, any(p.loaded_by.startswith("entry point") for p in _LOADED.values()))
 
 
 def loaded_plugins() -> tuple[Plugin, ...]:

@@ -53,7 +53,7 @@ __all__ = [
     "Curves", "CurveColumn", "COLUMNS", "register_column", "unregister_column", "curve_sums", "formula_sums",
     "curve_values",
     "best_index",
-    "protein_curve", "fmax_score", "smin_distance", "aupr_score",
+    "protein_curve", "fmax_score", "smin_distance", "aupr_score", "BEPROF_CUTS", "beprof_aupr", "curve_beprof_aupr",
 ]
 
 
@@ -590,6 +590,57 @@ def aupr_score(recall: np.ndarray, precision: np.ndarray) -> float:
     envelope = np.maximum.accumulate(p)
     steps = np.r_[1.0, r[:-1]] - r
     return float(np.sum(np.r_[steps * envelope, r[-1]]))
+
+
+#: BeProf's decision thresholds (``evaluation.py``, ``fmax``: ``for cut in (c / 100 for c in range(101))``, a term
+#: predicted when its score is at least the cut).
+BEPROF_CUTS: np.ndarray = np.array([c / 100 for c in range(101)])
+
+
+def beprof_aupr(thresholds: np.ndarray, recall: np.ndarray, precision: np.ndarray) -> np.ndarray:
+    """BeProf's area under a protein-centric precision-recall curve (its ``Aupr``, ``ICAupr`` and ``DPAupr``).
+
+    The curve is read at BeProf's 101 cuts ``0, 0.01, ..., 1`` (:data:`BEPROF_CUTS`): at cut ``c`` the row of
+    the lowest threshold at or above ``c`` (no such row: nothing predicted, precision and recall 0); the points
+    are joined by straight lines in recall order and the area is the trapezoid rule (``new_compute_performance``:
+    ``np.trapz`` of the precisions over the recalls sorted by ``np.argsort``), with no envelope and no end points.
+    Points of equal recall are taken in descending order of cut (the recall never decreases as the cut falls),
+    so each trapezoid joins two neighbouring cuts; BeProf's unstable sort leaves that order to the machine.
+
+    Parameters
+    ----------
+    thresholds : ndarray of shape (m,)
+        The ascending thresholds of the curve (every distinct score gives BeProf's curve exactly; a grid of
+        step 0.01 too, but at cut 0, read at 0.01).
+    recall, precision : ndarray of shape (m,) or (B, m)
+        The curve over the thresholds (B bootstrap replicates).
+
+    Returns
+    -------
+    ndarray of shape () or (B,)
+
+    Examples
+    --------
+    >>> taus = np.array([0.2, 0.5, 0.9])
+    >>> float(beprof_aupr(taus, np.array([1.0, 0.5, 0.25]), np.array([0.5, 0.75, 1.0])))  # from (0, 0): 0.25*0.5 + 0.25*0.875 + 0.5*0.625
+    0.65625
+    """
+    t = np.asarray(thresholds, dtype=np.float64)
+    r, p = np.asarray(recall, dtype=np.float64), np.asarray(precision, dtype=np.float64)
+    if t.ndim != 1 or r.shape != p.shape or r.shape[-1:] != t.shape:
+        raise InvalidParameterError(f"The 'recall' and 'precision' parameters of beprof_aupr must have the shape "
+                                    f"(m,) or (B, m) of the thresholds, m = {t.size}; got {r.shape} and {p.shape}.")
+    at = np.searchsorted(t, BEPROF_CUTS[::-1], side="left")  # descending cut: ascending recall
+    pad = np.zeros(r.shape[:-1] + (1,))
+    r, p = np.concatenate([r, pad], axis=-1)[..., at], np.concatenate([p, pad], axis=-1)[..., at]
+    return np.sum(np.diff(r, axis=-1) * (p[..., 1:] + p[..., :-1]) / 2.0, axis=-1)
+
+
+def curve_beprof_aupr(c: Curves, precision: str, recall: str) -> np.ndarray:
+    """:func:`beprof_aupr` of two columns of the curves ``c`` (``Measure(reduce='curve')``: shape () or (B,)); NaN for
+    curves (bootstrap replicates) that cover no protein at any threshold, which have no optimum or area either."""
+    covered = np.any(np.asarray(c.sums["covered"]) > 0, axis=-1)
+    return np.where(covered, beprof_aupr(c.stats.thresholds, c[recall], c[precision]), np.nan)
 
 
 # ---------------------------------------------------------------------

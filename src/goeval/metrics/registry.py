@@ -75,6 +75,7 @@ __all__ = [
     "PROTEIN_MEASURES",
     "PROTEIN_AREAS",
     "PROTEIN_CALIBRATION",
+    "BEPROF_AREAS",
     "NONREDUNDANT_MEASURES",
     "PROTEIN_AGGREGATES",
     "REDUCTIONS",
@@ -441,6 +442,25 @@ PROTEIN_CALIBRATION: tuple[Measure, ...] = (
                  "accretion", "weighted ECE"),
     _calibration("wbrier", True, "Brier score with each pair weighted by its term's information accretion",
                  "weighted Brier score"),
+)
+
+def _beprof(name: str, precision: str, recall: str, description: str, label: str) -> Measure:
+    def area(c: Any) -> Any:
+        # deferred: the curve columns (goeval.metrics.protein) read the registry when they take an optimum
+        from goeval.metrics.protein import curve_beprof_aupr
+
+        return curve_beprof_aupr(c, precision, recall)
+
+    return register(Measure(name=name, column=name, direction="max", needs_ia=True, precision=None, recall=None,
+                            ru=None, mi=None, coverage=None, kind="protein", reduce="curve", description=description,
+                            label=label, interval=True, curve=area))
+
+
+#: BeProf's protein-centric areas (Zhang et al. 2023; ``docs/conventions.md``): the trapezoid area of a curve read at
+#: BeProf's cuts 0, 0.01, ..., 1 (:func:`goeval.metrics.protein.beprof_aupr`), one value per method and namespace.
+BEPROF_AREAS: tuple[Measure, ...] = (
+    _beprof("ic_aupr", "wprecision", "wrecall", "BeProf's IC_AUPR: trapezoid area of the information-weighted "
+            "precision-recall curve at the cuts 0, 0.01, ..., 1 (no envelope, no end points)", "IC-AUPR (BeProf)"),
 )
 
 #: Protein-centric values of a whole method (namespace ``all`` in the summary),
