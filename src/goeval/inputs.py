@@ -38,7 +38,7 @@ from goeval.io.paths import find_prediction_files, prediction_files
 from goeval.io.predictions.keep import ProteinFilter
 from goeval.io.readers import PredictionInput, SpilledPredictions, as_prediction_input, prediction_file
 from goeval.io.truth import read_annotation_tables
-from goeval.ontology import Ontology, build_ontology
+from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.progress import stage
 from goeval.report.text import describe_ia, describe_reading
@@ -340,6 +340,8 @@ def _read_ontology(ontology: Any, opts: EvaluationOptions) -> Ontology:
             onto = finish_started(ontology)
             st.note = ontology.record.describe_short()
         else:
+            from goeval.ontology import build_ontology  # deferred: a compiled ontology is never built
+
             onto = build_ontology(finish_started(ontology), opts.relations)
         st.line = f"ontology {name}: {onto.n_terms:,} terms" + (f", {st.note}" if st.note else "")
     return onto

@@ -32,8 +32,6 @@ from goeval.errors import UngroupedPredictionsError
 from goeval.evaluation.benchmark import Benchmark, NamespaceBenchmark
 from goeval.evaluation.leaves import Block, Leaf, LeafResult, leaf_task
 from goeval.evaluation.sources import source_for
-from goeval.metrics.similarity import SimilaritySpec, similarity_stats
-from goeval.metrics.similarity_steps import SimilaritySteps
 from goeval.options import EvaluationOptions
 from goeval.sparse import gather_rows
 from goeval.sweep import BlockKey, SweepStats, TreeSum, assemble_steps, finish_partial, fold_infinite
@@ -98,6 +96,9 @@ class Plan:
         known = None if benchmark.known_keys is None else (benchmark.known_keys, nb.lo, benchmark.ontology.n_terms)
         spec = None
         if self.similarity:
+            # deferred: the similarity measures' modules (~25 ms of imports) only in runs that ask for them
+            from goeval.metrics.similarity import SimilaritySpec
+
             spec = SimilaritySpec.of(benchmark.ontology, nb.lo, nb.hi, nb.ic, nb.ia, measures=opts.similarity,
                                      pairings=opts.pairings, func="evaluate", wang_weights=opts.wang_weights)
         taus = self.thresholds if self.thresholds is not None else opts.grid
@@ -196,6 +197,9 @@ class BlockSums:
         st = finish_partial(partial, self.block.thresholds, n_t, i_t, sources=self.block.sources, truth=truth)
         spec = self.block.similarity
         if spec is not None:
+            from goeval.metrics.similarity import similarity_stats  # deferred: as in Plan.block
+            from goeval.metrics.similarity_steps import SimilaritySteps  # deferred: as in Plan.block
+
             extra = partial.values[:, len(sum_names(self.block.sources)):]
             st.similarity = similarity_stats(st.thresholds, partial.keys, extra, spec.columns, int(n_t.size))
         if self.block.per_protein:

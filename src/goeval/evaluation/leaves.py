@@ -24,18 +24,19 @@ computed), and their partials are added in a fixed tree
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from goeval.annotations import drop_pairs, propagate_rows
 from goeval.evaluation.benchmark import NamespaceGraph
 from goeval.metrics.plugins import PluginSet, current_plugins
-from goeval.metrics.similarity import SimilaritySpec, similarity_partial
-from goeval.metrics.similarity_steps import similarity_steps
 from goeval.sparse import keep_entries, row_indptr, select_columns
 from goeval.sweep import ProteinSteps, SweepPartial, protein_steps, sweep_partial
 from goeval.sweep.quantities import sum_names
+
+if TYPE_CHECKING:
+    from goeval.metrics.similarity import SimilaritySpec
 
 __all__ = ["LEAF_ENTRIES", "Block", "Leaf", "SharedLeaf", "LeafResult", "leaf_task", "add_roots", "LeafCutter"]
 
@@ -269,6 +270,10 @@ def _swept(block: Block, leaf: Leaf | SharedLeaf, ptr: np.ndarray, c: np.ndarray
     out.partial = part
     sim = None
     if block.similarity is not None:
+        # deferred: the similarity measures' modules (~25 ms of imports) only in runs that ask for them
+        from goeval.metrics.similarity import similarity_partial
+        from goeval.metrics.similarity_steps import similarity_steps
+
         sim_args = (leaf.truth_indptr, leaf.truth_cols, ptr, c, v, taus, block.similarity)
         if block.per_protein:  # kept per protein: the partial from the same changes, the same bits
             sim = similarity_steps(*sim_args, levels=lev)

@@ -25,7 +25,6 @@ from goeval.evaluation.sources import source_for
 from goeval.information.content import term_information_content
 from goeval.io.readers import BATCH_ROWS, PredictionInput
 from goeval.metrics.registry import IC_MEASURES
-from goeval.metrics.similarity import similarity_columns
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.progress import Stage, stage
@@ -47,6 +46,8 @@ def similarity_ic(ontology: Ontology, truth: Annotations, ic: Any, ia: np.ndarra
         return None
     if ic is None and not IC_MEASURES.intersection(opts.similarity):
         return None
+
+    from goeval.metrics.similarity import similarity_columns  # deferred: the similarity measures' modules (~25 ms of imports) only in runs that ask for them
 
     similarity_columns(opts.similarity, opts.pairings, func="evaluate")
     if "wjaccard" in opts.similarity and ia is None:

@@ -21,7 +21,6 @@ from goeval.metrics.protein import (COLUMNS, CURVE_COLUMNS, IA_COLUMNS, Curves, 
                                     protein_curves)
 from goeval.errors import InvalidParameterError
 from goeval.metrics.registry import PROTEIN_CALIBRATION, derived_columns, get_measure, measures
-from goeval.metrics.similarity import similarity_curves
 from goeval.options import EvaluationOptions
 from goeval.sweep import BlockKey, SweepStats
 
@@ -471,7 +470,7 @@ def summarize(
         if opts.ranks is not None:  # rank thresholds: the threshold column says k (inf: every term), not 1 / k
             with np.errstate(divide="ignore", over="ignore"):  # 1 / the smallest float: inf, the rank 'all'
                 cur["threshold"] = np.round(1.0 / cur["threshold"])
-        sim = {} if st.similarity is None else similarity_curves(st.similarity, opts.normalization)
+        sim = {} if st.similarity is None else _similarity_curves(st.similarity, opts.normalization)
         no_information, n_bench = with_ia and st.it_sum == 0, st.n
         whole = curve_records(name, label, st, opts, with_ia)
         reliable = calibration_rows(name, label, st, opts, with_ia)
@@ -516,6 +515,8 @@ def summarize(
 
 
 def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:
+    from goeval.metrics.similarity import similarity_curves  # deferred: only runs with similarity measures
+
     return similarity_curves(stats, normalization)
 
 

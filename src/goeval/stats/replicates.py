@@ -19,7 +19,6 @@ import numpy as np
 from goeval.errors import InvalidParameterError
 from goeval.metrics.protein import aupr_score, curve_values, protein_curves
 from goeval.metrics.registry import CURVE_REDUCTIONS, SIMILARITY_MEASURES, Measure, derived_columns, get_measure
-from goeval.metrics.similarity import similarity_curves
 from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, ProteinSteps, SweepStats
 
 __all__ = ["CurveSettings", "curve_settings", "sums_needed", "held_measures", "protein_optima", "replicate_optima", "row_optima", "row_best", "row_areas",
@@ -229,6 +228,8 @@ def optima_of_stats(stats: SweepStats, measures: list[Measure], settings: CurveS
                          with_ia=settings.with_ia and any(
                              ms.needs_ia or (ms.at is not None and get_measure(ms.at).needs_ia) for ms in measures))
     if stats.similarity is not None:  # in the order of the summary: similarity columns, then derived ones
+        from goeval.metrics.similarity import similarity_curves  # deferred: only with similarity measures
+
         cur.update(similarity_curves(stats.similarity, settings.normalization, warn=False))
     cur.update(derived_columns(cur))
     valid = cur["n_covered"] > 0
