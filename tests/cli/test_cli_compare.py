@@ -238,6 +238,35 @@ def test_groups_compare_one_method_between_two_groups_of_a_run(tmp_path, capsys)
     assert "two different groups" in capsys.readouterr().err
 
 
+def test_groups_of_a_cafa6_run_are_compared_within_each_kind(tmp_path, capsys):
+    """goeval cafa6 --groups --bootstrap writes KIND/groups/NAME/ per kind; compare --groups A,B on its folder compares
+    the groups within each kind (namespace KIND/NS), as compare --groups on that kind's folder alone; the final score
+    (a measure over the kinds) is refused with a clear error (status 2)."""
+    import goeval
+    from goeval.cli import main
+    from goeval.stats.compare import GROUP_PAIR_COLUMNS
+
+    d = goeval.example_path
+    prots = goeval.load_annotations(d("truth"), goeval.load_ontology(d("ontology"))).proteins.tolist()
+    (tmp_path / "g.tsv").write_text("".join(f"{p}\tfirst\n" for p in prots[:150]))
+    out = tmp_path / "run"
+    assert main(["cafa6", "--ontology", str(d("ontology")), "--truth-nk", str(d("truth")), "--truth-lk", str(d("truth")),
+                 "--predictions", str(d("predictions")), "--ia", str(d("ia")), "--groups", str(tmp_path / "g.tsv"),
+                 "--bootstrap", "20", "-q", "--out", str(out)]) == 0
+    assert all((out / k / "groups" / "first" / "protein_stats.npz").is_file() for k in ("NK", "LK"))
+    capsys.readouterr()
+    assert run_compare([str(out), "--groups", "all,first", "--format", "tsv"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].split("\t") == list(GROUP_PAIR_COLUMNS)
+    rows = [dict(zip(GROUP_PAIR_COLUMNS, x.split("\t"))) for x in lines[1:]]
+    assert [r["namespace"] for r in rows] == ["NK/MFO", "LK/MFO"]
+    assert run_compare([str(out / "NK"), "--groups", "all,first", "--format", "tsv"]) == 0
+    (alone,) = [dict(zip(GROUP_PAIR_COLUMNS, x.split("\t"))) for x in capsys.readouterr().out.strip().splitlines()[1:]]
+    assert {**rows[0], "namespace": "MFO"} == alone and alone["proteins_shared"] == "150"
+    assert run_compare([str(out), "--groups", "all,first", "--measure", "cafa6_metric_final"]) == 2
+    assert "compares the groups within each kind (NK, LK)" in capsys.readouterr().err
+
+
 @pytest.fixture(scope="module")
 def wang_run(tmp_path_factory):
     """goeval evaluate --similarity wang --bootstrap 50 of the bundled example and a second method (its scores

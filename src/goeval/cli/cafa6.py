@@ -116,6 +116,7 @@ def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path
     from goeval.compat.cafa6 import CAFA6_COLUMNS, cafa6_leaderboard
     from goeval.evaluation import SUMMARY_COLUMNS
     from goeval.io.results import ResultFiles, write_result_tree
+    from goeval.report.save import group_parts
     from goeval.stats.bootstrap import BOOTSTRAP_COLUMNS
 
     parts = {}
@@ -132,6 +133,7 @@ def _write(args: argparse.Namespace, res: Any, seconds: float) -> dict[str, Path
                                   diagnostics=diag, timings=dict(diag.timings), extra_arrays=arrays,
                                   curves_gzip=getattr(args, "curves_gzip", False),
                                   calibration=getattr(kres, "calibration_columns", None))
+        parts.update(group_parts(kres, kind, getattr(args, "curves_gzip", False)))  # KIND/groups/NAME/
     columns = list(CAFA6_COLUMNS) + (list(BOOTSTRAP_COLUMNS) if args.bootstrap is not None else [])
     table = [{c: r.get(c) for c in columns} for r in res.records]
     top = dict(res.diagnostics, command=list(getattr(args, "_argv", [])), versions=package_versions())

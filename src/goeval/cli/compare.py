@@ -52,7 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--groups", type=comma_list, action=ExtendValues, metavar="A,B",
                    help="compare each method (or those of --methods, one or more) between two groups of a run evaluated "
                         "per group: RESULTS_DIR/groups/A/ against RESULTS_DIR/groups/B/ ('all': the whole benchmark), "
-                        "the bootstrap paired over the proteins they share and unpaired over the others (no p-value)")
+                        "the bootstrap paired over the proteins they share and unpaired over the others (no p-value); "
+                        "a goeval cafa6 directory: within each kind (KIND/groups/A/ against KIND/groups/B/)")
     p.add_argument("--out", metavar="TSV", help="also write the pairs table to this file")
     p.add_argument("--format", choices=("table", "tsv"), default="table", help="format of the tables printed on stdout")
     add_plugin_argument(p)
@@ -336,6 +337,29 @@ def group_stats_path(results: Path, name: str) -> Path:
     return folder / PROTEIN_STATS_FILE
 
 
+def _compare_kind_groups(args: argparse.Namespace, kinds: dict[str, Path], r: dict) -> list[dict]:
+    """``--groups A,B`` on a ``goeval cafa6`` directory: in each kind (``KIND/groups/NAME/``), each method of group A
+    against itself in group B, the namespace labelled ``KIND/NS`` as the methods' comparison per kind labels it.
+
+    Raises
+    ------
+    InvalidParameterError
+        A measure over the kinds (the final score): groups are compared within a kind.
+    """
+    from goeval.errors import InvalidParameterError
+    from goeval.metrics.registry import get_measure
+
+    ms = get_measure(args.measure)
+    if ms.reduce == "kind_mean":
+        raise InvalidParameterError(f"--groups on a goeval cafa6 directory compares the groups within each kind "
+                                    f"({', '.join(kinds)}); --measure {ms.name} is a score over the kinds: give a "
+                                    "measure of one kind (wfmax, fmax, ...).")
+    out = []
+    for kind, folder in kinds.items():
+        out += [{**x, "namespace": f"{kind}/{x['namespace']}"} for x in _compare_groups(args, folder, r)]
+    return out
+
+
 def _compare_groups(args: argparse.Namespace, results: Path, r: dict) -> list[dict]:
     """``--groups A,B``: each method of group A against itself in group B (:func:`goeval.stats.compare_groups`)."""
     from goeval.stats.compare import compare_groups
@@ -364,7 +388,8 @@ def _run_groups(args: argparse.Namespace, results: Path) -> int:
     show_warnings()
     r = resampling(args, results)
     _say_resampling(args, r)
-    records = _compare_groups(args, results, r)
+    kinds = _kind_dirs(results) if results.is_dir() else {}
+    records = _compare_kind_groups(args, kinds, r) if kinds else _compare_groups(args, results, r)
     if not records:
         say(args, "no namespace has a method evaluated in both groups; nothing to compare")
         return 1

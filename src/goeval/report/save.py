@@ -174,6 +174,29 @@ def group_table(result: Any) -> dict[str, list[Any]]:
     return {c: [g if c == "group" else r.get(c) for g, r in rows] for c in columns}
 
 
+def group_parts(result: Any, prefix: str, curves_gzip: bool = False) -> dict[str, Any]:
+    """The results directory of every group of ``result`` (``PREFIX/groups/NAME/``, ``groups/NAME/`` for ``""``),
+    as :func:`save_results` writes them: what ``goeval compare --groups`` reads.
+
+    Parameters
+    ----------
+    result : EvaluationResult
+        An evaluation with groups (none: no part).
+    prefix : str
+        The folder of ``result`` in the run's tree (a ``goeval cafa6`` kind: ``NK``), ``""`` for the top.
+    curves_gzip : bool
+        Write ``curves.tsv.gz`` instead of ``curves.tsv``.
+
+    Returns
+    -------
+    dict of str to ResultFiles
+        Folder in the tree -> its files (:func:`goeval.io.results.write_result_tree`'s ``parts``).
+    """
+    at = f"{prefix}/groups" if prefix else "groups"
+    return {f"{at}/{group_dir(name)}": _result_files(res, None, None, None, curves_gzip)
+            for name, res in (getattr(result, "groups", None) or {}).items()}
+
+
 def _result_files(result: Any, records: Any, timings: Any, extra_tables: Any, curves_gzip: bool) -> Any:
     """One results directory's files (:class:`~goeval.io.results.ResultFiles`) of an evaluation."""
     from goeval.evaluation.summary import BOOTSTRAP_COLUMNS
@@ -242,8 +265,7 @@ def save_results(result: Any, out: Any, *, curves_gzip: bool = False, plots: boo
     parts = {"": _result_files(result, records, spent, extra_tables, curves_gzip)}
     tables = None
     if getattr(result, "groups", None):  # groups/NAME/ per group, groups.tsv: every group's optima
-        parts.update({f"groups/{group_dir(name)}": _result_files(res, None, None, None, curves_gzip)
-                      for name, res in result.groups.items()})
+        parts.update(group_parts(result, "", curves_gzip))
         tables = {GROUPS_TABLE: group_table(result)}
     if files is None:  # a run of its own, its manifest saying where the measures not goeval's own came from
         from goeval.io.manifest import RunOutput
