@@ -392,3 +392,17 @@ def test_compare_refuses_what_a_retrieval_directory_cannot_give(two_methods):
                        (("--measure", "roc_auc", "--bootstrap", "100"), "needs a new run")):
         done = _goeval("compare", str(two_methods), *args)
         assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+
+
+def test_compare_of_a_one_method_retrieval_directory_names_the_command_to_run(tmp_path):
+    """One method cannot be compared: the error names goeval retrieval --bootstrap too (it named only evaluate)."""
+    from goeval.cli import main
+    from goeval.data import example_path
+
+    out = tmp_path / "ret"
+    assert main(["retrieval", "--ontology", str(example_path("ontology")), "--truth", str(example_path("truth")),
+                 "--predictions", str(example_path("predictions")), "-k", "5", "--bootstrap", "20", "--out", str(out),
+                 "-q"]) == 0
+    done = _goeval("compare", str(out), "--measure", "roc_auc")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "at least two methods" in done.stderr and "goeval retrieval --bootstrap B" in done.stderr, done.stderr

@@ -292,14 +292,15 @@ def chosen_methods(known: Sequence[str], methods: Sequence[str] | None) -> list[
     >>> chosen_methods(["BLAST"], None)
     Traceback (most recent call last):
     ...
-    goeval.errors.InvalidParameterError: A comparison needs at least two methods evaluated in one run; the statistics hold one method, 'BLAST': evaluate the methods to compare together (with a bootstrap: goeval evaluate --bootstrap B).
+    goeval.errors.InvalidParameterError: A comparison needs at least two methods evaluated in one run; the statistics hold one method, 'BLAST': evaluate the methods to compare together (with a bootstrap: goeval evaluate --bootstrap B; goeval retrieval --bootstrap B for the term-centric measures).
     """
     known = list(known)
     if methods is None and len(known) < 2:
         held = f"one method, {known[0]!r}" if known else "no method"
         raise InvalidParameterError(f"A comparison needs at least two methods evaluated in one run; the statistics hold "
                                     f"{held}: evaluate the methods to compare together (with a bootstrap: goeval "
-                                    "evaluate --bootstrap B).")
+                                    "evaluate --bootstrap B; goeval retrieval --bootstrap B for the term-centric "
+                                    "measures).")
     chosen = known if methods is None else list(methods)
     if any(m not in known for m in chosen) or len(set(chosen)) < 2 or len(set(chosen)) != len(chosen):
         raise InvalidParameterError(f"The 'methods' parameter of compare must name at least two distinct methods "
