@@ -99,3 +99,26 @@ def test_cv_with_groups_writes_every_groups_pooled_optima(tmp_path):
     assert rows[0].split("\t")[:3] == ["method", "group", "namespace"]
     order = list(dict.fromkeys(r.split("\t")[1] for r in rows[1:]))
     assert order[0] == "all" and sorted(order[1:]) == ["x", "y"]
+
+
+def test_timesplit_with_groups_writes_each_kinds_group_folders_that_compare_reads(tmp_path, capsys):
+    """benchmark timesplit --groups --bootstrap: KIND/groups/NAME/ per group (as evaluate and cafa6 write them), so
+    compare --groups A,B works on a kind's folder; two groups of the same proteins differ by exactly 0."""
+    from goeval.cli import main
+
+    out = tmp_path / "ts"
+    proteins = sorted({line.split("\t")[0] for line in (D / "t1.tsv").read_text().splitlines() if line.strip()})
+    groups = tmp_path / "g.tsv"
+    groups.write_text("".join(f"{p}\t{g}\n" for p in proteins for g in ("x", "y")))
+    argv = ["timesplit", "--ontology", str(D / "toy.obo"), "--t0", str(D / "t0.tsv"), "--t1", str(D / "t1.tsv"),
+            "--methods", "naive", "--evaluate", "--groups", str(groups), "--bootstrap", "20", "--out", str(out), "-q"]
+    assert run(argv) == 0
+    for kind in ("nk", "lk", "pk"):
+        for g in ("x", "y"):
+            assert (out / kind / "groups" / g / "summary.tsv").exists()
+            assert (out / kind / "groups" / g / "protein_stats.npz").exists()
+    capsys.readouterr()
+    assert main(["compare", str(out / "nk"), "--groups", "x,y", "--format", "tsv"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.strip().splitlines()]
+    head = rows[0]
+    assert rows[1:] and all(float(r[head.index("difference")]) == 0.0 for r in rows[1:])

@@ -205,6 +205,11 @@ def _write_kind(run: Any, args: argparse.Namespace, kind: str, res: Any) -> str:
 
         tables[f"{d}/{GROUPS_TABLE}"] = group_table(res)
     write_frames(args.out, tables, {f"{d}/diagnostics.json": dict(res.diagnostics)}, files=run)
+    if getattr(res, "groups", None):  # KIND/groups/NAME/ per group, as evaluate and cafa6 write them (compare --groups)
+        from goeval.io.results import write_result_tree
+        from goeval.report.save import group_parts
+
+        write_result_tree(args.out, group_parts(res, d, args.curves_gzip), files=run)
     if args.bootstrap is not None and res.stats:
         from goeval.stats.store import PROTEIN_STATS_FILE, protein_stats_arrays
 
