@@ -1,5 +1,7 @@
 """Calibration from cumulative sums equals a direct computation on the pairs."""
 
+from pathlib import Path
+
 import numpy as np
 from numpy.testing import assert_allclose
 import pytest
@@ -98,9 +100,9 @@ def _propagated(ia_path=None):
             i_true)
 
 
-def test_ece_and_brier_of_goeval_evaluate_equal_numpy_on_the_propagated_pairs(tmp_path):
-    """Summary values against the pair-by-pair oracle; bootstrap intervals; goeval compare --measure ece."""
-    pd = pytest.importorskip("pandas")
+def _two_method_run(tmp_path: Path, *extra: str) -> Path:
+    """``goeval evaluate`` of two copies of the bundled example (methods ``a`` and ``b``) with IA and 7
+    calibration bins (and ``extra`` flags); its results folder."""
     import shutil
 
     import goeval
@@ -112,7 +114,16 @@ def test_ece_and_brier_of_goeval_evaluate_equal_numpy_on_the_propagated_pairs(tm
         shutil.copy(goeval.example_path("predictions"), preds / f"{name}.tsv.gz")
     assert main(["evaluate", "--ontology", str(goeval.example_path("ontology")), "--truth",
                  str(goeval.example_path("truth")), "--predictions", str(preds), "--ia", str(goeval.example_path("ia")),
-                 "--calibration-bins", "7", "--bootstrap", "30", "-q", "--out", str(out)]) == 0
+                 "--calibration-bins", "7", *extra, "-q", "--out", str(out)]) == 0
+    return out
+
+
+def test_ece_and_brier_of_goeval_evaluate_equal_numpy_on_the_propagated_pairs(tmp_path):
+    """Summary values against the pair-by-pair oracle; bootstrap intervals; goeval compare --measure ece."""
+    pd = pytest.importorskip("pandas")
+    from goeval.cli import main
+
+    out = _two_method_run(tmp_path, "--bootstrap", "30")
     summary = pd.read_csv(out / "summary.tsv", sep="\t")
     a = summary[summary["method"] == "a"].set_index("measure")
     s, y, w, n_true, i_true = _propagated(ia_path=True)
@@ -213,19 +224,11 @@ def test_calibration_tsv_of_goeval_evaluate_equals_numpy_on_the_propagated_pairs
     of the propagated pairs, listed in the manifest, read back by load_results and the results reader."""
     pd = pytest.importorskip("pandas")
     import json
-    import shutil
 
     import goeval
-    from goeval.cli import main
     from goeval.io.results_dir import read_results_dir
 
-    out, preds = tmp_path / "r", tmp_path / "preds"
-    preds.mkdir()
-    for name in ("a", "b"):
-        shutil.copy(goeval.example_path("predictions"), preds / f"{name}.tsv.gz")
-    assert main(["evaluate", "--ontology", str(goeval.example_path("ontology")), "--truth",
-                 str(goeval.example_path("truth")), "--predictions", str(preds), "--ia", str(goeval.example_path("ia")),
-                 "--calibration-bins", "7", "-q", "--out", str(out)]) == 0
+    out = _two_method_run(tmp_path)
     table = pd.read_csv(out / "calibration.tsv", sep="\t")
     assert list(table.columns) == ["method", "namespace", "bin", "lower", "upper", "pairs", "true", "mean_score",
                                    "fraction_true", "wpairs", "wtrue", "wmean_score", "wfraction_true"]

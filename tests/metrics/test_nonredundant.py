@@ -204,19 +204,33 @@ def test_exclusion_mask_defaults_and_term_files(tmp_path):
 
 
 # ------------------------------------------------------------ random cases
+_GRID = (0.1, 0.25, 0.5, 0.75, 1.0)
+
+
+def _random_dag(seed: int, n_terms: int, shuffled: bool) -> tuple:
+    """(rng, edges, terms, strict ancestors) of a random DAG; ``shuffled``: the terms named in random order."""
+    rng = np.random.default_rng(seed)
+    edges = random_dag_edges(rng, n_terms)
+    terms = [f"t{i}" for i in (rng.permutation(n_terms) if shuffled else range(n_terms))]
+    _, strict = closure_of(edges, terms)
+    return rng, edges, terms, strict
+
+
+def _random_protein(rng: np.random.Generator, terms: list[str], strict: dict) -> tuple[set, dict]:
+    """A protein's closed truth and its raw scores (before propagation), on the grid :data:`_GRID`."""
+    truth = up(set(rng.choice(terms, size=int(rng.integers(0, 4)), replace=True).tolist()), strict)
+    raw = {t: float(rng.choice(_GRID)) for t in rng.choice(terms, size=int(rng.integers(0, 5))).tolist()}
+    return truth, raw
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n_terms=st.integers(2, 14), n_prot=st.integers(1, 6),
        chunk=st.sampled_from([1, 3, 1 << 16]))
 def test_random_cases_equal_the_oracle(seed, n_terms, n_prot, chunk):
-    rng = np.random.default_rng(seed)
-    edges = random_dag_edges(rng, n_terms)
-    terms = [f"t{i}" for i in range(n_terms)]
-    _, strict = closure_of(edges, terms)
-    grid = (0.1, 0.25, 0.5, 0.75, 1.0)
+    rng, edges, terms, strict = _random_dag(seed, n_terms, shuffled=False)
     truths, scores = [], []
     for _ in range(n_prot):
-        truths.append(up(set(rng.choice(terms, size=int(rng.integers(0, 4)), replace=True).tolist()), strict))
-        raw = {t: float(rng.choice(grid)) for t in rng.choice(terms, size=int(rng.integers(0, 5))).tolist()}
+        truth, raw = _random_protein(rng, terms, strict)
+        truths.append(truth)
         scores.append(propagate(raw, strict))
     X = {t for t in terms if rng.random() < 0.25} | {"t0"}
     got, want = run(terms, edges, truths, scores, X, [0.1, 0.2, 0.25, 0.5, 0.6, 0.75, 1.0], chunk_entries=chunk)
@@ -229,17 +243,13 @@ def test_random_cases_equal_the_oracle(seed, n_terms, n_prot, chunk):
 def test_rows_not_closed_or_not_propagated_equal_the_oracle(seed, n_terms, n_prot, chunk):
     """Predicted rows with ancestors missing (known pairs removed, terms filtered) or scored below a descendant
     ('fill' propagation), columns in no particular order: the passes by generation."""
-    rng = np.random.default_rng(seed)
-    edges = random_dag_edges(rng, n_terms)
-    terms = [f"t{i}" for i in rng.permutation(n_terms)]
-    _, strict = closure_of(edges, terms)
-    grid = (0.1, 0.25, 0.5, 0.75, 1.0)
+    rng, edges, terms, strict = _random_dag(seed, n_terms, shuffled=True)
     truths, scores = [], []
     for _ in range(n_prot):
-        truths.append(up(set(rng.choice(terms, size=int(rng.integers(0, 4)), replace=True).tolist()), strict))
-        raw = {t: float(rng.choice(grid)) for t in rng.choice(terms, size=int(rng.integers(0, 5))).tolist()}
+        truth, raw = _random_protein(rng, terms, strict)
+        truths.append(truth)
         s = {t: v for t, v in sorted(propagate(raw, strict).items()) if rng.random() < 0.8}
-        scores.append({t: (float(rng.choice(grid)) if rng.random() < 0.3 else v) for t, v in s.items()})
+        scores.append({t: (float(rng.choice(_GRID)) if rng.random() < 0.3 else v) for t, v in s.items()})
     X = {t for t in terms if rng.random() < 0.25}
     got, want = run(terms, edges, truths, scores, X, [0.1, 0.2, 0.25, 0.5, 0.6, 0.75, 1.0], chunk_entries=chunk)
     assert_same(got, want)
