@@ -356,3 +356,29 @@ def test_one_pass_batches_record_the_scan(tmp_path):
         assert batches.scan.counts == full.counts == read_predictions(path).counts
         assert (batches.scan.grouped, batches.scan.n_rows, batches.scan.n_proteins, batches.scan.n_zero_scores) == \
                (full.grouped, full.n_rows, full.n_proteins, full.n_zero_scores)
+
+
+@st.composite
+def code_pieces(draw):
+    """Pieces (codes, dictionary) as a batch takes them: slices of parts encoded in first-appearance order."""
+    pieces = []
+    for _ in range(draw(st.integers(1, 4))):
+        names = draw(st.lists(st.sampled_from("ABCDEFGH"), max_size=30))
+        uniq = list(dict.fromkeys(names))
+        codes = np.array([uniq.index(n) for n in names], np.int32)
+        a = draw(st.integers(0, len(names)))
+        b = draw(st.integers(a, len(names)))
+        pieces.append((codes[a:b], np.array(uniq, dtype=object)))
+    return pieces
+
+
+@SETTINGS
+@given(code_pieces())
+def test_merged_codes_are_the_first_appearance_encoding_of_the_pieces(pieces):
+    from goeval.io.predictions.batches import _merge_codes
+
+    names = [str(u[c]) for codes, u in pieces for c in codes]
+    codes, uniq = _merge_codes(pieces)
+    assert codes.dtype == np.int32 and uniq.dtype == object
+    assert uniq.tolist() == list(dict.fromkeys(names))  # oracle: a dict keeps first appearances in order
+    assert [uniq[c] for c in codes] == names

@@ -82,17 +82,21 @@ def encode_chunks(chunks: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     if not chunks:
         return np.zeros(0, np.int32), np.zeros(0, dtype=object)
     dicts = [pc.utf8_trim(c.dictionary, STRIP) for c in chunks]
-    merged = pc.unique(pa.concat_arrays(dicts))
+    # one hash of the dictionaries put end to end: its dictionary is their distinct values in first-appearance
+    # order (as pc.unique's) and its indices translate each chunk's dictionary (one pass, not one per chunk)
+    merged = pc.dictionary_encode(pa.concat_arrays(dicts))
+    translate = _numpy(merged.indices, np.int32)
     codes = np.empty(n_rows, dtype=np.int32)
-    pos = 0
+    pos = at = 0
     for i, c in enumerate(chunks):
-        trans = pc.index_in(dicts[i], value_set=merged).to_numpy(zero_copy_only=False).astype(np.int32)
+        trans = translate[at : at + len(dicts[i])]
+        at += len(dicts[i])
         idx = c.indices
         local = _numpy(idx, np.int32) if idx.null_count == 0 else idx.fill_null(0).to_numpy()
         codes[pos : pos + len(c)] = trans[local]
         pos += len(c)
         chunks[i] = None
-    return codes, np.asarray(merged.to_pylist(), dtype=object)
+    return codes, merged.dictionary.to_numpy(zero_copy_only=False)  # an object array of str
 
 
 def _numpy(arr: pa.Array, dtype: type) -> np.ndarray:

@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from goeval.errors import InvalidParameterError, UngroupedPredictionsError
 from goeval.io.files import PathLike
-from goeval.io.pairs import PairTable, encode_chunks
+from goeval.io.pairs import PairTable
 from goeval.io.predictions.parts import PART_BYTES, PartReader, ParsedPart
 from goeval.io.predictions.keep import ProteinFilter
 
@@ -202,15 +202,34 @@ def scan_predictions(path: PathLike, *, part_bytes: int = PART_BYTES) -> Predict
 
 # -------------------------------------------------------------- batches
 def _merge_codes(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """One dictionary encoding (first-appearance order) for pieces of (codes, their dictionary)."""
-    if len(pieces) == 1 and (pieces[0][0].size == 0 or _first_appearance(pieces[0][0], pieces[0][1].size)):
+    """One dictionary encoding (first-appearance order) for pieces of (codes, their dictionary).
+
+    A piece that starts a part uses its dictionary's first codes in order (the parts are encoded in
+    first-appearance order), so its codes stand as they are; another piece is encoded again by Arrow's hash of
+    its codes. The pieces' dictionaries, put end to end, are then factorized once (first-appearance order).
+    """
+    if len(pieces) == 1 and pieces[0][0].size and _first_appearance(pieces[0][0], pieces[0][1].size):
         return pieces[0]
-    chunks = []
+    import pandas as pd  # deferred: imported before the reader forks (goeval.cli.evaluate); light once loaded
+
+    local, values = [], []
     for codes, uniq in pieces:
-        local = pa.array(codes).dictionary_encode()
-        values = pa.array(uniq[local.dictionary.to_numpy(zero_copy_only=False)].tolist(), pa.string())
-        chunks.append(pa.DictionaryArray.from_arrays(local.indices, values))
-    return encode_chunks(chunks, sum(len(c) for c, _ in pieces))
+        n = int(codes.max()) + 1 if codes.size else 0
+        if not n or _first_appearance(codes, n):
+            local.append(codes)
+            values.append(uniq[:n])
+        else:
+            encoded = pa.array(codes).dictionary_encode()
+            local.append(encoded.indices.to_numpy())
+            values.append(uniq[encoded.dictionary.to_numpy()])
+    merged, distinct = pd.factorize(np.concatenate(values))
+    merged = merged.astype(np.int32)
+    out = np.empty(sum(c.size for c in local), np.int32)
+    pos = at = 0
+    for c, v in zip(local, values):
+        out[pos : pos + c.size] = merged[at : at + v.size][c]
+        pos, at = pos + c.size, at + v.size
+    return out, np.asarray(distinct, dtype=object)
 
 
 def _first_appearance(codes: np.ndarray, n_uniq: int) -> bool:
