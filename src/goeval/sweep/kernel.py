@@ -92,22 +92,22 @@ def _compensated(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.n
     last = np.maximum(ends, 0)
     terms = []
     x = np.array(x, dtype=np.float64)  # a copy, updated in place (as the buffers below: the same bits, less memory)
-    s, prev, bv, t = (np.empty_like(x) for _ in range(4))
+    s, bv, t = (np.empty_like(x) for _ in range(3))
     for k in range(3):  # the sums, their rounding errors, the errors of those
         if k and not x.any():  # no rounding error left (the errors' errors mostly): the next terms are all +0.0
             terms += [np.zeros(ends.size)] * (3 - k)
             break
         np.cumsum(x, out=s)
-        if s.size:
-            prev[0] = 0.0
-            prev[1:] = s[:-1]
-        np.subtract(s, prev, out=bv)  # TwoSum(prev, x) = (s, e) with prev + x == s + e exactly
-        if s.size:
-            terms.append(np.where(some, s[last], 0.0) - np.where(has, s[before], 0.0))
-        else:
+        if not s.size:
             terms.append(np.zeros(ends.size))
-        if k < 2:  # x = (prev - (s - bv)) + (x - bv)
-            np.subtract(prev, np.subtract(s, bv, out=t), out=t)
+            continue
+        terms.append(np.where(some, s[last], 0.0) - np.where(has, s[before], 0.0))
+        if k < 2:  # TwoSum(prev, x) = (s, e), prev the sum before (0 first): bv = s - prev, e = (prev - (s - bv)) + (x - bv)
+            bv[0] = s[0] - 0.0
+            np.subtract(s[1:], s[:-1], out=bv[1:])
+            np.subtract(s, bv, out=t)
+            t[0] = 0.0 - t[0]
+            np.subtract(s[:-1], t[1:], out=t[1:])  # element by element in place: each t[i] is read before written
             np.add(t, np.subtract(x, bv, out=x), out=x)
     return terms[0] + (terms[1] + terms[2])
 
