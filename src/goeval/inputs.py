@@ -28,7 +28,7 @@ from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.information.accretion import InformationAccretion, information_accretion
 from goeval.information.content import term_information_content
-from goeval.io.files import PathLike, check_input, is_compressed
+from goeval.io.files import PathLike, check_input, check_inputs, is_compressed
 from goeval.io.gaf import DEFAULT_EVIDENCE
 from goeval.io.ia import read_ia
 from goeval.io.idlist import read_id_list
@@ -181,41 +181,6 @@ def cancel_started(started: Any) -> None:
     cancel = getattr(started, "cancel", None)
     if cancel is not None:
         cancel()
-
-
-def check_inputs(**inputs: Any) -> None:
-    """The inputs of an evaluation, before anything is read: every path exists and is readable, and
-    exclusive inputs are not both given (``ia`` and ``ia_annotations``).
-
-    Keywords are :func:`evaluate`'s input names (``ontology``, ``truth``,
-    ``ia``, ``ia_annotations``, ``targets``, ``terms_of_interest``,
-    ``excluded_terms``, ``known``, ``ic_annotations``); a value may be a path, a
-    list of paths or an object already in memory (not checked).
-
-    Raises
-    ------
-    InvalidParameterError
-        ``ia`` and ``ia_annotations`` both given.
-    InputFormatError, FileNotFoundError, PermissionError
-        A path that cannot be read (naming it and what it is for).
-    """
-    if inputs.get("ia") is not None and inputs.get("ia_annotations") is not None:
-        raise InvalidParameterError("Give either 'ia' (--ia) or 'ia_annotations' (--ia-annotations), not both.")
-    for name, value in inputs.items():
-        several = name in _PATH_LISTS and isinstance(value, (list, tuple))  # else a list holds ids, not files
-        values = value if several else [value]
-        for v in values:
-            if isinstance(v, (str, Path)):
-                check_input(v, _INPUT_NAMES.get(name, name))
-
-
-#: Inputs that may be several files (merged); the other inputs given as a list hold identifiers.
-_PATH_LISTS = frozenset({"truth", "ia_annotations", "known", "ic_annotations"})
-
-
-#: How the error messages name each input.
-_INPUT_NAMES = {"ia": "IA", "ia_annotations": "IA annotations", "terms_of_interest": "terms of interest",
-                "excluded_terms": "excluded terms", "known": "known terms", "ic_annotations": "IC annotations"}
 
 
 def resolve_predictions(predictions: Any, pattern: str | None, diag: Diagnostics) -> dict[str, Any]:

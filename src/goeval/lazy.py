@@ -1,4 +1,5 @@
-"""Lazy exports: a package's public names imported from their modules on first use."""
+"""Lazy imports: a package's public names imported from their modules on first use, and modules imported
+on first attribute access (:class:`LazyModule`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports"]
+__all__ = ["lazy_exports", "LazyModule"]
 
 
 def lazy_exports(package: str, exports: Mapping[str, str],
@@ -29,3 +30,28 @@ def lazy_exports(package: str, exports: Mapping[str, str],
         return sorted(list(namespace) + list(exports))
 
     return __getattr__, __dir__
+
+
+class LazyModule:
+    """A module imported on its first attribute access.
+
+    ``sp = LazyModule("scipy.sparse")`` at the top of a module lets its
+    functions use ``sp.csr_array`` while importing the module costs nothing:
+    scipy.sparse (about 0.13 s) is then imported by the first call that uses
+    it, not by the command line's start-up, which forks the prediction reader
+    before it (:mod:`goeval.cli.evaluate`).
+
+    Examples
+    --------
+    >>> LazyModule("math").pi
+    3.141592653589793
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+    def __repr__(self) -> str:
+        return f"<LazyModule {self._name!r}>"

@@ -25,6 +25,12 @@ def watched(sock, fn, args, mask):
             json.dump(sorted(set(sys.modules) - before), fh)
     return orig(sock, items, args, mask)
 b._child_stream = watched
+fork = b.Background._fork
+def forking(self):
+    with open(sys.argv[1] + ".parent", "w") as fh:
+        json.dump(sorted(sys.modules), fh)
+    return fork(self)
+b.Background._fork = forking
 from goeval.cli import main
 sys.exit(main(sys.argv[2:]))
 """
@@ -33,7 +39,7 @@ sys.exit(main(sys.argv[2:]))
 @pytest.mark.skipif(not fork_supported(), reason="forked reads need Linux")
 def test_forked_reader_imports_no_module_the_command_imports_anyway(tmp_path):
     """pandas (which pyarrow imports with the reader's first array, and the results need) is imported once,
-    before the reader is forked, not in both processes."""
+    before the reader is forked, not in both processes; scipy, which the reader does not need, after."""
     files = {k: str(goeval.example_path(k)) for k in ("ontology", "truth", "predictions", "ia")}
     args = ["evaluate", "--ontology", files["ontology"], "--truth", files["truth"], "--predictions",
             files["predictions"], "--ia", files["ia"], "--out", str(tmp_path / "r"), "-q"]
@@ -44,3 +50,6 @@ def test_forked_reader_imports_no_module_the_command_imports_anyway(tmp_path):
     assert r.returncode == 0, r.stderr
     new = json.loads(log.read_text())
     assert not [m for m in new if m.split(".")[0] == "pandas"], new
+    # scipy (0.13 s) and the pipeline are not loaded yet when the reader is forked: they load meanwhile
+    parent = json.loads((tmp_path / "modules.json.parent").read_text())
+    assert "pyarrow" in parent and not [m for m in parent if m.split(".")[0] == "scipy"], parent

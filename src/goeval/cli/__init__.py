@@ -9,8 +9,9 @@ one-paragraph message on stderr and exit status 2, never a traceback.
 The command modules import the library inside their functions, never at
 the top: ``goeval --help`` imports every command module and ``goeval CMD``
 imports its own before parsing, so the command starts fast, and ``goeval
-evaluate`` forks its readers while the process is still small (numpy,
-scipy and the pipeline load only once a command runs).
+evaluate`` forks its prediction reader while the process is still small
+(numpy, pandas and pyarrow, which the reader needs, are loaded; scipy and the
+pipeline load in this process while the child reads: :class:`goeval.lazy.LazyModule`).
 
 A run that fails or is interrupted (Ctrl-C: status 130; SIGTERM or SIGHUP:
 128 + the signal number) unwinds normally: every forked reader is killed

@@ -60,9 +60,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> tuple[Any, dict[str, list[str]]]:
     """Options, inputs and the output directory, before anything is read."""
-    from goeval.inputs import check_inputs
     from goeval.errors import InvalidParameterError
-    from goeval.io.files import check_output_dir
+    from goeval.io.files import check_inputs, check_output_dir
 
     run = run_options_from_args(args)
     args.threads, args.bootstrap, args.seed, args.confidence = run.threads, run.bootstrap, run.seed, run.confidence

@@ -71,8 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_before_work(args: argparse.Namespace, ontology: str, truth: str):  # noqa: ANN202 - (options, files)
     """Options, every input and the output directory, before anything is parsed."""
-    from goeval.inputs import check_inputs
-    from goeval.io.files import check_input, check_output_dir
+    from goeval.io.files import check_input, check_inputs, check_output_dir
     from goeval.io.paths import find_prediction_files
 
     run = run_options_from_args(args)  # validated here, before any work; evaluate receives it whole

@@ -24,14 +24,14 @@ from contextlib import contextmanager
 from pathlib import Path, PureWindowsPath
 from typing import IO, Any, Union
 
-from goeval.errors import InputFormatError, OutputError
+from goeval.errors import InputFormatError, InvalidParameterError, OutputError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = [
     "PathLike", "COMPRESSED_SUFFIXES", "MAX_LINE_BYTES", "is_compressed", "strip_compression", "open_binary", "read_bytes",
     "read_head", "read_failure", "long_line_error",
-    "decode_utf8", "read_text", "check_input", "check_output_dir", "check_output_file", "temporary_name",
+    "decode_utf8", "read_text", "check_input", "check_inputs", "check_output_dir", "check_output_file", "temporary_name",
     "write_failed", "unlink_quietly", "open_text_out", "text_out", "replaced_atomically", "BackgroundWriter",
     "OutputSet", "inside_output", "outside_problem", "read_json", "JSON_MAX_BYTES", "JSON_MAX_DEPTH",
 ]
@@ -400,6 +400,41 @@ def inside_output(directory: PathLike, name: str, *, link_ok: bool = True) -> Pa
         raise OutputError(f"{directory}/: {name!r} {problem}: a run creates, replaces and removes files only inside "
                           "its output folder, never through a link to elsewhere.")
     return Path(directory).joinpath(*name.split("/"))
+
+
+def check_inputs(**inputs: Any) -> None:
+    """The inputs of an evaluation, before anything is read: every path exists and is readable, and
+    exclusive inputs are not both given (``ia`` and ``ia_annotations``).
+
+    Keywords are :func:`evaluate`'s input names (``ontology``, ``truth``,
+    ``ia``, ``ia_annotations``, ``targets``, ``terms_of_interest``,
+    ``excluded_terms``, ``known``, ``ic_annotations``); a value may be a path, a
+    list of paths or an object already in memory (not checked).
+
+    Raises
+    ------
+    InvalidParameterError
+        ``ia`` and ``ia_annotations`` both given.
+    InputFormatError, FileNotFoundError, PermissionError
+        A path that cannot be read (naming it and what it is for).
+    """
+    if inputs.get("ia") is not None and inputs.get("ia_annotations") is not None:
+        raise InvalidParameterError("Give either 'ia' (--ia) or 'ia_annotations' (--ia-annotations), not both.")
+    for name, value in inputs.items():
+        several = name in _PATH_LISTS and isinstance(value, (list, tuple))  # else a list holds ids, not files
+        values = value if several else [value]
+        for v in values:
+            if isinstance(v, (str, Path)):
+                check_input(v, _INPUT_NAMES.get(name, name))
+
+
+#: Inputs that may be several files (merged); the other inputs given as a list hold identifiers.
+_PATH_LISTS = frozenset({"truth", "ia_annotations", "known", "ic_annotations"})
+
+
+#: How the error messages name each input.
+_INPUT_NAMES = {"ia": "IA", "ia_annotations": "IA annotations", "terms_of_interest": "terms of interest",
+                "excluded_terms": "excluded terms", "known": "known terms", "ic_annotations": "IC annotations"}
 
 
 def check_output_dir(path: PathLike, inside: tuple[str, ...] = ()) -> Path:

@@ -35,12 +35,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from goeval.errors import GoevalWarning, InvalidParameterError, check_choice
+from goeval.lazy import LazyModule
 from goeval.metrics.registry import get_measure
 from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepStats, exact_thresholds, grid_thresholds, sweep
 from goeval.sweep.quantities import NR_WEIGHTS
+
+sp = LazyModule("scipy.sparse")  # imported by the first call that needs it (start-up: goeval.lazy)
 
 #: How proteins are averaged (:func:`protein_curves`): ``cafa``, ``pred``, ``gt``, and ``cafa-pk``
 #: (CAFA-evaluator-PK's counting: ``cafa``, with the information-weighted recall-type means over

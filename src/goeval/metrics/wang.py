@@ -31,11 +31,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from goeval.errors import InvalidParameterError
+from goeval.lazy import LazyModule
 from goeval.ontology import Ontology
 from goeval.sparse import gather_rows
+
+sp = LazyModule("scipy.sparse")  # imported by the first call that needs it (start-up: goeval.lazy)
 
 __all__ = ["DEFAULT_WANG_WEIGHTS", "SValues", "wang_weights", "wang_svalues", "wang_pairs"]
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from goeval.errors import InvalidParameterError
 from goeval.io.names import GO_LABELS
 from goeval.io.obo import RawOntology
+from goeval.lazy import LazyModule
 from goeval.ontology.dag import closure
+
+sp = LazyModule("scipy.sparse")  # imported by the first call that needs it (start-up: goeval.lazy)
 
 __all__ = ["Ontology", "NamespaceStats", "GO_LABELS", "TermStatus", "NameSource"]
 

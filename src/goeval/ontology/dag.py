@@ -4,9 +4,11 @@ ancestor closure."""
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
+from goeval.lazy import LazyModule
 from goeval.sparse import gather_rows
+
+sp = LazyModule("scipy.sparse")  # imported by the first call that needs it (start-up: goeval.lazy)
 
 __all__ = ["closure", "generations", "shortest_depths"]
 
