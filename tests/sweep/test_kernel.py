@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goeval.sweep.kernel import TruthFlags, _compensated, chunk_steps, running_sums
+from goeval.sweep.kernel import TruthFlags, _carried, _compensated, chunk_steps, running_sums
 
 _VALUES = st.one_of(st.just(0.0), st.just(0.0), st.just(0.0), st.just(-0.0),
                     st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False))
@@ -48,3 +48,23 @@ def test_scores_carried_by_a_plain_sort_equal_those_of_the_permutation():
     assert plain.totals.keys() == permuted.totals.keys()
     for name in plain.totals:
         assert plain.totals[name].tobytes() == permuted.totals[name].tobytes(), name
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=30), st.integers(0, 3), st.sampled_from([3, 999, 70000]),
+       st.data())
+def test_entries_carried_by_radix_sorts_are_in_the_order_of_the_packed_key(lengths, first_row, m, data):
+    """Rows and descending levels of 16 bits take two radix sorts, others (70,000 levels) the sort of the
+    packed keys: the entries come out in the order of a stable sort of their groups (row, descending level)."""
+    rows = np.repeat(np.arange(first_row, first_row + len(lengths)), lengths).astype(np.int64)
+    if not rows.size:
+        return
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    cols = np.concatenate([np.sort(rng.choice(100, k, replace=False)) for k in lengths]).astype(np.int64)
+    desc = rng.integers(0, m + 1, rows.size)
+    grp = rows * (m + 1) + desc
+    tp, scores = rng.random(rows.size) < 0.3, rng.random(rows.size)
+    order = np.argsort(grp, kind="stable")  # oracle: a stable sort of the groups
+    got = _carried(grp, rows, cols, tp, scores, desc)
+    for a, b in zip(got, (grp[order], cols[order], tp[order], scores[order])):
+        assert np.array_equal(a, b)

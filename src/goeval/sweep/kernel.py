@@ -217,9 +217,10 @@ def _entry_steps(r0: int, real: tuple[np.ndarray, ...], iav: np.ndarray, m: int)
     rows, cols, level, tp, scores = real
     # one sort of packed keys: (row, descending level) groups, then column, tp bit
     col_bits = max(1, int(iav.size).bit_length())
-    grp = rows * (m + 1) + (m - level)
+    desc = m - level
+    grp = rows * (m + 1) + desc
     if int(grp.max()).bit_length() + col_bits + 1 <= 63:
-        carried = None if scores is None else _carried(grp, rows, cols, tp, scores)
+        carried = None if scores is None else _carried(grp, rows, cols, tp, scores, desc)
         if carried is not None:  # a total reads the scores: they follow the sort
             grp, cols, tp, scores = carried
         else:
@@ -305,16 +306,24 @@ def _joined_steps(real: ChunkSteps | None, ev: ChunkSteps | None, events: Events
 
 
 def _carried(grp: np.ndarray, rows: np.ndarray, cols: np.ndarray, tp: np.ndarray,
-             scores: np.ndarray) -> tuple[np.ndarray, ...] | None:
+             scores: np.ndarray, desc: np.ndarray) -> tuple[np.ndarray, ...] | None:
     """``grp``, ``cols``, ``tp`` and ``scores`` in the order of the packed key ``(grp, col, tp)``, by a plain
     sort of ``(grp, entry index)`` keys: the order of the key when the columns ascend within each row (CSR's
-    canonical order), cheaper than its permutation (``argsort``). None otherwise (or too many bits)."""
+    canonical order), cheaper than its permutation (``argsort``). None otherwise (or too many bits).
+
+    ``grp`` is ``rows * (m + 1) + desc`` (``desc``: the descending level). When rows and levels fit in 16 bits
+    the order is that of two stable radix sorts (by ``desc``, then by row), about twice as fast as the sort
+    of the 64-bit keys: the same permutation (both keep entries of one group in their order)."""
     n = grp.size
     idx_bits = max(1, int(n).bit_length())
     if int(grp.max()).bit_length() + idx_bits > 63:
         return None
     if n > 1 and not np.all((cols[1:] > cols[:-1]) | (rows[1:] != rows[:-1])):
         return None
+    if n and int(rows.max()) < 1 << 16 and int(desc.max()) < 1 << 16:
+        by_level = np.argsort(desc.astype(np.uint16), kind="stable")  # numpy sorts 16-bit keys by radix
+        at = by_level[np.argsort(rows[by_level].astype(np.uint16), kind="stable")]
+        return grp[at], cols[at], tp[at], scores[at]
     key = np.sort((grp << idx_bits) | np.arange(n, dtype=np.int64), kind="stable")
     at = key & ((1 << idx_bits) - 1)
     return key >> idx_bits, cols[at], tp[at], scores[at]
