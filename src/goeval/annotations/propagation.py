@@ -28,7 +28,9 @@ from goeval.sparse import column_range, gather_rows, row_indptr
 
 __all__ = ["propagate", "propagate_rows", "is_consistent", "PROPAGATION_BUFFER_CELLS"]
 
-PROPAGATION_BUFFER_CELLS = 1 << 21
+#: Cells of the dense buffer (4 MiB): proteins are propagated in chunks whose rows fill it. A smaller buffer
+#: than the 16 MiB of before keeps the touched cells in cache (synth3k: 0.70x the time, the same rows).
+PROPAGATION_BUFFER_CELLS = 1 << 19
 
 
 def propagate_rows(
