@@ -98,4 +98,4 @@ def test_bootstrap_columns_and_compare_from_the_results_directory(tmp_path, caps
     table = capsys.readouterr().out
     assert "difference" in table.splitlines()[0] and "\ta\tb\t" in table
     assert main([*args, "--bootstrap", "1"]) == 2
-    assert "'bootstrap' parameter of evaluate" in capsys.readouterr().err
+    assert "option --bootstrap must be an integer >= 2; got '1'" in capsys.readouterr().err

@@ -136,7 +136,7 @@ def test_evaluate_bad_prediction_exit_2(tiny_obo, tmp_path, capsys):
 def test_evaluate_bad_option_values(tiny_obo, tmp_path, capsys):
     assert main(["evaluate", "--ontology", str(tiny_obo), "--truth", "t", "--predictions", "p",
                  "--thresholds", "often"]) == 2
-    assert "'thresholds' parameter of evaluate must be 'exact', a step" in capsys.readouterr().err
+    assert "The option --thresholds must be 'exact', a step" in capsys.readouterr().err
     truth = tmp_path / "truth.tsv"
     truth.write_text("P1\tGO:0000004\n")
     assert main(["evaluate", "--ontology", str(tiny_obo), "--truth", str(truth), "--predictions", str(truth),

@@ -181,8 +181,8 @@ def test_successful_forked_run_equals_in_process_run(tmp_path):
 @pytest.mark.parametrize(("option", "message"), [
     (["--thresholds", "0.3"], "divide 1 exactly"),
     (["--thresholds", "1e-9"], "thresholds (at most"),
-    (["--k", "-1"], "'k' parameter"),
-    (["--k", "0.5"], "'k' parameter"),
+    (["--k", "-1"], "option --k must"),
+    (["--k", "0.5"], "option --k must"),
     (["--namespaces", ""], "comma-separated, no empty item"),
     (["--namespaces", "BPO,BPO"], "more than once"),
     (["--namespaces", "BPO,,MFO"], "comma-separated, no empty item"),

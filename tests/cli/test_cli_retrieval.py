@@ -34,4 +34,6 @@ def test_bad_bootstrap_is_refused_before_any_work(tmp_path, capsys):
     out = tmp_path / "ret"
     assert main([*_common(), "--predictions", str(example_path("predictions")), "--bootstrap", "0",
                  "--out", str(out)]) == 2
-    assert "bootstrap' parameter" in capsys.readouterr().err and not out.exists()  # not an unknown flag
+    err = capsys.readouterr().err
+    assert "retrieval: error: The option --bootstrap must be an integer >= 2; got '0'" in err and not out.exists()
+    assert "of evaluate" not in err  # the flag the user typed, not a parameter of another command's function

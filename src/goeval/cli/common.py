@@ -6,6 +6,8 @@ import argparse
 import logging
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from goeval.cli.parsing import ExtendValues
@@ -159,7 +161,8 @@ def run_options_from_args(args: argparse.Namespace):  # noqa: ANN201 - RunOption
     """The validated :class:`~goeval.options.RunOptions` of parsed arguments (fields not offered keep defaults)."""
     from goeval.options import RUN_FIELDS, RunOptions
 
-    return RunOptions(**{f.name: getattr(args, f.name) for f in RUN_FIELDS if hasattr(args, f.name)})
+    with _flags_named():
+        return RunOptions(**{f.name: getattr(args, f.name) for f in RUN_FIELDS if hasattr(args, f.name)})
 
 
 def options_from_args(args: argparse.Namespace, with_ia: bool = True):  # noqa: ANN201 - EvaluationOptions
@@ -170,7 +173,25 @@ def options_from_args(args: argparse.Namespace, with_ia: bool = True):  # noqa: 
     from goeval.options import FIELDS
 
     values = {f.name: getattr(args, f.name) for f in FIELDS if hasattr(args, f.name)}
-    return run_options_from_args(args).options(None, with_ia=with_ia, **values)
+    run = run_options_from_args(args)
+    with _flags_named():
+        return run.options(None, with_ia=with_ia, **values)
+
+
+@contextmanager
+def _flags_named() -> Iterator[None]:
+    """An option's error names the flag the user typed (``--bootstrap``), not the parameter of the Python
+    function it is checked for (``The 'bootstrap' parameter of evaluate``), whichever command runs."""
+    import re
+
+    from goeval.errors import InvalidParameterError
+
+    try:
+        yield
+    except InvalidParameterError as exc:
+        text = re.sub(r"The '(\w+)' parameter of \w+", lambda m: "The option --" + m.group(1).replace("_", "-"),
+                      str(exc))
+        raise InvalidParameterError(text.replace(" or None; got", "; got")) from exc
 
 
 def show_warnings() -> None:
