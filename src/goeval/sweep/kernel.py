@@ -69,6 +69,8 @@ def running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.n
     3.0
     """
     x = np.asarray(x, dtype=np.float64)
+    if 2 * np.count_nonzero(x) >= x.size:  # mostly non-zero (kept below would be too): the whole array, no index
+        return _compensated(x, ends, seg_start)
     kept = np.flatnonzero((x != 0) | np.signbit(x))
     if 2 * kept.size < x.size:  # mostly +0.0 (e.g. a total of the true terms): the other entries alone, same bits
         return _compensated(x[kept], np.searchsorted(kept, ends, side="right") - 1,
