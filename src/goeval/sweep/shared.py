@@ -38,9 +38,11 @@ from __future__ import annotations
 import numpy as np
 
 from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals  # noqa: F401 - the doctest reads STAT_NAMES
+from goeval.sweep.kernel import VectorLevels, level_steps
+from goeval.sweep.partial import chunk_partial
 from goeval.sweep.quantities import QUANTITIES, sum_names
 
-__all__ = ["SharedVector", "shared_supported", "shared_thresholds", "shared_partial"]
+__all__ = ["SharedVector", "shared_supported", "shared_thresholds", "shared_partial", "known_partial"]
 
 
 class SharedVector:
@@ -181,3 +183,56 @@ def shared_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarra
     for q, (base, p) in enumerate(STAT_DEFINITIONS[name] for name in names):
         values[:, q] = QUANTITIES[base].shared(vec, p)
     return SweepPartial(taus[levels], values)
+
+
+def known_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarray, truth_cols: np.ndarray,
+                  known_indptr: np.ndarray, known_cols: np.ndarray, n_cols: int, thresholds: np.ndarray | None,
+                  ia: np.ndarray | None = None, *, weighted_rows: np.ndarray | None = None,
+                  chunk_entries: int = 1 << 19) -> SweepPartial:
+    """The unfinished sweep sums of proteins that each receive one propagated score vector without their
+    known terms (partial knowledge), from the vector's levels.
+
+    Parameters
+    ----------
+    cols, scores : ndarray, shape (k,)
+        The vector's distinct columns and propagated scores (``+inf``: predicted at every threshold).
+    truth_indptr, truth_cols : ndarrays
+        The proteins' propagated truth sets, CSR (without their known terms; empty under ``cafa-pk``
+        for a protein whose truth is entirely known).
+    known_indptr, known_cols : ndarrays
+        The proteins' known terms, CSR, the same rows (columns outside the vector are ignored).
+    n_cols : int
+    thresholds : ndarray of float64, or None
+        A grid; None: exact, the vector's distinct positive scores (``+inf`` included).
+    ia : ndarray of float64, shape (n_cols,), optional
+    weighted_rows : ndarray of float64, shape (n,), optional
+        As :func:`~goeval.sweep.sweep`'s (``cafa-pk``).
+    chunk_entries : int
+        About how many (protein, level) groups are built at once (memory bound).
+
+    Returns
+    -------
+    SweepPartial
+        Equal, up to rounding (counts exactly), to :func:`~goeval.sweep.sweep_partial` of the rows made
+        by giving every protein the vector without its known terms, with the same keys.
+
+    Examples
+    --------
+    >>> part = known_partial(np.array([0, 1]), np.array([1.0, 0.5]), np.array([0, 1, 2]), np.array([1, 2]),
+    ...                      np.array([0, 1, 1]), np.array([0]), 3, None)
+    >>> part.keys.tolist(), part.values[:, list(STAT_NAMES).index("tp")].tolist()
+    ([0.5, 1.0], [1.0, 0.0])
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    taus = shared_thresholds(scores, thresholds)
+    iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
+    vec = VectorLevels(np.asarray(cols, np.int64), scores, iav, taus)
+    n = truth_indptr.size - 1
+    n_t, i_t = truth_totals(truth_indptr, truth_cols, iav, n_cols)
+    names, total = sum_names(), SweepPartial.empty()
+    per = max(1, chunk_entries // (2 * max(1, vec.levels.size)))
+    for r0 in range(0, n, per):
+        steps = level_steps(vec, r0, min(n, r0 + per), truth_indptr, truth_cols, known_indptr, known_cols)
+        if steps is not None:
+            total = total + chunk_partial(steps, n_t, i_t, taus, weighted_rows, names)
+    return total
