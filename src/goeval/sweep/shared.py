@@ -26,11 +26,34 @@ materialised rows (:func:`~goeval.sweep.sweep_partial`) up to rounding
 (about 1e-13 relative; tested against it).
 
 The rule does not hold when a protein's predicted set differs from the
-vector's (its known terms removed, partial knowledge) or when per-protein
-step functions or similarity sums are asked for: the rows are then made
-(:class:`goeval.evaluation.sources.SharedScoresSource`). Each quantity declares its rule
-(:attr:`goeval.sweep.quantities.Quantity.shared`, given a :class:`SharedVector`) or that it has
-none; then the rows are made too (:func:`shared_supported`).
+vector's: its known terms ``K_i`` removed (partial knowledge). Then
+(:func:`known_partial`) the predicted set at level L is ``S(L) \\ K_i`` and
+the truth ``T_i`` holds no known term, so every running total of the kernel
+(:data:`~goeval.sweep.quantities.TOTALS`: ``cnt``, ``tp``, ``ia_pred``,
+``ia_tp``, the calibration sums, any registered later) is, per protein and
+level, the vector's total from the highest level down to L, minus that of
+the protein's known terms in ``S(L)``, plus the change its true terms in
+``S(L)`` make (an entry's value as a true term minus as a false one). The
+vector's levels are every protein's change points, so the kernel's
+(protein, level) groups are all the pairs (less those where every term of
+the level is known: no group, as the rows have none), built from per-level
+sums of the vector (each the exact sum, as ``hi + lo``) and one value per
+known and true term (:func:`~goeval.sweep.kernel.level_steps`), in chunks of
+proteins; the per-protein quantities, the partial sums and
+``finish_partial`` run on them unchanged. The cost is proteins x levels plus
+their known and true terms, never one entry per protein and term. Counts are
+exact; a total whose protein has no entry of a non-zero value is 0, exactly
+(an exact count of those entries is kept beside it), and the other sums are
+the kernel's compensated running sums of these values: equal to the rows'
+up to rounding (about 1e-13 relative; tested against them). Per-protein
+weighting (``cafa-pk``) is the kernel's (``weighted_rows``).
+
+When per-protein step functions, similarity sums or the events of an event
+source (the non-redundant F) are asked for, the rows are made
+(:class:`goeval.evaluation.sources.SharedScoresSource`). Without known terms,
+each quantity declares its rule (:attr:`goeval.sweep.quantities.Quantity.shared`,
+given a :class:`SharedVector`) or that it has none; then the rows are made too
+(:func:`shared_supported`).
 """
 
 from __future__ import annotations
