@@ -337,8 +337,8 @@ class VectorLevels:
     Per real-entry running total (:data:`~goeval.sweep.quantities.TOTALS`), :attr:`parts` holds each
     level's sum of the entries' values as predicted terms outside the truth (``hi + lo``: the exact sum
     rounded, and the rounded rest) and each entry's value outside (``off``) and inside (``on``) the truth;
-    a total that is not a count also has its count of entries of a non-zero value (``NAME:nonzero``, an
-    exact total). Levels as :func:`chunk_steps` finds them; entries of level 0 (never predicted) are left out.
+    a total that is not a count also has an exact total counting its entries of a non-zero value
+    (:attr:`nonzero`). Levels as :func:`chunk_steps` finds them; entries of level 0 (never predicted) are left out.
 
     Parameters
     ----------
@@ -355,15 +355,16 @@ class VectorLevels:
         Number of thresholds.
     levels : ndarray of int64
         The levels holding an entry, ascending; ``inverse`` each entry's index among them, ``size``
-        the entries of each.
+        the entries of each, ``has_lo`` whether some total's level sum has a rest ``lo``.
     pos_of : ndarray of int64, shape (n_cols,)
         Each column's entry (-1: not in the vector, or never predicted).
     exact : dict of str to bool
         The totals of :attr:`parts` and whether each is a count.
     parts : dict of str to tuple (hi, lo, off, on) of ndarrays
+    nonzero : dict of str to str
+        Per total that is not a count, the count of its entries of a non-zero value: a count of the same
+        0 and 1 values (``cnt`` for the scores, ``tp`` for the scores of true terms) or ``NAME:nonzero``.
     """
-
-    NONZERO = ":nonzero"
 
     def __init__(self, cols: np.ndarray, scores: np.ndarray, iav: np.ndarray, thresholds: np.ndarray) -> None:
         self.m = thresholds.size
@@ -377,18 +378,31 @@ class VectorLevels:
         self.pos_of[self.cols] = np.arange(self.cols.size)
         self.exact: dict[str, bool] = {}
         self.parts: dict[str, tuple[np.ndarray, ...]] = {}
+        self.nonzero: dict[str, str] = {}
         for name, total in TOTALS.items():
-            if total.entry is None:  # an event source's
-                continue
-            off, on = (np.asarray(total.entry(Entries(cols=self.cols, tp=np.full(self.cols.size, tp),
-                                                      ia=iav[self.cols], scores=self.scores)), np.float64)
-                       for tp in (False, True))
-            self.exact[name], self.parts[name] = total.exact, (*self._level_sums(off), off, on)
-            if not total.exact:
-                nz_off, nz_on = (off != 0).astype(np.float64), (on != 0).astype(np.float64)
-                self.exact[name + self.NONZERO] = True
-                self.parts[name + self.NONZERO] = (self._level_sums(nz_off)[0], np.zeros(self.levels.size),
-                                                   nz_off, nz_on)
+            if total.entry is not None:  # (not an event source's)
+                off, on = (np.asarray(total.entry(Entries(cols=self.cols, tp=np.full(self.cols.size, tp),
+                                                          ia=iav[self.cols], scores=self.scores)), np.float64)
+                           for tp in (False, True))
+                self.exact[name], self.parts[name] = total.exact, (*self._level_sums(off), off, on)
+        self.has_lo = np.zeros(self.levels.size, bool)  # where some level sum has a rest
+        for name in [name for name, exact in self.exact.items() if not exact]:
+            self.has_lo |= self.parts[name][1] != 0
+            off, on = self.parts[name][2:]
+            self.nonzero[name] = self._counter(off != 0, on != 0, name)
+
+    def _counter(self, off: np.ndarray, on: np.ndarray, name: str) -> str:
+        """The exact total counting the entries whose values are non-zero where ``off`` / ``on`` (a count of 0
+        and 1 values of the same pattern, e.g. ``cnt`` for the scores; or a new one, ``NAME:nonzero``)."""
+        for other, exact in self.exact.items():
+            o_off, o_on = self.parts[other][2:]
+            if exact and np.array_equal(o_off, off) and np.array_equal(o_on, on):
+                return other
+        key = f"{name}:nonzero"
+        self.exact[key] = True
+        self.parts[key] = (self._level_sums(off.astype(np.float64))[0], np.zeros(self.levels.size),
+                           off.astype(np.float64), on.astype(np.float64))
+        return key
 
     def _level_sums(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each level's exact sum of ``values`` as ``hi + lo`` (``math.fsum`` of the level, then of the rest)."""
@@ -413,7 +427,7 @@ def level_steps(vec: VectorLevels, r0: int, r1: int, truth_indptr: np.ndarray, t
     ``off`` total (``hi`` and ``lo``), minus ``off`` of its known terms of the level, plus ``on`` minus
     ``off`` of its true terms of the level: one value per (protein, level) and per known and true term,
     summed by the kernel's running totals (:func:`_grouped`). A sum whose protein has no entry of a non-zero
-    value (its ``NAME:nonzero`` count) is 0, as the rows give it; a group where the protein has no entry
+    value (its count :attr:`VectorLevels.nonzero`) is 0, as the rows give it; a group where the protein has no entry
     left (every entry of the level known) is dropped, as the rows have none.
     """
     k, n = vec.levels.size, r1 - r0
@@ -425,26 +439,28 @@ def level_steps(vec: VectorLevels, r0: int, r1: int, truth_indptr: np.ndarray, t
     g_truth = t_rows * k + (k - 1 - vec.inverse[t_pos])
     extra = np.r_[g_known, g_truth, g_truth]  # -off of a known term; +on and -off of a true term
     order = np.argsort(extra, kind="stable")
-    n_extra = np.bincount(extra, minlength=n * k)
-    start = np.r_[0, np.cumsum(2 + n_extra)[:-1]]  # each group: its level's hi and lo, then its terms
-    ranked = extra[order]
-    at = start[ranked] + 2 + np.arange(order.size) - np.r_[0, np.cumsum(n_extra)[:-1]][ranked]
     rev = slice(None, None, -1)
+    head = np.tile(1 + vec.has_lo[rev].astype(np.int64), n)  # each group: its level's hi (and lo, if any), then its terms
+    n_extra = np.bincount(extra, minlength=n * k)
+    start = np.r_[0, np.cumsum(head + n_extra)[:-1]]
+    ranked = extra[order]
+    at = (start + head)[ranked] + np.arange(order.size) - np.r_[0, np.cumsum(n_extra)[:-1]][ranked]
+    lo_at = (start + 1)[head > 1]
     grp = (np.arange(n, dtype=np.int64)[:, None] * (vec.m + 1) + (vec.m - vec.levels[rev])[None, :]).ravel()
-    grp = np.repeat(grp, 2 + n_extra)
+    grp = np.repeat(grp, head + n_extra)
 
     def values(name: str) -> np.ndarray:
         hi, lo, off, on = vec.parts[name]
         out = np.zeros(grp.size)
-        out[start], out[start + 1] = np.tile(hi[rev], n), np.tile(lo[rev], n)
+        out[start], out[lo_at] = np.tile(hi[rev], n), np.tile(lo[rev][vec.has_lo[rev]], n)
         out[at] = np.r_[0.0 - off[k_pos], on[t_pos], 0.0 - off[t_pos]][order]  # (0.0 - 0.0 is +0.0)
         return out
 
     steps = _grouped(grp, vec.m, r0, vec.exact, values)
-    for name in vec.exact:
-        if name.endswith(vec.NONZERO):  # no entry of a non-zero value: 0, exactly
-            base = name.removesuffix(vec.NONZERO)
-            steps.totals[base] = np.where(steps.totals.pop(name) > 0, steps.totals[base], 0.0)
+    for name, counter in vec.nonzero.items():  # no entry of a non-zero value: 0, exactly
+        steps.totals[name] = np.where(steps.totals[counter] > 0, steps.totals[name], 0.0)
+    for name in set(vec.nonzero.values()) - set(TOTALS):
+        del steps.totals[name]
     left = np.flatnonzero(np.tile(vec.size[rev], n) - np.bincount(g_known, minlength=n * k) > 0)
     if not left.size:
         return None
