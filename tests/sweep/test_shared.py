@@ -138,3 +138,31 @@ def test_known_partial_counts_a_level_of_known_terms_as_nothing():
     assert part.values[0, names.index("tp")] == 1.0 and part.values[0, names.index("covered")] == 1.0
     for name in ("covered_w", "ia_pred", "mi", "wpr"):
         assert part.values[0, names.index(name)] == 0.0, name
+
+
+def test_known_partial_sums_a_total_registered_later():
+    """A running total registered later (a count, and a sum over true terms only) reaches the per-level sweep
+    with no other change: its sums equal the rows'."""
+    from goeval.sweep.quantities import (Quantity, RunningTotal, register_quantity, register_total, sum_names,
+                                         unregister_quantity)
+
+    register_total(RunningTotal(name="n_high", entry=lambda e: e.scores >= 0.5, exact=True, scores=True))
+    register_total(RunningTotal(name="ia2_tp", entry=lambda e: np.where(e.tp, e.ia * e.ia, 0.0)))
+    for name in ("n_high", "ia2_tp"):
+        register_quantity(Quantity(name=name, value=(lambda n: lambda s: s[n])(name), totals=(name,),
+                                   sums={name: 0}, shared=None))
+    try:
+        for seed in range(5):
+            truth, known, cols, scores, ia = _known_case(seed, 12, 25, True)
+            t_ptr, t_cols = to_csr(truth, 25, False)
+            k_ptr, k_cols = to_csr(known, 25, False)
+            got = known_partial(cols, scores, t_ptr, t_cols, k_ptr, k_cols, 25, None, ia, chunk_entries=40)
+            want = _rows_without_known(truth, known, cols, scores, None, 25, ia, None)
+            assert_array_equal(got.keys, want.keys)
+            q = list(sum_names()).index
+            assert_array_equal(got.values[:, q("n_high")], want.values[:, q("n_high")])
+            assert want.values[:, q("ia2_tp")].any()
+            assert_allclose(got.values[:, q("ia2_tp")], want.values[:, q("ia2_tp")], rtol=1e-12, atol=1e-13)
+    finally:
+        for name in ("n_high", "ia2_tp"):
+            unregister_quantity(name)

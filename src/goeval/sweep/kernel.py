@@ -338,7 +338,8 @@ class VectorLevels:
     level's sum of the entries' values as predicted terms outside the truth (``hi + lo``: the exact sum
     rounded, and the rounded rest) and each entry's value outside (``off``) and inside (``on``) the truth;
     a total that is not a count also has an exact total counting its entries of a non-zero value
-    (:attr:`nonzero`). Levels as :func:`chunk_steps` finds them; entries of level 0 (never predicted) are left out.
+    (:attr:`nonzero`). Levels as :func:`chunk_steps` finds them; entries of level 0 (never predicted) are
+    left out.
 
     Parameters
     ----------
@@ -427,8 +428,8 @@ def level_steps(vec: VectorLevels, r0: int, r1: int, truth_indptr: np.ndarray, t
     ``off`` total (``hi`` and ``lo``), minus ``off`` of its known terms of the level, plus ``on`` minus
     ``off`` of its true terms of the level: one value per (protein, level) and per known and true term,
     summed by the kernel's running totals (:func:`_grouped`). A sum whose protein has no entry of a non-zero
-    value (its count :attr:`VectorLevels.nonzero`) is 0, as the rows give it; a group where the protein has no entry
-    left (every entry of the level known) is dropped, as the rows have none.
+    value (its count :attr:`VectorLevels.nonzero`) is 0, as the rows give it; a group where the protein has
+    no entry left (every entry of the level known) is dropped, as the rows have none.
     """
     k, n = vec.levels.size, r1 - r0
     if not k or not n:
@@ -440,7 +441,7 @@ def level_steps(vec: VectorLevels, r0: int, r1: int, truth_indptr: np.ndarray, t
     extra = np.r_[g_known, g_truth, g_truth]  # -off of a known term; +on and -off of a true term
     order = np.argsort(extra, kind="stable")
     rev = slice(None, None, -1)
-    head = np.tile(1 + vec.has_lo[rev].astype(np.int64), n)  # each group: its level's hi (and lo, if any), then its terms
+    head = np.tile(1 + vec.has_lo[rev].astype(np.int64), n)  # a group: its level's hi (and lo), then its terms
     n_extra = np.bincount(extra, minlength=n * k)
     start = np.r_[0, np.cumsum(head + n_extra)[:-1]]
     ranked = extra[order]
