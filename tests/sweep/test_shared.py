@@ -166,3 +166,23 @@ def test_known_partial_sums_a_total_registered_later():
     finally:
         for name in ("n_high", "ia2_tp"):
             unregister_quantity(name)
+
+
+def test_known_partial_refuses_a_total_that_is_not_finite():
+    """An entry value of +inf (a registered total reading a root's score uncapped) would leave inf - inf where a
+    protein knows the root: a clear error naming the total, not a NaN in the sums."""
+    import pytest
+
+    from goeval.errors import InvalidParameterError
+    from goeval.sweep.quantities import (Quantity, RunningTotal, register_quantity, register_total,
+                                         unregister_quantity)
+
+    register_total(RunningTotal(name="raw_score", entry=lambda e: e.scores, scores=True))
+    register_quantity(Quantity(name="raw_score", value=lambda s: s["raw_score"], totals=("raw_score",),
+                               sums={"raw_score": 0}, shared=None))
+    try:
+        with pytest.raises(InvalidParameterError, match="running total 'raw_score' .* not finite"):
+            known_partial(np.array([0, 1]), np.array([math.inf, 0.5]), np.array([0, 1]), np.array([1]),
+                          np.array([0, 1]), np.array([0]), 2, None)
+    finally:
+        unregister_quantity("raw_score")

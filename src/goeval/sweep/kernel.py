@@ -385,6 +385,11 @@ class VectorLevels:
                 off, on = (np.asarray(total.entry(Entries(cols=self.cols, tp=np.full(self.cols.size, tp),
                                                           ia=iav[self.cols], scores=self.scores)), np.float64)
                            for tp in (False, True))
+                if not (np.isfinite(off).all() and np.isfinite(on).all()):
+                    raise InvalidParameterError(
+                        f"The running total {name!r} gives an entry of the vector a value that is not finite; the "
+                        "sweep of a vector without each protein's known terms needs finite values (cap the scores "
+                        "of +inf, as the calibration totals do).")
                 self.exact[name], self.parts[name] = total.exact, (*self._level_sums(off), off, on)
         self.has_lo = np.zeros(self.levels.size, bool)  # where some level sum has a rest
         for name in [name for name, exact in self.exact.items() if not exact]:
