@@ -145,3 +145,38 @@ def test_species_groups_of_a_real_time_split_with_the_hit_baselines():
                                          kinds=("NK", "LK"), options=goeval.options.EvaluationOptions.resolve(
                                              thresholds=0.01, namespaces=("MFO",)), bootstrap=20, seed=1)
     assert any(g.summary_records for k in res.values() for g in k.groups.values())
+
+
+@pytest.mark.parametrize("options", [{"thresholds": "exact"}, {"thresholds": 0.01, "normalization": "cafa-pk"}])
+def test_naive_partial_knowledge_from_its_levels_equals_its_rows(monkeypatch, options):
+    """The naive baseline's PK targets of two species of the shared 2014 -> 2019 data, swept from the
+    vector's levels, equal the vector given to each target without its known terms (the rows): the same
+    thresholds and counts, every number to 1e-12."""
+    from conftest import shared_path
+    from goeval.evaluation import sources
+
+    data = shared_path("data")
+    onto = goeval.load_ontology(data / "go" / "go_2019-01-29.obo.gz")
+    species = ("rat", "zebrafish")
+    t0 = goeval.load_annotations([data / "goa" / f"exp_{s}_2014-10-12.tsv.gz" for s in species], onto)
+    t1 = goeval.load_annotations([data / "goa" / f"exp_{s}_2019-01-29.tsv.gz" for s in species], onto)
+    split = time_split_targets(onto, t0, t1)
+    opts = goeval.options.EvaluationOptions.resolve(**options)
+    levels = evaluate_time_split(onto, t0, split, methods=["naive"], kinds=("PK",), options=opts)["PK"]
+    monkeypatch.setattr(sources, "shared_sweep_possible", lambda plan, benchmark: False)
+    rows = evaluate_time_split(onto, t0, split, methods=["naive"], kinds=("PK",), options=opts)["PK"]
+    assert levels.diagnostics["methods"] == rows.diagnostics["methods"]  # proteins, entries, known pairs removed
+    a, b = levels.summary, rows.summary
+    assert len(a) > 0 and a.columns.equals(b.columns)
+    for col in a.columns:
+        if a[col].dtype.kind == "f":
+            np.testing.assert_allclose(a[col], b[col], rtol=1e-12, atol=0, err_msg=col)
+        else:
+            assert a[col].equals(b[col]), col
+    assert levels.curves.shape == rows.curves.shape
+    for col in levels.curves.columns:
+        x, y = levels.curves[col], rows.curves[col]
+        if x.dtype.kind == "f":
+            np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-14, err_msg=col)
+        else:
+            assert x.equals(y), col

@@ -67,14 +67,18 @@ def test_swept_from_the_truth_equals_the_rows(options, seed):
 
 
 def test_rows_are_made_when_a_protein_needs_its_own():
-    """Per-protein steps (bootstrap), similarity and known pairs keep the rows."""
+    """Per-protein steps (bootstrap), similarity, and known pairs with an event source (the non-redundant F)
+    keep the rows; known pairs alone do not (swept from the vector's levels)."""
     opts, bench, cols, scores = _setup(0)
     feed = MethodFeed(bench)
     assert SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts)).shared
     assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts, per_protein=True)).shared
     assert not SharedScoresSource("n", cols, scores, feed, plan=Plan(options=opts, similarity=True)).shared
-    known = replace(bench, known_keys=np.zeros(1, np.int64))
-    assert not SharedScoresSource("n", cols, scores, MethodFeed(known), plan=Plan(options=opts)).shared
+    known = MethodFeed(replace(bench, known_keys=np.zeros(1, np.int64)))
+    assert SharedScoresSource("n", cols, scores, known, plan=Plan(options=opts)).shared
+    assert not SharedScoresSource("n", cols, scores, known, plan=Plan(options=opts, per_protein=True)).shared
+    events = Plan(options=replace(opts, measures=("nonredundant",)))
+    assert not SharedScoresSource("n", cols, scores, known, plan=events).shared
 
 
 def _tiled(onto, bench, cols, scores):
@@ -86,17 +90,19 @@ def _tiled(onto, bench, cols, scores):
                                   np.tile(onto.ids[cols], n).tolist(), np.tile(scores, n).tolist())
 
 
+@pytest.mark.parametrize("normalization", ["cafa", "cafa-pk"])
 @pytest.mark.parametrize("thresholds", ["exact", 0.05])
 @pytest.mark.parametrize("per_protein", [False, True])
-def test_rows_with_known_pairs_equal_the_plain_rows(thresholds, per_protein):
-    """Known pairs (partial knowledge): the vector given to each protein of a leaf, its known pairs removed,
-    equals the same predictions read as rows (exact thresholds renumbered over the scores left)."""
+def test_rows_with_known_pairs_equal_the_plain_rows(thresholds, per_protein, normalization):
+    """Known pairs (partial knowledge): the vector swept from its levels (without per-protein steps) or given
+    to each protein of a leaf, its known pairs removed, equals the same predictions read as rows (exact
+    thresholds renumbered over the scores left): the same thresholds and counts, the sums to 1e-12."""
     from goeval.annotations import Annotations
     from goeval.evaluation.sources import AnnotationsSource
 
     case = random_case(5, n_proteins=40, max_truth=5, n_terms=(12, 30))
     onto = case.ontology()
-    opts = EvaluationOptions.resolve(thresholds=thresholds)
+    opts = EvaluationOptions.resolve(thresholds=thresholds, normalization=normalization)
     rng = np.random.default_rng(5)
     cols = np.sort(rng.choice(onto.n_terms, size=onto.n_terms // 2, replace=False))
     scores = np.array([random_score(rng) for _ in cols])
@@ -106,7 +112,7 @@ def test_rows_with_known_pairs_equal_the_plain_rows(thresholds, per_protein):
     bench = make_benchmark(onto, truth, opts, Diagnostics(), ia=case.ia_array(onto), known=known)
     plan = Plan(options=opts, per_protein=per_protein)
     shared = SharedScoresSource("m", cols, scores, MethodFeed(bench, leaf_entries=9), plan=plan)
-    assert not shared.shared
+    assert shared.shared is not per_protein
     plain = AnnotationsSource("m", _tiled(onto, bench, cols, scores), MethodFeed(bench, leaf_entries=9))
     da, db = Diagnostics(), Diagnostics()
     a = evaluated(evaluate_blocks(bench, {"m": shared}, plan, da))

@@ -13,8 +13,10 @@ propagated scores themselves (term-centric measures).
 
 A :class:`SharedLeaf` is every benchmark protein of a block receiving one
 score vector (the naive baseline): it is propagated once and swept from
-per-term sums of the truth (:func:`goeval.sweep.shared.shared_partial`),
-without a row per protein.
+per-term sums of the truth (:func:`goeval.sweep.shared.shared_partial`) or,
+with known pairs, from the vector's levels and each protein's known and
+true terms (:func:`goeval.sweep.shared.known_partial`), without a row per
+protein.
 
 The leaves depend only on the inputs (never on where or when a leaf is
 computed), and their partials are added in a fixed tree
@@ -145,9 +147,10 @@ class SharedLeaf:
         Their rows in the benchmark's truth and their benchmark indices.
     from_truth : bool
         The leaf holds every benchmark protein of the namespace and is swept
-        from per-term sums of the truth, never one row per protein.
+        from per-term sums of the truth (with known pairs or ``cafa-pk``'s
+        weighting: from the vector's levels), never one row per protein.
     weighted_rows : ndarray of float64, optional
-        As :class:`Leaf`'s (``cafa-pk``; never with ``from_truth``).
+        As :class:`Leaf`'s (``cafa-pk``).
     """
 
     cols: np.ndarray
@@ -295,23 +298,18 @@ def shared_leaf_task(block: Block, leaf: SharedLeaf) -> LeafResult:
     """A shared vector: propagated and filtered once, then swept from the truth or given to each protein.
 
     With ``leaf.from_truth`` (every benchmark protein, and a block without
-    known pairs, per-protein steps, similarity sums or kept scores) the
-    sweep is taken from per-term sums of the truth
-    (:func:`goeval.sweep.shared.shared_partial`); otherwise the propagated
+    per-protein steps, similarity sums or kept scores) the sweep is taken
+    from per-term sums of the truth (:func:`goeval.sweep.shared.shared_partial`)
+    or, with known pairs or per-protein weighting (``cafa-pk``) and no event
+    source, from the vector's levels and each protein's known and true terms
+    (:func:`goeval.sweep.shared.known_partial`); otherwise the propagated
     vector becomes one row per protein of the leaf, its known pairs removed,
     swept like any leaf (the levels of exact thresholds found once).
     """
-    from goeval.sweep.shared import shared_partial
-
     ptr1, c1, v1, n1 = _closed(block, np.array([0, leaf.cols.size]), leaf.cols, leaf.scores)
     n = leaf.bench.size
     if leaf.from_truth:
-        if block.known is not None or block.per_protein or block.similarity is not None or block.keep_scores:
-            raise ValueError("a shared vector is swept from the truth only without known pairs, per-protein steps, "
-                             "similarity sums or kept scores")
-        part = shared_partial(c1, v1, leaf.truth_indptr, leaf.truth_cols, block.width, block.thresholds,
-                              block.ia) if block.sweep else SweepPartial.empty()
-        return LeafResult(partial=part, entries=n * n1, kept=n * int(c1.size), known_removed=0)
+        return _from_truth(block, leaf, c1, v1, n1)
     taus, lev = _leaf_levels(block, v1)
     ptr, c, v = np.arange(n + 1, dtype=np.int64) * c1.size, np.tile(c1, n), np.tile(v1, n)
     lev = None if lev is None else np.tile(lev, n)
@@ -323,6 +321,30 @@ def shared_leaf_task(block: Block, leaf: SharedLeaf) -> LeafResult:
         lev, taus = (None, taus) if lev is None else _renumbered(lev[keep], taus)
     result = LeafResult(partial=SweepPartial.empty(), entries=n * n1, kept=int(c.size), known_removed=int(gone.size))
     return _swept(block, leaf, ptr, c, v, (taus, lev), result)
+
+
+def _from_truth(block: Block, leaf: SharedLeaf, c1: np.ndarray, v1: np.ndarray, n1: int) -> LeafResult:
+    """A shared leaf swept without its rows: from per-term sums of the truth, or (known pairs, ``cafa-pk``)
+    from the vector's levels and each protein's known terms (the positions :func:`_known_entries` finds)."""
+    from goeval.sweep.shared import known_partial, shared_partial
+
+    n = leaf.bench.size
+    if block.per_protein or block.similarity is not None or block.keep_scores:
+        raise ValueError("a shared vector is swept from the truth only without per-protein steps, similarity sums "
+                         "or kept scores")
+    if block.known is None and leaf.weighted_rows is None:
+        part = shared_partial(c1, v1, leaf.truth_indptr, leaf.truth_cols, block.width, block.thresholds,
+                              block.ia) if block.sweep else SweepPartial.empty()
+        return LeafResult(partial=part, entries=n * n1, kept=n * int(c1.size), known_removed=0)
+    if block.events is not None:
+        raise ValueError("a shared vector with known pairs is swept from its levels only without event sources")
+    gone = _known_entries(block, leaf.truth_rows, c1)
+    owner, pos = np.divmod(gone, max(1, c1.size))
+    part = known_partial(c1, v1, leaf.truth_indptr, leaf.truth_cols, row_indptr(owner, n), c1[pos], block.width,
+                         block.thresholds, block.ia, weighted_rows=leaf.weighted_rows,
+                         chunk_entries=block.chunk_entries) if block.sweep else SweepPartial.empty()
+    return LeafResult(partial=part, entries=n * n1, kept=n * int(c1.size) - int(gone.size),
+                      known_removed=int(gone.size))
 
 
 def _known_entries(block: Block, truth_rows: np.ndarray, c1: np.ndarray) -> np.ndarray:

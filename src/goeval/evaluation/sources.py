@@ -20,8 +20,8 @@ closed leaf of the method's block in namespace ``label``, and
 * :class:`FileSource` - a prediction file streamed in batches;
 * :class:`SharedScoresSource` - one score vector predicted for every
   benchmark protein (the naive baseline): one :class:`~goeval.evaluation.leaves.SharedLeaf`
-  per namespace, swept from the truth, or its rows made leaf by leaf when a
-  protein's rows must exist (known pairs, per-protein steps, similarity).
+  per namespace, swept from the truth (and the known pairs), or its rows made leaf by leaf when a
+  protein's rows must exist (per-protein steps, similarity, event sources).
 """
 
 from __future__ import annotations
@@ -327,12 +327,14 @@ def source_for(method: str, predictions: Any, benchmark: Benchmark, options: Any
 class SharedScoresSource:
     """One score vector predicted for every benchmark protein (the naive baseline).
 
-    Without known pairs, per-protein steps, similarity sums or kept scores
+    Without per-protein steps, similarity sums or kept scores
     (:func:`shared_sweep_possible`), each namespace is one
     :class:`~goeval.evaluation.leaves.SharedLeaf`: the vector is propagated
     once and swept from per-term sums of the truth
-    (:func:`goeval.sweep.shared.shared_partial`), never one row per protein
-    and term. Otherwise the leaves are runs of about
+    (:func:`goeval.sweep.shared.shared_partial`) or, with known pairs
+    (partial knowledge) or ``cafa-pk``'s weighting, from its levels and each
+    protein's known and true terms (:func:`goeval.sweep.shared.known_partial`),
+    never one row per protein and term. Otherwise the leaves are runs of about
     :data:`~goeval.evaluation.leaves.LEAF_ENTRIES` entries in benchmark order,
     the vector propagated once per leaf and given to each of its proteins
     (never every row at once).
@@ -405,13 +407,17 @@ class SharedScoresSource:
 
 
 def shared_sweep_possible(plan: Any, benchmark: Benchmark) -> bool:
-    """Whether a shared vector can be swept from the truth: no known pairs, per-protein steps, similarity
-    sums, kept scores or per-protein weighting (``cafa-pk``), and a rule for every sum of the sweep."""
+    """Whether a shared vector can be swept without its rows: no per-protein steps, similarity sums or kept
+    scores, and either (no known pairs nor per-protein weighting) a rule for every sum of the sweep (per-term
+    sums of the truth), or (known pairs, ``cafa-pk``) no event source asked for (per-level sums,
+    :func:`goeval.sweep.shared.known_partial`; the events need the rows)."""
     from goeval.sweep.shared import shared_supported
 
-    return (benchmark.known_keys is None and not plan.per_protein and not plan.similarity
-            and not plan.keep_scores and shared_supported(tuple(plan.options.measures or ()))
-            and all(nb.weighted_rows is None for nb in benchmark.namespaces))  # cafa-pk counts per protein
+    if plan.per_protein or plan.similarity or plan.keep_scores:
+        return False
+    if benchmark.known_keys is None and all(nb.weighted_rows is None for nb in benchmark.namespaces):
+        return shared_supported(tuple(plan.options.measures or ()))
+    return not plan.options.measures
 
 
 def _top_of_vector(benchmark: Benchmark, cols: np.ndarray, scores: np.ndarray,

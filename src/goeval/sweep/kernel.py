@@ -8,6 +8,7 @@ scatter of their changes into threshold bins) are shared with
 from __future__ import annotations
 
 from collections.abc import Callable
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,12 +16,12 @@ import numpy as np
 
 from goeval.errors import InvalidParameterError
 from goeval.sparse import row_indptr
-from goeval.sweep.quantities import TOTALS, Entries, Events, ProteinState, RunningTotal, protein_state, sum_names
+from goeval.sweep.quantities import TOTALS, Entries, Events, ProteinState, protein_state, sum_names
 from goeval.sweep.stats import STAT_DEFINITIONS, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
 __all__ = ["sweep", "running_sums", "truth_totals", "ChunkSteps", "TruthFlags", "chunk_bounds", "chunk_steps",
-           "step_states", "add_steps", "check_weights", "protein_weights", "finish_sums"]
+           "VectorLevels", "level_steps", "step_states", "add_steps", "check_weights", "protein_weights", "finish_sums"]
 
 def _segment_cumsum(x: np.ndarray, first: np.ndarray) -> np.ndarray:
     """Cumulative sum restarting at every ``first`` flag (exact for integer-valued ``x``)."""
@@ -240,20 +241,21 @@ def _entry_steps(r0: int, real: tuple[np.ndarray, ...], iav: np.ndarray, m: int)
         grp, cols, tp = grp[order], cols[order], tp[order]
         scores = None if scores is None else scores[order]
     entries = Entries(cols=cols, tp=tp, ia=iav[cols], scores=scores)
-    return _grouped(grp, m, r0, {name: t for name, t in TOTALS.items() if t.events is None},
+    return _grouped(grp, m, r0, {name: t.exact for name, t in TOTALS.items() if t.events is None},
                     lambda name: TOTALS[name].entry(entries))  # type: ignore[misc]
 
 
-def _grouped(grp: np.ndarray, m: int, r0: int, totals: dict[str, RunningTotal],
+def _grouped(grp: np.ndarray, m: int, r0: int, totals: dict[str, bool],
              values: Callable[[str], np.ndarray]) -> ChunkSteps:
-    """The (protein, level) groups of sorted group keys ``grp`` and the running totals of ``totals``, from
-    ``values(name)``, one value per key (made one total at a time: one array of values alive at once)."""
+    """The (protein, level) groups of sorted group keys ``grp`` and the running totals named by ``totals``
+    (name -> exact: integer values), from ``values(name)``, one value per key (made one total at a time: one
+    array of values alive at once)."""
     starts = np.flatnonzero(np.r_[True, grp[1:] != grp[:-1]])
     g_row, g_rlev = np.divmod(grp[starts], m + 1)
     first = np.r_[True, g_row[1:] != g_row[:-1]]
     ends = np.r_[starts[1:] - 1, grp.size - 1]
     row_start = np.repeat(starts[first], np.diff(np.r_[np.flatnonzero(first), starts.size]))
-    out = {name: _running_total(t, values(name), starts, ends, first, row_start) for name, t in totals.items()}
+    out = {name: _running_total(exact, values(name), starts, ends, first, row_start) for name, exact in totals.items()}
     return ChunkSteps(rows=g_row + r0, bins=(m - g_rlev) - 1, first=first, totals=out)
 
 
@@ -268,7 +270,7 @@ def _event_steps(r0: int, r1: int, events: Events, m: int) -> ChunkSteps | None:
     grp = e_rows[live] * (m + 1) + (m - e_level[live])
     order = np.argsort(grp, kind="stable")
     pick = live[order]
-    return _grouped(grp[order], m, r0, {name: TOTALS[name] for name in events.values},
+    return _grouped(grp[order], m, r0, {name: TOTALS[name].exact for name in events.values},
                     lambda name: np.asarray(events.values[name])[ea:eb][pick])
 
 
@@ -331,13 +333,166 @@ def _carried(grp: np.ndarray, rows: np.ndarray, cols: np.ndarray, tp: np.ndarray
     return key >> idx_bits, cols[at], tp[at], scores[at]
 
 
-def _running_total(total: RunningTotal, values: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
+def _running_total(exact: bool, values: np.ndarray, starts: np.ndarray, ends: np.ndarray, first: np.ndarray,
                    row_start: np.ndarray) -> np.ndarray:
-    """A protein's running total down to each group's level: counts exactly (integers), sums accurately
-    (compensated, per protein; see :func:`running_sums`)."""
-    if total.exact:
+    """A protein's running total down to each group's level: counts (``exact``) exactly (integers), sums
+    accurately (compensated, per protein; see :func:`running_sums`)."""
+    if exact:
         return _segment_cumsum(np.add.reduceat(values.astype(np.int64), starts), first).astype(np.float64)
     return running_sums(np.asarray(values, dtype=np.float64), ends, row_start)
+
+
+class VectorLevels:
+    """One score vector given to many proteins, by level: what :func:`level_steps` reads.
+
+    Per real-entry running total (:data:`~goeval.sweep.quantities.TOTALS`), :attr:`parts` holds each
+    level's sum of the entries' values as predicted terms outside the truth (``hi + lo``: the exact sum
+    rounded, and the rounded rest) and each entry's value outside (``off``) and inside (``on``) the truth;
+    a total that is not a count also has an exact total counting its entries of a non-zero value
+    (:attr:`nonzero`). Levels as :func:`chunk_steps` finds them; entries of level 0 (never predicted) are
+    left out.
+
+    Parameters
+    ----------
+    cols : ndarray of int, shape (k,)
+        Distinct columns of the (propagated) vector, in ``[0, n_cols)``.
+    scores : ndarray of float64, shape (k,)
+    iav : ndarray of float64, shape (n_cols,)
+        Information accretion (zeros without IA).
+    thresholds : ndarray of float64, shape (m,)
+
+    Attributes
+    ----------
+    m : int
+        Number of thresholds.
+    levels : ndarray of int64
+        The levels holding an entry, ascending; ``inverse`` each entry's index among them, ``size``
+        the entries of each, ``has_lo`` whether some total's level sum has a rest ``lo``.
+    pos_of : ndarray of int64, shape (n_cols,)
+        Each column's entry (-1: not in the vector, or never predicted).
+    exact : dict of str to bool
+        The totals of :attr:`parts` and whether each is a count.
+    parts : dict of str to tuple (hi, lo, off, on) of ndarrays
+    nonzero : dict of str to str
+        Per total that is not a count, the count of its entries of a non-zero value: a count of the same
+        0 and 1 values (``cnt`` for the scores, ``tp`` for the scores of true terms) or ``NAME:nonzero``.
+    """
+
+    def __init__(self, cols: np.ndarray, scores: np.ndarray, iav: np.ndarray, thresholds: np.ndarray) -> None:
+        self.m = thresholds.size
+        level = _levels(thresholds, scores, grid_multiplier(thresholds))
+        keep = level > 0
+        self.cols, self.scores = np.asarray(cols, np.int64)[keep], np.asarray(scores, np.float64)[keep]
+        self.levels, inverse = np.unique(level[keep], return_inverse=True)
+        self.inverse = inverse.ravel()
+        self.size = np.bincount(self.inverse, minlength=self.levels.size)
+        self.pos_of = np.full(iav.size, -1, np.int64)
+        self.pos_of[self.cols] = np.arange(self.cols.size)
+        self.exact: dict[str, bool] = {}
+        self.parts: dict[str, tuple[np.ndarray, ...]] = {}
+        self.nonzero: dict[str, str] = {}
+        for name, total in TOTALS.items():
+            if total.entry is not None:  # (not an event source's)
+                off, on = (np.asarray(total.entry(Entries(cols=self.cols, tp=np.full(self.cols.size, tp),
+                                                          ia=iav[self.cols], scores=self.scores)), np.float64)
+                           for tp in (False, True))
+                if not (np.isfinite(off).all() and np.isfinite(on).all()):
+                    raise InvalidParameterError(
+                        f"The running total {name!r} gives an entry of the vector a value that is not finite; the "
+                        "sweep of a vector without each protein's known terms needs finite values (cap the scores "
+                        "of +inf, as the calibration totals do).")
+                self.exact[name], self.parts[name] = total.exact, (*self._level_sums(off), off, on)
+        self.has_lo = np.zeros(self.levels.size, bool)  # where some level sum has a rest
+        for name in [name for name, exact in self.exact.items() if not exact]:
+            self.has_lo |= self.parts[name][1] != 0
+            off, on = self.parts[name][2:]
+            self.nonzero[name] = self._counter(off != 0, on != 0, name)
+
+    def _counter(self, off: np.ndarray, on: np.ndarray, name: str) -> str:
+        """The exact total counting the entries whose values are non-zero where ``off`` / ``on`` (a count of 0
+        and 1 values of the same pattern, e.g. ``cnt`` for the scores; or a new one, ``NAME:nonzero``)."""
+        for other, exact in self.exact.items():
+            o_off, o_on = self.parts[other][2:]
+            if exact and np.array_equal(o_off, off) and np.array_equal(o_on, on):
+                return other
+        key = f"{name}:nonzero"
+        self.exact[key] = True
+        self.parts[key] = (self._level_sums(off.astype(np.float64))[0], np.zeros(self.levels.size),
+                           off.astype(np.float64), on.astype(np.float64))
+        return key
+
+    def _level_sums(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each level's exact sum of ``values`` as ``hi + lo`` (``math.fsum`` of the level, then of the rest)."""
+        hi = np.bincount(self.inverse, weights=values, minlength=self.levels.size)  # exact for one entry
+        lo = np.zeros(self.levels.size)
+        order = np.argsort(self.inverse, kind="stable")
+        bounds = np.r_[0, np.cumsum(self.size)]
+        for j in np.flatnonzero(self.size > 1):
+            part = values[order[bounds[j] : bounds[j + 1]]].tolist()
+            hi[j] = math.fsum(part)
+            lo[j] = math.fsum([*part, -hi[j]])
+        return hi, lo
+
+
+def level_steps(vec: VectorLevels, r0: int, r1: int, truth_indptr: np.ndarray, truth_cols: np.ndarray,
+                known_indptr: np.ndarray, known_cols: np.ndarray) -> ChunkSteps | None:
+    """The (protein, level) groups of rows [r0, r1), each given the vector ``vec`` without its known terms,
+    built from the vector's levels (never one entry per protein and term).
+
+    A protein's predicted set at level L is ``S(L) \\ K`` (``K`` its known terms, disjoint from its
+    truth ``T``), so each running total there is the sum, over the levels down to L, of the level's
+    ``off`` total (``hi`` and ``lo``), minus ``off`` of its known terms of the level, plus ``on`` minus
+    ``off`` of its true terms of the level: one value per (protein, level) and per known and true term,
+    summed by the kernel's running totals (:func:`_grouped`). A sum whose protein has no entry of a non-zero
+    value (its count :attr:`VectorLevels.nonzero`) is 0, as the rows give it; a group where the protein has
+    no entry left (every entry of the level known) is dropped, as the rows have none.
+    """
+    k, n = vec.levels.size, r1 - r0
+    if not k or not n:
+        return None
+    k_rows, k_pos = _members(vec, r0, r1, known_indptr, known_cols)
+    t_rows, t_pos = _members(vec, r0, r1, truth_indptr, truth_cols)
+    g_known = k_rows * k + (k - 1 - vec.inverse[k_pos])  # group: row, then descending level
+    g_truth = t_rows * k + (k - 1 - vec.inverse[t_pos])
+    extra = np.r_[g_known, g_truth, g_truth]  # -off of a known term; +on and -off of a true term
+    order = np.argsort(extra, kind="stable")
+    rev = slice(None, None, -1)
+    head = np.tile(1 + vec.has_lo[rev].astype(np.int64), n)  # a group: its level's hi (and lo), then its terms
+    n_extra = np.bincount(extra, minlength=n * k)
+    start = np.r_[0, np.cumsum(head + n_extra)[:-1]]
+    ranked = extra[order]
+    at = (start + head)[ranked] + np.arange(order.size) - np.r_[0, np.cumsum(n_extra)[:-1]][ranked]
+    lo_at = (start + 1)[head > 1]
+    grp = (np.arange(n, dtype=np.int64)[:, None] * (vec.m + 1) + (vec.m - vec.levels[rev])[None, :]).ravel()
+    grp = np.repeat(grp, head + n_extra)
+
+    def values(name: str) -> np.ndarray:
+        hi, lo, off, on = vec.parts[name]
+        out = np.zeros(grp.size)
+        out[start], out[lo_at] = np.tile(hi[rev], n), np.tile(lo[rev][vec.has_lo[rev]], n)
+        out[at] = np.r_[0.0 - off[k_pos], on[t_pos], 0.0 - off[t_pos]][order]  # (0.0 - 0.0 is +0.0)
+        return out
+
+    steps = _grouped(grp, vec.m, r0, vec.exact, values)
+    for name, counter in vec.nonzero.items():  # no entry of a non-zero value: 0, exactly
+        steps.totals[name] = np.where(steps.totals[counter] > 0, steps.totals[name], 0.0)
+    for name in set(vec.nonzero.values()) - set(TOTALS):
+        del steps.totals[name]
+    left = np.flatnonzero(np.tile(vec.size[rev], n) - np.bincount(g_known, minlength=n * k) > 0)
+    if not left.size:
+        return None
+    rows = steps.rows[left]
+    return ChunkSteps(rows=rows, bins=steps.bins[left], first=np.r_[True, rows[1:] != rows[:-1]],
+                      totals={name: v[left] for name, v in steps.totals.items()})
+
+
+def _members(vec: VectorLevels, r0: int, r1: int, indptr: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The (local row, vector entry) of the terms of CSR rows [r0, r1) that the vector predicts."""
+    a, b = int(indptr[r0]), int(indptr[r1])
+    rows = np.repeat(np.arange(r1 - r0, dtype=np.int64), np.diff(indptr[r0 : r1 + 1]))
+    pos = vec.pos_of[np.asarray(cols[a:b], np.int64)]
+    ok = pos >= 0
+    return rows[ok], pos[ok]
 
 
 def step_states(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray,

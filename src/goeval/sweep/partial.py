@@ -14,7 +14,8 @@ from goeval.sweep.quantities import TOTALS, Events, sum_names
 from goeval.sweep.stats import STAT_DEFINITIONS, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
 
-__all__ = ["SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "finish_partial", "fold_infinite", "event_sources"]
+__all__ = ["SweepPartial", "TreeSum", "tree_sum", "sweep_partial", "chunk_partial", "finish_partial", "fold_infinite",
+           "event_sources"]
 
 @dataclass
 class SweepPartial:
@@ -132,9 +133,10 @@ def _step_deltas(steps: ChunkSteps, now: dict[str, np.ndarray], before: dict[str
     return out
 
 
-def _chunk_partial(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray, thresholds: np.ndarray,
+def chunk_partial(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray, thresholds: np.ndarray,
                    w_row: np.ndarray | None, names: tuple[str, ...]) -> SweepPartial:
-    """One kernel chunk's changes, summed per threshold in array order (as ``np.bincount`` does)."""
+    """One kernel chunk's changes (its groups ``steps``, thresholds indexed by ``steps.bins``), summed per
+    threshold in array order (as ``np.bincount`` does)."""
     now, before = step_states(steps, n_t, i_t, w_row)
     deltas = _step_deltas(steps, now, before, i_t, names)
     bins, inverse = np.unique(steps.bins, return_inverse=True)
@@ -187,7 +189,7 @@ def sweep_partial(
         steps = chunk_steps(r0, r1, pred_indptr, pred_cols, pred_scores, flags, iav, thresholds, grid_n, levels,
                             events)
         if steps is not None:
-            total = total + _chunk_partial(steps, n_t, i_t, thresholds, weighted_rows, names)
+            total = total + chunk_partial(steps, n_t, i_t, thresholds, weighted_rows, names)
     return total
 
 

@@ -12,7 +12,7 @@ Two kinds of declaration, as scikit-learn derives every curve from the counts of
   its ``|T|`` and ``i(T)`` (:class:`ProteinState`); it names the sums of it the sweep keeps
   (``sum_i w_i i(T_i)**p quantity_i`` for each power ``p``: :data:`STAT_DEFINITIONS`) and its
   rule for one score vector shared by every protein (:mod:`goeval.sweep.shared`), or says it has
-  none (``shared=None``: the naive baseline then makes its rows).
+  none (``shared=None``: the naive baseline without known terms then makes its rows).
 
 The kernel, the step functions, the partial sums, the shared sweep, the store of per-protein
 statistics and the bootstrap read these registries, so a new quantity is one declaration here or
@@ -169,7 +169,7 @@ class Quantity:
     shared : callable (vector, p) -> ndarray, or None
         Its rule for a score vector shared by every protein (:mod:`goeval.sweep.shared`: the change
         of ``sum_i i(T_i)**p quantity_i`` per level of the vector), or None to say it has none (the
-        naive baseline then makes one row per protein). Required.
+        naive baseline without known terms then makes one row per protein). Required.
     description : str
     truth : tuple of str
         The per-protein constants of event sources it reads (:attr:`Events.truth`), besides ``n_t`` and ``i_t``.
