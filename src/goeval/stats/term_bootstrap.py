@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 import numpy as np
 
