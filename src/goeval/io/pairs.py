@@ -7,6 +7,7 @@ so later stages map each distinct term once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ import pyarrow.compute as pc
 
 from goeval.io.text import STRIP
 
-__all__ = ["PairTable", "encode_strings", "encode_chunks", "float_chunks", "has_empty"]
+__all__ = ["PairTable", "encode_strings", "encode_chunks", "translate_codes", "float_chunks", "has_empty"]
 
 
 @dataclass(kw_only=True)
@@ -85,18 +86,27 @@ def encode_chunks(chunks: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     # one hash of the dictionaries put end to end: its dictionary is their distinct values in first-appearance
     # order (as pc.unique's) and its indices translate each chunk's dictionary (one pass, not one per chunk)
     merged = pc.dictionary_encode(pa.concat_arrays(dicts))
-    translate = _numpy(merged.indices, np.int32)
+
+    def pieces() -> Iterator[tuple[np.ndarray, int]]:
+        for i, c in enumerate(chunks):
+            idx = c.indices
+            yield (_numpy(idx, np.int32) if idx.null_count == 0 else idx.fill_null(0).to_numpy()), len(dicts[i])
+            chunks[i] = None
+
+    codes = translate_codes(pieces(), _numpy(merged.indices, np.int32), n_rows)
+    return codes, merged.dictionary.to_numpy(zero_copy_only=False)  # an object array of str
+
+
+def translate_codes(pieces: Iterable[tuple[np.ndarray, int]], translate: np.ndarray, n_rows: int) -> np.ndarray:
+    """The int32 codes of ``n_rows`` rows given as pieces of (local codes, size of the piece's dictionary), each
+    piece's codes translated through its dictionary's slice of ``translate`` (the global codes of the pieces'
+    dictionaries put end to end)."""
     codes = np.empty(n_rows, dtype=np.int32)
     pos = at = 0
-    for i, c in enumerate(chunks):
-        trans = translate[at : at + len(dicts[i])]
-        at += len(dicts[i])
-        idx = c.indices
-        local = _numpy(idx, np.int32) if idx.null_count == 0 else idx.fill_null(0).to_numpy()
-        codes[pos : pos + len(c)] = trans[local]
-        pos += len(c)
-        chunks[i] = None
-    return codes, merged.dictionary.to_numpy(zero_copy_only=False)  # an object array of str
+    for local, size in pieces:
+        codes[pos : pos + local.size] = translate[at : at + size][local]
+        pos, at = pos + local.size, at + size
+    return codes
 
 
 def _numpy(arr: pa.Array, dtype: type) -> np.ndarray:

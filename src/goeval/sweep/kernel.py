@@ -7,8 +7,8 @@ scatter of their changes into threshold bins) are shared with
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from goeval.errors import InvalidParameterError, UngroupedPredictionsError
 from goeval.io.files import PathLike
-from goeval.io.pairs import PairTable
+from goeval.io.pairs import PairTable, translate_codes
 from goeval.io.predictions.parts import PART_BYTES, PartReader, ParsedPart
 from goeval.io.predictions.keep import ProteinFilter
 
@@ -223,13 +223,8 @@ def _merge_codes(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarra
             local.append(encoded.indices.to_numpy())
             values.append(uniq[encoded.dictionary.to_numpy()])
     merged, distinct = pd.factorize(np.concatenate(values))
-    merged = merged.astype(np.int32)
-    out = np.empty(sum(c.size for c in local), np.int32)
-    pos = at = 0
-    for c, v in zip(local, values):
-        out[pos : pos + c.size] = merged[at : at + v.size][c]
-        pos, at = pos + c.size, at + v.size
-    return out, np.asarray(distinct, dtype=object)
+    codes = translate_codes(zip(local, (v.size for v in values)), merged.astype(np.int32), sum(c.size for c in local))
+    return codes, np.asarray(distinct, dtype=object)
 
 
 def _first_appearance(codes: np.ndarray, n_uniq: int) -> bool:
