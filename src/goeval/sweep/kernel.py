@@ -72,10 +72,11 @@ def running_sums(x: np.ndarray, ends: np.ndarray, seg_start: np.ndarray) -> np.n
     x = np.asarray(x, dtype=np.float64)
     if 2 * np.count_nonzero(x) >= x.size:  # mostly non-zero (kept below would be too): the whole array, no index
         return _compensated(x, ends, seg_start)
-    kept = np.flatnonzero((x != 0) | np.signbit(x))
+    mask = (x != 0) | np.signbit(x)
+    kept = np.flatnonzero(mask)
     if 2 * kept.size < x.size:  # mostly +0.0 (e.g. a total of the true terms): the other entries alone, same bits
-        return _compensated(x[kept], np.searchsorted(kept, ends, side="right") - 1,
-                            np.searchsorted(kept, seg_start, side="left"))
+        upto = np.cumsum(mask)  # kept entries up to each index: where ends and starts fall among them
+        return _compensated(x[kept], upto[ends] - 1, upto[seg_start] - mask[seg_start])
     return _compensated(x, ends, seg_start)
 
 

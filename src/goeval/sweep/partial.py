@@ -8,6 +8,7 @@ from typing import Iterable
 import numpy as np
 
 from goeval.errors import InvalidParameterError
+from goeval.sparse import dense_unique
 from goeval.sweep.kernel import (ChunkSteps, TruthFlags, chunk_bounds, chunk_steps, finish_sums, step_states,
                                  truth_totals)
 from goeval.sweep.quantities import TOTALS, Events, sum_names
@@ -139,7 +140,7 @@ def chunk_partial(steps: ChunkSteps, n_t: np.ndarray, i_t: np.ndarray, threshold
     threshold in array order (as ``np.bincount`` does)."""
     now, before = step_states(steps, n_t, i_t, w_row)
     deltas = _step_deltas(steps, now, before, i_t, names)
-    bins, inverse = np.unique(steps.bins, return_inverse=True)
+    bins, inverse = dense_unique(steps.bins, thresholds.size)
     values = np.empty((bins.size, deltas.shape[0]))
     for q in range(deltas.shape[0]):
         values[:, q] = np.bincount(inverse, weights=deltas[q], minlength=bins.size)
