@@ -63,3 +63,57 @@ def test_load_results_of_a_time_split_is_a_time_split_result(two_methods, tmp_pa
         res.save(tmp_path / "ts" / kind)
     back = goeval.load_results(tmp_path / "ts")
     assert isinstance(back, TimeSplitResult) and list(back) == ["NK", "LK"]
+
+
+def test_blocks_summarized_as_they_finish_give_the_same_result(two_methods):
+    """summarize() of statistics and of the blocks summarize_block() made of them one by one (what an engine's
+    on_block does as each block finishes): the same curves, rows, calibration and curve counts."""
+    import functools
+
+    import numpy as np
+
+    from goeval.evaluation.summary import BlockSummary, summarize, summarize_block
+    from goeval.options import EvaluationOptions
+
+    res = two_methods[0]
+    opts = EvaluationOptions.resolve(EvaluationOptions(thresholds=0.01, curves="thin"))
+    whole = summarize(dict(res.stats), opts, True, diagnostics={})
+    made = functools.partial(summarize_block, options=opts, with_ia=True)
+    early = {key: made(key, st) for key, st in res.stats.items()}
+    assert all(isinstance(b, BlockSummary) for b in early.values())
+    given = summarize(early, opts, True, diagnostics={}, release=True)
+    assert given.summary_records == whole.summary_records
+    assert given.diagnostics["curves"] == whole.diagnostics["curves"]
+    for col, values in whole.curve_columns.items():
+        assert np.array_equal(given.curve_columns[col], values, equal_nan=values.dtype != object), col
+    assert given.calibration.equals(whole.calibration)
+
+
+def test_the_engine_hands_each_finished_block_to_on_block():
+    """evaluate_blocks(on_block=...) keeps what the hook returns in place of each block's statistics."""
+    import numpy as np
+
+    from goeval.diagnostics import Diagnostics
+    from goeval.evaluation.benchmark import make_benchmark
+    from goeval.evaluation.engine import Plan
+    from goeval.evaluation.run import evaluate_blocks
+    from goeval.options import EvaluationOptions
+
+    onto = goeval.load_ontology(goeval.example_path("ontology"))
+    truth = goeval.load_annotations(goeval.example_path("truth"), onto)
+    preds = goeval.load_predictions(goeval.example_path("predictions"), onto)
+    opts = EvaluationOptions.resolve(EvaluationOptions(thresholds=0.01))
+    seen = []
+
+    def hook(key, st):
+        seen.append((key, int(st.thresholds.size)))
+        return ("summarized", key)
+
+    bench = make_benchmark(onto, truth, opts, Diagnostics())
+    plain = evaluate_blocks(bench, {"BLAST": preds}, Plan(options=opts), Diagnostics())
+    hooked = evaluate_blocks(bench, {"BLAST": preds}, Plan(options=opts), Diagnostics(), on_block=hook)
+    assert [k for k, _ in seen] == [k for k, o in plain.items() if o.stats is not None] and seen
+    for key, outcome in hooked.items():
+        assert outcome.stats == ("summarized", key)
+        assert outcome.counts == plain[key].counts
+        assert np.array_equal(dict(seen)[key], plain[key].stats.thresholds.size)

@@ -37,7 +37,7 @@ from goeval.errors import InvalidParameterError
 from goeval.evaluation import summarize
 from goeval.evaluation.benchmark import make_benchmark
 from goeval.evaluation.engine import Plan
-from goeval.evaluation.summary import TimeSplitResult
+from goeval.evaluation.summary import TimeSplitResult, summarize_block
 from goeval.evaluation.run import evaluate_blocks, evaluated
 from goeval.evaluation.sources import AnnotationsSource, MethodFeed, SharedScoresSource
 from goeval.information.accretion import information_accretion
@@ -462,7 +462,8 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
                        if isinstance(p, (HitPredictions, list)) else
                        SharedScoresSource(m, *p[:2], MethodFeed.of(bench, opts), p[2], plan=plan))
                    for m, p in predictions.items()}
-        stats = evaluated(evaluate_blocks(bench, sources, plan, diag))
+        early = None if intervals is not None else functools.partial(summarize_block, options=opts, with_ia=True)
+        stats = evaluated(evaluate_blocks(bench, sources, plan, diag, on_block=early))  # summarized as they finish
         for m, p in predictions.items():
             if isinstance(p, HitPredictions):
                 diag["methods"][m]["training"] = p.diagnostics

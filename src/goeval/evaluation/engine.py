@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -187,7 +187,7 @@ class BlockSums:
             return None
         n_t = np.concatenate([p.n_t for p in self.parts])
         i_t = np.concatenate([p.i_t for p in self.parts])
-        partial = fold_infinite(self.tree.result())
+        partial = fold_infinite(self.tree.result(), in_place=True)  # (the tree's sum is used only here)
         self.tree = TreeSum()  # its partials are summed in `partial`: let them go before the dense sums are made
         if self.block.thresholds is None and partial.keys.size == 0:
             return None
@@ -302,9 +302,10 @@ class Runner:
 
 @dataclass
 class BlockOutcome:
-    """A finished block: its statistics (None: nothing evaluated) and its counts."""
+    """A finished block: its statistics (None: nothing evaluated; what the engine's ``on_block`` made of them
+    when it has one) and its counts."""
 
-    stats: SweepStats | None
+    stats: SweepStats | Any | None
     counts: dict[str, Any]
     whole: BlockScores | None = None
 
@@ -321,10 +322,15 @@ class Engine:
         folds of a cross-validation) share one :class:`BlockSums`, finished by
         :meth:`finish`; otherwise a block is finished as soon as its source
         says it is complete (one block's tree in memory at a time).
+    on_block : callable, optional
+        ``on_block((method, label), stats)`` of every finished block's statistics: what the outcome keeps in
+        their place (e.g. :func:`~goeval.evaluation.summary.summarize_block`, so that a run whose statistics are
+        not needed afterwards holds one block's at a time, not every block's until the end).
     """
 
-    def __init__(self, plan: Plan, runner: Runner, *, pooled: bool = False) -> None:
-        self.plan, self.runner, self.pooled = plan, runner, pooled
+    def __init__(self, plan: Plan, runner: Runner, *, pooled: bool = False,
+                 on_block: Callable[[BlockKey, SweepStats], Any] | None = None) -> None:
+        self.plan, self.runner, self.pooled, self.on_block = plan, runner, pooled, on_block
         self.sums: dict[BlockKey, BlockSums] = {}
         self.done: dict[BlockKey, BlockOutcome] = {}
         self.closing: deque[BlockSums] = deque()
@@ -377,6 +383,8 @@ class Engine:
         counts["evaluated"] = st is not None or whole is not None  # swept, or its scores kept (term-centric)
         if st is not None:
             counts["thresholds"] = int(st.thresholds.size)
+            if self.on_block is not None:
+                st = self.on_block((sums.method, sums.label), st)
         self.done[(sums.method, sums.label)] = BlockOutcome(st, counts, whole)
         del self.sums[(sums.method, sums.label)]
 

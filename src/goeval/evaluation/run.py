@@ -11,7 +11,7 @@ engine on their own sources (:mod:`goeval.benchmarks`).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -125,8 +125,8 @@ def _method_counts(name: str, pred: Any, engine: Engine, benchmark: Benchmark, p
 
 
 def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: Plan, diag: Diagnostics, *,
-                    executor: Any = None, stream: bool = False,
-                    batch_rows: int | None = None) -> dict[BlockKey, BlockOutcome]:
+                    executor: Any = None, stream: bool = False, batch_rows: int | None = None,
+                    on_block: Callable[[BlockKey, SweepStats], Any] | None = None) -> dict[BlockKey, BlockOutcome]:
     """Evaluate every method on the benchmark: the outcome of every block, in namespace then method order.
 
     Parameters
@@ -147,9 +147,11 @@ def evaluate_blocks(benchmark: Benchmark, predictions: Mapping[str, Any], plan: 
         (read there, streamed with ``stream``).
     stream : bool
         Prediction paths are read in batches of ``batch_rows`` rows.
+    on_block : callable, optional
+        What a block's outcome keeps in place of its statistics (:class:`~goeval.evaluation.engine.Engine`'s).
     """
     batch_rows = BATCH_ROWS if batch_rows is None else batch_rows
-    engine = Engine(plan, Runner(executor))
+    engine = Engine(plan, Runner(executor), on_block=on_block)
     streaming: dict[str, Any] = {"streamed": [], "in_memory": {}}
     paths = {n: p for n, p in predictions.items() if isinstance(p, PredictionInput) and p.shippable}
     remote = bool(executor is not None and paths and len(paths) >= executor_workers(executor))

@@ -9,6 +9,7 @@ block and registered measure); :class:`EvaluationResult` holds both.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
@@ -24,7 +25,8 @@ from goeval.metrics.registry import PROTEIN_CALIBRATION, derived_columns, get_me
 from goeval.options import EvaluationOptions
 from goeval.sweep import BlockKey, SweepStats
 
-__all__ = ["EvaluationResult", "TimeSplitResult", "merge_results", "leaderboard", "summarize", "optimum_records",
+__all__ = ["EvaluationResult", "TimeSplitResult", "merge_results", "leaderboard", "summarize", "summarize_block",
+           "BlockSummary", "optimum_records",
            "area_records", "curve_records", "calibration_rows", "SUMMARY_COLUMNS", "BOOTSTRAP_COLUMNS",
            "RANK_CALIBRATION_NOTE"]
 
@@ -430,8 +432,10 @@ def summarize(
 
     Parameters
     ----------
-    stats : mapping of (method, namespace label) to SweepStats
-        As returned by :func:`namespace_stats` (or sums of such mappings).
+    stats : mapping of (method, namespace label) to SweepStats or BlockSummary
+        As returned by :func:`namespace_stats` (or sums of such mappings); a
+        block may be given already summarized (:func:`summarize_block`, e.g.
+        as the engine finished it), and its rows are then taken as they are.
     options : EvaluationOptions, optional
         ``normalization``, ``k`` and ``protein_weighting`` are used here, and
         ``curves``, ``curve_tolerance``, ``curve_points``: the rows of each
@@ -458,60 +462,82 @@ def summarize(
         namespace, registered protein measure), always over every threshold.
     """
     opts = EvaluationOptions.resolve(options)
-    frames: list[dict[str, np.ndarray]] = []
-    records: list[dict[str, Any]] = []
-    kept: list[tuple[str, str, dict[str, Any]]] = []  # rows before and after the curve policy, per block
-    extra: dict[str, None] = {}  # similarity columns, in order of appearance
-    calibration: list[dict[str, np.ndarray]] = []  # each block's reliability table
-    for name, label in list(stats):
-        st = stats.pop((name, label)) if release else stats[(name, label)]  # type: ignore[attr-defined]
-        cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
-                             protein_weighting=opts.protein_weighting, with_ia=with_ia)
-        if opts.ranks is not None:  # rank thresholds: the threshold column says k (inf: every term), not 1 / k
-            with np.errstate(divide="ignore", over="ignore"):  # 1 / the smallest float: inf, the rank 'all'
-                cur["threshold"] = np.round(1.0 / cur["threshold"])
-        sim = {} if st.similarity is None else _similarity_curves(st.similarity, opts.normalization)
-        no_information, n_bench = with_ia and st.it_sum == 0, st.n
-        whole = curve_records(name, label, st, opts, with_ia)
-        reliable = calibration_rows(name, label, st, opts, with_ia)
-        if reliable is not None:
-            calibration.append(reliable)
-        del st  # released: the block's statistics go before its curves are thinned
-        cur.update(sim)
-        sim.update(derived_columns(cur))  # measures computed from the curves: extra columns, as similarity
-        cur.update(sim)
-        extra.update(dict.fromkeys(sim))
-        ok = cur["n_covered"] > 0
-        n_ok = int(ok.sum())
-        if no_information and ok.any():
-            warnings.warn(f"{name} {label}: the IA gives 0 bits to every truth term of the {int(n_bench):,} benchmark "
-                          "proteins (it covers none of them: an IA of other terms or another ontology?); the "
-                          "IA-based measures (weighted F, ru, mi, S) are undefined and written as nan.", GoevalWarning)
-        records.extend(optimum_records(name, label, cur, ok))
-        records.extend(area_records(name, label, cur, ok))
-        records.extend(whole)
-        # the optima's rows among the covered thresholds (kept by 'thin')
-        optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
-        frame = {"method": _repeated(name, n_ok), "namespace": _repeated(label, n_ok)}
-        columns = [col for col in COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
-        for col in columns:  # moved one at a time: one block's full curves alive once
-            values = cur.pop(col)
-            frame[col] = values if n_ok == values.size else values[ok]
-        del cur, sim
-        frame, info = apply_curve_policy(frame, opts.curves, tolerance=opts.curve_tolerance,
-                                         max_points=opts.curve_points, keep=optima)
-        kept.append((name, label, info))
-        if frame is not None:
-            frames.append(frame)
-        del frame
+    blocks: list[BlockSummary] = []
+    for key in list(stats):
+        if isinstance(stats[key], BlockSummary):  # summarized as it finished
+            blocks.append(stats.pop(key) if release else stats[key])  # type: ignore[attr-defined]
+        else:  # released: the argument the only reference, one block's statistics and full curves alive at once
+            blocks.append(summarize_block(key, stats.pop(key) if release else stats[key], opts,  # type: ignore[attr-defined]
+                                          with_ia))
+    frames = [b.frame for b in blocks if b.frame is not None]
+    records = [r for b in blocks for r in b.records]
+    extra = {c: None for b in blocks for c in b.extra}  # similarity columns, in order of appearance
     diag = {} if diagnostics is None else diagnostics
     diag["options"] = {**opts.as_dict(), "ia": with_ia}
-    diag["curves"] = curves_diagnostics(opts.curves, opts.curve_tolerance, opts.curve_points, kept)
+    diag["curves"] = curves_diagnostics(opts.curves, opts.curve_tolerance, opts.curve_points,
+                                        [(*b.key, b.info) for b in blocks])
     curves = None if opts.curves == "none" else _concat_curves(frames, with_ia, list(extra))
+    calibration = [b.calibration for b in blocks if b.calibration is not None]
     table = None if opts.ranks is not None else _calibration_table(calibration, with_ia)
     if opts.ranks is not None:
         diag["calibration"] = RANK_CALIBRATION_NOTE
     return EvaluationResult(curves, records, diag, None if release else stats, calibration_columns=table)
+
+
+@dataclass
+class BlockSummary:
+    """What :func:`summarize` keeps of one block once its statistics are gone: its summary rows, its curve rows
+    (after the curve policy), the policy's counts, its reliability table and its similarity columns."""
+
+    key: BlockKey
+    records: list[dict[str, Any]]
+    frame: dict[str, np.ndarray] | None
+    info: dict[str, Any]
+    calibration: dict[str, np.ndarray] | None
+    extra: list[str]
+
+
+def summarize_block(key: BlockKey, st: SweepStats, options: EvaluationOptions, with_ia: bool = True) -> BlockSummary:
+    """One block of :func:`summarize`: its curves and optima from its statistics, the curves thinned by the
+    policy right after the optima are taken on every threshold.
+
+    Given a block's statistics as soon as it is finished (an engine's ``on_block``), it lets the statistics
+    go before the next blocks' are made: :func:`summarize` takes the result in place of the statistics, with
+    the same rows and bits.
+    """
+    name, label = key
+    opts = options
+    cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
+                         protein_weighting=opts.protein_weighting, with_ia=with_ia)
+    if opts.ranks is not None:  # rank thresholds: the threshold column says k (inf: every term), not 1 / k
+        with np.errstate(divide="ignore", over="ignore"):  # 1 / the smallest float: inf, the rank 'all'
+            cur["threshold"] = np.round(1.0 / cur["threshold"])
+    sim = {} if st.similarity is None else _similarity_curves(st.similarity, opts.normalization)
+    no_information, n_bench = with_ia and st.it_sum == 0, st.n
+    records = curve_records(name, label, st, opts, with_ia)
+    reliable = calibration_rows(name, label, st, opts, with_ia)
+    del st  # the block's statistics go before its curves are thinned (when the caller lets them go)
+    cur.update(sim)
+    sim.update(derived_columns(cur))  # measures computed from the curves: extra columns, as similarity
+    cur.update(sim)
+    ok = cur["n_covered"] > 0
+    n_ok = int(ok.sum())
+    if no_information and ok.any():
+        warnings.warn(f"{name} {label}: the IA gives 0 bits to every truth term of the {int(n_bench):,} benchmark "
+                      "proteins (it covers none of them: an IA of other terms or another ontology?); the "
+                      "IA-based measures (weighted F, ru, mi, S) are undefined and written as nan.", GoevalWarning)
+    records = [*optimum_records(name, label, cur, ok), *area_records(name, label, cur, ok), *records]
+    # the optima's rows among the covered thresholds (kept by 'thin')
+    optima = np.cumsum(ok)[optimum_rows(cur, ok)] - 1
+    frame = {"method": _repeated(name, n_ok), "namespace": _repeated(label, n_ok)}
+    columns = [col for col in COLUMNS if col in cur] + list(sim) if opts.curves != "none" else ["threshold"]
+    for col in columns:  # moved one at a time: one block's full curves alive once
+        values = cur.pop(col)
+        frame[col] = values if n_ok == values.size else values[ok]
+    del cur
+    frame, info = apply_curve_policy(frame, opts.curves, tolerance=opts.curve_tolerance,
+                                     max_points=opts.curve_points, keep=optima)
+    return BlockSummary(key=key, records=records, frame=frame, info=info, calibration=reliable, extra=list(sim))
 
 
 def _similarity_curves(stats: Any, normalization: str) -> dict[str, np.ndarray]:

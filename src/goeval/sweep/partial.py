@@ -67,10 +67,22 @@ class SweepPartial:
         keys[out_a], keys[out_new] = a, b[~common]
         out = np.empty((keys.size, self.values.shape[1]))
         out[out_a] = self.values
-        out[out_new] = other.values[~common]
-        at = out_a[pos[common]]
-        out[at] = out[at] + other.values[common]
+        for rows, to in _pieces(np.flatnonzero(~common), out_new):  # a piece at a time: bounded temporaries
+            out[to] = other.values[rows]
+        both = np.flatnonzero(common)
+        for rows, to in _pieces(both, out_a[pos[both]]):
+            out[to] += other.values[rows]  # (distinct rows: out[to] + other's, as one expression)
         return SweepPartial(keys, out)
+
+
+#: Rows of a partial moved or added at once by ``SweepPartial.__add__`` (its temporaries: this many rows).
+_PIECE_ROWS = 1 << 16
+
+
+def _pieces(rows: np.ndarray, to: np.ndarray) -> Iterable[tuple[np.ndarray, np.ndarray]]:
+    """``rows`` and ``to`` in aligned pieces of :data:`_PIECE_ROWS`."""
+    for a in range(0, rows.size, _PIECE_ROWS):
+        yield rows[a : a + _PIECE_ROWS], to[a : a + _PIECE_ROWS]
 
 
 class TreeSum:
@@ -247,18 +259,20 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
     return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t, i_t, truth)
 
 
-def fold_infinite(partial: SweepPartial) -> SweepPartial:
+def fold_infinite(partial: SweepPartial, *, in_place: bool = False) -> SweepPartial:
     """The partial with its ``+inf`` key (scores predicted at every threshold) added to its highest finite key.
 
     Exact thresholds are the distinct finite scores; a term scored ``+inf``
     (a root counted as predicted for every protein) is predicted at all of
     them, so its changes belong to the highest one. Without a finite key
-    the ``+inf`` row is dropped (there is no threshold).
+    the ``+inf`` row is dropped (there is no threshold). ``in_place``: the
+    result's values are a view of ``partial``'s, whose highest finite row
+    is changed (no copy of a partial that is not used again).
     """
     keys = partial.keys
     if not keys.size or np.isfinite(keys[-1]):
         return partial
-    values = partial.values[:-1].copy()
+    values = partial.values[:-1] if in_place else partial.values[:-1].copy()
     if keys.size > 1:
         values[-1] = values[-1] + partial.values[-1]
     return SweepPartial(keys[:-1], values)
