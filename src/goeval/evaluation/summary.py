@@ -484,7 +484,7 @@ def summarize(
     return EvaluationResult(curves, records, diag, None if release else stats, calibration_columns=table)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BlockSummary:
     """What :func:`summarize` keeps of one block once its statistics are gone: its summary rows, its curve rows
     (after the curve policy), the policy's counts, its reliability table and its similarity columns."""
