@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from goeval.errors import InvalidParameterError
-from goeval.sparse import row_indptr
+from goeval.sparse import dense_unique, row_indptr
 from goeval.sweep.quantities import TOTALS, Entries, Events, ProteinState, protein_state, sum_names
 from goeval.sweep.stats import STAT_DEFINITIONS, SweepStats
 from goeval.sweep.thresholds import grid_multiplier
@@ -384,8 +384,7 @@ class VectorLevels:
         level = _levels(thresholds, scores, grid_multiplier(thresholds))
         keep = level > 0
         self.cols, self.scores = np.asarray(cols, np.int64)[keep], np.asarray(scores, np.float64)[keep]
-        self.levels, inverse = np.unique(level[keep], return_inverse=True)
-        self.inverse = inverse.ravel()
+        self.levels, self.inverse = dense_unique(level[keep], self.m + 1)
         self.size = np.bincount(self.inverse, minlength=self.levels.size)
         self.pos_of = np.full(iav.size, -1, np.int64)
         self.pos_of[self.cols] = np.arange(self.cols.size)

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from goeval.sparse import dense_unique
 from goeval.sweep import STAT_DEFINITIONS, STAT_NAMES, SweepPartial, running_sums, truth_totals  # noqa: F401 - the doctest reads STAT_NAMES
 from goeval.sweep.kernel import VectorLevels, level_steps
 from goeval.sweep.partial import chunk_partial
@@ -197,9 +198,9 @@ def shared_partial(cols: np.ndarray, scores: np.ndarray, truth_indptr: np.ndarra
     keep = level > 0
     if not keep.any() or truth_indptr.size < 2:
         return SweepPartial.empty()
-    levels, inverse = np.unique(level[keep] - 1, return_inverse=True)
+    levels, inverse = dense_unique(level[keep] - 1, taus.size)
     iav = np.zeros(n_cols) if ia is None else np.asarray(ia, dtype=np.float64)
-    vec = SharedVector(np.asarray(cols)[keep].astype(np.int64), scores[keep], inverse.ravel(), levels.size, iav,
+    vec = SharedVector(np.asarray(cols)[keep].astype(np.int64), scores[keep], inverse, levels.size, iav,
                        truth_indptr, truth_cols, n_cols)
     names = sum_names()
     values = np.empty((levels.size, len(names)))
