@@ -68,6 +68,7 @@ def test_load_results_of_a_time_split_is_a_time_split_result(two_methods, tmp_pa
 def test_blocks_summarized_as_they_finish_give_the_same_result(two_methods):
     """summarize() of statistics and of the blocks summarize_block() made of them one by one (what an engine's
     on_block does as each block finishes): the same curves, rows, calibration and curve counts."""
+    import dataclasses
     import functools
 
     import numpy as np
@@ -78,15 +79,18 @@ def test_blocks_summarized_as_they_finish_give_the_same_result(two_methods):
     res = two_methods[0]
     opts = EvaluationOptions.resolve(EvaluationOptions(thresholds=0.01, curves="thin"))
     whole = summarize(dict(res.stats), opts, True, diagnostics={})
-    made = functools.partial(summarize_block, options=opts, with_ia=True)
-    early = {key: made(key, st) for key, st in res.stats.items()}
-    assert all(isinstance(b, BlockSummary) for b in early.values())
-    given = summarize(early, opts, True, diagnostics={}, release=True)
-    assert given.summary_records == whole.summary_records
-    assert given.diagnostics["curves"] == whole.diagnostics["curves"]
-    for col, values in whole.curve_columns.items():
-        assert np.array_equal(given.curve_columns[col], values, equal_nan=values.dtype != object), col
-    assert given.calibration.equals(whole.calibration)
+    for release in (False, True):  # release: the statistics handed over, left without sums
+        made = functools.partial(summarize_block, options=opts, with_ia=True, release=release)
+        stats = {key: dataclasses.replace(st, sums=dict(st.sums)) for key, st in res.stats.items()}
+        early = {key: made(key, st) for key, st in stats.items()}
+        assert all(isinstance(b, BlockSummary) for b in early.values())
+        assert all(bool(st.sums) != release for st in stats.values())
+        given = summarize(early, opts, True, diagnostics={}, release=True)
+        assert given.summary_records == whole.summary_records
+        assert given.diagnostics["curves"] == whole.diagnostics["curves"]
+        for col, values in whole.curve_columns.items():
+            assert np.array_equal(given.curve_columns[col], values, equal_nan=values.dtype != object), col
+        assert given.calibration.equals(whole.calibration)
 
 
 def test_the_engine_hands_each_finished_block_to_on_block():

@@ -603,6 +603,33 @@ def test_curve_sums_are_exactly_the_sums_a_column_depends_on(normalization, weig
         assert set(curve_sums(col, normalization, weighting)) == moved | shape, col
 
 
+@pytest.mark.parametrize("normalization", ["cafa", "pred", "gt", "cafa-pk"])
+@pytest.mark.parametrize("weighting", ["none", "information"])
+def test_curves_of_handed_over_statistics_let_each_sum_go_after_its_last_column(normalization, weighting):
+    """``release``: the same columns, bit for bit, and every sum a column reads leaves the statistics (those no
+    column reads stay); a sum removed too early would be a KeyError."""
+    from goeval.metrics.protein import COLUMNS as CURVE_COLUMNS
+    from goeval.metrics.protein import curve_sums
+    from goeval.sweep import STAT_DEFINITIONS as STAT_NAMES
+    from goeval.sweep import SweepStats
+
+    rng = np.random.default_rng(9)
+    base = {k: rng.random(7) + 0.5 for k in STAT_NAMES}
+
+    def stats():
+        return SweepStats(thresholds=np.linspace(0.1, 0.7, 7), sums={k: v.copy() for k, v in base.items()}, n=9.0,
+                          n_true=20.0, it_sum=30.0, it2_sum=150.0, n_w=8.0)
+
+    want = protein_curves(stats(), normalization=normalization, protein_weighting=weighting)
+    handed = stats()
+    got = protein_curves(handed, normalization=normalization, protein_weighting=weighting, release=True)
+    assert list(got) == list(want)
+    for col in want:
+        assert_array_equal(got[col], want[col])
+    read = {x for col in CURVE_COLUMNS for x in curve_sums(col, normalization, weighting)}
+    assert set(handed.sums) == set(STAT_NAMES) - read
+
+
 # ---------------------------------------------------------------------------------------------
 # BeProf's IC_AUPR (CSUBioGroup/BeProf evaluation.py: fmax, new_compute_performance), followed literally
 # ---------------------------------------------------------------------------------------------

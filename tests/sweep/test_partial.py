@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import goeval.sweep.partial as partial_mod
-from goeval.sweep import SweepPartial, fold_infinite
+from goeval.sweep import SweepPartial, TreeSum, fold_infinite
 
 
 def _random_partial(rng: np.random.Generator, pool: np.ndarray, k: int) -> SweepPartial:
@@ -42,6 +42,44 @@ def test_adding_in_pieces_is_the_literal_key_by_key_sum(seed, ka, kb, piece):
     assert np.array_equal(got.keys, keys)
     assert np.array_equal(got.values, want)  # bit for bit
     assert np.array_equal((a + b).values, want)
+    partial_mod._PIECE_ROWS = piece
+    try:  # grown in place: rows moved from the last piece down, every boundary crossed
+        mine = SweepPartial(a.keys.copy(), a.values.copy())
+        grown = mine.merged(b, grow=True)
+    finally:
+        partial_mod._PIECE_ROWS = old
+    assert np.array_equal(grown.keys, keys) and np.array_equal(grown.values, want)
+    assert grown.values is mine.values  # the same array, enlarged
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_the_tree_grows_its_own_sums_only_with_the_fold_s_bits(seed, n):
+    rng = np.random.default_rng(seed)
+    pool = np.unique(rng.integers(0, 200, size=300)).astype(float)
+    parts = [_random_partial(rng, pool, int(rng.integers(1, 60))) for _ in range(n)]
+    before = [(p.keys.copy(), p.values.copy()) for p in parts]
+
+    def plain(ps):  # the tree of TreeSum, by recursion on a power-of-two split, with new arrays only
+        stack = []
+        for p in ps:
+            size = 1
+            while stack and stack[-1][0] == size:
+                p, size = stack.pop()[1] + p, size * 2
+            stack.append((size, p))
+        total = stack[-1][1]
+        for _, left in reversed(stack[:-1]):
+            total = left + total
+        return total
+
+    want = plain(parts)
+    acc = TreeSum()
+    for p in parts:
+        acc.push(p)
+    got = acc.result()
+    assert np.array_equal(got.keys, want.keys) and np.array_equal(got.values, want.values)  # bit for bit
+    for p, (k, v) in zip(parts, before):  # what was pushed is not changed
+        assert np.array_equal(p.keys, k) and np.array_equal(p.values, v) and p.values.shape == v.shape
 
 
 def test_folding_in_place_gives_the_copy_s_bits_without_copying():
@@ -56,3 +94,41 @@ def test_folding_in_place_gives_the_copy_s_bits_without_copying():
     assert not np.shares_memory(copied.values, values)
     only_inf = fold_infinite(SweepPartial(np.array([np.inf]), np.ones((1, 3))), in_place=True)
     assert only_inf.keys.size == 0 and only_inf.values.shape == (0, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.booleans(), st.integers(0, 2), st.integers(1, 5))
+def test_a_handed_over_partial_gives_the_same_statistics_taken_apart_in_place(seed, k, infinite, extra, piece):
+    """finish_partial(release=True) (exact thresholds): the same sums, bit for bit, from the partial's values
+    taken apart a half at a time (compacted in pieces of a few rows, every boundary crossed), with or without
+    a +inf key and with columns beyond the sums; the partial is left empty."""
+    from goeval.sweep import finish_partial
+    from goeval.sweep.quantities import sum_names
+
+    rng = np.random.default_rng(seed)
+    width = len(sum_names()) + extra
+    keys = np.sort(rng.choice(np.linspace(0.01, 1.0, 100), size=k, replace=False))
+    if infinite:
+        keys = np.r_[keys, np.inf]
+    values = rng.normal(size=(keys.size, width)) * 10.0 ** rng.integers(-3, 3, size=(keys.size, 1))
+    n_t, i_t = rng.integers(1, 5, size=6).astype(float), rng.random(6) * 3
+    want = finish_partial(SweepPartial(keys.copy(), values.copy()), None, n_t, i_t)
+    mine = SweepPartial(keys.copy(), values.copy())
+    old = partial_mod._PIECE_ROWS
+    partial_mod._PIECE_ROWS = piece
+    try:
+        got = finish_partial(mine, None, n_t, i_t, release=True)
+    finally:
+        partial_mod._PIECE_ROWS = old
+    assert np.array_equal(got.thresholds, want.thresholds)
+    assert list(got.sums) == list(want.sums)
+    for name, v in want.sums.items():
+        assert np.array_equal(got.sums[name], v), name
+        assert got.sums[name].strides == v.strides  # (the same layout: reversed views of their own arrays)
+    assert (got.n, got.n_true, got.it_sum, got.it2_sum) == (want.n, want.n_true, want.it_sum, want.it2_sum)
+    assert mine.values.size == 0
+    view = SweepPartial(keys.copy(), values.copy())
+    held = view.values[:1]  # referred to elsewhere: copied out, not resized under the view
+    again = finish_partial(view, None, n_t, i_t, release=True)
+    assert all(np.array_equal(again.sums[n], v) for n, v in want.sums.items())
+    assert np.array_equal(held, fold_infinite(SweepPartial(keys, values.copy())).values[:1])  # (+inf folded in)

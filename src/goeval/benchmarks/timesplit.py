@@ -462,7 +462,8 @@ def _evaluate_kind(ontology: Ontology, truth: Annotations, known: Annotations | 
                        if isinstance(p, (HitPredictions, list)) else
                        SharedScoresSource(m, *p[:2], MethodFeed.of(bench, opts), p[2], plan=plan))
                    for m, p in predictions.items()}
-        early = None if intervals is not None else functools.partial(summarize_block, options=opts, with_ia=True)
+        early = None if intervals is not None else functools.partial(summarize_block, options=opts, with_ia=True,
+                                                                       release=True)
         stats = evaluated(evaluate_blocks(bench, sources, plan, diag, on_block=early))  # summarized as they finish
         for m, p in predictions.items():
             if isinstance(p, HitPredictions):

@@ -194,8 +194,9 @@ class BlockSums:
         source = self.block.events
         truth = None if source is None else {k: np.concatenate(v) for k, v in _by_name(
             [source.truth(p.truth_indptr, p.truth_cols) for p in self.parts]).items()}
-        st = finish_partial(partial, self.block.thresholds, n_t, i_t, sources=self.block.sources, truth=truth)
         spec = self.block.similarity
+        st = finish_partial(partial, self.block.thresholds, n_t, i_t, sources=self.block.sources, truth=truth,
+                            release=spec is None)  # (the similarity's columns are read from it below)
         if spec is not None:
             from goeval.metrics.similarity import similarity_stats  # deferred: as in Plan.block
             from goeval.metrics.similarity_steps import SimilaritySteps  # deferred: as in Plan.block

@@ -497,25 +497,31 @@ class BlockSummary:
     extra: list[str]
 
 
-def summarize_block(key: BlockKey, st: SweepStats, options: EvaluationOptions, with_ia: bool = True) -> BlockSummary:
+def summarize_block(key: BlockKey, st: SweepStats, options: EvaluationOptions, with_ia: bool = True, *,
+                    release: bool = False) -> BlockSummary:
     """One block of :func:`summarize`: its curves and optima from its statistics, the curves thinned by the
     policy right after the optima are taken on every threshold.
 
     Given a block's statistics as soon as it is finished (an engine's ``on_block``), it lets the statistics
     go before the next blocks' are made: :func:`summarize` takes the result in place of the statistics, with
-    the same rows and bits.
+    the same rows and bits. ``release``: the statistics are handed over, and their sums leave ``st.sums`` as
+    the curves are made (:func:`protein_curves`), so that a caller that holds ``st`` does not keep them alive
+    (``st`` is left without sums).
     """
     name, label = key
     opts = options
+    records = curve_records(name, label, st, opts, with_ia)
+    reliable = calibration_rows(name, label, st, opts, with_ia)
+    sim = {} if st.similarity is None else _similarity_curves(st.similarity, opts.normalization)
+    no_information, n_bench = with_ia and st.it_sum == 0, st.n
     cur = protein_curves(st, normalization=opts.normalization, k=opts.k,
-                         protein_weighting=opts.protein_weighting, with_ia=with_ia)
+                         protein_weighting=opts.protein_weighting, with_ia=with_ia, release=release)
     if opts.ranks is not None:  # rank thresholds: the threshold column says k (inf: every term), not 1 / k
         with np.errstate(divide="ignore", over="ignore"):  # 1 / the smallest float: inf, the rank 'all'
             cur["threshold"] = np.round(1.0 / cur["threshold"])
-    sim = {} if st.similarity is None else _similarity_curves(st.similarity, opts.normalization)
-    no_information, n_bench = with_ia and st.it_sum == 0, st.n
-    records = curve_records(name, label, st, opts, with_ia)
-    reliable = calibration_rows(name, label, st, opts, with_ia)
+    if release:
+        st.sums.clear()
+        st.similarity = None
     del st  # the block's statistics go before its curves are thinned (when the caller lets them go)
     cur.update(sim)
     sim.update(derived_columns(cur))  # measures computed from the curves: extra columns, as similarity

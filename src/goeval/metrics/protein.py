@@ -430,6 +430,7 @@ def protein_curves(
     k: float = 2.0,
     protein_weighting: str = "none",
     with_ia: bool = True,
+    release: bool = False,
 ) -> dict[str, np.ndarray]:
     """Curves over thresholds from sweep statistics: every registered column (:data:`COLUMNS`).
 
@@ -451,6 +452,10 @@ def protein_curves(
         plain averages of :meth:`SweepStats.information_weighted`.
     with_ia : bool
         Include the IA-based columns.
+    release : bool, default False
+        The statistics are handed over: each sum leaves ``stats.sums`` once
+        the last column that reads it is made, so that the sums and the
+        curves are not all held at once (the same columns and bits).
 
     Returns
     -------
@@ -469,8 +474,16 @@ def protein_curves(
     check_choice(protein_weighting, "protein_weighting", "protein_curves", ("none", "information"))
     c = Curves(stats, normalization, k, protein_weighting)
     have = stats.sums.keys()
-    out = {name: c[name] for name, col in COLUMNS.items() if (with_ia or not col.needs_ia)
-           and all(x in have for x in _sums_of(name, col, normalization, protein_weighting))}
+    reads = {name: _sums_of(name, col, normalization, protein_weighting) for name, col in COLUMNS.items()
+             if with_ia or not col.needs_ia}
+    names = [name for name, sums in reads.items() if all(x in have for x in sums)]
+    last = {x: j for j, name in enumerate(names) for x in reads[name]}  # the last column that reads each sum
+    out = {}
+    for j, name in enumerate(names):
+        out[name] = c[name]
+        if release:  # a sum no column left reads goes now
+            for x in [x for x, at in last.items() if at == j]:
+                stats.sums.pop(x)
     if with_ia:
         _undefined_without_information(out, stats)
     return out

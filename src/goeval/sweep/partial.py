@@ -49,12 +49,27 @@ class SweepPartial:
         return cls(np.zeros(0), np.zeros((0, len(sum_names()))))
 
     def __add__(self, other: "SweepPartial") -> "SweepPartial":
+        return self.merged(other)
+
+    def merged(self, other: "SweepPartial", *, grow: bool = False) -> "SweepPartial":
+        """``self + other`` key by key; ``grow``: made in ``self``'s values, which the result takes over.
+
+        With ``grow``, ``self.values`` is enlarged in place (``ndarray.resize``: a large array is remapped,
+        not copied) and its rows moved to their places, so that the sum of two large partials needs the
+        result and ``other``, not also a copy of ``self``. The same bits either way (``a + b`` per
+        element). Only for a ``self`` that nothing else refers to, nor to its values (a sum a
+        :class:`TreeSum` made): it is not used again, and its values change under any view of them. Values
+        that are not their own array are not grown (the sum is then made in a new array).
+        """
         if not self.keys.size:
             return other
         if not other.keys.size:
             return self
         a, b = self.keys, other.keys
         if a.size == b.size and np.array_equal(a, b):
+            if grow and self.values.flags.owndata:
+                self.values += other.values
+                return SweepPartial(a, self.values)
             return SweepPartial(a, self.values + other.values)
         # merge two sorted key sets without sorting: where each key of b goes among a's
         pos = np.searchsorted(a, b)
@@ -65,14 +80,42 @@ class SweepPartial:
         out_new = new_pos + np.arange(new_pos.size)
         keys = np.empty(a.size + new_pos.size)
         keys[out_a], keys[out_new] = a, b[~common]
-        out = np.empty((keys.size, self.values.shape[1]))
-        out[out_a] = self.values
+        out = self._grown(keys.size, out_a) if grow else None
+        if out is None:
+            out = np.empty((keys.size, self.values.shape[1]))
+            out[out_a] = self.values
         for rows, to in _pieces(np.flatnonzero(~common), out_new):  # a piece at a time: bounded temporaries
             out[to] = other.values[rows]
         both = np.flatnonzero(common)
         for rows, to in _pieces(both, out_a[pos[both]]):
             out[to] += other.values[rows]  # (distinct rows: out[to] + other's, as one expression)
         return SweepPartial(keys, out)
+
+    def _grown(self, rows: int, to: np.ndarray) -> np.ndarray | None:
+        """``self.values`` enlarged in place to ``rows`` rows, its row ``i`` moved to row ``to[i]`` (increasing,
+        ``to[i] >= i``); None when it cannot be: not its own array, or referenced elsewhere (a view of it)."""
+        n = self.values.shape[0]
+        if not _resized(self, (rows, self.values.shape[1])):
+            return None
+        values = self.values
+        # from the last rows down: a piece's rows go to rows at or after them, past the pieces not yet moved
+        for end in range(n, 0, -_PIECE_ROWS):
+            start = max(end - _PIECE_ROWS, 0)
+            values[to[start:end]] = values[start:end].copy()
+        return values
+
+
+def _resized(partial: "SweepPartial", shape: tuple[int, ...]) -> bool:
+    """Whether ``partial.values`` was resized in place to ``shape`` (C order: elements kept, new ones zero). Only an
+    array that is its own and that nothing else refers to is (``ndarray.resize``'s reference check; a large
+    array is remapped, not copied, and shrinking it gives its tail back)."""
+    if not (partial.values.flags.owndata and partial.values.flags.c_contiguous):
+        return False
+    try:
+        partial.values.resize(shape, refcheck=True)  # (through the attribute: the owner's reference only)
+    except ValueError:
+        return False
+    return True
 
 
 #: Rows of a partial moved or added at once by ``SweepPartial.__add__`` (its temporaries: this many rows).
@@ -93,7 +136,9 @@ class TreeSum:
     this process, in a pool or on a cluster, streamed or held in memory: two
     subtrees of equal size are merged as soon as both exist (left + right),
     and what remains at the end is folded from the right. At most log2(n)
-    partials are held.
+    partials are held. A sum the tree made itself (a subtree of more than
+    one partial) is grown in place by the next merge
+    (:meth:`SweepPartial.merged`), so that the pushed partials are never changed.
     """
 
     def __init__(self) -> None:
@@ -104,7 +149,7 @@ class TreeSum:
         size = 1
         while self._stack and self._stack[-1][0] == size:
             _, left = self._stack.pop()
-            part = left + part
+            part = left.merged(part, grow=size > 1)
             size *= 2
         self._stack.append((size, part))
         self.count += 1
@@ -113,8 +158,8 @@ class TreeSum:
         if not self._stack:
             return SweepPartial.empty()
         total = self._stack[-1][1]
-        for _, left in reversed(self._stack[:-1]):
-            total = left + total
+        for size, left in reversed(self._stack[:-1]):
+            total = left.merged(total, grow=size > 1)
         return total
 
 
@@ -215,7 +260,7 @@ def event_sources(events: Events | None) -> tuple[str, ...]:
 
 def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np.ndarray,
                    i_t: np.ndarray, *, sources: tuple[str, ...] = (),
-                   truth: dict[str, np.ndarray] | None = None) -> SweepStats:
+                   truth: dict[str, np.ndarray] | None = None, release: bool = False) -> SweepStats:
     """The :class:`SweepStats` of a (combined) partial, with the totals of every benchmark protein.
 
     Parameters
@@ -235,6 +280,12 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
         The event sources of the partial (its sums: :func:`~goeval.sweep.quantities.sum_names` of them).
     truth : dict of str to ndarray of shape (n,), optional
         Their per-protein constants of every benchmark protein (:attr:`~goeval.sweep.quantities.Events.truth`).
+    release : bool, default False
+        ``partial`` is handed over (not used again, its values referred to
+        nowhere else): with exact thresholds its values are taken apart
+        into the sums a half at a time, the array shrinking in between, so
+        that the partial and its sums are held once and a half, not twice
+        (``partial.values`` is left empty). The same bits.
 
     Raises
     ------
@@ -242,9 +293,12 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
         If a key of ``partial`` is not among ``thresholds``.
     """
     if thresholds is None:
-        partial = fold_infinite(partial)
+        partial = fold_infinite(partial, in_place=release)
         taus = partial.keys
         pos = np.arange(taus.size)
+        if release and taus.size:
+            return finish_sums(taus, _columns_released(partial, sum_names(sources)), [None, i_t, i_t * i_t], n_t,
+                               i_t, truth)
     else:
         taus = np.asarray(thresholds, dtype=np.float64)
         pos = np.searchsorted(taus, partial.keys)
@@ -259,6 +313,28 @@ def finish_partial(partial: SweepPartial, thresholds: np.ndarray | None, n_t: np
     return finish_sums(taus, sums, [None, i_t, i_t * i_t], n_t, i_t, truth)
 
 
+def _columns_released(partial: SweepPartial, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The first ``len(names)`` columns of ``partial.values`` as arrays of their own, the later half first; then
+    the array is compacted to its first half in place and shrunk before that half is copied (when it is its own
+    and referred to nowhere else; else simply copied). ``partial.values`` is left empty."""
+    rows, width = partial.values.shape
+    half = len(names) // 2
+    sums = {name: partial.values[:, q].copy() for q, name in enumerate(names) if q >= half}
+    # flat, one element longer: resized only when its own and referred to nowhere else (else copied from)
+    if half and width > half and _resized(partial, (rows * width + 1,)):
+        flat = partial.values
+        grid = flat[: rows * width].reshape(rows, width)
+        for start in range(0, rows, _PIECE_ROWS):  # row i's first columns to i * half.. (before its old place)
+            piece = grid[start:start + _PIECE_ROWS, :half].copy()
+            flat[start * half:start * half + piece.size] = piece.reshape(-1)
+        del flat, grid, piece
+        _resized(partial, (rows * half,))  # (nothing else refers to it: its tail given back)
+        partial.values = partial.values[: rows * half].reshape(rows, half)
+    first = {name: partial.values[:, q].copy() for q, name in enumerate(names) if q < half}
+    partial.values = np.zeros((0, width))
+    return {**first, **sums}  # (in the order of names)
+
+
 def fold_infinite(partial: SweepPartial, *, in_place: bool = False) -> SweepPartial:
     """The partial with its ``+inf`` key (scores predicted at every threshold) added to its highest finite key.
 
@@ -266,8 +342,10 @@ def fold_infinite(partial: SweepPartial, *, in_place: bool = False) -> SweepPart
     (a root counted as predicted for every protein) is predicted at all of
     them, so its changes belong to the highest one. Without a finite key
     the ``+inf`` row is dropped (there is no threshold). ``in_place``: the
-    result's values are a view of ``partial``'s, whose highest finite row
-    is changed (no copy of a partial that is not used again).
+    result's values are ``partial``'s, whose highest finite row is changed
+    (no copy of a partial that is not used again): ``partial`` itself,
+    without its last row, when its array is its own and nothing else refers
+    to it, else a view of it.
     """
     keys = partial.keys
     if not keys.size or np.isfinite(keys[-1]):
@@ -275,4 +353,10 @@ def fold_infinite(partial: SweepPartial, *, in_place: bool = False) -> SweepPart
     values = partial.values[:-1] if in_place else partial.values[:-1].copy()
     if keys.size > 1:
         values[-1] = values[-1] + partial.values[-1]
+    if in_place:
+        del values
+        if _resized(partial, (keys.size - 1, partial.values.shape[1])):  # its own array: the row dropped
+            partial.keys = keys[:-1]
+            return partial
+        values = partial.values[:-1]
     return SweepPartial(keys[:-1], values)
