@@ -51,6 +51,7 @@ from goeval.compat.cafaeval import benchmark_namespaces
 from goeval.diagnostics import Diagnostics
 from goeval.errors import InvalidParameterError
 from goeval.evaluation.summary import merge_results, ranked
+from goeval.memory import release_freed_memory
 from goeval.metrics.registry import Measure, cell_measure, get_measure
 
 __all__ = ["KINDS", "CAFA6_COLUMNS", "Cafa6Result", "cafa6_eval", "cafa6_score", "cafa6_records", "cafa6_measure",
@@ -487,7 +488,10 @@ def cafa6_eval(ontology: Any, truth: Mapping[str, Any], predictions: Any, *, ia:
     if per_task:
         parts = _on_executor(executor, job, inputs)
     else:
-        parts = [job(group, threads) for group in _groups(inputs, max(1, threads or os.cpu_count() or 1))]
+        parts = []
+        for group in _groups(inputs, max(1, threads or os.cpu_count() or 1)):
+            parts.append(job(group, threads))
+            release_freed_memory()  # (the group's reads lie under its results: memory would grow with groups)
     results = {kind: merge_results([part[kind] for part in parts]) for kind in truths}
     out = _finish(results, agg, diag, run)
     if groups is not None:
