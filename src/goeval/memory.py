@@ -4,7 +4,7 @@ The C allocator keeps freed memory that lies below blocks still in use (glibc's 
 from their top). Scoring many submissions one group after another leaves each group's results
 (small, long-lived) above the large, freed buffers of its reads, so without giving the pages back
 the process would grow with the number of submissions that never needed them at once
-(``docs/benchmarks.md``: 20 full-size CAFA 6 submissions, 1,086 MiB without, 915 MiB with).
+(``docs/benchmarks.md``: 20 full-size CAFA 6 submissions, 1,086 MiB without, 946 MiB with).
 """
 
 from __future__ import annotations
