@@ -10,7 +10,9 @@ the process would grow with the number of submissions that never needed them at 
 from __future__ import annotations
 
 import ctypes
-import platform
+import functools
+import os
+from typing import Any
 
 __all__ = ["release_freed_memory"]
 
@@ -29,9 +31,17 @@ def release_freed_memory() -> bool:
         Whether memory could be given back (False where the C library has
         no such call: not glibc).
     """
-    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
-        return False
+    trim = _malloc_trim()
+    return bool(trim(0)) if trim is not None else False
+
+
+@functools.cache
+def _malloc_trim() -> Any:
+    """glibc's ``malloc_trim``, looked up once (None with another C library: ``confstr`` names glibc without
+    reading a file, unlike ``platform.libc_ver``)."""
     try:
-        return bool(ctypes.CDLL(None).malloc_trim(0))
-    except (OSError, AttributeError):  # pragma: no cover - a glibc without it
-        return False
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return None
+        return ctypes.CDLL(None).malloc_trim
+    except (ValueError, OSError, AttributeError):  # no such name (not glibc, not POSIX), or no such symbol
+        return None
