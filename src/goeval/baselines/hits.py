@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from goeval.sparse import column_range
 from goeval.annotations import Annotations
 from goeval.errors import InvalidParameterError
+from goeval.io.arrow import numpy_values, string_array
 from goeval.io.hits import HitTable
 
 __all__ = ["UsableHits", "usable_hits", "REASONS", "unique_targets"]
@@ -72,8 +72,8 @@ def _positions(ids: np.ndarray, universe: np.ndarray) -> np.ndarray:
     """Position of each id in ``universe`` (-1 when absent), vectorized."""
     if ids.size == 0:
         return np.zeros(0, np.int64)
-    pos = pc.index_in(pa.array(ids.tolist(), pa.string()), value_set=pa.array(universe.tolist(), pa.string()))
-    return pos.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    pos = pc.index_in(string_array(ids), value_set=string_array(universe))
+    return numpy_values(pos, fill=-1).astype(np.int64)
 
 
 def unique_targets(targets: object) -> tuple[np.ndarray, int]:

@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 
 from goeval.errors import InputFormatError
 from goeval.io import tsv
+from goeval.io.arrow import arrow_scalar, string_array
 from goeval.io.files import PathLike, read_bytes
 from goeval.io.pairs import PairTable, encode_strings
 from goeval.io.text import LINE_END, STRIP, has_lone_cr, numbered_fields, raw_lines, text_lines
@@ -58,7 +59,7 @@ def _gaf_fast(data: bytes, width: int, columns: dict[str, int],
         return None
     table = pa.table({k: pc.utf8_trim(got[0].column(c), STRIP) for k, c in keep.items()})
     required = [k for k, i in columns.items() if i in _GAF_NAMES]
-    if any(pc.any(pc.equal(table.column(k), "")).as_py() for k in required):
+    if any(pc.any(pc.equal(table.column(k), arrow_scalar("", table.column(k).type))).as_py() for k in required):
         return None
     ok = [pc.all(pc.match_substring_regex(table.column(k), f"^(?:{pat})$")).as_py() for k, (pat, _) in patterns.items()]
     return table if all(v is not False for v in ok) else None
@@ -81,7 +82,7 @@ def _gaf_by_line(data: bytes, path: PathLike, width: int, name: str, columns: di
                 raise InputFormatError(path, no, problem, line)
         for k, i in columns.items():
             rows[k].append(fields[i])
-    return pa.table({k: pa.array(v, pa.string()) for k, v in rows.items()})
+    return pa.table({k: string_array(v) for k, v in rows.items()})
 
 
 def gaf_columns(path: PathLike, columns: dict[str, int], data: bytes | None = None,
@@ -168,7 +169,7 @@ def _filter_gaf(table: pa.Table, evidence: tuple[str, ...] | None, counts: dict[
     keep = pc.invert(is_not)
     ev_ok = None
     if evidence is not None:
-        ev_ok = pc.is_in(table.column("evidence"), value_set=pa.array(list(evidence), pa.string()))
+        ev_ok = pc.is_in(table.column("evidence"), value_set=string_array(list(evidence)))
         keep = pc.and_(keep, ev_ok)
     counts.update({
         "gaf_rows": n,

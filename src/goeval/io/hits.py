@@ -31,6 +31,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from goeval.errors import InputFormatError, InvalidParameterError
+from goeval.io.arrow import arrow_array, arrow_scalar, numpy_values, string_array, string_values
 from goeval.io.files import PathLike, decode_utf8, read_bytes, read_head
 
 __all__ = ["HitTable", "read_hits", "hit_table_columns", "STANDARD_COLUMNS", "SHORT_COLUMNS", "LAYOUTS",
@@ -97,7 +98,7 @@ class HitTable:
     @property
     def queries(self) -> np.ndarray:
         """Distinct query identifiers, in order of first appearance."""
-        codes = pc.unique(pa.array(self.query_codes)).to_numpy()
+        codes = numpy_values(pc.unique(arrow_array(self.query_codes)))
         return self.ids[codes]
 
     @classmethod
@@ -110,8 +111,8 @@ class HitTable:
         >>> len(h), h.ids.tolist(), h.subject_codes.tolist()
         (2, ['a', 'b'], [0, 1])
         """
-        q = pa.chunked_array([pa.array([str(x) for x in qseqid], pa.string())])
-        s = pa.chunked_array([pa.array([str(x) for x in sseqid], pa.string())])
+        q = pa.chunked_array([string_array([str(x) for x in qseqid])])
+        s = pa.chunked_array([string_array([str(x) for x in sseqid])])
         qc, sc, ids = _encode_pair(q, s)
         vals = {k: np.asarray(v, dtype=np.float64) for k, v in values.items()}
         for k, v in vals.items():
@@ -132,9 +133,9 @@ def _encode_pair(q: pa.ChunkedArray, s: pa.ChunkedArray) -> tuple[np.ndarray, np
     merged = pc.unique(pa.concat_arrays([qd.dictionary, sd.dictionary]))
     out = []
     for d in (qd, sd):
-        trans = pc.index_in(d.dictionary, value_set=merged).to_numpy(zero_copy_only=False).astype(np.int32)
-        out.append(trans[d.indices.to_numpy(zero_copy_only=False)])
-    return out[0], out[1], np.asarray(merged.to_pylist(), dtype=object)
+        trans = numpy_values(pc.index_in(d.dictionary, value_set=merged)).astype(np.int32)
+        out.append(trans[numpy_values(d.indices)])
+    return out[0], out[1], string_values(merged)
 
 
 def _check_columns(columns: tuple[str, ...]) -> None:
@@ -300,8 +301,8 @@ def _valid(values: dict[str, np.ndarray], qc: pa.ChunkedArray, sc: pa.ChunkedArr
         return False
     if any(name in values and (values[name] < 0).any() for name in ("evalue", "bitscore")):
         return False
-    empty = pc.any(pc.equal(pc.utf8_length(qc), 0)).as_py() or pc.any(pc.equal(pc.utf8_length(sc), 0)).as_py()
-    return not empty
+    lengths = (pc.utf8_length(qc), pc.utf8_length(sc))
+    return not any(pc.any(pc.equal(n, arrow_scalar(0, n.type))).as_py() for n in lengths)
 
 
 # ------------------------------------------------------------------ reader
@@ -365,7 +366,7 @@ def read_hits(path: PathLike, hit_columns: tuple[str, ...] | list[str] | None = 
     except (pa.ArrowInvalid, UnicodeDecodeError):
         _raise_first_bad(body, path, first_line, columns)
         raise InputFormatError(path, None, "the file could not be parsed as a tab-separated hit table") from None
-    values = {c: np.array(table.column(c).to_numpy(), dtype=np.float64) for c in columns[2:]}  # owned by numpy
+    values = {c: np.array(numpy_values(table.column(c).cast(pa.float64()), fill=np.nan)) for c in columns[2:]}  # owned
     q, s = table.column("qseqid"), table.column("sseqid")
     if not _valid(values, q, s):
         _raise_first_bad(body, path, first_line, columns)

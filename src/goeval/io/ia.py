@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from goeval.errors import InputFormatError
 from goeval.io import tsv
+from goeval.io.arrow import arrow_scalar, string_values
 from goeval.io.files import PathLike, read_bytes
 from goeval.io.pairs import float_chunks
 from goeval.io.text import (
@@ -46,9 +47,10 @@ def _ia_fast(data: bytes, lay: Layout, first: tuple[int, str, list[str]]) -> tup
     if got is None or got[1] or got[0].column("v").null_count:
         return None
     terms_col = pc.utf8_trim(got[0].column("t"), STRIP)
-    if pc.any(pc.equal(terms_col, "")).as_py() or pc.count_distinct(terms_col).as_py() != len(terms_col):
+    empty = pc.any(pc.equal(terms_col, arrow_scalar("", terms_col.type))).as_py()
+    if empty or pc.count_distinct(terms_col).as_py() != len(terms_col):
         return None
-    return np.asarray(terms_col.to_pylist(), dtype=object), float_chunks(list(got[0].column("v").chunks), len(terms_col))
+    return string_values(terms_col), float_chunks(list(got[0].column("v").chunks), len(terms_col))
 
 
 def _ia_by_line(data: bytes, path: PathLike, lay: Layout) -> tuple[np.ndarray, np.ndarray, int]:

@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from goeval.io.arrow import numpy_values, string_array, string_values
 from goeval.io.text import STRIP
 
 __all__ = ["PairTable", "encode_strings", "encode_chunks", "translate_codes", "float_chunks", "has_empty"]
@@ -52,8 +53,8 @@ class PairTable:
     @classmethod
     def from_arrays(cls, proteins: Any, terms: Any, scores: Any = None, source: str = "<memory>") -> "PairTable":
         """Build a table from plain sequences (for notebooks and tests)."""
-        pcodes, puniq = encode_strings(pa.chunked_array([pa.array(list(proteins), pa.string())]))
-        tcodes, tuniq = encode_strings(pa.chunked_array([pa.array(list(terms), pa.string())]))
+        pcodes, puniq = encode_strings(pa.chunked_array([string_array(proteins)]))
+        tcodes, tuniq = encode_strings(pa.chunked_array([string_array(terms)]))
         sc = None if scores is None else np.asarray(scores, dtype=np.float64)
         return cls(protein_codes=pcodes, proteins=puniq, term_codes=tcodes, terms=tuniq, scores=sc, source=source)
 
@@ -90,11 +91,11 @@ def encode_chunks(chunks: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     def pieces() -> Iterator[tuple[np.ndarray, int]]:
         for i, c in enumerate(chunks):
             idx = c.indices
-            yield (_numpy(idx, np.int32) if idx.null_count == 0 else idx.fill_null(0).to_numpy()), len(dicts[i])
+            yield (_numpy(idx, np.int32) if idx.null_count == 0 else numpy_values(idx, fill=0)), len(dicts[i])
             chunks[i] = None
 
     codes = translate_codes(pieces(), _numpy(merged.indices, np.int32), n_rows)
-    return codes, merged.dictionary.to_numpy(zero_copy_only=False)  # an object array of str
+    return codes, string_values(merged.dictionary)  # an object array of str
 
 
 def translate_codes(pieces: Iterable[tuple[np.ndarray, int]], translate: np.ndarray, n_rows: int) -> np.ndarray:
@@ -120,7 +121,7 @@ def float_chunks(chunks: list, n_rows: int) -> np.ndarray:
     out = np.empty(n_rows)
     pos = 0
     for i, c in enumerate(chunks):
-        out[pos : pos + len(c)] = _numpy(c, np.float64) if c.null_count == 0 else c.to_numpy(zero_copy_only=False)
+        out[pos : pos + len(c)] = _numpy(c, np.float64) if c.null_count == 0 else numpy_values(c, fill=np.nan)
         pos += len(c)
         chunks[i] = None
     return out

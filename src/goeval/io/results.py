@@ -140,19 +140,23 @@ def _float_strings(values: np.ndarray) -> Any:
     import pyarrow as pa  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
     import pyarrow.compute as pc  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
 
+    from goeval.io.arrow import arrow_array, arrow_scalar
+
     x = np.asarray(values, dtype=np.float64)
-    text = pc.cast(pa.array(x, type=pa.float64()), pa.string())
+    text = pc.cast(arrow_array(x), pa.string())
+    dot0, empty = arrow_scalar(".0", pa.string()), arrow_scalar("", pa.string())
     with np.errstate(invalid="ignore"):
         ax = np.abs(x)
         classes = (
-            ((ax < _INTEGRAL_MAX) & (x == np.trunc(x)), lambda a: pc.binary_join_element_wise(a, ".0", "")),
+            ((ax < _INTEGRAL_MAX) & (x == np.trunc(x)), lambda a: pc.binary_join_element_wise(a, dot0, empty)),
             ((ax >= 1e-6) & (ax < 1e-4), lambda a: _regex(a, _SCI_SMALL)),
             ((ax >= 1e-9) & (ax < 1e-6), lambda a: _regex(a, [(r"e-(\d)$", r"e-0\1")])),
             ((ax >= _INTEGRAL_MAX) & (ax < 1e16), _fixed_from_scientific),
         )
     for mask, fix in classes:
         if mask.any():
-            text = pc.replace_with_mask(text, pa.array(mask), fix(text.filter(pa.array(mask))))
+            on = arrow_array(mask)
+            text = pc.replace_with_mask(text, on, fix(text.filter(on)))
     return text
 
 
@@ -172,30 +176,33 @@ def _column_strings(col: Any) -> Any:
     import pyarrow as pa  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
     import pyarrow.compute as pc  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
 
+    from goeval.io.arrow import arrow_array, arrow_scalar, string_array
+
     arr = np.asarray(col)
     if arr.dtype.kind == "f":
         return _float_strings(arr)
     if arr.dtype.kind in "iu":
-        return pc.cast(pa.array(arr), pa.string())
+        return pc.cast(arrow_array(arr), pa.string())
     if arr.dtype.kind == "b":
-        return pa.array(np.where(arr, "True", "False"), type=pa.string())
+        return string_array(np.where(arr, "True", "False"))
     if arr.dtype.kind in "OU":
-        try:  # text (and None) only: anything else is written cell by cell
-            inferred = pa.array(arr)
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            inferred = None
-        if inferred is not None and (pa.types.is_string(inferred.type) or pa.types.is_null(inferred.type)):
-            return pc.fill_null(inferred.cast(pa.string()), "")
-        return pa.array([format_cell(x) for x in arr.tolist()], type=pa.string())
-    return pa.array([str(x) for x in arr.tolist()], type=pa.string())
+        cells = arr.tolist()
+        if all(x is None or isinstance(x, str) for x in cells):  # text (and None): as it is
+            return pc.fill_null(string_array(cells), arrow_scalar("", pa.string()))
+        return string_array([format_cell(x) for x in cells])  # anything else cell by cell
+    return string_array([str(x) for x in arr.tolist()])
 
 
 def _lines_bytes(cols: Sequence[Any]) -> memoryview:
     """The UTF-8 text of rows whose cells are ``cols`` (Arrow string arrays): tab-joined, each line ended."""
+    import pyarrow as pa  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
     import pyarrow.compute as pc  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
 
-    last = pc.binary_join_element_wise(cols[-1], "\n", "")
-    lines = pc.binary_join_element_wise(*cols[:-1], last, "\t") if len(cols) > 1 else last
+    from goeval.io.arrow import arrow_scalar
+
+    tab, end, empty = (arrow_scalar(t, pa.string()) for t in ("\t", "\n", ""))
+    last = pc.binary_join_element_wise(cols[-1], end, empty)
+    lines = pc.binary_join_element_wise(*cols[:-1], last, tab) if len(cols) > 1 else last
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32, count=len(lines) + 1, offset=4 * lines.offset)
     return memoryview(lines.buffers()[2])[int(offsets[0]) : int(offsets[-1])]
 

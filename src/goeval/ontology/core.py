@@ -209,21 +209,22 @@ class Ontology:
         import pyarrow as pa  # deferred: pyarrow (~60 ms) only for long id lists; goeval info never needs it
         import pyarrow.compute as pc  # deferred: pyarrow (~60 ms) only for long id lists; goeval info never needs it
 
+        from goeval.io.arrow import numpy_values, string_array
+
         if "resolve_table" not in self._cache:
             keys = list(self._index) + list(self._redirect)
             targets = np.fromiter(self._index.values(), np.int64, len(self._index))
             red = list(self._redirect.values())
             self._cache["resolve_table"] = (
-                pa.array(keys, pa.string()),
+                string_array(keys),
                 np.r_[targets, np.array([r[0] for r in red], np.int64)],
                 np.r_[np.full(targets.size, TermStatus.PRIMARY, np.int8), np.array([r[1] for r in red], np.int8)],
             )
         keys, targets, codes = self._cache["resolve_table"]
-        ids = term_ids if isinstance(term_ids, (pa.Array, pa.ChunkedArray)) else pa.array(
-            np.asarray(term_ids, dtype=object), pa.string())
-        pos = pc.index_in(ids, value_set=keys).to_numpy(zero_copy_only=False)
-        found = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(pos.size, bool)
-        where = np.where(found, pos, 0).astype(np.int64)
+        ids = term_ids if isinstance(term_ids, (pa.Array, pa.ChunkedArray)) else string_array(term_ids)
+        pos = pc.index_in(ids, value_set=keys)
+        found = numpy_values(pc.is_valid(pos))
+        where = numpy_values(pos, fill=0).astype(np.int64)
         idx = np.where(found, targets[where] if targets.size else -1, -1).astype(np.int64)
         status = np.where(found, codes[where] if codes.size else TermStatus.UNKNOWN, TermStatus.UNKNOWN).astype(np.int8)
         return idx, status

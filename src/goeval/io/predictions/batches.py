@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from goeval.errors import InvalidParameterError, UngroupedPredictionsError
+from goeval.io.arrow import arrow_array, numpy_values, string_array, string_values
 from goeval.io.files import PathLike
 from goeval.io.pairs import PairTable, translate_codes
 from goeval.io.predictions.parts import PART_BYTES, PartReader, ParsedPart
@@ -210,8 +210,6 @@ def _merge_codes(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarra
     """
     if len(pieces) == 1 and pieces[0][0].size and _first_appearance(pieces[0][0], pieces[0][1].size):
         return pieces[0]
-    import pandas as pd  # deferred: imported before the reader forks (goeval.cli.evaluate); light once loaded
-
     local, values = [], []
     for codes, uniq in pieces:
         n = int(codes.max()) + 1 if codes.size else 0
@@ -219,12 +217,13 @@ def _merge_codes(pieces: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarra
             local.append(codes)
             values.append(uniq[:n])
         else:
-            encoded = pa.array(codes).dictionary_encode()
-            local.append(encoded.indices.to_numpy())
-            values.append(uniq[encoded.dictionary.to_numpy()])
-    merged, distinct = pd.factorize(np.concatenate(values))
-    codes = translate_codes(zip(local, (v.size for v in values)), merged.astype(np.int32), sum(c.size for c in local))
-    return codes, np.asarray(distinct, dtype=object)
+            encoded = arrow_array(codes).dictionary_encode()
+            local.append(numpy_values(encoded.indices))
+            values.append(uniq[numpy_values(encoded.dictionary)])
+    merged = string_array(np.concatenate(values)).dictionary_encode()  # first-appearance order
+    codes = translate_codes(zip(local, (v.size for v in values)), numpy_values(merged.indices).astype(np.int32),
+                            sum(c.size for c in local))
+    return codes, string_values(merged.dictionary)
 
 
 def _first_appearance(codes: np.ndarray, n_uniq: int) -> bool:

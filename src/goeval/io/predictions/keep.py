@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from goeval.io.arrow import arrow_array, numpy_values, string_array
 from goeval.io.text import STRIP
 
 __all__ = ["ProteinFilter", "Unread", "EXAMPLES", "FILTERED_TYPES", "filtered_table"]
@@ -48,7 +49,7 @@ class ProteinFilter:
 
     def __init__(self, proteins: Iterable[Any]) -> None:
         self.names = frozenset(str(p) for p in proteins)
-        self.values = pa.array(sorted(self.names), pa.string())
+        self.values = string_array(sorted(self.names))
 
     @classmethod
     def of(cls, parts: Iterable[Any]) -> "ProteinFilter":
@@ -71,13 +72,14 @@ class ProteinFilter:
         kept = pc.is_in(names, value_set=self.values)
         others = names.filter(pc.invert(kept)).to_pylist()
         if any(not n or n != n.strip(STRIP) for n in others):  # a name to trim, or empty: decided one by one
-            kept = pa.array([n.strip(STRIP) in self.names or not n.strip(STRIP) for n in names.to_pylist()])
+            kept = arrow_array(np.array([n.strip(STRIP) in self.names or not n.strip(STRIP) for n in names.to_pylist()],
+                                        dtype=bool))
             others = [n.strip(STRIP) for n, k in zip(names.to_pylist(), kept.to_pylist()) if not k]
         unread.add_proteins(others)
         out, offset = [], 0
         for c in chunks:
             n = len(c.dictionary)
-            out.append(pc.take(kept.slice(offset, n), c.indices).to_numpy(zero_copy_only=False))
+            out.append(numpy_values(pc.take(kept.slice(offset, n), c.indices)))
             offset += n
         return np.concatenate(out)
 
@@ -138,7 +140,7 @@ def filtered_table(table: pa.Table, keep: ProteinFilter, unread: Unread) -> pa.T
     score is not a number (the line rule decides)."""
     mask = keep.rows(table.column("p"), unread)
     unread.rows += int(mask.size - np.count_nonzero(mask))
-    kept = table.filter(pa.array(mask, pa.bool_())) if not mask.all() else table
+    kept = table.filter(arrow_array(mask)) if not mask.all() else table
     scores, terms = kept.column("s"), kept.column("t")
     if not pa.types.is_floating(scores.type):  # read as text (the usual case: few rows kept): converted here
         text = pc.utf8_trim(scores, STRIP)

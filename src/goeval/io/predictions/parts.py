@@ -30,6 +30,7 @@ import pyarrow as pa
 
 from goeval.errors import InputFormatError
 from goeval.io import tsv
+from goeval.io.arrow import string_array
 from goeval.io.background import ordered_map, prefetched
 from goeval.io.files import MAX_LINE_BYTES as FILES_MAX_LINE
 from goeval.io.files import PathLike, decode_utf8, is_compressed, long_line_error, open_binary, read_failure
@@ -244,8 +245,8 @@ def _last_data_line(text: bytes, line0: int) -> tuple[int, list[str]] | None:
 
 
 def _from_lists(p: list[str], t: list[str], s: list[float], nos: list[int], line0: int) -> ParsedPart:
-    pcodes, proteins = encode_strings(pa.chunked_array([pa.array(p, pa.string())]))
-    tcodes, terms = encode_strings(pa.chunked_array([pa.array(t, pa.string())]))
+    pcodes, proteins = encode_strings(pa.chunked_array([string_array(p)]))
+    tcodes, terms = encode_strings(pa.chunked_array([string_array(t)]))
     return ParsedPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms,
                       scores=np.asarray(s, dtype=np.float64), line0=line0, lines=np.asarray(nos, dtype=np.int64))
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from goeval.io.arrow import arrow_array, string_array
 from goeval.io.background import Background, should_fork, start
 from goeval.io.files import PathLike
 from goeval.io.pairs import PairTable, encode_chunks
@@ -48,7 +49,7 @@ def concat_parts(parts: list[ParsedPart], source: str, counts: dict[str, Any] | 
 
 
 def _dictionary(codes: np.ndarray, uniq: np.ndarray) -> pa.DictionaryArray:
-    return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), pa.array(uniq.tolist(), pa.string()))
+    return pa.DictionaryArray.from_arrays(arrow_array(codes.astype(np.int32, copy=False)), string_array(uniq))
 
 
 def read_predictions(path: PathLike, *, keep: Iterable[str] | ProteinFilter | None = None,

@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from goeval.io.files import PathLike
+from goeval.io.arrow import numpy_values, string_values
 from goeval.io.predictions.parts import PART_BYTES, line_parts
 from goeval.io.text import has_lone_cr
 
@@ -143,9 +144,11 @@ def _fast_part(data: bytes, line0: int) -> SubmissionPart | None:
     cols = []
     for name in _COLUMNS:
         col = table.column(name)
-        chunk = col.chunk(0) if col.num_chunks else pa.array([], _STRING)
-        cols += [chunk.indices.to_numpy(zero_copy_only=False).astype(np.int32),
-                 np.asarray(chunk.dictionary.to_pylist(), dtype=object)]
+        if not col.num_chunks:
+            cols += [np.zeros(0, np.int32), np.zeros(0, dtype=object)]
+            continue
+        chunk = col.chunk(0)
+        cols += [numpy_values(chunk.indices).astype(np.int32), string_values(chunk.dictionary)]
     pcodes, proteins, tcodes, terms, scodes, scores = cols
     return SubmissionPart(pcodes=pcodes, proteins=proteins, tcodes=tcodes, terms=terms, scodes=scodes, scores=scores,
                           lines=np.delete(rows, set_aside), others=others)
