@@ -314,7 +314,7 @@ def _evaluate_inputs(inputs: Inputs, opts: EvaluationOptions, run: RunOptions,
     say_methods(diag)
     with stage("summarizing", min_seconds=1.0) as st:
         res = summarize(stats, opts, inputs.ia is not None, diagnostics=diag)
-        st.note = f"{len(res.summary):,} optima"
+        st.note = f"{len(res.summary_records):,} optima"
     if run.bootstrap is not None:
         from goeval.stats.bootstrap import add_bootstrap_columns  # deferred: as summarize
 

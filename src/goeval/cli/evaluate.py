@@ -111,9 +111,6 @@ def run_evaluation(args: argparse.Namespace, ontology: str, truth: str, predicti
         # (not with --dask: with enough workers each file is read by the worker that evaluates it)
         if first is not None and not getattr(args, "stream", False) and not getattr(args, "dask", None) \
                 and all(map(_regular, truths)):
-            # pandas (0.15-0.2 s) is imported by the reader's first Arrow array (pyarrow looks for pandas objects)
-            # and by this process's results: imported once, here, not a second time in the reader
-            import pandas  # noqa: F401
             grouped = getattr(args, "groups", None) or getattr(args, "groups_from", None)
             files[first] = start_read_predictions(files[first], truth=truth, batch_rows=None if grouped else BATCH_ROWS)
             started.append(files[first])
