@@ -137,3 +137,17 @@ def test_reader_refuses_two_curves_files(tmp_path):
     (tmp_path / "curves.tsv").write_bytes(gzip.decompress((tmp_path / "curves.tsv.gz").read_bytes()))
     with pytest.raises(GoevalError, match="both curves.tsv and curves.tsv.gz"):
         read_results_dir(tmp_path)
+
+
+def test_an_arrow_text_column_is_written_as_the_same_text_in_an_array(tmp_path, monkeypatch):
+    """A writer may give a column as an Arrow string array (taken from distinct identifiers): the same bytes."""
+    from goeval.io.arrow import arrow_array, string_array
+
+    text = np.array(["P1", None, "é", "", "GO:0008150"] * 3, dtype=object)
+    cols = {"target": text, "score": np.linspace(0, 1, text.size)}
+    monkeypatch.setattr(results, "_CHUNK_ROWS", 4)
+    write_table(tmp_path / "a.tsv", cols)
+    write_table(tmp_path / "b.tsv", {**cols, "target": string_array(text)})
+    assert (tmp_path / "b.tsv").read_bytes() == (tmp_path / "a.tsv").read_bytes() == repr_table(cols).encode()
+    with pytest.raises(TypeError, match="Arrow column of a table is text"):
+        write_table(tmp_path / "c.tsv", {"n": arrow_array(np.arange(3))})

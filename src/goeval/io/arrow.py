@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -100,10 +101,16 @@ def string_array(values: Iterable[Any]) -> pa.Array:
 def arrow_scalar(value: Any, kind: pa.DataType) -> pa.Scalar:
     """An Arrow scalar of type ``kind`` (a string or primitive type): ``pa.scalar(value, kind)``, which imports
     pandas. Give pyarrow's compute functions these, never Python values (they call ``pa.scalar``), and of the
-    array's own type (``fill_null`` converts another type through Python)."""
+    array's own type (``fill_null`` converts another type through Python). A text scalar is made once per
+    value and type (Arrow scalars are immutable; the writers ask for the same few for every chunk)."""
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        return string_array([value]).cast(kind)[0]
+        return _text_scalar(value, kind)
     return arrow_array(np.array([value], dtype=_dtype(kind)))[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _text_scalar(value: str, kind: pa.DataType) -> pa.Scalar:
+    return string_array([value]).cast(kind)[0]
 
 
 def numpy_values(arr: pa.Array | pa.ChunkedArray, fill: Any = None) -> np.ndarray:

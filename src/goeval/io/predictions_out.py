@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 import numpy as np
+import pyarrow.compute as pc
 
 from goeval.errors import InvalidParameterError, check_choice
+from goeval.io.arrow import arrow_array, string_array
 from goeval.io.files import PathLike, text_out
-from goeval.io.results import write_table_to
+from goeval.io.results import format_cell, write_table_to
 
 __all__ = ["write_predictions", "write_naive", "FORMATS"]
 
@@ -40,6 +42,12 @@ def _score_text(data: np.ndarray) -> np.ndarray:
     """``repr`` of every score, formatting each distinct value once."""
     uniq, inv = np.unique(data, return_inverse=True)
     return np.asarray([repr(float(x)) for x in uniq.tolist()], dtype=object)[inv]
+
+
+def _texts(ids: Any) -> Any:
+    """Identifiers as an Arrow string array, each as :func:`~goeval.io.results.format_cell` writes it."""
+    return string_array([x if isinstance(x, str) or x is None else format_cell(x)
+                         for x in np.asarray(ids, dtype=object).tolist()])
 
 
 def write_predictions(
@@ -71,14 +79,14 @@ def write_predictions(
     """
     check_choice(fmt, "fmt", "write_predictions", FORMATS)
     m = matrix.tocsr()
-    prot = np.asarray(proteins, dtype=object)
-    terms = np.asarray(term_ids, dtype=object)
+    prot, terms = _texts(proteins), _texts(term_ids)  # each row's identifiers taken from these (Arrow)
     rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
     with text_out(path) as fh:
         _header(fh, fmt, author, model, keywords)
         for a in range(0, m.nnz, _CHUNK):
             b = min(m.nnz, a + _CHUNK)
-            write_table_to(fh, {"target": prot[rows[a:b]], "term": terms[m.indices[a:b]],
+            write_table_to(fh, {"target": pc.take(prot, arrow_array(rows[a:b])),
+                                "term": pc.take(terms, arrow_array(m.indices[a:b])),
                                 "score": np.asarray(m.data[a:b], np.float64)}, header=False)
         if fmt == "cafa":
             fh.write("END\n")

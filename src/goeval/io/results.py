@@ -171,6 +171,12 @@ def format_floats(values: Any) -> list[str]:
     return _float_strings(np.asarray(values, dtype=np.float64)).to_pylist()
 
 
+def _is_arrow(col: Any) -> bool:
+    """Whether a column is an Arrow array (pyarrow is loaded if it is one)."""
+    module = type(col).__module__
+    return module.startswith("pyarrow")
+
+
 def _column_strings(col: Any) -> Any:
     """The cells of one column as an Arrow string array (see :func:`format_cell`)."""
     import pyarrow as pa  # deferred: pyarrow (~60 ms); goeval info and compare use this module without it
@@ -178,6 +184,10 @@ def _column_strings(col: Any) -> Any:
 
     from goeval.io.arrow import arrow_array, arrow_scalar, string_array
 
+    if _is_arrow(col):
+        if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+            raise TypeError(f"an Arrow column of a table is text; got {col.type}")
+        return pc.fill_null(col, arrow_scalar("", col.type)) if col.null_count else col
     arr = np.asarray(col)
     if arr.dtype.kind == "f":
         return _float_strings(arr)
@@ -217,7 +227,9 @@ def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], name
 
     Memory stays bounded by one chunk's text, however long the table. Columns
     of arrays are formatted vectorized (Arrow), records cell by cell; both
-    give exactly :func:`format_cell`'s text.
+    give exactly :func:`format_cell`'s text. A column may also be an Arrow
+    string array (written as it is, a null as an empty cell): a writer of
+    many identifiers gives them so (e.g. taken from the distinct ones).
     """
     if not isinstance(columns, Mapping):
         records = list(columns)
@@ -231,7 +243,7 @@ def _table_chunks(columns: Mapping[str, Any] | Sequence[Mapping[str, Any]], name
     names = list(names or columns)
     if header:
         yield ("\t".join(names) + "\n").encode()
-    arrays = [np.asarray(columns[n]) for n in names]
+    arrays = [c if _is_arrow(c) else np.asarray(c) for c in (columns[n] for n in names)]
     n_rows = len(arrays[0]) if arrays else 0
     for a in range(0, n_rows, _CHUNK_ROWS):
         yield _lines_bytes([_column_strings(arr[a : a + _CHUNK_ROWS]) for arr in arrays])
