@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -117,11 +119,35 @@ def _assert_group_is_its_own_split(onto, t0, split, hits, groups, **kw):
     return res
 
 
-def test_each_group_of_a_time_split_is_the_split_of_its_targets(snap):
+@pytest.mark.parametrize("fork", ["never", "always"])
+def test_each_group_of_a_time_split_is_the_split_of_its_targets(snap, monkeypatch, fork):
+    """In this process or in a forked child (each kind's groups beside the kind's own run), the same bits."""
+    monkeypatch.setenv("GOEVAL_FORK", fork)
     onto, t0, t1 = snap
     split = time_split_targets(onto, t0, t1)
     _assert_group_is_its_own_split(onto, t0, split, None, {"ef": ["e", "f"], "ace": ["a", "c", "e"]},
                                    methods=["naive"], kinds=("NK", "LK", "PK"), bootstrap=20, seed=2)
+
+
+def test_groups_evaluated_aside_say_the_warnings_of_their_own_runs(snap, monkeypatch):
+    """A forked child's console is closed: the parent says each group's warnings (as the group's own run says
+    them in this process), and nothing is left running."""
+    from goeval.io.background import live_children
+
+    onto, t0, t1 = snap
+    split = time_split_targets(onto, t0, t1)
+    said = {}
+    for fork in ("never", "always"):
+        monkeypatch.setenv("GOEVAL_FORK", fork)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = evaluate_time_split(onto, t0, split, None, groups={"ef": ["e", "f"]}, methods=["naive"],
+                                      kinds=("NK", "PK"), bootstrap=20, seed=2)
+        said[fork] = {str(w.message) for w in caught}
+        assert not live_children()
+    group_warnings = {m for k in res.values() for g in k.groups.values() for m in g.diagnostics.warnings}
+    assert group_warnings and group_warnings <= said["always"]
+    assert said["always"] == said["never"]
 
 
 def test_species_groups_of_a_real_time_split_with_the_hit_baselines():
@@ -180,3 +206,24 @@ def test_naive_partial_knowledge_from_its_levels_equals_its_rows(monkeypatch, op
             np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-14, err_msg=col)
         else:
             assert x.equals(y), col
+
+
+def test_an_interrupted_kind_leaves_no_child_running(snap, monkeypatch):
+    """The kind's groups run aside in a forked child: an interrupt of the kind's own run kills and reaps it."""
+    from goeval.benchmarks import timesplit
+    from goeval.io.background import live_children
+
+    monkeypatch.setenv("GOEVAL_FORK", "always")
+    onto, t0, t1 = snap
+    split = time_split_targets(onto, t0, t1)
+    seen = []
+
+    def interrupted(*args, **kwargs):
+        seen.append(live_children())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(timesplit, "_evaluate_kind", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate_time_split(onto, t0, split, None, groups={"ef": ["e", "f"]}, methods=["naive"], kinds=("NK",))
+    assert seen and seen[0], "the groups' child was running while the kind was evaluated"
+    assert not live_children()

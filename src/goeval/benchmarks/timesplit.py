@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import functools
+import warnings
 from collections.abc import Iterator
 from typing import Any, Mapping
 
@@ -33,7 +34,7 @@ from goeval.annotations import Annotations, in_pairs, propagate, remove_pairs
 from goeval.baselines import HIT_METHODS, METHODS, naive_list
 from goeval.benchmarks.cv import annotated_namespaces
 from goeval.diagnostics import Diagnostics
-from goeval.errors import InvalidParameterError
+from goeval.errors import GoevalWarning, InvalidParameterError
 from goeval.evaluation import summarize
 from goeval.evaluation.benchmark import make_benchmark
 from goeval.evaluation.engine import Plan
@@ -42,6 +43,7 @@ from goeval.evaluation.run import evaluate_blocks, evaluated
 from goeval.evaluation.sources import AnnotationsSource, MethodFeed, SharedScoresSource
 from goeval.information.accretion import information_accretion
 from goeval.information.content import term_information_content
+from goeval.io.background import should_fork, start
 from goeval.ontology import Ontology
 from goeval.options import EvaluationOptions
 from goeval.progress import stage, within
@@ -369,8 +371,10 @@ def iter_time_split(
     groups : mapping of str to proteins, optional
         Each kind's result gets ``groups``: per group, the kind restricted to
         the group's targets (the same bits as a split whose targets are the
-        group's), on the predictions made once for the kind (held for the
-        kind's groups).
+        group's). They are evaluated in a forked child while this process
+        evaluates the kind (:func:`~goeval.io.background.should_fork`; the
+        child makes the kind's predictions again and holds them for the
+        groups), else here after the kind, on its predictions held for them.
 
     Yields
     ------
@@ -396,15 +400,46 @@ def iter_time_split(
             continue
         known = _restrict(split.known, per_ns) if kind == "PK" else None
         hook = None if on_predictions is None else functools.partial(on_predictions, kind)
-        with within(kind):  # the stages of this kind (the methods' predictions, the sweeps) are named by it
-            sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, hook)
-            if groups:
-                sources = {m: p.hold() if isinstance(p, HitPredictions) else p for m, p in sources.items()}
-            result = _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, (ia, ic), opts, kind, per_ns,
-                                    sources, intervals)
-            if groups:
-                result.groups = _kind_groups(ontology, split, kind, per_ns, groups, (ia, ic), opts, sources, intervals)
+        # the kind's groups in a forked child, on the machine's other core, while this process evaluates the
+        # whole kind (the child makes the kind's predictions again: it shares nothing but what was read)
+        aside = None if not groups or not should_fork(True) else start(
+            _groups_aside, ontology, t0, hits, methods, per_ns, opts, filters, split, kind, groups, (ia, ic),
+            intervals, name=f"evaluation of the {kind} targets' groups", fork=True)
+        try:
+            with within(kind):  # the stages of this kind (the methods' predictions, the sweeps) are named by it
+                sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, hook)
+                if groups and aside is None:
+                    sources = {m: p.hold() if isinstance(p, HitPredictions) else p for m, p in sources.items()}
+                result = _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, (ia, ic), opts, kind,
+                                        per_ns, sources, intervals)
+                if groups:
+                    result.groups = _joined(aside, kind, len(groups)) if aside is not None else _kind_groups(
+                        ontology, split, kind, per_ns, groups, (ia, ic), opts, sources, intervals)
+        finally:
+            if aside is not None:
+                aside.cancel()
         yield kind, result
+
+
+def _joined(aside: Any, kind: str, n_groups: int) -> dict[str, Any]:
+    """The groups evaluated by the child, their warnings said here as their own runs would have said them (the
+    child's console is closed)."""
+    with stage(f"{plural(n_groups, 'group')} of the {kind} targets (evaluated meanwhile, in a second process)"):
+        out = aside.result()
+    for g in out.values():
+        for message in g.diagnostics.warnings:
+            warnings.warn(message, GoevalWarning, stacklevel=2)
+    return out
+
+
+def _groups_aside(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], per_ns: dict[str, np.ndarray],
+                  opts: EvaluationOptions, filters: dict[str, Any], split: TimeSplit, kind: str,
+                  groups: Mapping[str, np.ndarray], information: tuple[np.ndarray, np.ndarray | None],
+                  intervals: tuple | None) -> dict[str, Any]:
+    """One kind's groups on predictions of its own (:func:`_kind_groups`; the task of a forked child)."""
+    sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, None)
+    sources = {m: p.hold() if isinstance(p, HitPredictions) else p for m, p in sources.items()}
+    return _kind_groups(ontology, split, kind, per_ns, groups, information, opts, sources, intervals)
 
 
 def _kind_groups(ontology: Ontology, split: TimeSplit, kind: str, per_ns: dict[str, np.ndarray],
