@@ -409,7 +409,7 @@ def iter_time_split(
             with within(kind):  # the stages of this kind (the methods' predictions, the sweeps) are named by it
                 sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, hook)
                 if groups and aside is None:
-                    sources = {m: p.hold() if isinstance(p, HitPredictions) else p for m, p in sources.items()}
+                    sources = _held(sources)
                 result = _evaluate_kind(ontology, _restrict(split.truth, per_ns), known, (ia, ic), opts, kind,
                                         per_ns, sources, intervals)
                 if groups:
@@ -432,13 +432,17 @@ def _joined(aside: Any, kind: str, n_groups: int) -> dict[str, Any]:
     return out
 
 
+def _held(sources: dict[str, Any]) -> dict[str, Any]:
+    """The hit methods' predictions kept once made, for every group of the kind (naive's list as it is)."""
+    return {m: p.hold() if isinstance(p, HitPredictions) else p for m, p in sources.items()}
+
+
 def _groups_aside(ontology: Ontology, t0: Annotations, hits: Any, methods: list[str], per_ns: dict[str, np.ndarray],
                   opts: EvaluationOptions, filters: dict[str, Any], split: TimeSplit, kind: str,
                   groups: Mapping[str, np.ndarray], information: tuple[np.ndarray, np.ndarray | None],
                   intervals: tuple | None) -> dict[str, Any]:
     """One kind's groups on predictions of its own (:func:`_kind_groups`; the task of a forked child)."""
-    sources = _sources(ontology, t0, hits, methods, per_ns, opts, filters, None)
-    sources = {m: p.hold() if isinstance(p, HitPredictions) else p for m, p in sources.items()}
+    sources = _held(_sources(ontology, t0, hits, methods, per_ns, opts, filters, None))
     return _kind_groups(ontology, split, kind, per_ns, groups, information, opts, sources, intervals)
 
 

@@ -91,10 +91,10 @@ def encode_chunks(chunks: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     def pieces() -> Iterator[tuple[np.ndarray, int]]:
         for i, c in enumerate(chunks):
             idx = c.indices
-            yield (_numpy(idx, np.int32) if idx.null_count == 0 else numpy_values(idx, fill=0)), len(dicts[i])
+            yield numpy_values(idx, fill=0), len(dicts[i])
             chunks[i] = None
 
-    codes = translate_codes(pieces(), _numpy(merged.indices, np.int32), n_rows)
+    codes = translate_codes(pieces(), numpy_values(merged.indices), n_rows)
     return codes, string_values(merged.dictionary)  # an object array of str
 
 
@@ -110,18 +110,12 @@ def translate_codes(pieces: Iterable[tuple[np.ndarray, int]], translate: np.ndar
     return codes
 
 
-def _numpy(arr: pa.Array, dtype: type) -> np.ndarray:
-    """Zero-copy view of a primitive Arrow array without nulls (fast path)."""
-    width = np.dtype(dtype).itemsize
-    return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * width)
-
-
 def float_chunks(chunks: list, n_rows: int) -> np.ndarray:
     """Concatenate float64 Arrow chunks (nulls become NaN), releasing each one."""
     out = np.empty(n_rows)
     pos = 0
     for i, c in enumerate(chunks):
-        out[pos : pos + len(c)] = _numpy(c, np.float64) if c.null_count == 0 else numpy_values(c, fill=np.nan)
+        out[pos : pos + len(c)] = numpy_values(c, fill=np.nan)
         pos += len(c)
         chunks[i] = None
     return out

@@ -72,9 +72,10 @@ class ProteinFilter:
         kept = pc.is_in(names, value_set=self.values)
         others = names.filter(pc.invert(kept)).to_pylist()
         if any(not n or n != n.strip(STRIP) for n in others):  # a name to trim, or empty: decided one by one
-            kept = arrow_array(np.array([n.strip(STRIP) in self.names or not n.strip(STRIP) for n in names.to_pylist()],
-                                        dtype=bool))
-            others = [n.strip(STRIP) for n, k in zip(names.to_pylist(), kept.to_pylist()) if not k]
+            stripped = [n.strip(STRIP) for n in names.to_pylist()]
+            keep = [s in self.names or not s for s in stripped]
+            kept = arrow_array(np.array(keep, dtype=bool))
+            others = [s for s, k in zip(stripped, keep) if not k]
         unread.add_proteins(others)
         out, offset = [], 0
         for c in chunks:
